@@ -1,0 +1,24 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import.meta.url))
+
+// Tests import the packages' sources so that a change is tested without a rebuild;
+// the CommonJS/ESM config tests and the CLI tests load the built `dist` on purpose.
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@cors-dev-proxy\/core\/client$/, replacement: src('core/src/client/index.ts') },
+      { find: /^@cors-dev-proxy\/core$/, replacement: src('core/src/index.ts') },
+      { find: /^@cors-dev-proxy\/vite$/, replacement: src('vite/src/index.ts') },
+      { find: /^@cors-dev-proxy\/webpack$/, replacement: src('webpack/src/index.ts') },
+    ],
+  },
+  test: {
+    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**', 'test/matrix/**'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+})
