@@ -16,7 +16,8 @@ export default defineConfig({
   },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', '**/dist/**', 'test/matrix/**'],
+    // test/adapters runs once per Vite / webpack-dev-server version, from test/matrix/run-matrix.mjs.
+    exclude: ['**/node_modules/**', '**/dist/**', 'test/matrix/**', 'test/adapters/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -11,7 +11,7 @@ let cached: Promise<TestCertificate> | undefined
 /** Generates (once per test file) a self-signed localhost certificate for TLS and HTTP/2 servers. */
 export function localhostCertificate(): Promise<TestCertificate> {
   cached ??= generate([{ name: 'commonName', value: 'localhost' }], {
-    days: 2,
+    notAfterDate: new Date(Date.now() + 2 * 86_400_000),
     keySize: 2048,
     extensions: [
       {

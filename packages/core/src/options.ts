@@ -1,10 +1,13 @@
-import type { IncomingMessage } from 'node:http'
-import type { Http2ServerRequest } from 'node:http2'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2'
 import type { CorsOptions } from './cors/cors-options.js'
 import type { MockBackendOptions } from './mock/mock-options.js'
 
 /** A request as any Node server hands it over: `http`, `https`, or `http2` with `allowHTTP1`. */
 export type ProxyRequest = IncomingMessage | Http2ServerRequest
+
+/** The response that goes with a {@link ProxyRequest}: `http`/`https`, or the `http2` compatibility API. */
+export type ProxyResponse = ServerResponse | Http2ServerResponse
 
 /**
  * Rewrites the path (with its query) before it is sent upstream. An object maps

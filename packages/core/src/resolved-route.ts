@@ -4,7 +4,7 @@ import type { CookieRewrite, LogLevel, LogSink, ProxyRequest } from './options.j
 
 /**
  * A route after validation, with every default filled in and every matcher precomputed.
- * Built once by `resolveRoutes`; never rebuilt per request.
+ * Built once by `resolveOptions`; never rebuilt per request.
  */
 export interface ResolvedRoute {
   /** Normalized prefix: starts with `/`, no trailing `/` (except the root route `/`). */

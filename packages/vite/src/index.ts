@@ -1,1 +1,2 @@
-export {}
+export type { CorsDevProxyOptions, RouteConfig, RouteOptions, Routes } from '@cors-dev-proxy/core'
+export { corsDevProxy } from './cors-dev-proxy-plugin.js'

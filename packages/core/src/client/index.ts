@@ -1,1 +1,2 @@
-export {}
+export type { JsonpOptions } from './jsonp.js'
+export { jsonp, withCallbackParam } from './jsonp.js'

@@ -10,7 +10,8 @@ export type CorsOriginResult = boolean | string | RegExp | Array<string | RegExp
 export type CorsOriginFunction = (
   origin: string | undefined,
   callback: (err: Error | null, allow?: CorsOriginResult) => void,
-) => undefined | CorsOriginResult | Promise<CorsOriginResult>
+  // biome-ignore lint/suspicious/noConfusingVoidType: a callback-style function (`(origin, cb) => cb(null, true)`) returns nothing; `undefined` would reject it.
+) => void | CorsOriginResult | Promise<CorsOriginResult>
 
 /**
  * CORS policy of a route, with the shape and meaning of the `cors` package's options

@@ -22,4 +22,14 @@ export interface MockBackendOptions {
    * @default 'callback'
    */
   jsonpParam?: string
+  /**
+   * Largest request body the echo reads, in bytes; a larger body is answered 413.
+   * @default 1048576 (1 MiB)
+   */
+  bodyLimit?: number
+  /**
+   * How many requests the backend's `log` keeps (the oldest are dropped first).
+   * @default 1000
+   */
+  logLimit?: number
 }

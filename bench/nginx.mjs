@@ -1,0 +1,68 @@
+// nginx as a reverse proxy with upstream keep-alive: the production baseline of the benchmark.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import net from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/** A free loopback port (nginx cannot listen on port 0 and report it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+    server.on('error', reject)
+  })
+}
+
+/** Starts nginx (one worker, like one Node process) proxying /api/ to `upstream`; resolves to its URL and a stop function. */
+export async function startNginx(upstream) {
+  const dir = mkdtempSync(join(tmpdir(), 'cdp-bench-nginx-'))
+  const port = await freePort()
+  const { host } = new URL(upstream)
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    `worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  upstream backend { server ${host}; keepalive 64; }
+  server {
+    listen 127.0.0.1:${port};
+    location /api/ {
+      proxy_pass http://backend/;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $proxy_host;
+      proxy_set_header X-Real-IP $remote_addr;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    }
+  }
+}
+`,
+  )
+  const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'inherit' })
+  await waitForPort(port)
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') }
+}
+
+async function waitForPort(port) {
+  for (let i = 0; i < 100; i++) {
+    const ok = await new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => resolve(socket.end() && true))
+      socket.on('error', () => resolve(false))
+    })
+    if (ok) return
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`nginx did not listen on ${port}`)
+}

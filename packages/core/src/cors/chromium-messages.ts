@@ -1,0 +1,119 @@
+/**
+ * Chromium's CORS console messages, word for word, so the proxy's log reads exactly like the
+ * browser console. Source: Blink's `cors_error_string.cc` (`GetErrorString`) for the texts,
+ * checked against the real Chromium 156 console: the `fetch` variants of 156 add no "opaque
+ * response" hint to the missing-header text, and add " Have the server send the header with a
+ * valid value." to the three texts about a bad `Access-Control-Allow-Origin` value.
+ */
+
+/** The CORS errors Chromium reports (a subset of `network::mojom::CorsError`). */
+export type CorsErrorKind =
+  | 'missing-allow-origin'
+  | 'wildcard-origin-with-credentials'
+  | 'multiple-allow-origin-values'
+  | 'invalid-allow-origin-value'
+  | 'allow-origin-mismatch'
+  | 'invalid-allow-credentials'
+  | 'preflight-invalid-status'
+  | 'preflight-redirect'
+  | 'invalid-allow-methods'
+  | 'invalid-allow-headers'
+  | 'method-not-allowed'
+  | 'header-not-allowed'
+
+/** One CORS failure: its kind, whether the preflight answer caused it, and the value Chromium quotes. */
+export interface CorsError {
+  readonly kind: CorsErrorKind
+  /** `true` when the preflight answer failed the access check (Chromium's `kPreflight...` errors). */
+  readonly preflight: boolean
+  /** The quoted value: the header value, the method or the header name, depending on the kind. */
+  readonly hint?: string
+}
+
+/** What started the request; Chromium names it in the message and adds a hint for XMLHttpRequest. */
+export type CorsInitiator = 'fetch' | 'XMLHttpRequest'
+
+/** Input of {@link chromiumCorsMessage}. */
+export interface ChromiumCorsMessageInput {
+  /** The URL that was requested, serialized as the browser does (`new URL(url).href`). */
+  readonly url: string
+  /** The page's origin serialization (`null` for an opaque origin). */
+  readonly origin: string
+  readonly error: CorsError
+  /** @default 'fetch' */
+  readonly initiator?: CorsInitiator
+}
+
+/** Chromium's prefix for errors of the preflight answer's own access check (`IsPreflightError`). */
+const PREFLIGHT_PREFIX = "Response to preflight request doesn't pass access control check: "
+
+/** Appended by Chromium 156 to the texts about an unusable `Access-Control-Allow-Origin` value. */
+const VALID_VALUE_HINT = ' Have the server send the header with a valid value.'
+
+/** Appended for XMLHttpRequest to the credentials texts. */
+const XHR_CREDENTIALS_HINT =
+  ' The credentials mode of requests initiated by the XMLHttpRequest is controlled by the withCredentials attribute.'
+
+/** The kinds Chromium reports with the preflight prefix when the preflight answer caused them. */
+const ACCESS_CHECK_KINDS = new Set<CorsErrorKind>([
+  'missing-allow-origin',
+  'wildcard-origin-with-credentials',
+  'multiple-allow-origin-values',
+  'invalid-allow-origin-value',
+  'allow-origin-mismatch',
+  'invalid-allow-credentials',
+  'preflight-invalid-status',
+  'preflight-redirect',
+])
+
+/**
+ * The text after `has been blocked by CORS policy: `, including the preflight prefix where
+ * Chromium puts one.
+ *
+ * @example
+ * corsErrorText({ kind: 'method-not-allowed', preflight: true, hint: 'PUT' })
+ * // 'Method PUT is not allowed by Access-Control-Allow-Methods in preflight response.'
+ */
+export function corsErrorText(error: CorsError, initiator: CorsInitiator = 'fetch'): string {
+  const hint = error.hint ?? ''
+  const xhr = initiator === 'XMLHttpRequest'
+  const prefix = error.preflight && ACCESS_CHECK_KINDS.has(error.kind) ? PREFLIGHT_PREFIX : ''
+  switch (error.kind) {
+    case 'missing-allow-origin':
+      return `${prefix}No 'Access-Control-Allow-Origin' header is present on the requested resource.`
+    case 'wildcard-origin-with-credentials':
+      return `${prefix}The value of the 'Access-Control-Allow-Origin' header in the response must not be the wildcard '*' when the request's credentials mode is 'include'.${xhr ? XHR_CREDENTIALS_HINT : ''}`
+    case 'multiple-allow-origin-values':
+      return `${prefix}The 'Access-Control-Allow-Origin' header contains multiple values '${hint}', but only one is allowed.${VALID_VALUE_HINT}`
+    case 'invalid-allow-origin-value':
+      return `${prefix}The 'Access-Control-Allow-Origin' header contains the invalid value '${hint}'.${VALID_VALUE_HINT}`
+    case 'allow-origin-mismatch':
+      return `${prefix}The 'Access-Control-Allow-Origin' header has a value '${hint}' that is not equal to the supplied origin.${VALID_VALUE_HINT}`
+    case 'invalid-allow-credentials':
+      return `${prefix}The value of the 'Access-Control-Allow-Credentials' header in the response is '${hint}' which must be 'true' when the request's credentials mode is 'include'.${xhr ? XHR_CREDENTIALS_HINT : ''}`
+    case 'preflight-invalid-status':
+      return `${prefix}It does not have HTTP ok status.`
+    case 'preflight-redirect':
+      return `${prefix}Redirect is not allowed for a preflight request.`
+    case 'invalid-allow-methods':
+      return 'Cannot parse Access-Control-Allow-Methods response header field in preflight response.'
+    case 'invalid-allow-headers':
+      return 'Cannot parse Access-Control-Allow-Headers response header field in preflight response.'
+    case 'method-not-allowed':
+      return `Method ${hint} is not allowed by Access-Control-Allow-Methods in preflight response.`
+    case 'header-not-allowed':
+      return `Request header field ${hint} is not allowed by Access-Control-Allow-Headers in preflight response.`
+  }
+}
+
+/**
+ * Chromium's full console line for a blocked request:
+ * `Access to fetch at '<url>' from origin '<origin>' has been blocked by CORS policy: <text>`.
+ *
+ * @example
+ * chromiumCorsMessage({ url: 'http://localhost:3000/users', origin: 'http://localhost:5173', error: { kind: 'missing-allow-origin', preflight: false } })
+ */
+export function chromiumCorsMessage(input: ChromiumCorsMessageInput): string {
+  const initiator = input.initiator ?? 'fetch'
+  return `Access to ${initiator} at '${input.url}' from origin '${input.origin}' has been blocked by CORS policy: ${corsErrorText(input.error, initiator)}`
+}

@@ -1,0 +1,115 @@
+import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http'
+import type { Logger } from '../logger.js'
+import { routeOption } from '../option-path.js'
+import type { ProxyResponse } from '../options.js'
+import type { ResolvedRoute } from '../resolved-route.js'
+import type { RouteStep } from '../route-pipeline.js'
+import { applyCorsDecision, type CorsDecision, createCorsDecider } from './cors-decision.js'
+import { endPreflight } from './cors-middleware.js'
+import { resolveCorsOptions } from './resolve-cors-options.js'
+
+/** The response calls the guard wraps; `http` and `http2` responses both have them. */
+interface GuardedResponse {
+  writeHead(status: number, ...rest: unknown[]): unknown
+  getHeader(name: string): OutgoingHttpHeader | undefined
+  getHeaderNames(): string[]
+  setHeader(name: string, value: OutgoingHttpHeader): unknown
+  removeHeader(name: string): void
+}
+
+/** Splits a `Vary` value (or several) into field names. */
+function varyNames(value: unknown): string[] {
+  if (value === undefined || value === null) return []
+  const text = Array.isArray(value) ? value.join(',') : String(value)
+  return text
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
+}
+
+/** Merges `Vary` lists without repeating a name (RFC 9110 §12.5.5); `*` stands alone. */
+function mergeVary(...lists: string[][]): string | undefined {
+  const merged: string[] = []
+  const seen = new Set<string>()
+  for (const name of lists.flat()) {
+    if (name === '*') return '*'
+    const lower = name.toLowerCase()
+    if (seen.has(lower)) continue
+    seen.add(lower)
+    merged.push(name)
+  }
+  return merged.length === 0 ? undefined : merged.join(', ')
+}
+
+/**
+ * Makes the route's policy the only source of CORS headers on the answer, whoever writes it
+ * (the forwarder relaying the backend, the mock, an error answer): when the head is written,
+ * the backend's `Access-Control-*` headers are dropped (two `Access-Control-Allow-Origin`
+ * values are a CORS failure), the decision's are set, and `Vary` is merged. One-shot: the
+ * original `writeHead` is put back on first use.
+ */
+function guardCorsHeaders(res: GuardedResponse, decision: CorsDecision): void {
+  const writeHead = res.writeHead
+  const ours = new Set(decision.headers.map(([name]) => name))
+  res.writeHead = function corsWriteHead(status: number, ...rest: unknown[]) {
+    res.writeHead = writeHead
+    const at = typeof rest[0] === 'string' ? 1 : 0
+    const given = rest[at]
+    let givenVary: unknown
+    if (given !== null && typeof given === 'object' && !Array.isArray(given)) {
+      const kept: OutgoingHttpHeaders = {}
+      for (const [name, value] of Object.entries(given as OutgoingHttpHeaders)) {
+        const lower = name.toLowerCase()
+        if (lower === 'vary') givenVary = value
+        else if (!lower.startsWith('access-control-')) kept[name] = value
+      }
+      rest[at] = kept
+    }
+    for (const name of res.getHeaderNames()) {
+      if (name.startsWith('access-control-') && !ours.has(name)) res.removeHeader(name)
+    }
+    for (const [name, value] of decision.headers) res.setHeader(name, value)
+    const vary = mergeVary(varyNames(givenVary), varyNames(res.getHeader('vary')), [...decision.vary])
+    if (vary !== undefined) res.setHeader('vary', vary)
+    return writeHead.call(res, status, ...rest)
+  }
+}
+
+/**
+ * The CORS step of a route with `cors` (see route-pipeline.ts): resolves the route's policy once
+ * (throwing `CorsDevProxyError` for a bad one, naming `routes['<prefix>'].cors`), then per
+ * request answers a preflight itself (204 by default) or hands the request on with the
+ * policy's headers guaranteed on whatever answer follows, proxied or not. With
+ * `preflightContinue` the preflight is handed on too. `undefined` when the route has no policy
+ * (`cors` unset, `false`, or `{ origin: false }`): its preflights are forwarded untouched.
+ *
+ * @example
+ * const step = createCorsRouteStep(route, logger) // route.cors = { credentials: true }
+ */
+export function createCorsRouteStep(route: ResolvedRoute, logger: Logger): RouteStep | undefined {
+  const policy = resolveCorsOptions(route.cors, {
+    option: routeOption(route.prefix, 'cors'),
+    warn: (message) => logger.warn(message),
+  })
+  if (policy === undefined) return undefined
+  const decide = createCorsDecider(policy)
+
+  function apply(res: ProxyResponse, next: (error?: unknown) => void, decision: CorsDecision): void {
+    if (decision.preflight && !decision.disabled && !policy!.preflightContinue) {
+      applyCorsDecision(res, decision)
+      endPreflight(res, policy!)
+      return
+    }
+    if (!decision.disabled) {
+      applyCorsDecision(res, decision)
+      guardCorsHeaders(res as unknown as GuardedResponse, decision)
+    }
+    next()
+  }
+
+  return function corsStep(req, res, next) {
+    const decision = decide(req)
+    if (decision instanceof Promise) decision.then((settled) => apply(res, next, settled), next)
+    else apply(res, next, decision)
+  }
+}

@@ -1,0 +1,102 @@
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { ForwardRoute } from './forward-request.js'
+import { createLogger } from './logger.js'
+import { matchRoute } from './match-route.js'
+import type { CorsDevProxyOptions, ProxyRequest, ProxyResponse, Routes } from './options.js'
+import { refuseRequest } from './refuse-request.js'
+import { resolveOptions } from './resolve-options.js'
+import type { ResolvedRoute } from './resolved-route.js'
+import { createRoutePipeline, type NextFunction, type RoutePipeline } from './route-pipeline.js'
+import { createUpstreamPool } from './upstream-pool.js'
+import { forwardUpgrade } from './websocket-upgrade.js'
+
+/** The proxy engine: a middleware for HTTP requests, an upgrade handler for WebSockets, and `close`. */
+export interface CorsDevProxy {
+  /**
+   * A connect/Express middleware that also works as the bare request handler of `http`,
+   * `https` and `http2` (compatibility API) servers. A request no route matches goes to
+   * `next()`, or is answered 404 when there is no `next`.
+   */
+  middleware(req: ProxyRequest, res: ProxyResponse, next?: NextFunction): void
+  /**
+   * The `'upgrade'` listener: forwards the WebSocket handshake of a `ws` route and returns
+   * `true`; returns `false` without touching the socket for any other upgrade (the dev
+   * server's own HMR socket), so another listener can take it.
+   */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean
+  /** Closes the upstream pools and the forwarded WebSockets, and prints pending log summaries. */
+  close(): Promise<void>
+  /** The resolved routes, longest prefix first. */
+  readonly routes: readonly ResolvedRoute[]
+}
+
+const NOT_FOUND = 'Not Found: no cors-dev-proxy route matches this path\n'
+
+/** The answer for an unmatched request when the middleware is the whole server (no `next`). */
+function answerNotFound(res: ProxyResponse): void {
+  res.statusCode = 404
+  res.setHeader('content-type', 'text/plain; charset=utf-8')
+  res.setHeader('content-length', Buffer.byteLength(NOT_FOUND))
+  res.end(NOT_FOUND)
+}
+
+/**
+ * Creates the proxy: validates and resolves the routes once (a mistake throws
+ * `CorsDevProxyError` here, naming the option and showing a fix), builds each route's pipeline
+ * once, and returns the handlers a dev server plugs in.
+ *
+ * @example
+ * const proxy = createCorsDevProxy({ '/api': 'http://localhost:3000', '/socket': { target: 'ws://localhost:3001', ws: true } })
+ * const server = http.createServer((req, res) => proxy.middleware(req, res))
+ * server.on('upgrade', (req, socket, head) => proxy.upgrade(req, socket, head) || socket.destroy())
+ * server.on('close', () => proxy.close())
+ */
+export function createCorsDevProxy(routes: Routes, options?: CorsDevProxyOptions): CorsDevProxy {
+  const resolved = resolveOptions(routes, options)
+  const logger = createLogger(resolved.log, resolved.logger)
+  const pool = createUpstreamPool()
+  const sockets = new Set<Duplex>()
+  const pipelines = new Map<ResolvedRoute, RoutePipeline>()
+  for (const route of resolved.routes) pipelines.set(route, createRoutePipeline(route, { pool, logger }))
+
+  function corsDevProxyMiddleware(req: ProxyRequest, res: ProxyResponse, next?: NextFunction): void {
+    if (refuseRequest(req, res)) return
+    const match = matchRoute(resolved.routes, req.url as string)
+    const pipeline = match && pipelines.get(match.route)
+    if (match === undefined || pipeline === undefined) {
+      if (next) next()
+      else answerNotFound(res)
+      return
+    }
+    pipeline(req, res, match.path, (error) => {
+      if (next) next(error)
+      else if (error !== undefined && error !== null) {
+        logger.error(`${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`)
+        if (!res.headersSent) res.statusCode = 500
+        res.end()
+      } else answerNotFound(res)
+    })
+  }
+
+  function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const url = req.url
+    if (url === undefined || req.headers.upgrade?.toLowerCase() !== 'websocket') return false
+    const match = matchRoute(resolved.routes, url)
+    if (match === undefined || !match.route.ws || match.route.target === undefined) return false
+    forwardUpgrade(req, socket, head, match.route as ForwardRoute, match.path, { logger, sockets })
+    return true
+  }
+
+  return Object.freeze({
+    middleware: corsDevProxyMiddleware,
+    upgrade: corsDevProxyUpgrade,
+    routes: resolved.routes,
+    async close() {
+      for (const socket of sockets) socket.destroy()
+      sockets.clear()
+      await pool.close()
+      logger.flush()
+    },
+  })
+}

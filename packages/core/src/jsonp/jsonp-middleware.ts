@@ -1,0 +1,87 @@
+import type { ServerResponse } from 'node:http'
+import type { Http2ServerResponse } from 'node:http2'
+import { CorsDevProxyError } from '../errors.js'
+import type { ProxyRequest } from '../options.js'
+import { isValidCallbackName } from './callback-name.js'
+import { type InterceptableResponse, interceptJsonAnswer } from './jsonp-intercept.js'
+import { jsonpCallbackOf } from './jsonp-request.js'
+import { type JsonpResponse, sendJsonpCallbackError, sendJsonpMethodNotAllowed } from './jsonp-response.js'
+
+/**
+ * Options of {@link createJsonpMiddleware}.
+ *
+ * @example
+ * createJsonpMiddleware({ param: 'cb' })
+ */
+export interface JsonpMiddlewareOptions {
+  /**
+   * Name of the query parameter carrying the callback.
+   * @default 'callback'
+   */
+  param?: string
+}
+
+/** A connect-style JSONP middleware, usable with `http`, `http2` (compat API), connect and Express. */
+export type JsonpMiddleware = (
+  req: ProxyRequest,
+  res: ServerResponse | Http2ServerResponse,
+  next: (err?: unknown) => void,
+) => void
+
+/** A query parameter name that needs no percent-encoding: RFC 3986 unreserved characters and `$`. */
+const PARAM_NAME = /^[\w.~$-]{1,64}$/
+
+/**
+ * Checks a JSONP request before any handler runs: `undefined` when the request carries no
+ * callback parameter (nothing to do), `null` when it was refused and answered (405 for a
+ * method other than GET, 400 for an invalid name), else the callback name to wrap the answer in.
+ */
+export function admitJsonpRequest(
+  req: ProxyRequest,
+  res: JsonpResponse,
+  target: string,
+  param: string,
+): string | null | undefined {
+  const callback = jsonpCallbackOf(target, param)
+  if (callback === undefined) return undefined
+  if (req.method !== 'GET') {
+    sendJsonpMethodNotAllowed(res, param)
+    return null
+  }
+  if (!isValidCallbackName(callback)) {
+    sendJsonpCallbackError(res, param)
+    return null
+  }
+  return callback
+}
+
+/**
+ * Creates a middleware that turns the JSON answers of the handlers after it into JSONP when
+ * the request carries the callback parameter (BRIEF §3): GET only (other methods → 405 with
+ * `Allow: GET`), the name checked against `isValidCallbackName` (else 400 with a JSON error
+ * that never reflects the name), body `/**\/ typeof cb === 'function' && cb(<json>);` with
+ * `Content-Type: application/javascript` and `X-Content-Type-Options: nosniff`. A request
+ * without the parameter, and an answer that is not JSON, pass through unchanged.
+ * Throws `CorsDevProxyError` for an invalid `param`.
+ *
+ * @example
+ * app.use(createJsonpMiddleware({ param: 'callback' }))
+ * app.get('/users', (req, res) => res.json([{ id: 1 }])) // GET /users?callback=cb → cb([{"id":1}])
+ */
+export function createJsonpMiddleware(options: JsonpMiddlewareOptions = {}): JsonpMiddleware {
+  const param = options.param ?? 'callback'
+  if (typeof param !== 'string' || !PARAM_NAME.test(param)) {
+    throw new CorsDevProxyError(
+      'INVALID_OPTION',
+      'jsonp.param',
+      'must be a query parameter name of 1 to 64 letters, digits, or _ . ~ $ -',
+      "createJsonpMiddleware({ param: 'callback' })",
+    )
+  }
+  return function jsonpMiddleware(req, res, next) {
+    const callback = admitJsonpRequest(req, res, req.url ?? '/', param)
+    if (callback === null) return
+    if (callback !== undefined) interceptJsonAnswer(res as unknown as InterceptableResponse, callback)
+    next()
+  }
+}

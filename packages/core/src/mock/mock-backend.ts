@@ -1,0 +1,225 @@
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { CorsDevProxyError } from '../errors.js'
+import { sendJsonp } from '../jsonp/jsonp-response.js'
+import type { ProxyRequest } from '../options.js'
+import { answerCookieRequest } from './mock-cookies.js'
+import { answerMockPreflight, applyMockCorsHeaders, isPreflightRequest } from './mock-cors.js'
+import { buildEcho, readRequestBody } from './mock-echo.js'
+import { createMockEventStreams } from './mock-events.js'
+import { closeAfterResponse, type MockResponse, parseRequestTarget, sendJson } from './mock-http.js'
+import { createMockLog, type MockRequestLog } from './mock-log.js'
+import type { MockBackendOptions, MockCorsMode } from './mock-options.js'
+import { type MockSwitches, parseMockSwitches } from './mock-switches.js'
+import { createMockWebSocketEcho, MOCK_WEBSOCKET_PATH } from './mock-websocket.js'
+
+/** {@link MockBackendOptions} with every default filled in. */
+export interface ResolvedMockBackendOptions {
+  readonly cors: MockCorsMode
+  readonly jsonpParam: string
+  readonly bodyLimit: number
+  readonly logLimit: number
+}
+
+const DEFAULTS: ResolvedMockBackendOptions = Object.freeze({
+  cors: 'off',
+  jsonpParam: 'callback',
+  bodyLimit: 1024 * 1024,
+  logLimit: 1000,
+})
+
+const KNOWN_OPTIONS = new Set(Object.keys(DEFAULTS))
+const CORS_MODES: readonly string[] = ['off', 'reflect', 'wildcard']
+const EXAMPLE = "createMockBackend({ cors: 'reflect', jsonpParam: 'callback', bodyLimit: 1048576 })"
+
+/**
+ * Validates the options once and fills in the defaults; throws {@link CorsDevProxyError}
+ * naming the option (prefixed by `optionName`, e.g. `routes['/api'].mock`).
+ */
+export function resolveMockBackendOptions(
+  options: MockBackendOptions = {},
+  optionName = 'mock',
+): ResolvedMockBackendOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new CorsDevProxyError('INVALID_OPTION', optionName, 'must be an object or true', EXAMPLE)
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.has(key)) {
+      throw new CorsDevProxyError(
+        'UNKNOWN_OPTION',
+        `${optionName}.${key}`,
+        `is not a mock backend option (known: ${[...KNOWN_OPTIONS].join(', ')})`,
+        EXAMPLE,
+      )
+    }
+  }
+  const { cors = DEFAULTS.cors, jsonpParam = DEFAULTS.jsonpParam } = options
+  const { bodyLimit = DEFAULTS.bodyLimit, logLimit = DEFAULTS.logLimit } = options
+  if (!CORS_MODES.includes(cors)) {
+    throw new CorsDevProxyError(
+      'INVALID_OPTION',
+      `${optionName}.cors`,
+      "must be 'off', 'reflect' or 'wildcard'",
+      "{ cors: 'reflect' }",
+    )
+  }
+  if (typeof jsonpParam !== 'string' || !/^[\w$.-]+$/.test(jsonpParam)) {
+    throw new CorsDevProxyError(
+      'INVALID_OPTION',
+      `${optionName}.jsonpParam`,
+      'must be a query parameter name',
+      "{ jsonpParam: 'callback' }",
+    )
+  }
+  if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) {
+    throw new CorsDevProxyError(
+      'INVALID_OPTION',
+      `${optionName}.bodyLimit`,
+      'must be a number of bytes',
+      '{ bodyLimit: 1048576 }',
+    )
+  }
+  if (!Number.isSafeInteger(logLimit) || logLimit < 0) {
+    throw new CorsDevProxyError(
+      'INVALID_OPTION',
+      `${optionName}.logLimit`,
+      'must be a whole number',
+      '{ logLimit: 1000 }',
+    )
+  }
+  return Object.freeze({ cors, jsonpParam, bodyLimit, logLimit })
+}
+
+/**
+ * The mock backend: a connect-style middleware plus its WebSocket upgrade handler.
+ * It answers every request itself (the echo serves any path), so `next` is never called.
+ */
+export interface MockBackend {
+  (req: ProxyRequest, res: MockResponse, next?: (err?: unknown) => void): void
+  /**
+   * Answers a request as if its target were `target` (path and query): what a proxy route
+   * uses after rewriting the path, without touching `req.url`.
+   */
+  handle(req: ProxyRequest, res: MockResponse, target: string): void
+  /**
+   * Takes a WebSocket upgrade for `/ws` (returns `true`), or leaves it alone (returns `false`).
+   * `target` overrides `req.url` as the path the mock sees.
+   */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, target?: string): boolean
+  /** Requests received, oldest first (the last `logLimit`); the same array for the backend's life. */
+  readonly log: MockRequestLog[]
+  /** The resolved options. */
+  readonly options: ResolvedMockBackendOptions
+  /** Ends open event streams, WebSocket connections and delayed answers (503). */
+  close(): Promise<void>
+}
+
+/**
+ * Creates the mock backend. Paths: `/cookie` (set and read cookies), `/events` (server-sent
+ * events), `/ws` (WebSocket echo); every other path echoes the request as JSON, or as JSONP on
+ * a GET with a `callback` parameter. Query switches (`?cors=`, `?status=`, `?delay=`, ...; see
+ * {@link MockSwitches}) choose the behaviour per request. Preflights are answered according
+ * to the CORS mode. `optionName` prefixes the option in configuration errors (e.g.
+ * `routes['/api'].mock` when a route builds it).
+ *
+ * @example
+ * const mock = createMockBackend({ cors: 'reflect' })
+ * const server = http.createServer(mock)
+ * server.on('upgrade', (req, socket, head) => mock.upgrade(req, socket, head) || socket.destroy())
+ */
+export function createMockBackend(options?: MockBackendOptions, optionName = 'mock'): MockBackend {
+  const resolved = resolveMockBackendOptions(options, optionName)
+  const log = createMockLog(resolved.logLimit)
+  const events = createMockEventStreams()
+  const webSocket = createMockWebSocketEcho({ maxPayload: Math.max(resolved.bodyLimit, 1) })
+  const delayed = new Map<NodeJS.Timeout, MockResponse>()
+
+  async function answerEcho(req: ProxyRequest, res: MockResponse, url: URL, status: number | undefined) {
+    const result = await readRequestBody(req, resolved.bodyLimit)
+    if (!result.ok) {
+      if (result.reason === 'aborted') return
+      closeAfterResponse(req, res)
+      sendJson(res, 413, { error: `the mock backend reads bodies up to ${resolved.bodyLimit} bytes` })
+      return
+    }
+    sendJson(res, status ?? 200, buildEcho(req, url, result.bytes))
+  }
+
+  function dispatch(req: ProxyRequest, res: MockResponse, url: URL, switches: MockSwitches): void {
+    const callback = url.searchParams.get(resolved.jsonpParam)
+    if (url.pathname === '/cookie') {
+      answerCookieRequest(req, res, url, switches.status)
+    } else if (url.pathname === '/events') {
+      events.answer(res, url)
+    } else if (url.pathname === MOCK_WEBSOCKET_PATH) {
+      // RFC 9110 §15.5.22 asks 426 to name the protocol in Upgrade; HTTP/2 forbids that header (RFC 9113 §8.2.2).
+      if (req.httpVersionMajor === 1) res.setHeader('upgrade', 'websocket')
+      sendJson(res, 426, { error: 'this path is a WebSocket echo', example: "new WebSocket('ws://host/ws')" })
+    } else if (req.method === 'GET' && callback !== null) {
+      // A bad callback name is answered 400 JSON by sendJsonp, never written into the script.
+      sendJsonp(res, callback, buildEcho(req, url, Buffer.alloc(0)), {
+        status: switches.status,
+        param: resolved.jsonpParam,
+      })
+    } else {
+      void answerEcho(req, res, url, switches.status)
+    }
+  }
+
+  function handle(req: ProxyRequest, res: MockResponse, target: string): void {
+    const preflight = isPreflightRequest(req)
+    log.record(req, res, target, preflight)
+    const url = parseRequestTarget(target)
+    if (url === undefined) {
+      sendJson(res, 400, { error: 'the mock backend serves paths only (origin-form request targets)' })
+      return
+    }
+    const parsed = parseMockSwitches(url.searchParams)
+    if (!parsed.ok) {
+      // The backend's default mode still applies, so a script can read why its URL was refused.
+      applyMockCorsHeaders(req, res, resolved.cors, undefined)
+      sendJson(res, 400, parsed.error)
+      return
+    }
+    const switches = parsed.switches
+    const mode = switches.cors ?? resolved.cors
+    if (preflight) {
+      answerMockPreflight(req, res, mode, switches)
+      return
+    }
+    applyMockCorsHeaders(req, res, mode, switches)
+    if (switches.delay === 0) {
+      dispatch(req, res, url, switches)
+      return
+    }
+    const timer = setTimeout(() => {
+      delayed.delete(timer)
+      dispatch(req, res, url, switches)
+    }, switches.delay)
+    delayed.set(timer, res)
+    res.on('close', () => {
+      clearTimeout(timer)
+      delayed.delete(timer)
+    })
+  }
+
+  const mockBackend = function mockBackend(req: ProxyRequest, res: MockResponse): void {
+    handle(req, res, req.url ?? '/')
+  }
+
+  return Object.assign(mockBackend, {
+    handle,
+    upgrade: webSocket.upgrade,
+    log: log.entries,
+    options: resolved,
+    async close() {
+      for (const [timer, res] of delayed) {
+        clearTimeout(timer)
+        sendJson(res, 503, { error: 'the mock backend is closing' })
+      }
+      delayed.clear()
+      events.closeAll()
+      await webSocket.close()
+    },
+  })
+}

@@ -1,0 +1,31 @@
+import { routeOption } from '../option-path.js'
+import type { ResolvedRoute } from '../resolved-route.js'
+import type { RouteStep } from '../route-pipeline.js'
+import { createMockBackend, type MockBackend } from './mock-backend.js'
+
+/** The terminal step of a `mock` route, with its backend (for `close()` and its request log). */
+export interface MockRouteStep {
+  readonly step: RouteStep
+  readonly backend: MockBackend
+}
+
+/**
+ * Builds the terminal step of a route with `mock`: the mock backend answers where a target
+ * would, at the path a target would see (`pathRewrite` applied, so by default `/api/users`
+ * reaches the mock as `/users`). One backend per route, created here once; a bad mock option
+ * throws `CorsDevProxyError` naming `routes['<prefix>'].mock.<option>`.
+ *
+ * @example
+ * const { step } = createMockRouteStep(route) // route.mock is set
+ */
+export function createMockRouteStep(route: ResolvedRoute): MockRouteStep {
+  const backend = createMockBackend(route.mock ?? {}, routeOption(route.prefix, 'mock'))
+  return {
+    backend,
+    step: function mockStep(req, res, _next, path) {
+      const target = route.rewritePath(path, req)
+      // A custom rewrite may drop the leading slash; the mock only serves origin-form paths.
+      backend.handle(req, res, target.startsWith('/') ? target : `/${target}`)
+    },
+  }
+}

@@ -1,0 +1,153 @@
+import type { MockCorsMode } from './mock-options.js'
+
+/**
+ * Per-request behaviour chosen in the query string, so one mock backend can show every
+ * allowed and blocked case. Switches apply to the URL they are on, and a preflight goes to
+ * the same URL as the request it announces, so `?allowMethods=GET,POST` on a PUT's URL
+ * shapes that PUT's preflight.
+ *
+ * | switch | values | effect |
+ * |---|---|---|
+ * | `cors` | `off`, `wildcard`, `reflect` | CORS mode of this request: no CORS headers; `Access-Control-Allow-Origin: *`; or the request's Origin with `Access-Control-Allow-Credentials: true` and `Vary: Origin` |
+ * | `status` | `200`–`599` | status of the answer (not of the preflight; see `preflight`) |
+ * | `delay` | `0`–`10000` | milliseconds to wait before answering (not before a preflight answer) |
+ * | `preflight` | `fail`, `ok` | `fail` answers the preflight 500, which the browser rejects ("It does not have HTTP ok status") |
+ * | `allowMethods` | comma-separated methods, or `*` | `Access-Control-Allow-Methods` of the preflight answer, e.g. `GET,POST` to block PUT (default: GET, HEAD, PUT, PATCH, POST, DELETE) |
+ * | `allowHeaders` | comma-separated header names, or `*` | `Access-Control-Allow-Headers` of the preflight answer, e.g. `content-type` to block `X-Foo` (default: the requested ones) |
+ * | `expose` | comma-separated header names | `Access-Control-Expose-Headers` on the answer |
+ * | `credentials` | `true`, `false` | send or omit `Access-Control-Allow-Credentials: true`, whatever the mode's default |
+ * | `maxAge` | `0`–`86400` | `Access-Control-Max-Age` of the preflight answer, in seconds |
+ *
+ * An unknown value is answered 400 with a JSON body naming the switch and its allowed values.
+ * Query parameters that are not switches are ignored (and echoed).
+ *
+ * @example
+ * // A preflighted PUT that the browser blocks because the preflight does not list PUT:
+ * fetch('http://127.0.0.1:4000/items?cors=reflect&allowMethods=GET,POST', { method: 'PUT' })
+ */
+export interface MockSwitches {
+  /** CORS mode of this request; `undefined` keeps the backend's default. */
+  readonly cors: MockCorsMode | undefined
+  /** Status of the (non-preflight) answer; `undefined` keeps the handler's own. */
+  readonly status: number | undefined
+  /** Milliseconds to wait before answering. */
+  readonly delay: number
+  /** Answer the preflight 500. */
+  readonly preflightFail: boolean
+  /** `Access-Control-Allow-Methods` value; `''` omits the header; `undefined` keeps the default. */
+  readonly allowMethods: string | undefined
+  /** `Access-Control-Allow-Headers` value; `''` omits the header; `undefined` reflects the requested ones. */
+  readonly allowHeaders: string | undefined
+  /** `Access-Control-Expose-Headers` value, or `undefined` for none. */
+  readonly expose: string | undefined
+  /** Force `Access-Control-Allow-Credentials` on or off; `undefined` keeps the mode's default. */
+  readonly credentials: boolean | undefined
+  /** `Access-Control-Max-Age` in seconds, or `undefined` to omit it. */
+  readonly maxAge: number | undefined
+}
+
+/** Why a switch was refused: enough for a 400 body that says how to fix the URL. */
+export interface MockSwitchError {
+  /** The query parameter, e.g. `cors`. */
+  readonly switch: string
+  /** The value that was given. */
+  readonly value: string
+  /** The values it accepts, e.g. `off | wildcard | reflect`. */
+  readonly allowed: string
+  /** A one-line explanation. */
+  readonly error: string
+}
+
+/** The outcome of {@link parseMockSwitches}. */
+export type MockSwitchesResult =
+  | { readonly ok: true; readonly switches: MockSwitches }
+  | { readonly ok: false; readonly error: MockSwitchError }
+
+/** Longest `delay` accepted, so a typo cannot hold a connection for hours. */
+export const MAX_MOCK_DELAY = 10_000
+
+/** Longest `maxAge` accepted: Firefox's cap (Chromium caps at 7200, so larger values show the cap). */
+const MAX_MAX_AGE = 86_400
+
+// RFC 9110 §5.6.2 token; methods and field names are tokens.
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+const DIGITS = /^\d{1,9}$/
+
+type SwitchName = Exclude<keyof MockSwitches, 'preflightFail'> | 'preflight'
+type Parser = (value: string) => { value: unknown } | undefined
+
+function choice<T extends string>(...values: T[]): Parser {
+  return (value) => ((values as string[]).includes(value) ? { value } : undefined)
+}
+
+function integer(min: number, max: number): Parser {
+  return (value) => {
+    if (!DIGITS.test(value)) return undefined
+    const n = Number(value)
+    return n >= min && n <= max ? { value: n } : undefined
+  }
+}
+
+function tokenList(allowStar: boolean): Parser {
+  return (value) => {
+    const items = value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '')
+    if (items.length === 0) return value.trim() === '' ? { value: '' } : undefined
+    const ok = items.every((item) => TOKEN.test(item) && (allowStar || item !== '*'))
+    return ok ? { value: items.join(', ') } : undefined
+  }
+}
+
+/** Every switch with the description of its allowed values, in the order of the table above. */
+const SWITCHES: ReadonlyArray<readonly [SwitchName, string, Parser]> = [
+  ['cors', 'off | wildcard | reflect', choice('off', 'wildcard', 'reflect')],
+  ['status', 'an integer from 200 to 599', integer(200, 599)],
+  ['delay', `milliseconds from 0 to ${MAX_MOCK_DELAY}`, integer(0, MAX_MOCK_DELAY)],
+  ['preflight', 'fail | ok', choice('fail', 'ok')],
+  ['allowMethods', 'comma-separated methods (e.g. GET,POST) or *', tokenList(true)],
+  ['allowHeaders', 'comma-separated header names (e.g. content-type) or *', tokenList(true)],
+  ['expose', 'comma-separated header names (e.g. x-a,x-b)', tokenList(false)],
+  ['credentials', 'true | false', choice('true', 'false')],
+  ['maxAge', `seconds from 0 to ${MAX_MAX_AGE}`, integer(0, MAX_MAX_AGE)],
+]
+
+/**
+ * Reads the switches from a request's query. Pure; table-tested.
+ *
+ * @example
+ * parseMockSwitches(new URLSearchParams('cors=reflect&status=404'))
+ * // { ok: true, switches: { cors: 'reflect', status: 404, delay: 0, ... } }
+ */
+export function parseMockSwitches(query: URLSearchParams): MockSwitchesResult {
+  const parsed: Partial<Record<SwitchName, unknown>> = {}
+  for (const [name, allowed, parse] of SWITCHES) {
+    const values = query.getAll(name)
+    if (values.length === 0) continue
+    const value = values[0] ?? ''
+    if (values.length > 1) {
+      return { ok: false, error: { switch: name, value, allowed, error: `switch "${name}" is given twice` } }
+    }
+    const result = parse(value)
+    if (result === undefined) {
+      const error = `unknown value ${JSON.stringify(value)} for switch "${name}": use ${allowed}`
+      return { ok: false, error: { switch: name, value, allowed, error } }
+    }
+    parsed[name] = result.value
+  }
+  return {
+    ok: true,
+    switches: {
+      cors: parsed.cors as MockCorsMode | undefined,
+      status: parsed.status as number | undefined,
+      delay: (parsed.delay as number | undefined) ?? 0,
+      preflightFail: parsed.preflight === 'fail',
+      allowMethods: parsed.allowMethods as string | undefined,
+      allowHeaders: parsed.allowHeaders as string | undefined,
+      expose: parsed.expose as string | undefined,
+      credentials: parsed.credentials === undefined ? undefined : parsed.credentials === 'true',
+      maxAge: parsed.maxAge as number | undefined,
+    },
+  }
+}

@@ -1,0 +1,110 @@
+/*
+ * The per-route request pipeline: a chain of connect-style steps built once per route, when
+ * the proxy is created, and run for every request the route matches.
+ *
+ * A step is `(req, res, next, path)`: connect's signature plus the matched, normalized path
+ * (with its query) as a fourth argument, so an existing connect middleware fits as a step
+ * unchanged. A step either answers (and does not call `next`), or calls `next()` to hand the
+ * request on, or `next(error)` to leave the chain (the error goes to the dev server's
+ * `next`, as in connect). Steps never throw on purpose; a throw is passed on like `next(error)`.
+ *
+ * Order, and where the other steps go (`createRoutePipeline` below, before the terminal step):
+ * 1. CORS, when `route.cors` is set: first, so its headers are on every response of the route,
+ *    the forwarder's and the error answers included, and so it can answer a preflight (204)
+ *    before anything is forwarded. With `preflightContinue` it calls `next()` instead.
+ *    Without `route.cors` there is no step: preflights are forwarded untouched.
+ * 2. JSONP, when `route.jsonp` is set: may take over a GET carrying the callback parameter,
+ *    either by intercepting the next step's answer or by calling `requestUpstream` (exported by
+ *    forward-request.ts, it resolves with status, headers and the body stream) and wrapping it.
+ * 3. The terminal step: the mock backend when `route.mock` is set (it replaces the forwarder),
+ *    else the forwarder (`forwardRequest`). It always answers and never calls `next`.
+ */
+import { withCorsDiagnostics } from './cors/cors-diagnostics.js'
+import { createCorsRouteStep } from './cors/cors-route-step.js'
+import { type ForwardDeps, type ForwardRoute, forwardRequest } from './forward-request.js'
+import { createJsonpRouteStep } from './jsonp/jsonp-route-step.js'
+import { createMockRouteStep } from './mock/mock-route-step.js'
+import type { ProxyRequest, ProxyResponse } from './options.js'
+import type { ResolvedRoute } from './resolved-route.js'
+
+/** Connect's `next`: no argument hands the request on, an error leaves the chain. */
+export type NextFunction = (error?: unknown) => void
+
+/** One step of a route's pipeline (see the comment at the top of route-pipeline.ts). */
+export type RouteStep = (req: ProxyRequest, res: ProxyResponse, next: NextFunction, path: string) => void
+
+/** A route's whole pipeline; `done` is called when a step passes the request (or an error) on. */
+export type RoutePipeline = (req: ProxyRequest, res: ProxyResponse, path: string, done: NextFunction) => void
+
+/** What the steps need from the proxy: the upstream pools and the logger. */
+export type RoutePipelineDeps = ForwardDeps
+
+/** The forwarder as a step: the terminal step of every route with a target. */
+function createForwardStep(route: ForwardRoute, deps: RoutePipelineDeps): RouteStep {
+  return function forwardStep(req, res, _next, path) {
+    forwardRequest(req, res, route, path, deps)
+  }
+}
+
+/**
+ * Composes steps into a pipeline that runs them in order, with connect's `next` semantics (see
+ * the top of this file). A single step (the common case: a route with neither `cors` nor
+ * `jsonp`) is called directly, with no per-request closure.
+ *
+ * @example
+ * const pipeline = composeSteps([corsStep, forwardStep])
+ * pipeline(req, res, '/api/users', next)
+ */
+export function composeSteps(steps: readonly RouteStep[]): RoutePipeline {
+  const [first] = steps
+  if (steps.length === 1 && first !== undefined) {
+    return function routePipeline(req, res, path, done) {
+      try {
+        first(req, res, done, path)
+      } catch (error) {
+        done(error)
+      }
+    }
+  }
+  return function routePipeline(req, res, path, done) {
+    let index = 0
+    const next: NextFunction = (error) => {
+      const step = steps[index++]
+      if ((error !== undefined && error !== null) || step === undefined) {
+        done(error)
+        return
+      }
+      try {
+        step(req, res, next, path)
+      } catch (thrown) {
+        done(thrown)
+      }
+    }
+    next()
+  }
+}
+
+/**
+ * Builds a route's pipeline once: the CORS step (with `cors`; it throws `CorsDevProxyError`
+ * here for a bad policy), the JSONP step (with `jsonp`), then the terminal step, wrapped with
+ * the CORS diagnostics when the route has no `cors`. The mock step goes in as described at
+ * the top of this file.
+ *
+ * @example
+ * const pipeline = createRoutePipeline(route, { pool, logger })
+ * pipeline(req, res, '/api/users', next)
+ */
+export function createRoutePipeline(route: ResolvedRoute, deps: RoutePipelineDeps): RoutePipeline {
+  const steps: RouteStep[] = []
+  const cors = createCorsRouteStep(route, deps.logger)
+  if (cors !== undefined) steps.push(cors)
+  const jsonp = createJsonpRouteStep(route)
+  if (jsonp !== undefined) steps.push(jsonp)
+  const target = route.target
+  const terminal =
+    // A route without a target has `mock` (resolveRoute guarantees it): the mock backend answers.
+    target === undefined ? createMockRouteStep(route).step : createForwardStep(route as ForwardRoute, deps)
+  // Without `cors`, answers to cross-origin pages are checked as the browser will check them.
+  steps.push(cors === undefined ? withCorsDiagnostics(terminal, route, deps.logger) : terminal)
+  return composeSteps(steps)
+}

@@ -1,0 +1,49 @@
+import { CorsDevProxyError, type CorsDevProxyOptions, type Routes } from '@cors-dev-proxy/core'
+import { describe, expect, it } from 'vitest'
+import { corsDevProxy } from '../src/cors-dev-proxy-plugin.js'
+
+function thrown(action: () => unknown): CorsDevProxyError {
+  try {
+    action()
+  } catch (error) {
+    if (error instanceof CorsDevProxyError) return error
+    throw error
+  }
+  throw new Error('expected a CorsDevProxyError')
+}
+
+describe('corsDevProxy (Vite plugin)', () => {
+  it.each<
+    [title: string, routes: Routes, options: CorsDevProxyOptions | undefined, code: string, option: string]
+  >([
+    ['a target without scheme', { '/api': 'localhost:3000' }, undefined, 'INVALID_TARGET', "routes['/api']"],
+    [
+      'a key that is not a path',
+      { api: 'http://localhost:3000' },
+      undefined,
+      'INVALID_PREFIX',
+      "routes['api']",
+    ],
+    [
+      'an unknown option',
+      { '/api': 'http://localhost:3000' },
+      { lgo: 'debug' } as CorsDevProxyOptions,
+      'UNKNOWN_OPTION',
+      'lgo',
+    ],
+  ])('throws where the config is written for %s', (_title, routes, options, code, option) => {
+    const error = thrown(() => corsDevProxy(routes, options))
+    expect(error.code).toBe(code)
+    expect(error.option).toContain(option)
+  })
+
+  it('is a plugin for the dev server and for vite preview, and leaves the caller’s objects alone', () => {
+    const routes = Object.freeze({ '/api': Object.freeze({ target: 'http://localhost:3000', ws: true }) })
+    const options = Object.freeze({ log: 'warn' as const })
+    const plugin = corsDevProxy(routes, options)
+    expect(plugin.name).toBe('cors-dev-proxy')
+    expect(typeof plugin.configureServer).toBe('function')
+    expect(typeof plugin.configurePreviewServer).toBe('function')
+    expect(options).toEqual({ log: 'warn' })
+  })
+})

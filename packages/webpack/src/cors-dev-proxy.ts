@@ -1,0 +1,133 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import {
+  type CorsDevProxy,
+  type CorsDevProxyOptions,
+  consoleLogSink,
+  createCorsDevProxy,
+  createLogger,
+  describeExchange,
+  describeRoutes,
+  type Logger,
+  type LogSink,
+  type Routes,
+  resolveOptions,
+} from '@cors-dev-proxy/core'
+import type { DevServerLike, NamedMiddleware, SetupMiddlewares } from './dev-server-types.js'
+import { insertAfterSecurityChecks } from './insert-middleware.js'
+import { createUpgradeListener } from './upgrade-listener.js'
+
+/** The options of `createCorsDevProxy`, plus your own `setupMiddlewares` to compose with. */
+export interface WebpackCorsDevProxyOptions extends CorsDevProxyOptions {
+  /**
+   * Your own `setupMiddlewares`. Pass it here instead of next to the spread: a
+   * `setupMiddlewares` key written after `...corsDevProxy()` replaces cors-dev-proxy's. It is
+   * called with the list that already holds cors-dev-proxy's middleware (`name: 'cors-dev-proxy'`).
+   * @default none
+   */
+  setupMiddlewares?: SetupMiddlewares
+}
+
+/** What `corsDevProxy()` returns: spread it into `devServer`. */
+export interface WebpackDevServerSetup {
+  /** Installs the proxy middleware and the WebSocket upgrade listener. */
+  setupMiddlewares<M>(middlewares: M[], devServer: DevServerLike): M[]
+}
+
+type Next = (error?: unknown) => void
+
+/** Writes through webpack's infrastructure logger, so `infrastructureLogging` applies to these lines too. */
+function devServerLogSink(devServer: DevServerLike): LogSink {
+  const logger = devServer.logger
+  if (!logger) return consoleLogSink
+  return Object.freeze({
+    info: (message: string) => logger.info(message),
+    warn: (message: string) => logger.warn(message),
+    error: (message: string) => logger.error(message),
+  })
+}
+
+/** At `log: 'debug'`, logs each answered request with its protocol (`h1.1`, `h2`). */
+function createMiddleware(proxy: CorsDevProxy, logger: Logger) {
+  if (logger.level !== 'debug') {
+    return function corsDevProxyMiddleware(req: IncomingMessage, res: ServerResponse, next: Next): void {
+      proxy.middleware(req, res, next)
+    }
+  }
+  return function corsDevProxyMiddleware(req: IncomingMessage, res: ServerResponse, next: Next): void {
+    let passed = false
+    res.once('close', () => {
+      if (!passed) logger.debug(describeExchange(req, res.statusCode))
+    })
+    proxy.middleware(req, res, (error?: unknown) => {
+      passed = true
+      next(error)
+    })
+  }
+}
+
+/**
+ * webpack-dev-server's default Express app cannot serve HTTP/2 (Express replaces the request's
+ * prototype with one built on `http.IncomingMessage`); connect can. Express apps have `settings`.
+ */
+function warnIfExpressOnHttp2(devServer: DevServerLike, logger: Logger): void {
+  const server = devServer.options.server
+  const type = typeof server === 'object' && server !== null ? (server as { type?: unknown }).type : server
+  const app = devServer.app
+  if (type !== 'http2' || typeof app !== 'function' || !('settings' in app)) return
+  logger.warn(
+    "server: 'http2' needs a connect app, webpack-dev-server's default Express cannot serve HTTP/2: " +
+      "add app: () => require('connect')() to devServer (npm i -D connect).",
+  )
+}
+
+/**
+ * The webpack-dev-server integration (5 and 6): proxies the given path prefixes to their
+ * targets. Routes and options are those of `createCorsDevProxy`; a configuration mistake throws
+ * here, where the config is written. Logs go through webpack's infrastructure logger unless
+ * `options.logger` is given.
+ *
+ * The middleware runs right after webpack-dev-server's Host and cross-origin checks, before
+ * compression (server-sent events arrive one by one), before webpack-dev-middleware (proxied
+ * calls never wait for a build) and before the dev server's catch-all OPTIONS answer
+ * (preflights reach the route's `cors` policy or the backend). Works with `server: 'http'`,
+ * `'https'` and `'http2'` (with `app: () => connect()`, which webpack-dev-server documents
+ * for HTTP/2), from CommonJS (`require`) and ESM configs.
+ *
+ * @example
+ * // webpack.config.js
+ * const { corsDevProxy } = require('@cors-dev-proxy/webpack')
+ * module.exports = { devServer: { ...corsDevProxy({ '/api': 'http://localhost:3000' }) } }
+ */
+export function corsDevProxy(
+  routes: Routes,
+  options: WebpackCorsDevProxyOptions = {},
+): WebpackDevServerSetup {
+  const { setupMiddlewares: userSetup, ...proxyOptions } = options
+  // Validate now, so a mistake fails when the config is loaded, not when the server starts.
+  resolveOptions(routes, proxyOptions)
+
+  return {
+    setupMiddlewares<M>(middlewares: M[], devServer: DevServerLike): M[] {
+      const sink = proxyOptions.logger ?? devServerLogSink(devServer)
+      const logger = createLogger(proxyOptions.log ?? 'info', sink)
+      const proxy = createCorsDevProxy(routes, { ...proxyOptions, logger: sink })
+      warnIfExpressOnHttp2(devServer, logger)
+
+      const { server } = devServer
+      if (server) {
+        server.on('upgrade', createUpgradeListener(proxy, devServer))
+        server.once('close', () => void proxy.close())
+        server.once('listening', () => logger.info(describeRoutes(proxy.routes, routes)))
+      } else {
+        logger.warn(
+          'webpack-dev-server created no server before setupMiddlewares: WebSocket routes are not forwarded.',
+        )
+      }
+
+      const entry: NamedMiddleware = { name: 'cors-dev-proxy', middleware: createMiddleware(proxy, logger) }
+      const installed = insertAfterSecurityChecks(middlewares, entry as M)
+      if (!userSetup) return installed
+      return (userSetup as unknown as (list: M[], server: DevServerLike) => M[])(installed, devServer)
+    },
+  }
+}

@@ -1,0 +1,33 @@
+import type { Server } from 'node:net'
+
+/**
+ * The part of a webpack-dev-server 5 or 6 instance the adapter uses, typed structurally so the
+ * package needs neither version's types and a `webpack-dev-server` `Configuration` accepts it.
+ */
+export interface DevServerLike {
+  /** The listening server (`http`, `https` or `http2`), created before `setupMiddlewares` runs. */
+  server?: Server | undefined
+  /** The connect/express app middlewares are mounted on. */
+  app?: unknown
+  /** webpack's infrastructure logger for `webpack-dev-server`. */
+  logger?: {
+    info(...args: unknown[]): void
+    warn(...args: unknown[]): void
+    error(...args: unknown[]): void
+  }
+  /** The normalized options. */
+  options: { server?: unknown; webSocketServer?: unknown }
+}
+
+/** webpack-dev-server's description of a middleware, as `setupMiddlewares` receives and returns them. */
+export interface NamedMiddleware {
+  name?: string
+  path?: string
+  middleware: unknown
+}
+
+/**
+ * A `setupMiddlewares` function of your own. Typed loosely (webpack-dev-server 5 and 6 type the
+ * list differently); it receives the list with cors-dev-proxy's middleware already in it.
+ */
+export type SetupMiddlewares = (middlewares: never[], devServer: never) => unknown[]

@@ -1,0 +1,49 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { type CorsDevProxy, matchRoute } from '@cors-dev-proxy/core'
+import type { DevServerLike } from './dev-server-types.js'
+
+/** webpack-dev-server's default HMR socket path (`webSocketServer.options.path`). */
+const DEFAULT_HMR_PATH = '/ws'
+
+/** The path of webpack-dev-server's own WebSocket server, or `undefined` when it has none. */
+export function hmrPath(devServer: DevServerLike): string | undefined {
+  const config = devServer.options.webSocketServer
+  if (config === false || config === undefined || config === null) return undefined
+  if (typeof config !== 'object') return DEFAULT_HMR_PATH
+  const path = (config as { options?: { path?: unknown } }).options?.path
+  return typeof path === 'string' ? path : DEFAULT_HMR_PATH
+}
+
+/** webpack-dev-server's Host check (`allowedHosts`), when this version exposes it. */
+function hostIsAllowed(devServer: DevServerLike, headers: IncomingHttpHeaders): boolean {
+  const check = (devServer as { isValidHost?: (headers: IncomingHttpHeaders, name: string) => boolean })
+    .isValidHost
+  return typeof check === 'function' ? check.call(devServer, headers, 'host') : true
+}
+
+/**
+ * The `upgrade` listener for `ws` routes. Upgrades bypass the middleware chain, so this applies
+ * webpack-dev-server's Host check itself (a DNS-rebinding page must not reach the backend's
+ * sockets through the dev server), and leaves the HMR socket alone: the path is compared the
+ * way `ws` compares it (raw, query removed), exactly as webpack-dev-server's own listener does.
+ *
+ * @example
+ * devServer.server.on('upgrade', createUpgradeListener(proxy, devServer))
+ */
+export function createUpgradeListener(proxy: CorsDevProxy, devServer: DevServerLike) {
+  const hmr = hmrPath(devServer)
+  return function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = req.url ?? ''
+    if (hmr !== undefined && url.split('?')[0] === hmr) return
+    const match = matchRoute(proxy.routes, url)
+    if (!match?.route.ws) return
+    if (!hostIsAllowed(devServer, req.headers)) {
+      socket.end(
+        'HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\nInvalid Host header',
+      )
+      return
+    }
+    proxy.upgrade(req, socket, head)
+  }
+}

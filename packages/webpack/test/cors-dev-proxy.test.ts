@@ -1,0 +1,67 @@
+import { EventEmitter } from 'node:events'
+import type { Server } from 'node:net'
+import { CorsDevProxyError } from '@cors-dev-proxy/core'
+import { describe, expect, it } from 'vitest'
+import type { Configuration } from 'webpack-dev-server'
+import { corsDevProxy } from '../src/cors-dev-proxy.js'
+import type { DevServerLike } from '../src/dev-server-types.js'
+
+/** A webpack-dev-server stand-in: what `setupMiddlewares` sees, with its logger captured. */
+function fakeDevServer(serverType: string, app: unknown) {
+  const lines: string[] = []
+  const server = new EventEmitter() as unknown as Server
+  const devServer: DevServerLike = {
+    server,
+    app,
+    options: { server: { type: serverType }, webSocketServer: false },
+    logger: {
+      info: (line) => lines.push(`info ${line}`),
+      warn: (line) => lines.push(`warn ${line}`),
+      error: (line) => lines.push(`error ${line}`),
+    },
+  }
+  return { devServer, lines, server }
+}
+
+describe('corsDevProxy (webpack-dev-server)', () => {
+  it('throws where the config is written, with the option and a fix', () => {
+    let error: unknown
+    try {
+      corsDevProxy({ '/api': 'localhost:3000' })
+    } catch (caught) {
+      error = caught
+    }
+    expect(error).toBeInstanceOf(CorsDevProxyError)
+    expect((error as CorsDevProxyError).code).toBe('INVALID_TARGET')
+    expect((error as CorsDevProxyError).message).toContain('http://localhost:3000')
+  })
+
+  it('takes your setupMiddlewares as an option, not as a proxy option', () => {
+    const options = Object.freeze({ log: 'warn' as const, setupMiddlewares: (list: never[]) => list })
+    expect(() => corsDevProxy({ '/api': 'http://localhost:3000' }, options)).not.toThrow()
+    expect(() => corsDevProxy({ '/api': 'http://localhost:3000' }, { lgo: 'x' } as never)).toThrow(/lgo/)
+  })
+
+  it('returns only setupMiddlewares, which fits a typed devServer configuration', () => {
+    // Type-checked by `tsc`: a webpack-dev-server 5 Configuration accepts the spread.
+    const devServer: Configuration = { port: 8080, ...corsDevProxy({ '/api': 'http://localhost:3000' }) }
+    expect(Object.keys(devServer)).toEqual(['port', 'setupMiddlewares'])
+  })
+
+  it.each<[title: string, type: string, app: unknown, warns: boolean]>([
+    ["server: 'http2' on the default Express app", 'http2', Object.assign(() => {}, { settings: {} }), true],
+    ["server: 'http2' on a connect app", 'http2', () => {}, false],
+    ["server: 'http' on Express", 'http', Object.assign(() => {}, { settings: {} }), false],
+  ])('%s: warns %s, through the dev server logger', (_title, type, app, warns) => {
+    const { devServer, lines, server } = fakeDevServer(type, app)
+    corsDevProxy({ '/api': 'http://localhost:3000' }).setupMiddlewares([], devServer)
+    expect(
+      lines.some((line) => line.startsWith('warn') && line.includes("app: () => require('connect')()")),
+    ).toBe(warns)
+    server.emit('listening')
+    expect(lines.filter((line) => line.startsWith('info'))).toEqual([
+      expect.stringContaining('[cors-dev-proxy] routes: /api → http://localhost:3000'),
+    ])
+    server.emit('close')
+  })
+})

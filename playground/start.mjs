@@ -1,0 +1,95 @@
+// `pnpm playground`: starts a backend without CORS and one with CORS (two more origins), then the
+// dev server twice, over http (HTTP/1.1) and https (HTTP/2, self-signed certificate made now),
+// with corsDevProxy in front of the first backend, and prints where to look.
+// `pnpm playground:webpack` does the same with webpack-dev-server and the webpack adapter.
+import { fileURLToPath } from 'node:url'
+import { generate } from 'selfsigned'
+import { startBackend } from './server/backends.mjs'
+
+const root = fileURLToPath(new URL('.', import.meta.url))
+
+/** A certificate for localhost, generated at start so nothing is downloaded or committed. */
+async function localhostCertificate() {
+  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
+    notAfterDate: new Date(Date.now() + 7 * 86_400_000),
+    keySize: 2048,
+    extensions: [
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: 'localhost' },
+          { type: 7, ip: '127.0.0.1' },
+        ],
+      },
+    ],
+  })
+  return { cert: pems.cert, key: pems.private }
+}
+
+async function startVite({ port, https }) {
+  const { createServer } = await import('vite')
+  const server = await createServer({
+    configFile: `${root}vite.config.ts`,
+    root,
+    logLevel: process.env.PLAYGROUND_QUIET ? 'silent' : 'info',
+    server: { host: '127.0.0.1', port, strictPort: false, https },
+  })
+  await server.listen()
+  return { port: server.httpServer.address().port, close: () => server.close() }
+}
+
+async function startWebpack({ port, https }) {
+  const { startWebpackPlayground } = await import('./server/webpack-playground.mjs')
+  return startWebpackPlayground({ root, port, https })
+}
+
+/**
+ * Starts the whole playground. Ports default to the documented ones; tests pass 0 for each.
+ * @param {{ webpack?: boolean, ports?: { backend: number, corsBackend: number, http: number, https: number } }} options
+ */
+export async function startPlayground({
+  webpack = false,
+  ports = { backend: 3001, corsBackend: 3002, http: 5173, https: 5174 },
+} = {}) {
+  const backend = await startBackend({ port: ports.backend, cors: 'off' })
+  const corsBackend = await startBackend({ port: ports.corsBackend, cors: 'reflect' })
+  process.env.PLAYGROUND_BACKEND = backend.url
+  process.env.PLAYGROUND_CORS_BACKEND = corsBackend.url
+  const start = webpack ? startWebpack : startVite
+  const http = await start({ port: ports.http })
+  process.env.PLAYGROUND_HTTP = `http://localhost:${http.port}`
+  const https = await start({ port: ports.https, https: await localhostCertificate() })
+  process.env.PLAYGROUND_HTTPS = `https://localhost:${https.port}`
+  const urls = {
+    page: `${process.env.PLAYGROUND_HTTP}/`,
+    https: `${process.env.PLAYGROUND_HTTPS}/`,
+    backend: backend.url,
+    corsBackend: corsBackend.url,
+  }
+  return {
+    urls,
+    async close() {
+      await Promise.allSettled([http.close(), https.close()])
+      await Promise.allSettled([backend.close(), corsBackend.close()])
+    },
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const webpack = process.argv.includes('--webpack')
+  const playground = await startPlayground({ webpack })
+  const { urls } = playground
+  console.log(`
+  cors-dev-proxy playground (${webpack ? 'webpack-dev-server' : 'Vite'})
+
+  Open the page:           ${urls.page}
+  Same page over HTTP/2:   ${urls.https}  (self-signed: accept the certificate once)
+  Backend without CORS:    ${urls.backend}
+  Backend with CORS:       ${urls.corsBackend}
+
+  Press Run all. Ctrl+C stops everything.
+`)
+  const stop = () => playground.close().then(() => process.exit(0))
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}

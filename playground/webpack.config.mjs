@@ -1,0 +1,34 @@
+// The playground's webpack config: what a user writes (the devServer spread), plus the
+// playground's own small API, composed through corsDevProxy's `setupMiddlewares` option.
+import { fileURLToPath } from 'node:url'
+import { corsDevProxy } from '@cors-dev-proxy/webpack'
+import { createPlaygroundApi, playgroundEnv } from './server/playground-api.mjs'
+
+const root = fileURLToPath(new URL('.', import.meta.url))
+// `pnpm playground:webpack` starts the backends first and passes their addresses here.
+const backend = process.env.PLAYGROUND_BACKEND ?? 'http://localhost:3001'
+
+export default {
+  mode: 'development',
+  context: root,
+  devtool: false,
+  entry: { 'src/main': './src/main.js', 'src/bench-frame': './src/bench-frame.js' },
+  output: { path: `${root}.webpack`, filename: '[name].js', module: true, publicPath: '/' },
+  experiments: { outputModule: true },
+  devServer: {
+    // index.html, bench.html and style.css as they are; the two scripts come from the build.
+    static: { directory: root, watch: false },
+    hot: false,
+    liveReload: false,
+    client: false,
+    ...corsDevProxy(
+      { '/api': { target: backend, ws: true } },
+      {
+        setupMiddlewares(middlewares) {
+          middlewares.unshift({ name: 'playground-api', middleware: createPlaygroundApi(playgroundEnv) })
+          return middlewares
+        },
+      },
+    ),
+  },
+}

@@ -1,0 +1,128 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import type { AddressInfo, Server } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
+import { corsDevProxy, type WebpackCorsDevProxyOptions } from '@cors-dev-proxy/webpack'
+import webpack from 'webpack'
+import type { TestCertificate } from '../support/tls.js'
+import { type AdapterHarness, createLogCapture, type DevServerHandle } from './adapter-harness.js'
+
+/** connect 3 (its types are not installed): the app webpack-dev-server documents for HTTP/2. */
+const connect = createRequire(import.meta.url)('connect') as () => unknown
+
+/** Which installed webpack-dev-server the suite runs against: `wds5` or `wds6` (npm aliases). */
+export const WDS_ALIAS = process.env.CDP_WDS ?? 'wds5'
+
+/** The subset of a WebpackDevServer instance the tests use (5 and 6 agree on it). */
+export interface WebpackDevServerInstance {
+  server?: Server
+  start(): Promise<void>
+  stop(): Promise<void>
+}
+
+type WebpackDevServerClass = new (options: object, compiler: webpack.Compiler) => WebpackDevServerInstance
+
+const wdsModule = (await import(WDS_ALIAS)) as { default: WebpackDevServerClass }
+/** The WebpackDevServer class under test. */
+export const WebpackDevServer = wdsModule.default
+/** Its version, for test names. */
+export const wdsVersion = (
+  (await import(`${WDS_ALIAS}/package.json`, { with: { type: 'json' } })) as {
+    default: { version: string }
+  }
+).default.version
+
+/** The tiny app webpack builds: one module, so a build takes a fraction of a second. */
+export const WEBPACK_APP = fileURLToPath(new URL('../fixtures/webpack-app', import.meta.url))
+
+/** What a webpack-dev-server test instance is started with. */
+export interface WebpackSetup {
+  routes: Routes
+  options?: CorsDevProxyOptions | WebpackCorsDevProxyOptions
+  tls?: TestCertificate
+  /** `'http2'` (default with `tls`, with a connect app) or `'https'`. */
+  tlsType?: 'http2' | 'https'
+  /** Extra `devServer` options (they win over the defaults here). */
+  devServer?: Record<string, unknown>
+  /** Extra webpack plugins (e.g. one that holds the build). */
+  plugins?: webpack.WebpackPluginInstance[]
+}
+
+function captureConsole(push: (level: 'info' | 'warn' | 'error', message: unknown) => void): Console {
+  const line =
+    (level: 'info' | 'warn' | 'error') =>
+    (...args: unknown[]) =>
+      push(level, args.join(' '))
+  const ignore = () => {}
+  return {
+    info: line('info'),
+    log: line('info'),
+    debug: line('info'),
+    warn: line('warn'),
+    error: line('error'),
+    trace: ignore,
+    group: ignore,
+    groupCollapsed: ignore,
+    groupEnd: ignore,
+    clear: ignore,
+    profile: ignore,
+    profileEnd: ignore,
+  } as unknown as Console
+}
+
+/**
+ * Starts webpack-dev-server on 127.0.0.1, port 0, building the one-module fixture in
+ * development mode, with every infrastructure log line captured. With `tls` the server is
+ * `http2` on a connect app (webpack-dev-server's documented HTTP/2 set-up), or `https`.
+ */
+export async function startWebpackDevServer(setup: WebpackSetup): Promise<DevServerHandle> {
+  const capture = createLogCapture()
+  const output = await mkdtemp(join(tmpdir(), 'cdp-webpack-'))
+  const compiler = webpack({
+    mode: 'development',
+    context: WEBPACK_APP,
+    entry: './index.js',
+    output: { path: output },
+    devtool: false,
+    stats: 'none',
+    infrastructureLogging: { level: 'info', console: captureConsole(capture.push) },
+    plugins: setup.plugins ?? [],
+  })
+  const tlsType = setup.tlsType ?? 'http2'
+  const devServer = new WebpackDevServer(
+    {
+      host: '127.0.0.1',
+      port: 0,
+      static: false,
+      open: false,
+      setupExitSignals: false,
+      ...(setup.tls
+        ? { server: { type: tlsType, options: { cert: setup.tls.cert, key: setup.tls.key } } }
+        : { server: 'http' }),
+      ...(setup.tls && tlsType === 'http2' ? { app: () => connect() } : {}),
+      ...setup.devServer,
+      ...corsDevProxy(setup.routes, setup.options),
+    },
+    compiler,
+  )
+  await devServer.start()
+  const { port } = devServer.server!.address() as AddressInfo
+  return {
+    origin: `${setup.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    logs: capture.logs,
+    async close() {
+      await devServer.stop()
+      await new Promise<void>((resolve) => compiler.close(() => resolve()))
+      await rm(output, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The shared adapter suite's view of webpack-dev-server. */
+export const webpackHarness: AdapterHarness = {
+  name: `${WDS_ALIAS} ${wdsVersion}`,
+  start: (setup) => startWebpackDevServer(setup),
+}

@@ -1,0 +1,121 @@
+// The version matrix: runs the adapter suites (test/adapters) once per supported dev-server
+// version, each under the Node version it must work with, then prints a summary table and
+// exits non-zero when any cell failed. Run from anywhere: `pnpm test:matrix`.
+//
+//   vite 6, 7, 8               Node 20 (the machine's node)
+//   webpack-dev-server 5       Node 20
+//   webpack-dev-server 6       Node 24 (it needs >= 22.15; .ci/run installs it in .tools/node24)
+//
+// Each cell chooses its dev server through an environment variable the suites read
+// (CDP_VITE / CDP_WDS, the npm aliases installed at the root).
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const node20 = process.execPath
+const node24 = `${root}.tools/node24/node_modules/.bin/node`
+const vitest = `${root}node_modules/vitest/vitest.mjs`
+const config = 'test/matrix/vitest.config.ts'
+
+const cells = [
+  {
+    name: 'vite 6',
+    node: node20,
+    nodeMajor: 20,
+    env: { CDP_VITE: 'vite6' },
+    files: ['test/adapters/vite.test.ts'],
+  },
+  {
+    name: 'vite 7',
+    node: node20,
+    nodeMajor: 20,
+    env: { CDP_VITE: 'vite7' },
+    files: ['test/adapters/vite.test.ts'],
+  },
+  {
+    name: 'vite 8',
+    node: node20,
+    nodeMajor: 20,
+    env: { CDP_VITE: 'vite8' },
+    files: ['test/adapters/vite.test.ts'],
+  },
+  {
+    name: 'webpack-dev-server 5',
+    node: node20,
+    nodeMajor: 20,
+    env: { CDP_WDS: 'wds5' },
+    files: ['test/adapters/webpack.test.ts'],
+  },
+  {
+    name: 'webpack-dev-server 6',
+    node: node24,
+    nodeMajor: 24,
+    env: { CDP_WDS: 'wds6' },
+    files: ['test/adapters/webpack.test.ts'],
+  },
+]
+
+/** The version a node binary reports, or undefined when it cannot run. */
+function nodeVersion(binary) {
+  if (!existsSync(binary)) return undefined
+  const result = spawnSync(binary, ['-p', 'process.version'], { encoding: 'utf8' })
+  return result.status === 0 ? result.stdout.trim() : undefined
+}
+
+function run(command, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)))
+  })
+}
+
+// The CommonJS/ESM config tests load the built webpack adapter (and, through it, the core).
+console.log('[matrix] building packages/webpack (and packages/core) for the config tests')
+if ((await run(node20, [`${root}node_modules/typescript/bin/tsc`, '-b', 'packages/webpack'])) !== 0) {
+  console.error('[matrix] build failed')
+  process.exit(1)
+}
+
+const results = []
+for (const cell of cells) {
+  const version = nodeVersion(cell.node)
+  const started = Date.now()
+  let outcome
+  if (version === undefined) {
+    outcome = `FAIL: no node at ${cell.node} (run .ci/run, which installs it)`
+  } else if (Number(version.slice(1).split('.')[0]) !== cell.nodeMajor) {
+    outcome = `FAIL: expected Node ${cell.nodeMajor}, ${cell.node} is ${version}`
+  } else {
+    console.log(`\n[matrix] ${cell.name} on Node ${version} (${cell.node})`)
+    const code = await run(cell.node, [vitest, 'run', '--config', config, ...cell.files], cell.env)
+    outcome = code === 0 ? 'pass' : `FAIL (exit ${code})`
+  }
+  results.push({
+    cell: cell.name,
+    node: version ?? '-',
+    result: outcome,
+    seconds: Math.round((Date.now() - started) / 1000),
+  })
+}
+
+/** A plain-text table: one row per cell, columns padded to their widest value. */
+function table(rows) {
+  const columns = Object.keys(rows[0])
+  const width = (column) => Math.max(column.length, ...rows.map((row) => String(row[column]).length))
+  const line = (values) =>
+    values.map((value, index) => String(value).padEnd(width(columns[index]))).join('  ')
+  return [
+    line(columns),
+    line(columns.map((column) => '-'.repeat(width(column)))),
+    ...rows.map((row) => line(Object.values(row))),
+  ].join('\n')
+}
+
+console.log(`\n[matrix] summary\n${table(results)}`)
+const failed = results.filter((entry) => entry.result !== 'pass')
+if (failed.length > 0) {
+  console.error(`[matrix] ${failed.length} of ${results.length} cells failed`)
+  process.exit(1)
+}
+console.log(`[matrix] all ${results.length} cells passed`)

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config'
+import base from '../../vitest.config.js'
+
+// The adapter suites against real dev servers, run once per cell of the version matrix by
+// run-matrix.mjs (the default `vitest run` excludes them, so CI runs each cell once).
+export default defineConfig({
+  ...base,
+  root: new URL('../..', import.meta.url).pathname,
+  test: {
+    ...base.test,
+    include: ['test/adapters/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    // Dev servers and builds compete for 2 cores: one file at a time keeps the run predictable.
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+})

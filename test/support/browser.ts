@@ -1,0 +1,68 @@
+import { type Browser, chromium, type Page } from 'playwright-core'
+
+/** Debian's Chromium; override with `CHROMIUM_PATH` on machines that keep it elsewhere. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+/**
+ * Flags for a quiet, reproducible headless run: no sandbox (containers), no GPU, no
+ * background traffic (updates, sync, component downloads) and no QUIC, so every request the
+ * test sees is one the page made, over TCP.
+ */
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+]
+
+/** Launches headless Chromium; playwright gives every launch a fresh user-data-dir. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS], timeout: 60_000 })
+}
+
+/** One console line of a page: `console.*` calls and the browser's own messages (CORS errors). */
+export interface ConsoleEntry {
+  /** `error`, `warning`, `log`... */
+  readonly type: string
+  readonly text: string
+}
+
+/** A page whose console lines are collected from the moment it was opened. */
+export interface ConsolePage {
+  readonly page: Page
+  /** Every console line so far, in order. */
+  readonly console: ConsoleEntry[]
+  /**
+   * Waits (at most `attempts` polls of 25 ms) for a console line that starts with `prefix`
+   * and returns it, or `undefined`. The browser logs a CORS error asynchronously, after the
+   * script already saw the failure, so a test must wait for it.
+   */
+  waitForConsole(prefix: string, attempts?: number): Promise<string | undefined>
+  close(): Promise<void>
+}
+
+/** Opens a page in a fresh context, collecting its console, and navigates to `url`. */
+export async function openConsolePage(browser: Browser, url: string): Promise<ConsolePage> {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const entries: ConsoleEntry[] = []
+  page.on('console', (message) => entries.push({ type: message.type(), text: message.text() }))
+  await page.goto(url)
+  return {
+    page,
+    console: entries,
+    async waitForConsole(prefix, attempts = 200) {
+      for (let i = 0; i < attempts; i++) {
+        const found = entries.find((entry) => entry.text.startsWith(prefix))
+        if (found) return found.text
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+      return undefined
+    },
+    close: () => context.close(),
+  }
+}
