@@ -164,16 +164,24 @@ export async function openWebSocket(
     origin: options.origin,
     headers: options.headers,
   })
-  const [data] = await once(socket, 'message')
-  return { socket, first: String(data) }
+  return { socket, first: await nextMessage(socket) }
+}
+
+/** The next message; rejects when the socket errors or closes first, so a test fails instead of hanging. */
+async function nextMessage(socket: WebSocket): Promise<string> {
+  const closed = once(socket, 'close').then(([code]) => {
+    throw new Error(`the WebSocket closed (${code}) before a message arrived`)
+  })
+  closed.catch(() => {})
+  const [data] = await Promise.race([once(socket, 'message'), closed])
+  return String(data)
 }
 
 /** Sends a message on an open socket and resolves with the next one received. */
 export async function roundTrip(socket: WebSocket, message: string): Promise<string> {
-  const reply = once(socket, 'message')
+  const reply = nextMessage(socket)
   socket.send(message)
-  const [data] = await reply
-  return String(data)
+  return reply
 }
 
 /** Closes a client socket and waits until it is closed. */

@@ -1,3 +1,4 @@
+import { once } from 'node:events'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -80,7 +81,12 @@ export async function startVite(setup: ViteSetup): Promise<ViteHandle> {
     server = await vite.preview(config)
   } else {
     const dev = await vite.createServer(config)
-    await dev.listen()
+    // Vite 6 and 7 read `server.port: 0` as "not set" and listen on 5173, which another dev
+    // server on a shared machine may hold. Vite wraps `httpServer.listen` to initialize the
+    // server first, so listening on an ephemeral port directly is what `dev.listen()` would do.
+    const listening = once(dev.httpServer!, 'listening')
+    dev.httpServer!.listen(0, '127.0.0.1')
+    await listening
     server = dev
   }
   const { port } = server.httpServer!.address() as AddressInfo

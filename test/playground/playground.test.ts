@@ -45,7 +45,7 @@ describe.each([
     await close()
   }, 180_000)
 
-  test.runIf(!webpack)(
+  test(
     'is readable at phone width',
     async () => {
       const { page, close } = await openPlayground(browser, playground.urls.page, { width: 390, height: 844 })

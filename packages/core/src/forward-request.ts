@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Http2ServerRequest } from 'node:http2'
-import { pipeline, type Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
+import { ClientAbort } from './client-abort.js'
 import type { Logger } from './logger.js'
 import type { ProxyRequest, ProxyResponse } from './options.js'
 import { joinTargetPath } from './path-rewrite.js'
@@ -14,6 +15,7 @@ import {
 import { buildUpstreamHeaders } from './request-headers.js'
 import type { ResolvedRoute } from './resolved-route.js'
 import { buildClientHeaders } from './response-headers.js'
+import { isResponseClosed } from './response-state.js'
 import type { UpstreamPool } from './upstream-pool.js'
 
 /** A route that forwards to a target (not the mock backend). */
@@ -111,11 +113,11 @@ function isEventStream(contentType: unknown): boolean {
 
 /**
  * Relays the upstream response: status, cleaned headers (see `buildClientHeaders`), then the
- * body piped with back-pressure. `pipeline` ties both ends: the upstream ending the body ends
- * the client's response (an event stream included, where Vite's proxy leaves the browser
- * hanging), the upstream failing mid-body destroys the client's response so the browser sees
- * an error rather than a short body, and the client leaving destroys the upstream body, which
- * makes undici abort the request and drop that connection.
+ * body piped with back-pressure, both ends tied: the upstream ending the body ends the client's
+ * response (an event stream included, where Vite's proxy leaves the browser hanging), the
+ * upstream failing mid-body destroys the client's response so the browser sees an error
+ * rather than a short body, and the client leaving destroys the upstream body, which makes
+ * undici abort the request and drop that connection.
  */
 export function sendUpstreamResponse(
   req: ProxyRequest,
@@ -124,8 +126,9 @@ export function sendUpstreamResponse(
   route: ForwardRoute,
   logger: Logger,
 ): void {
-  if (res.destroyed) {
-    discard(upstream.body)
+  const body = upstream.body
+  if (isResponseClosed(res)) {
+    discard(body)
     return
   }
   const headers = buildClientHeaders(upstream.headers, route, { http2: req.httpVersionMajor === 2 })
@@ -134,7 +137,7 @@ export function sendUpstreamResponse(
   } catch (error) {
     // Node refuses a header it cannot send (an invalid value, a status it does not know). The
     // HTTP/2 layer only checks them when it sends the head: none of them may stay for the 502.
-    discard(upstream.body)
+    discard(body)
     for (const name of Object.keys(headers)) res.removeHeader(name)
     const label = targetLabel(route.target)
     const failure = {
@@ -148,11 +151,18 @@ export function sendUpstreamResponse(
     return
   }
   if (isEventStream(headers['content-type']) && 'flushHeaders' in res) res.flushHeaders()
-  pipeline(upstream.body, res, (error) => {
-    if (error === undefined || error === null) return
+  // `pipe` rather than `pipeline`: the same back-pressure with less work per request (a quarter
+  // more requests per second measured on small answers), the two ends tied by hand.
+  let clientGone = false
+  res.once('close', () => {
+    if (body.readableEnded) return
+    clientGone = true
+    discard(body)
+  })
+  body.on('error', (error) => {
+    res.destroy()
     const label = targetLabel(route.target)
-    // The client's side ends in a premature close; the upstream's in a socket error of undici.
-    if (errorCode(error) === 'ERR_STREAM_PREMATURE_CLOSE') {
+    if (clientGone) {
       logger.debug(`${req.method} ${req.url}: the client went away during the response of ${label}`)
       return
     }
@@ -161,12 +171,13 @@ export function sendUpstreamResponse(
       `${label} response broke off`,
     )
   })
+  body.pipe(res)
 }
 
 /**
  * The forwarding step: sends the request upstream and relays the answer, answering failures
  * with 502/504 and a short body (see `sendUpstreamFailure`), never throwing. A client that goes
- * away before the answer arrives aborts the upstream request through an AbortSignal, so a
+ * away before the answer arrives aborts the upstream request through a `ClientAbort`, so a
  * closed tab does not leave work running on the target.
  *
  * @example
@@ -179,15 +190,18 @@ export function forwardRequest(
   path: string,
   deps: ForwardDeps,
 ): void {
-  const controller = new AbortController()
+  const abort = new ClientAbort()
   res.once('close', () => {
-    if (!res.writableEnded) controller.abort()
+    if (!res.writableEnded) abort.abort()
   })
-  requestUpstream(req, route, path, deps.pool, { signal: controller.signal })
+  requestUpstream(req, route, path, deps.pool, { signal: abort.signal })
     .then(
-      (upstream) => sendUpstreamResponse(req, res, upstream, route, deps.logger),
+      (upstream) => {
+        if (abort.aborted) discard(upstream.body)
+        else sendUpstreamResponse(req, res, upstream, route, deps.logger)
+      },
       (error: unknown) => {
-        if (controller.signal.aborted || res.destroyed) {
+        if (abort.aborted || isResponseClosed(res)) {
           deps.logger.debug(
             `${req.method} ${req.url}: the client went away before ${targetLabel(route.target)} answered`,
           )

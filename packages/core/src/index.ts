@@ -1,5 +1,6 @@
 export type { CheckCorsOptions, CheckCorsRequest, CheckCorsResult } from './check/check-cors.js'
 export { checkCors } from './check/check-cors.js'
+export { ClientAbort } from './client-abort.js'
 export { rewriteSetCookie } from './cookie-rewrite.js'
 export type {
   ChromiumCorsMessageInput,

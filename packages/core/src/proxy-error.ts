@@ -1,6 +1,7 @@
 import pc from 'picocolors'
 import type { Logger } from './logger.js'
 import type { ProxyRequest, ProxyResponse } from './options.js'
+import { isResponseClosed } from './response-state.js'
 
 /** Why a request could not be forwarded, in words a developer can act on. */
 export interface UpstreamFailure {
@@ -226,7 +227,7 @@ export function sendUpstreamFailure(
     res.destroy()
     return
   }
-  if (res.destroyed) return
+  if (isResponseClosed(res)) return
   const { contentType, body } = errorBody(failure, label, req.headers.accept)
   try {
     res.statusCode = failure.status

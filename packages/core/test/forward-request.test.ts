@@ -1,9 +1,11 @@
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http'
+import { connect as connectHttp2, constants as http2Constants } from 'node:http2'
 import { createServer as createHttpsServer } from 'node:https'
 import { afterEach, describe, expect, it } from 'vitest'
-import { type RunningProxy, serveProxy } from '../../../test/support/proxy-server.js'
+import { type ProxyServerKind, type RunningProxy, serveProxy } from '../../../test/support/proxy-server.js'
 import {
+  captureLogSink,
   collectBody,
   listen,
   openRequest,
@@ -11,8 +13,9 @@ import {
   sendRequest,
 } from '../../../test/support/servers.js'
 import { localhostCertificate } from '../../../test/support/tls.js'
-import { requestUpstream } from '../src/forward-request.js'
+import { type ForwardRoute, requestUpstream, sendUpstreamResponse } from '../src/forward-request.js'
 import type { CorsDevProxyOptions, Routes } from '../src/index.js'
+import { createLogger } from '../src/logger.js'
 import { resolveOptions } from '../src/resolve-options.js'
 import { createUpstreamPool } from '../src/upstream-pool.js'
 
@@ -29,8 +32,12 @@ async function startTarget(handler: Handler): Promise<StartedServer<ReturnType<t
   return started
 }
 
-async function startProxy(routes: Routes, options: CorsDevProxyOptions = {}): Promise<RunningProxy> {
-  const running = await serveProxy(routes, { log: 'silent', ...options })
+async function startProxy(
+  routes: Routes,
+  options: CorsDevProxyOptions = {},
+  kind: ProxyServerKind = 'http',
+): Promise<RunningProxy> {
+  const running = await serveProxy(routes, { log: 'silent', ...options }, kind)
   cleanup.push(running.close)
   return running
 }
@@ -203,6 +210,58 @@ describe('forwardRequest aborts', () => {
   })
 })
 
+describe('forwardRequest aborts over HTTP/2', () => {
+  /** Opens an h2c stream to the proxy and resolves once its response head has arrived. */
+  async function openStream(url: string) {
+    const target = new URL(url)
+    const session = connectHttp2(target.origin)
+    cleanup.push(async () => {
+      session.destroy()
+    })
+    const stream = session.request({ ':path': target.pathname })
+    stream.on('error', () => undefined)
+    stream.end()
+    return { stream, head: await once(stream, 'response') }
+  }
+
+  it('cancels the upstream request when the client resets its stream mid-response', async () => {
+    let upstreamClosed!: Promise<boolean>
+    const target = await startTarget((_req, res) => {
+      upstreamClosed = new Promise((resolve) => res.once('close', () => resolve(res.writableEnded)))
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.write('first chunk, more to come')
+    })
+    const proxy = await startProxy({ '/api': target.url }, {}, 'h2c')
+    const { stream } = await openStream(`${proxy.url}/api/slow`)
+    await once(stream, 'data')
+    stream.close(http2Constants.NGHTTP2_CANCEL)
+    expect(await upstreamClosed).toBe(false)
+  })
+
+  it('cancels the upstream request when the client resets its stream before the answer', async () => {
+    let upstreamClosed!: Promise<boolean>
+    let received!: () => void
+    const requestArrived = new Promise<void>((resolve) => {
+      received = resolve
+    })
+    const target = await startTarget((_req, res) => {
+      upstreamClosed = new Promise((resolve) => res.once('close', () => resolve(res.headersSent)))
+      received()
+    })
+    const proxy = await startProxy({ '/api': target.url }, {}, 'h2c')
+    const session = connectHttp2(proxy.url)
+    cleanup.push(async () => {
+      session.destroy()
+    })
+    const stream = session.request({ ':path': '/api/never-answered' })
+    stream.on('error', () => undefined)
+    stream.end()
+    await requestArrived
+    stream.close(http2Constants.NGHTTP2_CANCEL)
+    expect(await upstreamClosed).toBe(false)
+  })
+})
+
 describe('requestUpstream', () => {
   it('resolves with status, headers and a body stream, for steps that read the answer themselves', async () => {
     const target = await startTarget((req, res) => {
@@ -229,5 +288,28 @@ describe('requestUpstream', () => {
     cleanup.push(front.close)
     const res = await sendRequest(`${front.url}/api/users?x=1`)
     expect(res.body.toString()).toBe('200 application/json {"url":"/users?x=1"}')
+  })
+
+  it('relays with sendUpstreamResponse, which cancels the upstream when the client goes away mid-body', async () => {
+    let upstreamClosed!: Promise<boolean>
+    const target = await startTarget((_req, res) => {
+      upstreamClosed = new Promise((resolve) => res.once('close', () => resolve(res.writableEnded)))
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.write('first chunk, more to come')
+    })
+    const route = resolveOptions({ '/api': target.url }).routes[0] as ForwardRoute
+    const pool = createUpstreamPool()
+    cleanup.push(() => pool.close())
+    const logger = createLogger('silent', captureLogSink())
+    const front = await listen(
+      createServer(async (req, res) => {
+        sendUpstreamResponse(req, res, await requestUpstream(req, route, req.url ?? '/', pool), route, logger)
+      }),
+    )
+    cleanup.push(front.close)
+    const res = await openRequest(`${front.url}/api/stream`)
+    await once(res, 'data')
+    res.destroy()
+    expect(await upstreamClosed).toBe(false)
   })
 })

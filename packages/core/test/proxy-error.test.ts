@@ -45,6 +45,13 @@ describe('describeUpstreamError', () => {
     expect(failure.code).toBe(code)
   })
 
+  it("calls undici's HTTPParserError without a code a malformed response", () => {
+    const error = Object.assign(new Error('Response does not match the HTTP/1.1 protocol'), {
+      name: 'HTTPParserError',
+    })
+    expect(describeUpstreamError(error, context)).toMatchObject({ status: 502, cause: 'malformed response' })
+  })
+
   it('finds the code in an AggregateError (happy eyeballs) and in a cause', () => {
     expect(errorCode(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')]))).toBe(
       'ECONNREFUSED',

@@ -12,7 +12,7 @@ import {
   type Routes,
   resolveOptions,
 } from '@cors-dev-proxy/core'
-import type { DevServerLike, NamedMiddleware, SetupMiddlewares } from './dev-server-types.js'
+import type { DevServerLike, DevServerMiddleware, NamedMiddleware } from './dev-server-types.js'
 import { insertAfterSecurityChecks } from './insert-middleware.js'
 import { createUpgradeListener } from './upgrade-listener.js'
 
@@ -22,9 +22,11 @@ export interface WebpackCorsDevProxyOptions extends CorsDevProxyOptions {
    * Your own `setupMiddlewares`. Pass it here instead of next to the spread: a
    * `setupMiddlewares` key written after `...corsDevProxy()` replaces cors-dev-proxy's. It is
    * called with the list that already holds cors-dev-proxy's middleware (`name: 'cors-dev-proxy'`).
+   * Declared as a method so a function typed with webpack-dev-server's own `Middleware` and
+   * `Server` types fits too.
    * @default none
    */
-  setupMiddlewares?: SetupMiddlewares
+  setupMiddlewares?(middlewares: DevServerMiddleware[], devServer: DevServerLike): DevServerMiddleware[]
 }
 
 /** What `corsDevProxy()` returns: spread it into `devServer`. */
@@ -127,7 +129,7 @@ export function corsDevProxy(
       const entry: NamedMiddleware = { name: 'cors-dev-proxy', middleware: createMiddleware(proxy, logger) }
       const installed = insertAfterSecurityChecks(middlewares, entry as M)
       if (!userSetup) return installed
-      return (userSetup as unknown as (list: M[], server: DevServerLike) => M[])(installed, devServer)
+      return userSetup(installed as DevServerMiddleware[], devServer) as M[]
     },
   }
 }

@@ -26,8 +26,5 @@ export interface NamedMiddleware {
   middleware: unknown
 }
 
-/**
- * A `setupMiddlewares` function of your own. Typed loosely (webpack-dev-server 5 and 6 type the
- * list differently); it receives the list with cors-dev-proxy's middleware already in it.
- */
-export type SetupMiddlewares = (middlewares: never[], devServer: never) => unknown[]
+/** An entry of webpack-dev-server's middleware list: a description, or a bare middleware function. */
+export type DevServerMiddleware = NamedMiddleware | ((...args: never[]) => unknown)

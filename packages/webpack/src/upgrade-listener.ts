@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { type CorsDevProxy, matchRoute } from '@cors-dev-proxy/core'
+import { type CorsDevProxy, matchRoute, prefixMatches } from '@cors-dev-proxy/core'
 import type { DevServerLike } from './dev-server-types.js'
 
 /** webpack-dev-server's default HMR socket path (`webSocketServer.options.path`). */
@@ -25,8 +25,9 @@ function hostIsAllowed(devServer: DevServerLike, headers: IncomingHttpHeaders): 
 /**
  * The `upgrade` listener for `ws` routes. Upgrades bypass the middleware chain, so this applies
  * webpack-dev-server's Host check itself (a DNS-rebinding page must not reach the backend's
- * sockets through the dev server), and leaves the HMR socket alone: the path is compared the
- * way `ws` compares it (raw, query removed), exactly as webpack-dev-server's own listener does.
+ * sockets through the dev server), and leaves the HMR socket alone: its path is compared raw
+ * with the query removed, as `ws` compares it, and paths below it count too, since SockJS
+ * (`webSocketServer: 'sockjs'`) opens `/ws/<server>/<session>/websocket`.
  *
  * @example
  * devServer.server.on('upgrade', createUpgradeListener(proxy, devServer))
@@ -35,7 +36,7 @@ export function createUpgradeListener(proxy: CorsDevProxy, devServer: DevServerL
   const hmr = hmrPath(devServer)
   return function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     const url = req.url ?? ''
-    if (hmr !== undefined && url.split('?')[0] === hmr) return
+    if (hmr !== undefined && prefixMatches(hmr, url.split('?')[0] as string)) return
     const match = matchRoute(proxy.routes, url)
     if (!match?.route.ws) return
     if (!hostIsAllowed(devServer, req.headers)) {

@@ -37,9 +37,27 @@ describe('corsDevProxy (webpack-dev-server)', () => {
   })
 
   it('takes your setupMiddlewares as an option, not as a proxy option', () => {
-    const options = Object.freeze({ log: 'warn' as const, setupMiddlewares: (list: never[]) => list })
+    const options = Object.freeze({ log: 'warn' as const, setupMiddlewares: <M>(list: M[]) => list })
     expect(() => corsDevProxy({ '/api': 'http://localhost:3000' }, options)).not.toThrow()
     expect(() => corsDevProxy({ '/api': 'http://localhost:3000' }, { lgo: 'x' } as never)).toThrow(/lgo/)
+  })
+
+  it('accepts a setupMiddlewares typed inline or with webpack-dev-server’s own types', () => {
+    // Type-checked by `tsc`: both shapes compile without casts.
+    const typedByWds: NonNullable<Configuration['setupMiddlewares']> = (middlewares) => middlewares
+    const inline = corsDevProxy(
+      { '/api': 'http://localhost:3000' },
+      {
+        setupMiddlewares(middlewares) {
+          middlewares.push({ name: 'mine', path: '/mine', middleware: () => {} })
+          return middlewares
+        },
+      },
+    )
+    expect(typeof inline.setupMiddlewares).toBe('function')
+    expect(() =>
+      corsDevProxy({ '/api': 'http://localhost:3000' }, { setupMiddlewares: typedByWds }),
+    ).not.toThrow()
   })
 
   it('returns only setupMiddlewares, which fits a typed devServer configuration', () => {

@@ -50,12 +50,14 @@ describe('createUpgradeListener', () => {
     return { upgraded, upgrade }
   }
 
-  it('forwards upgrades of ws routes and leaves the HMR socket (query ignored) alone', () => {
+  it('forwards upgrades of ws routes and leaves the HMR socket (query ignored, SockJS paths below it) alone', () => {
     const { upgraded, upgrade } = setup()
     upgrade('/ws')
     upgrade('/ws?reconnect=1')
+    upgrade('/ws/123/abcdef/websocket')
+    upgrade('/wsx')
     upgrade('/live?room=1')
-    expect(upgraded).toEqual(['/live?room=1'])
+    expect(upgraded).toEqual(['/wsx', '/live?room=1'])
   })
 
   it('leaves upgrades of routes without ws to other listeners', () => {
