@@ -20,12 +20,16 @@ export interface CorsDevProxy {
    */
   middleware(req: ProxyRequest, res: ProxyResponse, next?: NextFunction): void
   /**
-   * The `'upgrade'` listener: forwards the WebSocket handshake of a `ws` route and returns
-   * `true`; returns `false` without touching the socket for any other upgrade (the dev
-   * server's own HMR socket), so another listener can take it.
+   * The `'upgrade'` listener: forwards the WebSocket handshake of a `ws` route (or hands it to
+   * the echo at `/ws` of a `mock` route with `ws: true`) and returns `true`; returns `false`
+   * without touching the socket for any other upgrade (the dev server's own HMR socket), so
+   * another listener can take it.
    */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean
-  /** Closes the upstream pools and the forwarded WebSockets, and prints pending log summaries. */
+  /**
+   * Closes the upstream pools, the forwarded WebSockets and the mock backends (event streams,
+   * delayed answers, echo sockets), and prints pending log summaries.
+   */
   close(): Promise<void>
   /** The resolved routes, longest prefix first. */
   readonly routes: readonly ResolvedRoute[]
@@ -83,7 +87,11 @@ export function createCorsDevProxy(routes: Routes, options?: CorsDevProxyOptions
     const url = req.url
     if (url === undefined || req.headers.upgrade?.toLowerCase() !== 'websocket') return false
     const match = matchRoute(resolved.routes, url)
-    if (match === undefined || !match.route.ws || match.route.target === undefined) return false
+    // Only a `ws` route takes an upgrade, mock or not, so the dev server's HMR socket is never touched.
+    if (match === undefined || !match.route.ws) return false
+    const mock = pipelines.get(match.route)?.mock
+    if (mock !== undefined) return mock.upgrade(req, socket, head, match.path)
+    if (match.route.target === undefined) return false
     forwardUpgrade(req, socket, head, match.route as ForwardRoute, match.path, { logger, sockets })
     return true
   }
@@ -95,7 +103,8 @@ export function createCorsDevProxy(routes: Routes, options?: CorsDevProxyOptions
     async close() {
       for (const socket of sockets) socket.destroy()
       sockets.clear()
-      await pool.close()
+      const mocks = [...pipelines.values()].flatMap((pipeline) => pipeline.mock ?? [])
+      await Promise.all([pool.close(), ...mocks.map((mock) => mock.backend.close())])
       logger.flush()
     },
   })

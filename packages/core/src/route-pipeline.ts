@@ -23,7 +23,7 @@ import { withCorsDiagnostics } from './cors/cors-diagnostics.js'
 import { createCorsRouteStep } from './cors/cors-route-step.js'
 import { type ForwardDeps, type ForwardRoute, forwardRequest } from './forward-request.js'
 import { createJsonpRouteStep } from './jsonp/jsonp-route-step.js'
-import { createMockRouteStep } from './mock/mock-route-step.js'
+import { createMockRouteStep, type MockRouteStep } from './mock/mock-route-step.js'
 import type { ProxyRequest, ProxyResponse } from './options.js'
 import type { ResolvedRoute } from './resolved-route.js'
 
@@ -34,7 +34,14 @@ export type NextFunction = (error?: unknown) => void
 export type RouteStep = (req: ProxyRequest, res: ProxyResponse, next: NextFunction, path: string) => void
 
 /** A route's whole pipeline; `done` is called when a step passes the request (or an error) on. */
-export type RoutePipeline = (req: ProxyRequest, res: ProxyResponse, path: string, done: NextFunction) => void
+export interface RoutePipeline {
+  (req: ProxyRequest, res: ProxyResponse, path: string, done: NextFunction): void
+  /**
+   * The mock step of a `mock` route, kept so the proxy can hand it WebSocket upgrades and close
+   * its backend (open event streams, held `?delay=` answers, echo sockets) in `close()`.
+   */
+  readonly mock?: MockRouteStep
+}
 
 /** What the steps need from the proxy: the upstream pools and the logger. */
 export type RoutePipelineDeps = ForwardDeps
@@ -88,7 +95,7 @@ export function composeSteps(steps: readonly RouteStep[]): RoutePipeline {
  * Builds a route's pipeline once: the CORS step (with `cors`; it throws `CorsDevProxyError`
  * here for a bad policy), the JSONP step (with `jsonp`), then the terminal step, wrapped with
  * the CORS diagnostics when the route has no `cors`. The mock step goes in as described at
- * the top of this file.
+ * the top of this file, and is also exposed as the pipeline's `mock`.
  *
  * @example
  * const pipeline = createRoutePipeline(route, { pool, logger })
@@ -100,11 +107,11 @@ export function createRoutePipeline(route: ResolvedRoute, deps: RoutePipelineDep
   if (cors !== undefined) steps.push(cors)
   const jsonp = createJsonpRouteStep(route)
   if (jsonp !== undefined) steps.push(jsonp)
-  const target = route.target
-  const terminal =
-    // A route without a target has `mock` (resolveRoute guarantees it): the mock backend answers.
-    target === undefined ? createMockRouteStep(route).step : createForwardStep(route as ForwardRoute, deps)
+  // A route without a target has `mock` (resolveRoute guarantees it): the mock backend answers.
+  const mock = route.target === undefined ? createMockRouteStep(route) : undefined
+  const terminal = mock?.step ?? createForwardStep(route as ForwardRoute, deps)
   // Without `cors`, answers to cross-origin pages are checked as the browser will check them.
   steps.push(cors === undefined ? withCorsDiagnostics(terminal, route, deps.logger) : terminal)
-  return composeSteps(steps)
+  const pipeline = composeSteps(steps)
+  return mock === undefined ? pipeline : Object.assign(pipeline, { mock })
 }

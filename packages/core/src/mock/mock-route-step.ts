@@ -1,4 +1,7 @@
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
 import { routeOption } from '../option-path.js'
+import type { ProxyRequest } from '../options.js'
 import type { ResolvedRoute } from '../resolved-route.js'
 import type { RouteStep } from '../route-pipeline.js'
 import { createMockBackend, type MockBackend } from './mock-backend.js'
@@ -7,6 +10,18 @@ import { createMockBackend, type MockBackend } from './mock-backend.js'
 export interface MockRouteStep {
   readonly step: RouteStep
   readonly backend: MockBackend
+  /**
+   * Hands a WebSocket upgrade to the backend's echo at the matched `path`, rewritten as the
+   * step rewrites it (`/api/ws` reaches the mock as `/ws`); `false` leaves the socket alone.
+   */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, path: string): boolean
+}
+
+/** The path the mock sees for a matched path: the route's rewrite, as a target would see it. */
+function mockTarget(route: ResolvedRoute, path: string, req: ProxyRequest): string {
+  const target = route.rewritePath(path, req)
+  // A custom rewrite may drop the leading slash; the mock only serves origin-form paths.
+  return target.startsWith('/') ? target : `/${target}`
 }
 
 /**
@@ -23,9 +38,10 @@ export function createMockRouteStep(route: ResolvedRoute): MockRouteStep {
   return {
     backend,
     step: function mockStep(req, res, _next, path) {
-      const target = route.rewritePath(path, req)
-      // A custom rewrite may drop the leading slash; the mock only serves origin-form paths.
-      backend.handle(req, res, target.startsWith('/') ? target : `/${target}`)
+      backend.handle(req, res, mockTarget(route, path, req))
+    },
+    upgrade(req, socket, head, path) {
+      return backend.upgrade(req, socket, head, mockTarget(route, path, req))
     },
   }
 }
