@@ -45,17 +45,16 @@ describe.each([
     await close()
   }, 180_000)
 
-  test(
-    'is readable at phone width',
-    async () => {
-      const { page, close } = await openPlayground(browser, playground.urls.page, { width: 390, height: 844 })
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-      expect(overflow, `${name}: the page scrolls sideways at 390 px`).toBeLessThanOrEqual(0)
-      await page.screenshot({ path: `${artifacts}playground-${webpack ? 'webpack' : 'vite'}-phone.png`, fullPage: true })
-      await close()
-    },
-    60_000,
-  )
+  test('is readable at phone width', async () => {
+    const { page, close } = await openPlayground(browser, playground.urls.page, { width: 390, height: 844 })
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    expect(overflow, `${name}: the page scrolls sideways at 390 px`).toBeLessThanOrEqual(0)
+    await page.screenshot({
+      path: `${artifacts}playground-${webpack ? 'webpack' : 'vite'}-phone.png`,
+      fullPage: true,
+    })
+    await close()
+  }, 60_000)
 
   test('says what to do when a backend is down', async () => {
     const { page, close } = await openPlayground(browser, playground.urls.page)
