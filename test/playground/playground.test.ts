@@ -56,12 +56,32 @@ describe.each([
     await close()
   }, 60_000)
 
-  test('says what to do when a backend is down', async () => {
+  test('says what to do when the dev server does not answer', async () => {
     const { page, close } = await openPlayground(browser, playground.urls.page)
     await page.route('**/__playground/config', (route) => route.abort())
     await page.reload()
     await page.waitForSelector('#setup-error:not([hidden])', { timeout: 20_000 })
     expect(await page.textContent('#setup-error')).toContain('pnpm playground')
+    await close()
+  }, 60_000)
+
+  test('a row that fails unexpectedly (backend down) says so and what to do', async () => {
+    const { page, close } = await openPlayground(browser, playground.urls.page)
+    // As if the backend with CORS were not running: every connection to it fails.
+    await page.route(`${playground.urls.corsBackend}/**`, (route) => route.abort('connectionrefused'))
+    await page.click('#case-cors-simple button')
+    await page.waitForSelector('#case-cors-simple[data-state="done"]', { timeout: 20_000 })
+    expect(await page.getAttribute('#case-cors-simple', 'data-verdict')).toBe('blocked')
+    expect(await page.textContent('#case-cors-simple .verdict.unexpected')).toBe('blocked')
+    expect(await page.textContent('#case-cors-simple .note')).toMatch(/Expected allowed\. Is every backend running\?/)
+    await close()
+  }, 60_000)
+
+  test('every row of the choice-of-means table links to a case on the page', async () => {
+    const { page, close } = await openPlayground(browser, playground.urls.page)
+    const targets = await page.$$eval('#choice a', (links) => links.map((link) => link.getAttribute('href')))
+    expect(targets).toHaveLength(5)
+    for (const target of targets) expect(await page.locator(target ?? '#missing').count(), `${target}`).toBe(1)
     await close()
   }, 60_000)
 })

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events'
 import type { Server } from 'node:net'
+import { stripVTControlCharacters } from 'node:util'
 import { CorsDevProxyError } from '@cors-dev-proxy/core'
 import { describe, expect, it } from 'vitest'
 import type { Configuration } from 'webpack-dev-server'
@@ -15,9 +16,9 @@ function fakeDevServer(serverType: string, app: unknown) {
     app,
     options: { server: { type: serverType }, webSocketServer: false },
     logger: {
-      info: (line) => lines.push(`info ${line}`),
-      warn: (line) => lines.push(`warn ${line}`),
-      error: (line) => lines.push(`error ${line}`),
+      info: (line) => lines.push(`info ${stripVTControlCharacters(line)}`),
+      warn: (line) => lines.push(`warn ${stripVTControlCharacters(line)}`),
+      error: (line) => lines.push(`error ${stripVTControlCharacters(line)}`),
     },
   }
   return { devServer, lines, server }
