@@ -1,11 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process'
-import { once } from 'node:events'
-import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type webpack from 'webpack'
 import { localhostCertificate } from '../support/tls.js'
@@ -14,7 +6,8 @@ import { webSocketUrl } from './adapter-harness.js'
 import { describeAdapter } from './adapter-suite.js'
 import { closeWebSocket, open, openWebSocket, readStream, send } from './clients.js'
 import { type EchoBody, startTargetServer, type TargetServer } from './target-server.js'
-import { startWebpackDevServer, WDS_ALIAS, webpackHarness } from './webpack-server.js'
+import { webpackConfigHarness } from './webpack-config-server.js'
+import { startWebpackDevServer, webpackHarness } from './webpack-server.js'
 
 describeAdapter(webpackHarness)
 
@@ -126,8 +119,30 @@ describe(`${webpackHarness.name}: placement among webpack-dev-server's middlewar
       expect(JSON.parse(hmr.first)).toHaveProperty('type')
       expect(JSON.parse(proxied.first)).toMatchObject({ url: '/live' })
       expect(target.upgrades.slice(before)).toEqual(['/live'])
+      // A route on / only gives up the HMR path: nothing to warn about.
+      expect(server.logs.filter((line) => line.includes("webpack-dev-server's own socket"))).toEqual([])
     } finally {
       await closeWebSocket(hmr.socket)
+      await closeWebSocket(proxied.socket)
+    }
+  })
+
+  it("warns about a ws route under the dev server's own socket path, and forwards it once that path moves", async () => {
+    const shadowWarnings = (handle: DevServerHandle) =>
+      handle.logs.filter((line) => line.startsWith('warn:') && line.includes("the ws route '/ws'"))
+    server = await startWebpackDevServer({ routes: { '/ws': { target: target.url, ws: true } } })
+    expect(shadowWarnings(server)).toEqual([expect.stringContaining('webSocketServer: {')])
+    await server.close()
+    server = undefined
+    server = await startWebpackDevServer({
+      routes: { '/ws': { target: target.url, ws: true } },
+      devServer: { webSocketServer: { type: 'ws', options: { path: '/hmr' } } },
+    })
+    expect(shadowWarnings(server)).toEqual([])
+    const proxied = await openWebSocket(webSocketUrl(server, '/ws/chat'), { origin: server.origin })
+    try {
+      expect(JSON.parse(proxied.first)).toMatchObject({ url: '/chat' })
+    } finally {
       await closeWebSocket(proxied.socket)
     }
   })
@@ -150,62 +165,7 @@ describe(`${webpackHarness.name}: placement among webpack-dev-server's middlewar
   })
 })
 
-const DIST = fileURLToPath(new URL('../../packages/webpack/dist/index.js', import.meta.url))
-const SERVE = fileURLToPath(new URL('../fixtures/serve-webpack-config.mjs', import.meta.url))
-
-describe.each(['webpack.config.cjs', 'webpack.config.mjs'])(
-  `${webpackHarness.name}: %s loading the built package`,
-  (configName) => {
-    let target: TargetServer
-    let child: ChildProcess | undefined
-    let output: string
-
-    beforeAll(async () => {
-      if (!existsSync(DIST))
-        throw new Error('packages/webpack/dist is missing: run `npx tsc -b packages/webpack` first')
-      target = await startTargetServer()
-      output = await mkdtemp(join(tmpdir(), 'cdp-webpack-config-'))
-    })
-    afterAll(async () => {
-      if (child && child.exitCode === null) {
-        const exited = once(child, 'exit')
-        child.stdin?.end()
-        await exited
-      }
-      await target?.close()
-      await rm(output, { recursive: true, force: true })
-    })
-
-    it('proxies with the prefix removed and forwards preflights', async () => {
-      const config = fileURLToPath(new URL(`../fixtures/${configName}`, import.meta.url))
-      child = spawn(process.execPath, [SERVE, config, WDS_ALIAS], {
-        env: { ...process.env, CDP_TARGET: target.url, CDP_OUTPUT: output },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      })
-      let stderr = ''
-      child.stderr?.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString()
-      })
-      let listening = false
-      const exited = once(child, 'exit').then(([code]) => {
-        if (!listening) throw new Error(`the dev server exited (${code}) before listening:\n${stderr}`)
-      })
-      const [line] = (await Promise.race([
-        once(createInterface({ input: child.stdout! }), 'line'),
-        exited,
-      ])) as [string]
-      listening = true
-      const { port, node } = JSON.parse(line) as { port: number; node: string }
-      expect(node).toBe(process.version)
-
-      const res = await send(`http://127.0.0.1:${port}/api/users?x=1`)
-      expect((JSON.parse(res.body) as EchoBody).url).toBe('/users?x=1')
-      const preflight = await send(`http://127.0.0.1:${port}/api/users`, {
-        method: 'OPTIONS',
-        headers: { origin: 'http://localhost:8080', 'access-control-request-method': 'PUT' },
-      })
-      expect(preflight.headers['x-answered-by']).toBe('target')
-      expect(stderr).toContain(`routes: /api → ${target.url}`)
-    })
-  },
-)
+// The whole suite again, with webpack-dev-server started from a CommonJS config that require()s
+// the built package and from an ESM config that imports it, each in a Node of its own.
+describeAdapter(webpackConfigHarness('webpack.config.cjs'))
+describeAdapter(webpackConfigHarness('webpack.config.mjs'))

@@ -15,7 +15,7 @@ import {
 import { buildUpstreamHeaders } from './request-headers.js'
 import type { ResolvedRoute } from './resolved-route.js'
 import { buildClientHeaders } from './response-headers.js'
-import { isResponseClosed } from './response-state.js'
+import { abortResponse, isResponseClosed } from './response-state.js'
 import type { UpstreamPool } from './upstream-pool.js'
 
 /** A route that forwards to a target (not the mock backend). */
@@ -160,7 +160,7 @@ export function sendUpstreamResponse(
     discard(body)
   })
   body.on('error', (error) => {
-    res.destroy()
+    abortResponse(res)
     const label = targetLabel(route.target)
     if (clientGone) {
       logger.debug(`${req.method} ${req.url}: the client went away during the response of ${label}`)
@@ -216,6 +216,6 @@ export function forwardRequest(
     .catch((error: unknown) => {
       // Nothing above should throw; if something does, the client gets a broken response, not a hang.
       deps.logger.error(`${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`)
-      res.destroy()
+      abortResponse(res)
     })
 }

@@ -50,7 +50,8 @@ export interface RouteOptions {
    */
   xfwd?: boolean
   /**
-   * Forward WebSocket upgrades on this prefix.
+   * Forward WebSocket upgrades on this prefix. On a `mock` route, opens the mock's WebSocket
+   * echo at `<prefix>/ws` (with the default `pathRewrite`).
    * @default false
    */
   ws?: boolean

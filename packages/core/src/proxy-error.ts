@@ -1,7 +1,7 @@
 import pc from 'picocolors'
 import type { Logger } from './logger.js'
 import type { ProxyRequest, ProxyResponse } from './options.js'
-import { isResponseClosed } from './response-state.js'
+import { abortResponse, isResponseClosed } from './response-state.js'
 
 /** Why a request could not be forwarded, in words a developer can act on. */
 export interface UpstreamFailure {
@@ -224,7 +224,7 @@ export function sendUpstreamFailure(
   label: string,
 ): void {
   if (res.headersSent) {
-    res.destroy()
+    abortResponse(res)
     return
   }
   if (isResponseClosed(res)) return
@@ -237,6 +237,6 @@ export function sendUpstreamFailure(
     res.end(body)
   } catch {
     // A header set earlier that Node will not send (HTTP/2 checks them only now): no answer is possible.
-    res.destroy()
+    abortResponse(res)
   }
 }

@@ -118,6 +118,7 @@ const rows: Row[] = [
   ],
   ['range bytes=0-', { method: 'GET', headers: { range: 'bytes=0-' } }, 'simple', [], 'GET'],
   ['range bytes=0-10', { method: 'GET', headers: { range: 'bytes=0-10' } }, 'simple', [], 'GET'],
+  ['range bytes=500-, open-ended', { method: 'GET', headers: { range: 'bytes=500-' } }, 'simple', [], 'GET'],
   ['range bytes=10-0', { method: 'GET', headers: { range: 'bytes=10-0' } }, 'preflight', ['range'], 'GET'],
   ['range suffix', { method: 'GET', headers: { range: 'bytes=-5' } }, 'preflight', ['range'], 'GET'],
   ['two ranges', { method: 'GET', headers: { range: 'bytes=0-1,3-4' } }, 'preflight', ['range'], 'GET'],
@@ -246,6 +247,7 @@ describe('header rules', () => {
 
   it.each([
     ['bytes=0-', true],
+    ['bytes=7-', true],
     ['bytes=5-5', true],
     ['bytes=6-5', false],
     ['bytes=99999999999999999999-100000000000000000000', true],

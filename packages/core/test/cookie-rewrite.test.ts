@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest'
+import { createServer } from 'node:http'
+import { afterEach, describe, expect, it } from 'vitest'
+import { serveProxy } from '../../../test/support/proxy-server.js'
+import { listen, sendHttp2Request, sendRequest } from '../../../test/support/servers.js'
 import { rewriteSetCookie } from '../src/cookie-rewrite.js'
 import type { RouteOptions } from '../src/options.js'
 import { resolveOptions } from '../src/resolve-options.js'
@@ -103,4 +106,63 @@ describe('rewriteSetCookie: cookiePathRewrite', () => {
       'a=1; Domain=localhost; Path=/api; Secure',
     )
   })
+})
+
+describe('Set-Cookie rewriting over real sockets', () => {
+  const cleanup: Array<() => Promise<void>> = []
+  afterEach(async () => {
+    for (let close = cleanup.pop(); close; close = cleanup.pop()) await close()
+  })
+
+  it.each(['http', 'h2c'] as const)(
+    'applies each route cookie rewrite to the Set-Cookie lines a %s client receives',
+    async (kind) => {
+      const target = await listen(
+        createServer((_req, res) => {
+          res.setHeader('set-cookie', [
+            'sid=1; Domain=api.example.com; Path=/v1; HttpOnly',
+            'theme=dark; Domain=other.example; Path=/v1/prefs',
+          ])
+          res.end('ok')
+        }),
+      )
+      cleanup.push(target.close)
+      const proxy = await serveProxy(
+        {
+          '/default': target.url,
+          '/mapped': {
+            target: target.url,
+            cookieDomainRewrite: { 'api.example.com': 'localhost', '*': '' },
+            cookiePathRewrite: { '/v1': '/mapped' },
+          },
+          '/fixed': { target: target.url, cookieDomainRewrite: 'localhost', cookiePathRewrite: '/' },
+          '/kept': { target: target.url, cookieDomainRewrite: false },
+        },
+        { log: 'silent' },
+        kind,
+      )
+      cleanup.push(proxy.close)
+      const cookiesOf = async (path: string) => {
+        const url = `${proxy.url}${path}`
+        const res = kind === 'http' ? await sendRequest(url) : await sendHttp2Request(url)
+        return res.headers['set-cookie']
+      }
+      expect(await cookiesOf('/default/x')).toEqual([
+        'sid=1; Path=/v1; HttpOnly',
+        'theme=dark; Path=/v1/prefs',
+      ])
+      expect(await cookiesOf('/mapped/x')).toEqual([
+        'sid=1; Domain=localhost; Path=/mapped; HttpOnly',
+        'theme=dark; Path=/v1/prefs',
+      ])
+      expect(await cookiesOf('/fixed/x')).toEqual([
+        'sid=1; Domain=localhost; Path=/; HttpOnly',
+        'theme=dark; Domain=localhost; Path=/',
+      ])
+      expect(await cookiesOf('/kept/x')).toEqual([
+        'sid=1; Domain=api.example.com; Path=/v1; HttpOnly',
+        'theme=dark; Domain=other.example; Path=/v1/prefs',
+      ])
+    },
+  )
 })

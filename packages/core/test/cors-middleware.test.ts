@@ -1,5 +1,7 @@
+import { createServer as createHttpServer } from 'node:http'
 import { connect, constants, createServer, type Http2Server } from 'node:http2'
 import type { AddressInfo } from 'node:net'
+import connectApp from 'connect'
 import { Agent, request } from 'undici'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import {
@@ -194,5 +196,68 @@ describe('HTTP/2 (compat API)', () => {
     } finally {
       session.close()
     }
+  })
+})
+
+describe('in a real connect app', () => {
+  /** Serves a connect app on 127.0.0.1, port 0, closed after the test; resolves with its base URL. */
+  async function serveApp(app: connectApp.Server): Promise<string> {
+    const server = createHttpServer(app)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    servers.push({
+      server,
+      url,
+      close() {
+        server.closeAllConnections()
+        return new Promise((resolve) => server.close(() => resolve()))
+      },
+    })
+    return url
+  }
+
+  it('answers preflights before the routes and decorates their answers, mounted app-wide or on a path', async () => {
+    const app = connectApp()
+    app.use('/api', createCorsMiddleware({ credentials: true, allowedHeaders: ['content-type'] }))
+    app.use('/api', (req, res) => {
+      res.setHeader('content-type', 'text/plain')
+      res.end(`api ${req.method} ${req.url}`)
+    })
+    app.use((_req, res) => {
+      res.statusCode = 404
+      res.end('no route')
+    })
+    const base = await serveApp(app)
+    const preflight = await send(`${base}/api/items`, 'OPTIONS', PREFLIGHT)
+    expect(preflight).toMatchObject({ status: 204, body: '' })
+    expect(preflight.headers).toMatchObject({
+      'access-control-allow-origin': LOCAL,
+      'access-control-allow-credentials': 'true',
+      'access-control-allow-headers': 'content-type',
+      vary: 'Origin',
+    })
+    const put = await send(`${base}/api/items`, 'PUT', { origin: LOCAL })
+    expect(put).toMatchObject({ status: 200, body: 'api PUT /items' })
+    expect(put.headers['access-control-allow-origin']).toBe(LOCAL)
+    // Outside the mount point the middleware never runs.
+    const outside = await send(`${base}/other`, 'OPTIONS', PREFLIGHT)
+    expect(outside).toMatchObject({ status: 404, body: 'no route' })
+    expect(outside.headers['access-control-allow-origin']).toBeUndefined()
+  })
+
+  it("hands an origin function's error to connect's error handling", async () => {
+    const app = connectApp()
+    app.use(
+      createCorsMiddleware({ origin: (): Promise<boolean> => Promise.reject(new Error('registry down')) }),
+    )
+    app.use((_req, res) => res.end('unreachable'))
+    app.use(
+      (error: Error, _req: unknown, res: { statusCode: number; end(body: string): void }, _next: unknown) => {
+        res.statusCode = 503
+        res.end(`handled: ${error.message}`)
+      },
+    )
+    const res = await send(`${await serveApp(app)}/x`, 'GET', { origin: LOCAL })
+    expect(res).toMatchObject({ status: 503, body: 'handled: registry down' })
   })
 })

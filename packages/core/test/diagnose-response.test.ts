@@ -19,6 +19,20 @@ describe('diagnoseResponse', () => {
     ).toBeUndefined()
   })
 
+  it.each(['navigate', 'no-cors', 'same-origin', 'websocket'])(
+    'says nothing about a request the browser sends without a CORS check (Sec-Fetch-Mode: %s)',
+    (mode) => {
+      const requestHeaders = { origin: PAGE, 'sec-fetch-mode': mode }
+      const response = { status: 200, headers: {} }
+      expect(diagnoseResponse({ url: DEV, method: 'POST', requestHeaders, response })).toBeUndefined()
+      // The same request in cors mode is checked.
+      const cors = { ...requestHeaders, 'sec-fetch-mode': 'cors' }
+      expect(diagnoseResponse({ url: DEV, method: 'POST', requestHeaders: cors, response })?.allowed).toBe(
+        false,
+      )
+    },
+  )
+
   it('reports a blocked actual response in Chromium words, with a fix and a cause key', () => {
     const diagnosis = diagnoseResponse({
       url: DEV,

@@ -2,6 +2,7 @@ import { once } from 'node:events'
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http'
 import { connect as connectHttp2, constants as http2Constants } from 'node:http2'
 import { createServer as createHttpsServer } from 'node:https'
+import { Readable } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type ProxyServerKind, type RunningProxy, serveProxy } from '../../../test/support/proxy-server.js'
 import {
@@ -259,6 +260,128 @@ describe('forwardRequest aborts over HTTP/2', () => {
     await requestArrived
     stream.close(http2Constants.NGHTTP2_CANCEL)
     expect(await upstreamClosed).toBe(false)
+  })
+})
+
+describe('forwardRequest over HTTP/2: the target ending or breaking off its response', () => {
+  /** Sends a GET over a fresh h2c session and records what the client stream reports. */
+  function watchStream(url: string) {
+    const target = new URL(url)
+    const session = connectHttp2(target.origin)
+    cleanup.push(async () => {
+      session.destroy()
+    })
+    const stream = session.request({ ':path': target.pathname })
+    stream.setEncoding('utf8')
+    const events: string[] = []
+    let body = ''
+    stream.on('data', (chunk: string) => {
+      body += chunk
+    })
+    stream.on('end', () => events.push('end'))
+    stream.on('error', (error: NodeJS.ErrnoException) => events.push(`error ${error.code}`))
+    // Not `once(stream, 'close')`: it would reject on the 'error' that comes first.
+    const closed = new Promise<{ events: string[]; body: string; rstCode: number | undefined }>((resolve) =>
+      stream.once('close', () => resolve({ events, body, rstCode: stream.rstCode })),
+    )
+    stream.end()
+    return { stream, closed }
+  }
+
+  it('ends the event stream for the HTTP/2 client when the target ends it', async () => {
+    let release!: () => void
+    const secondMayGo = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const target = await startTarget(async (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' })
+      res.write('data: one\n\n')
+      await secondMayGo
+      res.end('data: two\n\n')
+    })
+    const proxy = await startProxy({ '/api': target.url }, {}, 'h2c')
+    const { stream, closed } = watchStream(`${proxy.url}/api/events`)
+    // The first event arrives while the target still holds the second one back.
+    const [first] = await once(stream, 'data')
+    expect(first).toBe('data: one\n\n')
+    release()
+    expect(await closed).toEqual({
+      events: ['end'],
+      body: 'data: one\n\ndata: two\n\n',
+      rstCode: http2Constants.NGHTTP2_NO_ERROR,
+    })
+  })
+
+  it('resets the HTTP/2 stream with an error, not a clean end, when the target resets mid-response', async () => {
+    const target = await startTarget((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.write('partial', () => setImmediate(() => res.socket?.destroy()))
+    })
+    const proxy = await startProxy({ '/api': target.url }, {}, 'h2c')
+    const outcome = await watchStream(`${proxy.url}/api/broken`).closed
+    expect(outcome).toEqual({
+      events: ['error ERR_HTTP2_STREAM_ERROR'],
+      body: 'partial',
+      rstCode: http2Constants.NGHTTP2_INTERNAL_ERROR,
+    })
+  })
+})
+
+describe('forwardRequest back-pressure', () => {
+  const MiB = 1024 * 1024
+
+  it('holds an upload back while the target does not read it, then delivers it whole', {
+    timeout: 60_000,
+  }, async () => {
+    const total = 256 * MiB
+    const block = Buffer.alloc(64 * 1024, 'back-pressure ')
+    let release!: () => void
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let stored!: Promise<number>
+    const target = await startTarget((req, res) => {
+      // The target reads nothing until released, as a slow backend would.
+      stored = released.then(async () => {
+        const bytes = (await collectBody(req)).length
+        res.end('stored')
+        return bytes
+      })
+    })
+    const proxy = await startProxy({ '/api': target.url })
+    let pulled = 0
+    const source = new Readable({
+      read() {
+        if (pulled >= total) this.push(null)
+        else {
+          pulled += block.length
+          this.push(block)
+        }
+      },
+    })
+    const req = request(`${proxy.url}/api/upload`, {
+      method: 'POST',
+      headers: { 'content-length': String(total) },
+      agent: false,
+    })
+    const answer = new Promise<string>((resolve, reject) => {
+      req.once('response', async (res) => resolve((await collectBody(res)).toString()))
+      req.once('error', reject)
+    })
+    source.pipe(req)
+    // Wait until the sender is held back (no progress over five checks) or has sent far too much.
+    let quiet = 0
+    for (let check = 0; check < 300 && quiet < 5 && pulled < 64 * MiB; check++) {
+      const before = pulled
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      quiet = pulled === before ? quiet + 1 : 0
+    }
+    const heldAt = pulled
+    release()
+    expect(await answer).toBe('stored')
+    expect(await stored).toBe(total)
+    // Socket buffers hold a few MiB; without back-pressure the proxy would take all 256 MiB.
+    expect(heldAt).toBeLessThan(64 * MiB)
   })
 })
 

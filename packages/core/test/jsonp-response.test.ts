@@ -72,6 +72,13 @@ describe('sendJsonp', () => {
     expect(run(res.body)).toEqual([null])
   })
 
+  it.each([204, 205, 304])('sends a %i status without content, as HTTP requires', async (status) => {
+    const res = await answer((res) => sendJsonp(res, 'cb', { a: 1 }, { status }))
+    expect(res.status).toBe(status)
+    expect(res.body).toBe('')
+    expect(['0', undefined]).toContain(res.headers['content-length'])
+  })
+
   it('answers 400 with JSON naming the parameter, never reflecting the name', async () => {
     const bad = 'alert(document.cookie)//'
     const res = await answer((res) => sendJsonp(res, bad, { a: 1 }, { param: 'cb' }))

@@ -1,8 +1,12 @@
-import { describe, expect, it } from 'vitest'
+import { createServer, request } from 'node:http'
+import { afterEach, describe, expect, it } from 'vitest'
+import { serveProxy } from '../../../test/support/proxy-server.js'
+import { collectBody, listen } from '../../../test/support/servers.js'
 import { isOriginForm, matchRoute, prefixMatches } from '../src/match-route.js'
 import { resolveOptions } from '../src/resolve-options.js'
 
 const silent = { log: 'silent' } as const
+const NOT_FOUND = 'Not Found: no cors-dev-proxy route matches this path\n'
 
 describe('isOriginForm', () => {
   it.each([
@@ -114,4 +118,72 @@ describe('matchRoute', () => {
     expect(matchRoute(resolved, '/')?.route.prefix).toBe('/')
     expect(matchRoute(resolved, 'http://127.0.0.1:2/api')).toBeUndefined()
   })
+})
+
+describe('matching over real sockets', () => {
+  const cleanup: Array<() => Promise<void>> = []
+  afterEach(async () => {
+    for (let close = cleanup.pop(); close; close = cleanup.pop()) await close()
+  })
+
+  /** A target that answers `<name> <url>` and records the URLs it received. */
+  async function namedTarget(name: string) {
+    const seen: string[] = []
+    const target = await listen(
+      createServer((req, res) => {
+        seen.push(req.url ?? '')
+        res.end(`${name} ${req.url}`)
+      }),
+    )
+    cleanup.push(target.close)
+    return { url: target.url, seen }
+  }
+
+  /** Sends the request target exactly as written (a `URL` would resolve its dot-segments first). */
+  function rawGet(port: number, path: string): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path, agent: false }, async (res) => {
+        resolve({ status: res.statusCode ?? 0, body: (await collectBody(res)).toString() })
+      })
+      req.once('error', reject)
+      req.end()
+    })
+  }
+
+  it.each([
+    ['shorter prefix first', false],
+    ['longer prefix first', true],
+  ])(
+    'routes by segment, after dot-segments, longest prefix winning (%s), query kept',
+    async (_name, longFirst) => {
+      const api = await namedTarget('api')
+      const auth = await namedTarget('auth')
+      const routes = longFirst
+        ? { '/api/auth': auth.url, '/api': api.url }
+        : { '/api': api.url, '/api/auth': auth.url }
+      const proxy = await serveProxy(routes, { log: 'silent' })
+      cleanup.push(proxy.close)
+      const cases: Array<[path: string, status: number, body: string]> = [
+        ['/api/users?x=1&y=/../z', 200, 'api /users?x=1&y=/../z'],
+        ['/api', 200, 'api /'],
+        ['/api?q=1', 200, 'api /?q=1'],
+        ['/api/auth/login?next=/home', 200, 'auth /login?next=/home'],
+        ['/api/authx', 200, 'api /authx'],
+        ['/api/./auth/me', 200, 'auth /me'],
+        ['/api/auth/../users', 200, 'api /users'],
+        ['/api/%2e%2e/api/auth/me', 200, 'auth /me'],
+        ['/api2', 404, NOT_FOUND],
+        ['/api/../admin', 404, NOT_FOUND],
+        ['/api/%2E%2E/admin', 404, NOT_FOUND],
+        ['/api/auth/../../admin', 404, NOT_FOUND],
+        ['/api\\..\\admin', 404, NOT_FOUND],
+      ]
+      for (const [path, status, body] of cases) {
+        expect(await rawGet(proxy.port, path), path).toEqual({ status, body })
+      }
+      // The paths that climbed out of their prefix reached no target at all.
+      expect(api.seen).toEqual(['/users?x=1&y=/../z', '/', '/?q=1', '/authx', '/users'])
+      expect(auth.seen).toEqual(['/login?next=/home', '/me', '/me'])
+    },
+  )
 })

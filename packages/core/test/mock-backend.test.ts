@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { connect as netConnect } from 'node:net'
 import express from 'express'
+import { Agent, request } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CorsDevProxyError } from '../src/errors.js'
 import { createMockBackend, type MockBackend, resolveMockBackendOptions } from '../src/mock/mock-backend.js'
@@ -93,6 +94,29 @@ describe('createMockBackend as a middleware', () => {
     expect(await empty.text()).toBe('')
   })
 
+  it.each([
+    [204, ''],
+    [205, ''],
+    [304, ''],
+    [204, '&callback=cb'],
+    [205, '&callback=cb'],
+    [304, '&callback=cb'],
+  ])('answers ?status=%i%s without content, and the connection stays usable', async (status, extra) => {
+    const { base } = await serve()
+    const agent = new Agent({ connections: 1 })
+    try {
+      const res = await request(`${base}/x?status=${status}${extra}`, { dispatcher: agent })
+      expect(res.statusCode).toBe(status)
+      expect(await res.body.text()).toBe('')
+      expect(['0', undefined]).toContain(res.headers['content-length'])
+      // The same keep-alive connection serves the next request.
+      const next = await request(`${base}/y`, { dispatcher: agent })
+      expect(await next.body.json()).toMatchObject({ path: '/y' })
+    } finally {
+      await agent.close()
+    }
+  })
+
   it('answers an unknown switch value 400, naming the switch, with the default mode’s CORS headers', async () => {
     const { base } = await serve({ cors: 'wildcard' })
     const res = await fetch(`${base}/x?cors=sometimes`, { headers: { origin: 'http://localhost:5173' } })
@@ -132,14 +156,33 @@ describe('createMockBackend as a middleware', () => {
     expect(JSON.parse(body.slice(prefix.length, -2))).toMatchObject({ path: '/data', query: { x: '1' } })
   })
 
-  it('uses the configured jsonpParam and echoes a POST with a callback as JSON', async () => {
+  it('uses the configured jsonpParam, and echoes a callback under another name as JSON', async () => {
     const { base } = await serve({ jsonpParam: 'cb' })
     const jsonp = await fetch(`${base}/d?cb=f`)
     expect((await jsonp.text()).startsWith("/**/ typeof f === 'function' && f(")).toBe(true)
-    const post = await fetch(`${base}/d?cb=f`, { method: 'POST', body: 'x' })
-    expect(post.headers.get('content-type')).toBe('application/json; charset=utf-8')
-    expect(await post.json()).toMatchObject({ method: 'POST', body: 'x' })
+    const other = await fetch(`${base}/d?callback=f`)
+    expect(other.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(await other.json()).toMatchObject({ method: 'GET', query: { callback: 'f' } })
   })
+
+  it.each(['POST', 'PUT', 'DELETE', 'HEAD'])(
+    'answers a %s carrying the callback parameter 405 with Allow: GET, as a jsonp route does',
+    async (method) => {
+      const { backend, base } = await serve({ jsonpParam: 'cb' })
+      const body = method === 'POST' || method === 'PUT' ? 'x' : undefined
+      const res = await fetch(`${base}/d?cb=f`, { method, body })
+      expect(res.status).toBe(405)
+      expect(res.headers.get('allow')).toBe('GET')
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+      if (method !== 'HEAD') expect(await res.json()).toMatchObject({ param: 'cb' })
+      else await res.arrayBuffer()
+      expect(backend.log.at(-1)).toMatchObject({ method, status: 405, handled: true })
+      // Without the parameter the same request is echoed.
+      const echoed = await fetch(`${base}/d`, { method, body })
+      expect(echoed.status).toBe(200)
+      await echoed.arrayBuffer()
+    },
+  )
 
   it.each(['alert(1)//', '1abc', 'a..b', 'x'.repeat(129), ''])(
     'refuses the callback name %j with 400 JSON, never reflecting it',

@@ -78,6 +78,8 @@ describe('originOf and isSameOrigin', () => {
     ['http://localhost:5173', 'http://127.0.0.1:5173', false],
     ['http://localhost', 'https://localhost', false],
     ['http://LOCALHOST', 'http://localhost/', true],
+    ['http://[::1]:3000', 'http://[0:0:0:0:0:0:0:1]:3000/x', true],
+    ['http://[::1]:3000', 'http://127.0.0.1:3000', false],
     ['null', 'null', false],
     ['data:text/plain,a', 'data:text/plain,a', false],
     ['nonsense', 'nonsense', false],

@@ -1,5 +1,7 @@
-import type { IncomingMessage } from 'node:http'
-import { describe, expect, it } from 'vitest'
+import { createServer, type IncomingMessage } from 'node:http'
+import { afterEach, describe, expect, it } from 'vitest'
+import { serveProxy } from '../../../test/support/proxy-server.js'
+import { listen, sendRequest } from '../../../test/support/servers.js'
 import { CorsDevProxyError } from '../src/errors.js'
 import type { ProxyRequest } from '../src/options.js'
 import { createPathRewriter, joinTargetPath } from '../src/path-rewrite.js'
@@ -153,5 +155,50 @@ describe('joinTargetPath', () => {
     ['http://h:3000/v1', 'users', '/v1/users'],
   ])('%s + %s → %s', (target, path, expected) => {
     expect(joinTargetPath(new URL(target), path)).toBe(expected)
+  })
+})
+
+describe('pathRewrite over real sockets', () => {
+  const cleanup: Array<() => Promise<void>> = []
+  afterEach(async () => {
+    for (let close = cleanup.pop(); close; close = cleanup.pop()) await close()
+  })
+
+  it('sends each form of pathRewrite to the target, joined to the base path, query kept', async () => {
+    const target = await listen(createServer((request, response) => response.end(request.url)))
+    cleanup.push(target.close)
+    const proxy = await serveProxy(
+      {
+        '/default': target.url,
+        '/based': `${target.url}/v1/`,
+        '/kept': { target: target.url, pathRewrite: false },
+        '/rules': {
+          target: target.url,
+          pathRewrite: { '^/rules/old': '/new', '^/rules/users/(\\d+)': '/people/$1' },
+        },
+        '/fn': {
+          target: `${target.url}/base`,
+          pathRewrite: (path, request) => `/${request.method?.toLowerCase()}${path.replace(/^\/fn/, '')}`,
+        },
+      },
+      { log: 'silent' },
+    )
+    cleanup.push(proxy.close)
+    const cases: Array<[path: string, upstream: string]> = [
+      ['/default/users?x=1', '/users?x=1'],
+      ['/default', '/'],
+      ['/default?x=1', '/?x=1'],
+      ['/based/users?x=1', '/v1/users?x=1'],
+      ['/based', '/v1/'],
+      ['/kept/users?x=1', '/kept/users?x=1'],
+      ['/kept', '/kept'],
+      ['/rules/old/x?y=2', '/new/x?y=2'],
+      ['/rules/users/42?full', '/people/42?full'],
+      ['/rules/other', '/rules/other'],
+      ['/fn/users?x=1', '/base/get/users?x=1'],
+    ]
+    for (const [path, upstream] of cases) {
+      expect((await sendRequest(`${proxy.url}${path}`)).body.toString(), path).toBe(upstream)
+    }
   })
 })

@@ -1,9 +1,13 @@
 import { createServer } from 'node:http'
+import { createRequire } from 'node:module'
 import { createServer as createNetServer } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { serveProxy } from '../../../test/support/proxy-server.js'
 import { captureLogSink, listen, sendRequest } from '../../../test/support/servers.js'
 import { describeUpstreamError, errorBody, errorCode, targetLabel } from '../src/proxy-error.js'
+
+// The CommonJS object of node:dns, the one node:net calls `lookup` on (an ES namespace cannot be spied on).
+const dns = createRequire(import.meta.url)('node:dns') as typeof import('node:dns')
 
 const target = new URL('http://127.0.0.1:3000')
 const context = { label: 'http://127.0.0.1:3000', target, timeout: 30_000 }
@@ -132,7 +136,46 @@ describe('upstream failures over real sockets', () => {
     cleanup.push(proxy.close)
     const res = await sendRequest(`${proxy.url}/api/slow`)
     expect(res.status).toBe(504)
-    expect(res.body.toString()).toContain('no response within 200 ms')
+    expect(res.body.toString()).toBe(
+      `no response within 200 ms: the server at ${silent.url} is slow or stuck: raise the route's \`timeout\` if it needs longer\n`,
+    )
+    const json = await sendRequest(`${proxy.url}/api/slow`, { headers: { accept: 'application/json' } })
+    expect(json.status).toBe(504)
+    expect(json.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(JSON.parse(json.body.toString())).toMatchObject({
+      error: 'Gateway Timeout',
+      target: silent.url,
+      cause: 'no response within 200 ms',
+    })
+  })
+
+  it('answers 502 naming the host when the target host name does not resolve', async () => {
+    // The target's name lookup is answered here, so that no query leaves the machine.
+    const realLookup = dns.lookup
+    const lookup = vi.spyOn(dns, 'lookup').mockImplementation(((
+      hostname: string,
+      options: unknown,
+      callback?: (error: NodeJS.ErrnoException) => void,
+    ) => {
+      if (hostname !== 'api.does-not-exist.invalid') {
+        return (realLookup as (...args: unknown[]) => void)(hostname, options, callback)
+      }
+      const done = typeof options === 'function' ? (options as typeof callback) : callback
+      const error = Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), {
+        code: 'ENOTFOUND',
+        hostname,
+      })
+      process.nextTick(() => done?.(error))
+    }) as unknown as typeof dns.lookup)
+    cleanup.push(async () => lookup.mockRestore())
+    const proxy = await serveProxy({ '/api': 'http://api.does-not-exist.invalid:3000' }, { log: 'silent' })
+    cleanup.push(proxy.close)
+    const res = await sendRequest(`${proxy.url}/api/x`)
+    expect(res.status).toBe(502)
+    expect(res.body.toString()).toBe(
+      `host not found: check the host name "api.does-not-exist.invalid" in the route's target\n`,
+    )
+    expect(lookup.mock.calls.map(([hostname]) => hostname as string)).toContain('api.does-not-exist.invalid')
   })
 
   it('answers 502 when the target answers something that is not HTTP', async () => {

@@ -1,9 +1,11 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
+import { once } from 'node:events'
 import { createServer } from 'node:http'
+import { connect as connectHttp2 } from 'node:http2'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { serveProxy } from '../../../test/support/proxy-server.js'
-import { listen } from '../../../test/support/servers.js'
+import { collectBody, listen } from '../../../test/support/servers.js'
 import type { ProxyRequest, ProxyResponse } from '../src/index.js'
 import { refuseConnect, refuseRequest } from '../src/refuse-request.js'
 
@@ -97,6 +99,37 @@ describe('refused request targets over a raw socket', () => {
     )
     expect(response).toMatch(/^HTTP\/1\.1 200 /)
     expect(seen).toEqual(['GET /x'])
+  })
+})
+
+describe('refused request targets from a real node:http2 client', () => {
+  // Node's HTTP/2 server answers CONNECT 405 itself when nobody listens to 'connect' (the
+  // middleware never sees it); an asterisk-form OPTIONS reaches the middleware, which answers 400.
+  it.each([
+    ['CONNECT to the target', 405, { ':method': 'CONNECT', ':authority': 'TARGET' }, ''],
+    ['asterisk-form', 400, { ':method': 'OPTIONS', ':path': '*' }, REFUSAL],
+  ])('answers %s with %i and forwards nothing', async (_name, status, request, body) => {
+    const { target, seen, created } = await setup()
+    const proxy = await serveProxy({ '/api': target.url }, { log: 'silent' }, 'h2c')
+    cleanup.push(proxy.close)
+    const session = connectHttp2(proxy.url)
+    cleanup.push(async () => {
+      session.destroy()
+    })
+    const headers = Object.fromEntries(
+      Object.entries(request).map(([name, value]) => [
+        name,
+        value.replace('TARGET', `127.0.0.1:${target.port}`),
+      ]),
+    )
+    const stream = session.request(headers)
+    stream.on('error', () => undefined)
+    stream.end()
+    const [response] = await once(stream, 'response')
+    expect(response[':status']).toBe(status)
+    expect((await collectBody(stream)).toString()).toBe(body)
+    expect(seen).toEqual([])
+    expect(created).toEqual([])
   })
 })
 

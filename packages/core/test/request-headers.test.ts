@@ -240,4 +240,17 @@ describe('request headers over real sockets', () => {
     expect(received['x-forwarded-proto']).toBe('https')
     expect(Object.keys(received).filter((name) => name.startsWith(':'))).toEqual([])
   })
+
+  it('forwards TE: trailers from an HTTP/2 client, the one TE value about the message', async () => {
+    const { proxy, seen } = await setup({}, 'h2')
+    const res = await sendHttp2Request(`${proxy.url}/api/x`, { te: 'trailers', 'x-kept': 'yes' })
+    expect(res.status).toBe(200)
+    expect(seen[0]).toMatchObject({ te: 'trailers', 'x-kept': 'yes' })
+  })
+
+  it('drops any other TE value from an HTTP/1.1 client, and the Connection that names it', async () => {
+    const { proxy, seen } = await setup({})
+    await sendRequest(`${proxy.url}/api/x`, { headers: { connection: 'TE', te: 'trailers, deflate' } })
+    expect(seen[0]?.te).toBeUndefined()
+  })
 })

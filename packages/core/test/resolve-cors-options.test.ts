@@ -103,4 +103,16 @@ describe('resolveCorsOptions', () => {
     expect(warnings[2]).toMatch(/lists 'patch': it matches only scripts that write 'patch'/)
     expect(warnings[3]).toMatch(/'\*' with `credentials: true`/)
   })
+
+  it('warns that Set-Cookie is never exposed to a script, and only then', () => {
+    const warnings: string[] = []
+    const warn = (message: string) => warnings.push(message)
+    resolveCorsOptions({ exposedHeaders: ['x-total', 'Set-Cookie'] }, { warn, option: "routes['/api'].cors" })
+    resolveCorsOptions({ exposedHeaders: 'x-total, x-set-cookie' }, { warn })
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^routes\['\/api'\]\.cors\.exposedHeaders lists 'Set-Cookie', which the browser never lets a script read/,
+      ),
+    ])
+  })
 })

@@ -118,6 +118,32 @@ describe('response headers over real sockets', () => {
     expect(connections).toBe(1)
   })
 
+  it('keeps the HTTP/1.1 client connection alive when the target closes its own after each answer', async () => {
+    let targetConnections = 0
+    const target = await listen(
+      createServer((_req, res) => {
+        res.setHeader('connection', 'close')
+        res.end('closing upstream')
+      }),
+    )
+    target.server.on('connection', () => targetConnections++)
+    cleanup.push(target.close)
+    const proxy = await serveProxy({ '/api': target.url }, { log: 'silent' })
+    cleanup.push(proxy.close)
+    let clientConnections = 0
+    proxy.server.on('connection', () => clientConnections++)
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    cleanup.push(async () => agent.destroy())
+    for (let i = 0; i < 3; i++) {
+      const res = await sendRequest(`${proxy.url}/api/x`, { agent })
+      expect(res.body.toString()).toBe('closing upstream')
+      expect(res.headers.connection).toBe('keep-alive')
+    }
+    // The target closed each of its connections; the browser's one stayed open (Vite's proxy closes it).
+    expect(targetConnections).toBe(3)
+    expect(clientConnections).toBe(1)
+  })
+
   it.each(['h2', 'h2c'] as const)(
     'answers an HTTP/2 client (%s) with no connection-specific field even when the target sends Keep-Alive',
     async (kind) => {

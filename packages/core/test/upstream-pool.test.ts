@@ -51,6 +51,28 @@ describe('createUpstreamPool', () => {
     expect(pool.size).toBe(3)
   })
 
+  it("applies each route's timeout, also when routes share one target's pool", {
+    timeout: 10_000,
+  }, async () => {
+    // `/hang` never answers; everything else answers at once.
+    const target = await listen(
+      createServer((req, res) => {
+        if (req.url !== '/hang') res.end('ok')
+      }),
+    )
+    cleanup.push(target.close)
+    const proxy = await serveProxy(
+      { '/patient': { target: target.url, timeout: 60_000 }, '/hasty': { target: target.url, timeout: 200 } },
+      { log: 'silent' },
+    )
+    cleanup.push(proxy.close)
+    // The patient route opens the shared pool first, with its own 60 s as the pool's default.
+    expect((await sendRequest(`${proxy.url}/patient/x`)).status).toBe(200)
+    const res = await sendRequest(`${proxy.url}/hasty/hang`)
+    expect(res.status).toBe(504)
+    expect(res.body.toString()).toContain('no response within 200 ms')
+  })
+
   it('maps ws: and wss: targets to the http: and https: origins of their handshake', () => {
     expect(httpOrigin(new URL('ws://127.0.0.1:3000/socket'))).toBe('http://127.0.0.1:3000')
     expect(httpOrigin(new URL('wss://example.test/socket'))).toBe('https://example.test')

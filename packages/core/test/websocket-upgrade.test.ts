@@ -130,6 +130,18 @@ describe('forwardUpgrade', () => {
     expect(await closed).toEqual([4001, 'client leaves'])
   })
 
+  it('propagates an abrupt end from the client to the upstream', async () => {
+    const upstream = await startUpstream()
+    const dev = await startDevServer({ '/socket': { target: upstream.url, ws: true } })
+    const { client, firstMessage } = await openClient(`${dev.url}/socket`)
+    await firstMessage
+    const peer = upstream.peers[0] as WebSocket
+    const closed = new Promise<number>((resolve) => peer.once('close', (code) => resolve(code)))
+    // No close frame: the TCP connection just goes away, as when a tab is killed.
+    client.terminate()
+    expect(await closed).toBe(1006)
+  })
+
   it('propagates a close and an abrupt end from the upstream to the client', async () => {
     const upstream = await startUpstream()
     const dev = await startDevServer({ '/socket': { target: upstream.url, ws: true } })

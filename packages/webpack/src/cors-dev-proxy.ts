@@ -14,7 +14,7 @@ import {
 } from '@cors-dev-proxy/core'
 import type { DevServerLike, DevServerMiddleware, NamedMiddleware } from './dev-server-types.js'
 import { insertAfterSecurityChecks } from './insert-middleware.js'
-import { createUpgradeListener } from './upgrade-listener.js'
+import { createUpgradeListener, hmrPath, wsRoutesShadowedByHmr } from './upgrade-listener.js'
 
 /** The options of `createCorsDevProxy`, plus your own `setupMiddlewares` to compose with. */
 export interface WebpackCorsDevProxyOptions extends CorsDevProxyOptions {
@@ -114,6 +114,13 @@ export function corsDevProxy(
       const logger = createLogger(proxyOptions.log ?? 'info', sink)
       const proxy = createCorsDevProxy(routes, { ...proxyOptions, logger: sink })
       warnIfExpressOnHttp2(devServer, logger)
+      for (const prefix of wsRoutesShadowedByHmr(proxy.routes, devServer)) {
+        logger.warn(
+          `WebSocket upgrades of the ws route '${prefix}' go to webpack-dev-server's own socket (HMR, path ` +
+            `'${hmrPath(devServer)}'), not to the route's target: move the route, or move the dev server's socket ` +
+            "with webSocketServer: { type: 'ws', options: { path: '/__wds' } }.",
+        )
+      }
 
       const { server } = devServer
       if (server) {

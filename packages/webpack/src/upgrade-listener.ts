@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { type CorsDevProxy, matchRoute, prefixMatches } from '@cors-dev-proxy/core'
+import { type CorsDevProxy, matchRoute, prefixMatches, type ResolvedRoute } from '@cors-dev-proxy/core'
 import type { DevServerLike } from './dev-server-types.js'
 
 /** webpack-dev-server's default HMR socket path (`webSocketServer.options.path`). */
@@ -13,6 +13,21 @@ export function hmrPath(devServer: DevServerLike): string | undefined {
   if (typeof config !== 'object') return DEFAULT_HMR_PATH
   const path = (config as { options?: { path?: unknown } }).options?.path
   return typeof path === 'string' ? path : DEFAULT_HMR_PATH
+}
+
+/**
+ * The prefixes of `ws` routes whose upgrades all go to webpack-dev-server's own WebSocket server:
+ * those at or below its path (a `ws` route on `/ws` with the default set-up). Their HTTP requests
+ * are still proxied, their sockets never are, so the adapter warns at start-up rather than let
+ * the backend's socket fail silently. A route above that path (`/`) only gives it up.
+ *
+ * @example
+ * wsRoutesShadowedByHmr(resolveOptions({ '/ws': { target, ws: true } }).routes, devServer) // ['/ws']
+ */
+export function wsRoutesShadowedByHmr(routes: readonly ResolvedRoute[], devServer: DevServerLike): string[] {
+  const hmr = hmrPath(devServer)
+  if (hmr === undefined) return []
+  return routes.filter((route) => route.ws && prefixMatches(hmr, route.prefix)).map((route) => route.prefix)
 }
 
 /** webpack-dev-server's Host check (`allowedHosts`), when this version exposes it. */

@@ -16,9 +16,9 @@ function fakeDevServer(serverType: string, app: unknown) {
     app,
     options: { server: { type: serverType }, webSocketServer: false },
     logger: {
-      info: (line) => lines.push(`info ${stripVTControlCharacters(line)}`),
-      warn: (line) => lines.push(`warn ${stripVTControlCharacters(line)}`),
-      error: (line) => lines.push(`error ${stripVTControlCharacters(line)}`),
+      info: (line) => lines.push(`info ${stripVTControlCharacters(String(line))}`),
+      warn: (line) => lines.push(`warn ${stripVTControlCharacters(String(line))}`),
+      error: (line) => lines.push(`error ${stripVTControlCharacters(String(line))}`),
     },
   }
   return { devServer, lines, server }

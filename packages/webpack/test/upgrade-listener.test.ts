@@ -3,7 +3,7 @@ import { PassThrough } from 'node:stream'
 import { type CorsDevProxy, resolveOptions } from '@cors-dev-proxy/core'
 import { describe, expect, it } from 'vitest'
 import type { DevServerLike } from '../src/dev-server-types.js'
-import { createUpgradeListener, hmrPath } from '../src/upgrade-listener.js'
+import { createUpgradeListener, hmrPath, wsRoutesShadowedByHmr } from '../src/upgrade-listener.js'
 
 describe('hmrPath', () => {
   it.each<[webSocketServer: unknown, path: string | undefined]>([
@@ -15,6 +15,29 @@ describe('hmrPath', () => {
     [undefined, undefined],
   ])('webSocketServer %j → %j', (webSocketServer, path) => {
     expect(hmrPath({ options: { webSocketServer } })).toBe(path)
+  })
+})
+
+describe('wsRoutesShadowedByHmr', () => {
+  const target = 'http://localhost:3000'
+  it.each<[title: string, prefix: string, ws: boolean, webSocketServer: unknown, shadowed: boolean]>([
+    ['a ws route on the HMR path', '/ws', true, 'ws', true],
+    ['a ws route below it', '/ws/chat', true, 'ws', true],
+    ['a ws route on a moved HMR path', '/hmr', true, { type: 'ws', options: { path: '/hmr' } }, true],
+    [
+      'a ws route after the HMR socket moved away',
+      '/ws',
+      true,
+      { type: 'ws', options: { path: '/hmr' } },
+      false,
+    ],
+    ['a ws route above it (it only gives the HMR path up)', '/', true, 'ws', false],
+    ['a ws route that only starts like it', '/wsx', true, 'ws', false],
+    ['a route without ws', '/ws', false, 'ws', false],
+    ['no HMR socket', '/ws', true, false, false],
+  ])('%s', (_title, prefix, ws, webSocketServer, shadowed) => {
+    const { routes } = resolveOptions({ [prefix]: { target, ws } })
+    expect(wsRoutesShadowedByHmr(routes, { options: { webSocketServer } })).toEqual(shadowed ? [prefix] : [])
   })
 })
 

@@ -1,11 +1,12 @@
 import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http'
 import type { Logger } from '../logger.js'
 import { routeOption } from '../option-path.js'
-import type { ProxyResponse } from '../options.js'
+import type { ProxyRequest, ProxyResponse } from '../options.js'
 import type { ResolvedRoute } from '../resolved-route.js'
 import type { RouteStep } from '../route-pipeline.js'
 import { applyCorsDecision, type CorsDecision, createCorsDecider } from './cors-decision.js'
 import { endPreflight } from './cors-middleware.js'
+import { type CorsPolicyReport, createCorsPolicyReporter } from './cors-policy-report.js'
 import { resolveCorsOptions } from './resolve-cors-options.js'
 
 /** The response calls the guard wraps; `http` and `http2` responses both have them. */
@@ -45,10 +46,15 @@ function mergeVary(...lists: string[][]): string | undefined {
  * Makes the route's policy the only source of CORS headers on the answer, whoever writes it
  * (the forwarder relaying the backend, the mock, an error answer): when the head is written,
  * the backend's `Access-Control-*` headers are dropped (two `Access-Control-Allow-Origin`
- * values are a CORS failure), the decision's are set, and `Vary` is merged. One-shot: the
- * original `writeHead` is put back on first use.
+ * values are a CORS failure), the decision's are set, `Vary` is merged, and `report` (if any)
+ * checks the answer as the browser will. One-shot: the original `writeHead` is put back on
+ * first use.
  */
-function guardCorsHeaders(res: GuardedResponse, decision: CorsDecision): void {
+function guardCorsHeaders(
+  res: GuardedResponse,
+  decision: CorsDecision,
+  report: CorsPolicyReport | undefined,
+): void {
   const writeHead = res.writeHead
   const ours = new Set(decision.headers.map(([name]) => name))
   res.writeHead = function corsWriteHead(status: number, ...rest: unknown[]) {
@@ -71,6 +77,7 @@ function guardCorsHeaders(res: GuardedResponse, decision: CorsDecision): void {
     for (const [name, value] of decision.headers) res.setHeader(name, value)
     const vary = mergeVary(varyNames(givenVary), varyNames(res.getHeader('vary')), [...decision.vary])
     if (vary !== undefined) res.setHeader('vary', vary)
+    report?.(status)
     return writeHead.call(res, status, ...rest)
   }
 }
@@ -80,8 +87,10 @@ function guardCorsHeaders(res: GuardedResponse, decision: CorsDecision): void {
  * (throwing `CorsDevProxyError` for a bad one, naming `routes['<prefix>'].cors`), then per
  * request answers a preflight itself (204 by default) or hands the request on with the
  * policy's headers guaranteed on whatever answer follows, proxied or not. With
- * `preflightContinue` the preflight is handed on too. `undefined` when the route has no policy
- * (`cors` unset, `false`, or `{ origin: false }`): its preflights are forwarded untouched.
+ * `preflightContinue` the preflight is handed on too. When the policy itself makes the browser
+ * refuse a cross-origin page's answer, the log says so once (see cors-policy-report.ts).
+ * `undefined` when the route has no policy (`cors` unset, `false`, or `{ origin: false }`):
+ * its preflights are forwarded untouched.
  *
  * @example
  * const step = createCorsRouteStep(route, logger) // route.cors = { credentials: true }
@@ -93,23 +102,31 @@ export function createCorsRouteStep(route: ResolvedRoute, logger: Logger): Route
   })
   if (policy === undefined) return undefined
   const decide = createCorsDecider(policy)
+  const reporter = createCorsPolicyReporter(route, logger)
 
-  function apply(res: ProxyResponse, next: (error?: unknown) => void, decision: CorsDecision): void {
+  function apply(
+    req: ProxyRequest,
+    res: ProxyResponse,
+    next: (error?: unknown) => void,
+    decision: CorsDecision,
+  ): void {
+    const report = reporter(req, decision)
     if (decision.preflight && !decision.disabled && !policy!.preflightContinue) {
       applyCorsDecision(res, decision)
+      if (!res.headersSent) report?.(policy!.optionsSuccessStatus)
       endPreflight(res, policy!)
       return
     }
     if (!decision.disabled) {
       applyCorsDecision(res, decision)
-      guardCorsHeaders(res as unknown as GuardedResponse, decision)
+      guardCorsHeaders(res as unknown as GuardedResponse, decision, report)
     }
     next()
   }
 
   return function corsStep(req, res, next) {
     const decision = decide(req)
-    if (decision instanceof Promise) decision.then((settled) => apply(res, next, settled), next)
-    else apply(res, next, decision)
+    if (decision instanceof Promise) decision.then((settled) => apply(req, res, next, settled), next)
+    else apply(req, res, next, decision)
   }
 }

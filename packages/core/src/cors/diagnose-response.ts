@@ -36,7 +36,8 @@ const ALWAYS_UNSAFE = '\u0000'
 
 /**
  * Tells, from the server side, whether the browser will let the page read this answer:
- * `undefined` when the request is not cross-origin (no `Origin`, or the server's own origin);
+ * `undefined` when the request is not cross-origin (no `Origin`, or the server's own origin)
+ * or not in CORS mode (`Sec-Fetch-Mode` other than `cors`: a navigation, `no-cors`, a script);
  * otherwise `evaluateCors`'s verdict, in Chromium's words with the fix. A preflight is checked
  * against the method and headers it announces; an actual request against its answer only
  * (its preflight, if any, was checked when it passed). Only what a server can be sure of is
@@ -53,6 +54,10 @@ const ALWAYS_UNSAFE = '\u0000'
 export function diagnoseResponse(input: DiagnoseResponseInput): CorsDiagnosis | undefined {
   const origin = getHeader(input.requestHeaders, 'origin')
   if (origin === undefined || isSameOrigin(input.url, origin)) return undefined
+  // A form post or a `no-cors` fetch also sends `Origin`, but the browser applies no CORS
+  // check to it: its `Sec-Fetch-Mode` (W3C Fetch Metadata) says so, when the browser sends one.
+  const mode = getHeader(input.requestHeaders, 'sec-fetch-mode')
+  if (mode !== undefined && mode !== 'cors') return undefined
   const requestedMethod = getHeader(input.requestHeaders, 'access-control-request-method')
   let verdict: CorsVerdict
   let credentials: 'include' | 'unknown' = 'unknown'

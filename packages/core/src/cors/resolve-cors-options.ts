@@ -182,6 +182,12 @@ export function resolveCorsOptions(
       )
     }
   }
+  const neverExposed = names(exposeHeaders).filter((name) => /^set-cookie2?$/i.test(name))
+  if (neverExposed.length > 0) {
+    context.warn?.(
+      `${at('exposedHeaders')} lists '${neverExposed.join("', '")}', which the browser never lets a script read (a forbidden response-header name, Fetch standard §2.2.2); the cookie is still stored when the request sends credentials`,
+    )
+  }
   if (credentials && (names(allowMethods).includes('*') || names(allowHeaders).includes('*'))) {
     context.warn?.(
       `${option} lists '*' with \`credentials: true\`: for credentialed requests the browser reads '*' as a literal name, not a wildcard (Fetch standard §3.2.3); list the methods and headers instead`,

@@ -32,6 +32,9 @@ export function jsonpBody(callback: string, json: string): string {
   return `/**/ typeof ${callback} === 'function' && ${callback}(${safe});`
 }
 
+/** Statuses whose answer carries no content (RFC 9110 §15.3.5, §15.3.6, §15.4.5). */
+const NO_CONTENT_STATUSES = new Set([204, 205, 304])
+
 function send(res: JsonpResponse, status: number, contentType: string, body: string): void {
   // Request-time code never throws: a response already under way can only be ended.
   if (res.writableEnded) return
@@ -40,6 +43,12 @@ function send(res: JsonpResponse, status: number, contentType: string, body: str
     return
   }
   res.statusCode = status
+  if (NO_CONTENT_STATUSES.has(status)) {
+    // A Content-Length for a body that is never sent makes clients fail the response.
+    if (status === 205) res.setHeader('content-length', '0')
+    res.end()
+    return
+  }
   res.setHeader('content-type', contentType)
   res.setHeader('x-content-type-options', 'nosniff')
   res.setHeader('content-length', Buffer.byteLength(body))
@@ -72,7 +81,8 @@ export function sendJsonpMethodNotAllowed(res: JsonpResponse, param = 'callback'
 /**
  * Answers with `value` as JSONP: `Content-Type: application/javascript; charset=utf-8`,
  * `X-Content-Type-Options: nosniff`. An invalid callback name is answered 400 instead (see
- * {@link sendJsonpCallbackError}); `undefined` is sent as `null`.
+ * {@link sendJsonpCallbackError}); `undefined` is sent as `null`. A `status` of 204, 205 or
+ * 304 is sent without content, as HTTP requires.
  *
  * @example
  * sendJsonp(res, 'handleData', { users: [] })

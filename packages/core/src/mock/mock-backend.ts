@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { CorsDevProxyError } from '../errors.js'
-import { sendJsonp } from '../jsonp/jsonp-response.js'
+import { sendJsonp, sendJsonpMethodNotAllowed } from '../jsonp/jsonp-response.js'
 import type { ProxyRequest } from '../options.js'
 import { answerCookieRequest } from './mock-cookies.js'
 import { answerMockPreflight, applyMockCorsHeaders, isPreflightRequest } from './mock-cors.js'
@@ -117,10 +117,10 @@ export interface MockBackend {
 /**
  * Creates the mock backend. Paths: `/cookie` (set and read cookies), `/events` (server-sent
  * events), `/ws` (WebSocket echo); every other path echoes the request as JSON, or as JSONP on
- * a GET with a `callback` parameter. Query switches (`?cors=`, `?status=`, `?delay=`, ...; see
- * {@link MockSwitches}) choose the behaviour per request. Preflights are answered according
- * to the CORS mode. `optionName` prefixes the option in configuration errors (e.g.
- * `routes['/api'].mock` when a route builds it).
+ * a GET with a `callback` parameter (another method with it is answered 405). Query switches
+ * (`?cors=`, `?status=`, `?delay=`, ...; see {@link MockSwitches}) choose the behaviour per
+ * request. Preflights are answered according to the CORS mode. `optionName` prefixes the
+ * option in configuration errors (e.g. `routes['/api'].mock` when a route builds it).
  *
  * @example
  * const mock = createMockBackend({ cors: 'reflect' })
@@ -155,7 +155,13 @@ export function createMockBackend(options?: MockBackendOptions, optionName = 'mo
       // RFC 9110 §15.5.22 asks 426 to name the protocol in Upgrade; HTTP/2 forbids that header (RFC 9113 §8.2.2).
       if (req.httpVersionMajor === 1) res.setHeader('upgrade', 'websocket')
       sendJson(res, 426, { error: 'this path is a WebSocket echo', example: "new WebSocket('ws://host/ws')" })
-    } else if (req.method === 'GET' && callback !== null) {
+    } else if (callback !== null) {
+      // JSONP is loaded by a <script> element, which only GETs (BRIEF §3): any other method
+      // carrying the callback parameter is answered 405, as a route with `jsonp` does.
+      if (req.method !== 'GET') {
+        sendJsonpMethodNotAllowed(res, resolved.jsonpParam)
+        return
+      }
       // A bad callback name is answered 400 JSON by sendJsonp, never written into the script.
       sendJsonp(res, callback, buildEcho(req, url, Buffer.alloc(0)), {
         status: switches.status,

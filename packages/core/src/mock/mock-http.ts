@@ -48,7 +48,10 @@ export function sendJson(res: MockResponse, status: number, value: unknown): voi
   sendText(res, status, 'application/json; charset=utf-8', `${JSON.stringify(value, null, 2)}\n`)
 }
 
-/** Answers with a body of the given type (none for 204 and 304, which forbid one: RFC 9110 §15.3.5, §15.4.5). */
+/**
+ * Answers with a body of the given type (none for 204, 205 and 304, which forbid one: RFC 9110
+ * §15.3.5, §15.3.6, §15.4.5).
+ */
 export function sendText(res: MockResponse, status: number, contentType: string, body: string): void {
   if (res.writableEnded || res.destroyed) return
   if (res.headersSent) {
@@ -56,8 +59,10 @@ export function sendText(res: MockResponse, status: number, contentType: string,
     return
   }
   res.statusCode = status
-  if (status === 204 || status === 304) {
+  if (status === 204 || status === 205 || status === 304) {
     res.removeHeader('content-type')
+    // Node sends no body for 204 and 304 itself, but would for 205: say it is empty.
+    if (status === 205) res.setHeader('content-length', 0)
     res.end()
     return
   }

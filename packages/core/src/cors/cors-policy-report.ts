@@ -1,0 +1,83 @@
+import type { Logger } from '../logger.js'
+import type { ProxyRequest } from '../options.js'
+import type { ResolvedRoute } from '../resolved-route.js'
+import type { CorsError } from './chromium-messages.js'
+import type { CorsDecision } from './cors-decision.js'
+import { requestedOrigin } from './cors-diagnostics.js'
+import { corsFix } from './cors-fix.js'
+import { diagnoseResponse } from './diagnose-response.js'
+import { isSameOrigin } from './parse-origin.js'
+
+/** Checks the answer about to be written with this status; logs if the browser will refuse it. */
+export type CorsPolicyReport = (status: number) => void
+
+/** Builds the {@link CorsPolicyReport} of one request, or `undefined` when there is nothing to check. */
+export type CorsPolicyReporter = (req: ProxyRequest, decision: CorsDecision) => CorsPolicyReport | undefined
+
+/**
+ * What to change in the route's own policy. `corsFix` speaks to a backend's owner ("or let
+ * cors-dev-proxy answer with `cors: true`"), which is no help on a route that already has `cors`.
+ */
+function policyFix(error: CorsError, origin: string, prefix: string, status: number): string {
+  const where = `the \`cors\` option of route '${prefix}'`
+  const hint = error.hint ?? ''
+  switch (error.kind) {
+    case 'missing-allow-origin':
+      return `allow the page's origin in ${where}, e.g. \`cors: { origin: ['${origin}'] }\` (by default only localhost and loopback origins are allowed)`
+    case 'wildcard-origin-with-credentials':
+      return `the page sends credentials, which \`*\` never allows: answer with its origin instead, e.g. \`cors: { origin: ['${origin}'], credentials: true }\` in ${where}`
+    case 'invalid-allow-credentials':
+      return `the page sends credentials: add \`credentials: true\` to ${where}`
+    case 'method-not-allowed':
+      return hint === hint.toUpperCase()
+        ? `add \`${hint}\` to \`methods\` in ${where}`
+        : corsFix(error, { origin, status })
+    case 'header-not-allowed':
+      return `add \`${hint}\` to \`allowedHeaders\` in ${where}, or leave \`allowedHeaders\` unset to allow the headers the page asks for`
+    default:
+      return corsFix(error, { origin, status })
+  }
+}
+
+/**
+ * The diagnostics of a route WITH `cors`: the route's own policy decides the CORS headers, so
+ * when it refuses a cross-origin page (an origin it does not allow, a method or header it does
+ * not list, credentials it does not accept) the browser blocks the answer while the proxy
+ * answered normally. The log then says so once per route and cause, in Chromium's words, with
+ * the change to make in the route's `cors`. Requests without `Origin`, from the dev server's
+ * own pages, or that the origin function took CORS off for, are not checked. Never throws.
+ *
+ * @example
+ * const report = createCorsPolicyReporter(route, logger)(req, decision)
+ * report?.(204) // just before the answer's head is written
+ */
+export function createCorsPolicyReporter(route: ResolvedRoute, logger: Logger): CorsPolicyReporter {
+  return function corsPolicyReport(req, decision) {
+    const origin = req.headers.origin
+    if (origin === undefined || decision.disabled) return undefined
+    const own = requestedOrigin(req)
+    if (own === undefined || origin === own || isSameOrigin(origin, own)) return undefined
+    return function reportAnswer(status) {
+      try {
+        const diagnosis = diagnoseResponse({
+          url: `${own}${req.url ?? '/'}`,
+          method: req.method ?? 'GET',
+          requestHeaders: req.headers as Record<string, string | string[] | undefined>,
+          response: { status, headers: decision.headers },
+        })
+        if (diagnosis === undefined || diagnosis.allowed || diagnosis.error === undefined) return
+        // A refused origin is keyed by origin, since the fix names it; other causes by cause.
+        const key =
+          diagnosis.error.kind === 'missing-allow-origin'
+            ? `cors ${route.prefix} ${diagnosis.cause} ${origin}`
+            : `cors ${route.prefix} ${diagnosis.cause}`
+        logger.warn(
+          `${req.method} ${req.url} from ${origin}: the browser will refuse this answer to the page (route '${route.prefix}' has \`cors\`, whose policy does not allow it)\n  ${diagnosis.message}\n  Fix: ${policyFix(diagnosis.error, origin, route.prefix, status)}`,
+          key,
+        )
+      } catch (error) {
+        logger.debug(`CORS diagnostics failed for ${req.method} ${req.url}: ${String(error)}`)
+      }
+    }
+  }
+}
