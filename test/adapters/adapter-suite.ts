@@ -1,3 +1,4 @@
+import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localhostCertificate, type TestCertificate } from '../support/tls.js'
 import type { AdapterHarness, DevServerHandle } from './adapter-harness.js'
@@ -134,6 +135,16 @@ export function describeAdapter(harness: AdapterHarness): void {
       expect(JSON.parse(put.body)).toMatchObject({ method: 'PUT', url: '/items/1', body: '[1]' })
     })
 
+    it('answers CONNECT with 400 and never opens a tunnel', async () => {
+      const before = target.requests.length
+      const answer = await rawExchange(
+        server.origin,
+        `CONNECT 127.0.0.1:${new URL(target.url).port} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+      )
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /)
+      expect(target.requests.length).toBe(before)
+    })
+
     it('answers 502 with a body naming the target when the target is down', async () => {
       const text = await send(`${server.origin}/dead/x`, { headers: { accept: 'text/plain' } })
       expect(text.status).toBe(502)
@@ -264,5 +275,21 @@ export function describeAdapter(harness: AdapterHarness): void {
         .poll(() => server.logs.find((entry) => entry.includes('/api/protocol-h2')), LOG_POLL)
         .toMatch(/\[cors-dev-proxy\] h2 GET \/api\/protocol-h2 → 200$/)
     })
+  })
+}
+
+/** Writes raw bytes to the dev server and resolves with everything it answers before closing (at most 5 s). */
+function rawExchange(origin: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(origin)
+  return new Promise((resolve, reject) => {
+    let answer = ''
+    const socket = connect(Number(port), hostname, () => socket.write(request))
+    socket.setEncoding('utf8')
+    socket.setTimeout(5000, () => socket.destroy())
+    socket.on('data', (chunk) => {
+      answer += chunk
+    })
+    socket.on('close', () => resolve(answer))
+    socket.on('error', reject)
   })
 }

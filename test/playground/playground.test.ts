@@ -73,7 +73,9 @@ describe.each([
     await page.waitForSelector('#case-cors-simple[data-state="done"]', { timeout: 20_000 })
     expect(await page.getAttribute('#case-cors-simple', 'data-verdict')).toBe('blocked')
     expect(await page.textContent('#case-cors-simple .verdict.unexpected')).toBe('blocked')
-    expect(await page.textContent('#case-cors-simple .note')).toMatch(/Expected allowed\. Is every backend running\?/)
+    expect(await page.textContent('#case-cors-simple .note')).toMatch(
+      /Expected allowed\. Is every backend running\?/,
+    )
     await close()
   }, 60_000)
 
@@ -81,7 +83,8 @@ describe.each([
     const { page, close } = await openPlayground(browser, playground.urls.page)
     const targets = await page.$$eval('#choice a', (links) => links.map((link) => link.getAttribute('href')))
     expect(targets).toHaveLength(5)
-    for (const target of targets) expect(await page.locator(target ?? '#missing').count(), `${target}`).toBe(1)
+    for (const target of targets)
+      expect(await page.locator(target ?? '#missing').count(), `${target}`).toBe(1)
     await close()
   }, 60_000)
 })

@@ -4,7 +4,7 @@ import type { ForwardRoute } from './forward-request.js'
 import { createLogger } from './logger.js'
 import { matchRoute } from './match-route.js'
 import type { CorsDevProxyOptions, ProxyRequest, ProxyResponse, Routes } from './options.js'
-import { refuseRequest } from './refuse-request.js'
+import { refuseConnect, refuseRequest } from './refuse-request.js'
 import { resolveOptions } from './resolve-options.js'
 import type { ResolvedRoute } from './resolved-route.js'
 import { createRoutePipeline, type NextFunction, type RoutePipeline } from './route-pipeline.js'
@@ -26,6 +26,13 @@ export interface CorsDevProxy {
    * another listener can take it.
    */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean
+  /**
+   * The `'connect'` listener of an HTTP/1.1 server: answers CONNECT with 400 and closes the
+   * socket, so the dev server never tunnels anywhere (Node would otherwise reset the socket
+   * without a word). Not for HTTP/2 servers, whose `'connect'` event has another signature and
+   * which answer CONNECT 405 by themselves.
+   */
+  connect(req: IncomingMessage, socket: Duplex, head: Buffer): void
   /**
    * Closes the upstream pools, the forwarded WebSockets and the mock backends (event streams,
    * delayed answers, echo sockets), and prints pending log summaries.
@@ -99,6 +106,7 @@ export function createCorsDevProxy(routes: Routes, options?: CorsDevProxyOptions
   return Object.freeze({
     middleware: corsDevProxyMiddleware,
     upgrade: corsDevProxyUpgrade,
+    connect: refuseConnect,
     routes: resolved.routes,
     async close() {
       for (const socket of sockets) socket.destroy()

@@ -114,7 +114,7 @@ export {
   sendUpstreamFailure,
   targetLabel,
 } from './proxy-error.js'
-export { refuseConnect, refuseRequest } from './refuse-request.js'
+export { refuseConnect, refuseConnectOn, refuseRequest } from './refuse-request.js'
 export type { UpstreamHeaders } from './request-headers.js'
 export { buildUpstreamHeaders, clientHost, isEncrypted } from './request-headers.js'
 export { resolveOptions } from './resolve-options.js'

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events'
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { isOriginForm } from './match-route.js'
@@ -44,4 +45,18 @@ export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
   socket.end(
     `HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(REFUSAL)}\r\nconnection: close\r\n\r\n${REFUSAL}`,
   )
+}
+
+/**
+ * Registers {@link refuseConnect} on a dev server that speaks HTTP/1.1 and has no `'connect'`
+ * listener of its own, and returns whether it did. HTTP/2 servers are left alone: their
+ * `'connect'` event carries `(req, res)` and, without a listener, they answer CONNECT 405.
+ *
+ * @example
+ * refuseConnectOn(viteServer.httpServer)
+ */
+export function refuseConnectOn(server: EventEmitter): boolean {
+  if ('updateSettings' in server || server.listenerCount('connect') > 0) return false
+  server.on('connect', refuseConnect)
+  return true
 }

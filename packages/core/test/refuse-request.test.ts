@@ -1,13 +1,13 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { once } from 'node:events'
 import { createServer } from 'node:http'
-import { connect as connectHttp2 } from 'node:http2'
+import { connect as connectHttp2, createServer as createHttp2Server } from 'node:http2'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { serveProxy } from '../../../test/support/proxy-server.js'
 import { collectBody, listen } from '../../../test/support/servers.js'
 import type { ProxyRequest, ProxyResponse } from '../src/index.js'
-import { refuseConnect, refuseRequest } from '../src/refuse-request.js'
+import { refuseConnect, refuseConnectOn, refuseRequest } from '../src/refuse-request.js'
 
 const REFUSAL = 'cors-dev-proxy forwards paths only: absolute URLs and CONNECT are refused\n'
 
@@ -164,5 +164,27 @@ describe('refuseRequest', () => {
     expect(refuseRequest(req, res)).toBe(refused)
     expect(answer.status).toBe(refused ? 400 : 0)
     expect(answer.headers.connection).toBe(method === 'CONNECT' ? 'close' : undefined)
+  })
+})
+
+describe('refuseConnectOn', () => {
+  it('registers the 400 answer on an HTTP/1.1 server that has no CONNECT listener', () => {
+    const server = createServer()
+    expect(refuseConnectOn(server)).toBe(true)
+    expect(server.listeners('connect')).toEqual([refuseConnect])
+  })
+
+  it('leaves a server alone that already handles CONNECT', () => {
+    const server = createServer()
+    const own = () => {}
+    server.on('connect', own)
+    expect(refuseConnectOn(server)).toBe(false)
+    expect(server.listeners('connect')).toEqual([own])
+  })
+
+  it('leaves HTTP/2 servers alone, whose connect event has another signature', () => {
+    const server = createHttp2Server()
+    expect(refuseConnectOn(server)).toBe(false)
+    expect(server.listenerCount('connect')).toBe(0)
   })
 })

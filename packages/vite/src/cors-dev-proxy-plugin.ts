@@ -10,6 +10,7 @@ import {
   type Logger,
   matchRoute,
   type Routes,
+  refuseConnectOn,
   resolveOptions,
 } from '@cors-dev-proxy/core'
 import type { Plugin, PreviewServer, ViteDevServer } from 'vite'
@@ -66,6 +67,8 @@ export function corsDevProxy(routes: Routes, options: CorsDevProxyOptions = {}):
     const { httpServer } = server
     if (httpServer) {
       httpServer.on('upgrade', createUpgradeListener(proxy))
+      // Node resets a CONNECT without a word when nobody listens: say 400 instead (never a tunnel).
+      refuseConnectOn(httpServer)
       httpServer.once('close', () => void proxy.close())
       // Vite 6 serves HTTPS/1.1 only when `proxy` is set (Vite 7 and 8 always offer HTTP/2 over
       // TLS), which takes HTTP/2 away from these routes too. Only Http2SecureServer has updateSettings.

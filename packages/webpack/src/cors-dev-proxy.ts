@@ -10,6 +10,7 @@ import {
   type Logger,
   type LogSink,
   type Routes,
+  refuseConnectOn,
   resolveOptions,
 } from '@cors-dev-proxy/core'
 import type { DevServerLike, DevServerMiddleware, NamedMiddleware } from './dev-server-types.js'
@@ -125,6 +126,8 @@ export function corsDevProxy(
       const { server } = devServer
       if (server) {
         server.on('upgrade', createUpgradeListener(proxy, devServer))
+        // Node resets a CONNECT without a word when nobody listens: say 400 instead (never a tunnel).
+        refuseConnectOn(server)
         server.once('close', () => void proxy.close())
         server.once('listening', () => logger.info(describeRoutes(proxy.routes, routes)))
       } else {
