@@ -6,7 +6,6 @@ import type { CorsDecision } from './cors-decision.js'
 import { requestedOrigin } from './cors-diagnostics.js'
 import { corsFix } from './cors-fix.js'
 import { diagnoseResponse } from './diagnose-response.js'
-import { isSameOrigin } from './parse-origin.js'
 
 /** Checks the answer about to be written with this status; logs if the browser will refuse it. */
 export type CorsPolicyReport = (status: number) => void
@@ -52,12 +51,20 @@ function policyFix(error: CorsError, origin: string, prefix: string, status: num
  * report?.(204) // just before the answer's head is written
  */
 export function createCorsPolicyReporter(route: ResolvedRoute, logger: Logger): CorsPolicyReporter {
+  // The verdict depends only on the inputs in `verdictKey`, not on the path, and almost every
+  // answer is allowed: remembering the allowed ones keeps the full browser check (which costs
+  // more than answering a preflight) off the hot path. Bounded, and cleared when full.
+  const allowed = new Set<string>()
   return function corsPolicyReport(req, decision) {
     const origin = req.headers.origin
     if (origin === undefined || decision.disabled) return undefined
     const own = requestedOrigin(req)
-    if (own === undefined || origin === own || isSameOrigin(origin, own)) return undefined
+    if (own === undefined || origin === own) return undefined
     return function reportAnswer(status) {
+      const key = verdictKey(req, own, origin, status, decision)
+      if (allowed.has(key)) return
+      // Checked after the memo, since parsing two origins costs more than the lookup; a
+      // same-origin request gets no diagnosis and is remembered as allowed below.
       try {
         const diagnosis = diagnoseResponse({
           url: `${own}${req.url ?? '/'}`,
@@ -65,19 +72,40 @@ export function createCorsPolicyReporter(route: ResolvedRoute, logger: Logger): 
           requestHeaders: req.headers as Record<string, string | string[] | undefined>,
           response: { status, headers: decision.headers },
         })
-        if (diagnosis === undefined || diagnosis.allowed || diagnosis.error === undefined) return
+        if (diagnosis === undefined || diagnosis.allowed || diagnosis.error === undefined) {
+          if (allowed.size >= MAX_REMEMBERED) allowed.clear()
+          allowed.add(key)
+          return
+        }
         // A refused origin is keyed by origin, since the fix names it; other causes by cause.
-        const key =
+        const logKey =
           diagnosis.error.kind === 'missing-allow-origin'
             ? `cors ${route.prefix} ${diagnosis.cause} ${origin}`
             : `cors ${route.prefix} ${diagnosis.cause}`
         logger.warn(
           `${req.method} ${req.url} from ${origin}: the browser will refuse this answer to the page (route '${route.prefix}' has \`cors\`, whose policy does not allow it)\n  ${diagnosis.message}\n  Fix: ${policyFix(diagnosis.error, origin, route.prefix, status)}`,
-          key,
+          logKey,
         )
       } catch (error) {
         logger.debug(`CORS diagnostics failed for ${req.method} ${req.url}: ${String(error)}`)
       }
     }
   }
+}
+
+/** How many allowed verdicts a route remembers. */
+const MAX_REMEMBERED = 512
+
+/** Everything `diagnoseResponse` decides on, joined: equal keys always get equal verdicts. */
+function verdictKey(
+  req: ProxyRequest,
+  own: string,
+  origin: string,
+  status: number,
+  decision: CorsDecision,
+): string {
+  const h = req.headers
+  let key = `${own}\n${origin}\n${req.method}\n${status}\n${h['access-control-request-method']}\n${h['access-control-request-headers']}\n${h.cookie === undefined}\n${h['sec-fetch-mode']}`
+  for (const [name, value] of decision.headers) key += `\n${name}:${value}`
+  return key
 }
