@@ -53,6 +53,7 @@ export { describeExchange, describeProtocol, describeRoutes } from './describe-r
 export { didYouMean, editDistance } from './did-you-mean.js'
 export type { CorsDevProxyErrorCode } from './errors.js'
 export { CorsDevProxyError } from './errors.js'
+export { createLoggedMiddleware } from './exchange-log.js'
 export type {
   ForwardDeps,
   ForwardRoute,

@@ -1,3 +1,4 @@
+import { CORS_OPTION_KEYS } from './cors/cors-options.js'
 import { didYouMean } from './did-you-mean.js'
 import { CorsDevProxyError } from './errors.js'
 import { renderValue } from './option-path.js'
@@ -38,16 +39,6 @@ interface Advice {
   example: string
 }
 
-const CORS_FIELDS = [
-  'origin',
-  'methods',
-  'allowedHeaders',
-  'exposedHeaders',
-  'credentials',
-  'maxAge',
-  'preflightContinue',
-  'optionsSuccessStatus',
-]
 const HOOKS = [
   'configure',
   'on',
@@ -75,7 +66,7 @@ const PER_ROUTE = [
  * the cookie rewrites have the same name and meaning here, so they need no advice.
  */
 function foreignAdvice(key: string, value: unknown, level: 'route' | 'global'): Advice | undefined {
-  if (CORS_FIELDS.includes(key)) {
+  if (CORS_OPTION_KEYS.includes(key)) {
     return {
       problem: `is a CORS option: put it inside \`cors\``,
       example: `{ cors: { ${key}: ${renderValue(value)} } }`,

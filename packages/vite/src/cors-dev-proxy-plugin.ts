@@ -1,13 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import {
   type CorsDevProxy,
   type CorsDevProxyOptions,
   createCorsDevProxy,
+  createLoggedMiddleware,
   createLogger,
-  describeExchange,
   describeRoutes,
-  type Logger,
   matchRoute,
   type Routes,
   refuseConnectOn,
@@ -26,7 +25,6 @@ import { viteLogSink } from './vite-log-sink.js'
 const VITE_SOCKET_PROTOCOLS: ReadonlySet<string> = new Set(['vite-hmr', 'vite-ping'])
 
 type Server = ViteDevServer | PreviewServer
-type Next = (error?: unknown) => void
 
 /**
  * The Vite plugin: proxies the given path prefixes to their targets, in `vite` (dev) and
@@ -61,7 +59,7 @@ export function corsDevProxy(routes: Routes, options: CorsDevProxyOptions = {}):
           `cors-dev-proxy answers them first, so ${kind}.proxy['${context}'] never sees them. Remove one of the two.`,
       )
     }
-    const middleware = createMiddleware(proxy, logger)
+    const middleware = createLoggedMiddleware(proxy, logger)
     server.middlewares.use(middleware)
 
     const { httpServer } = server
@@ -115,28 +113,6 @@ export function corsDevProxy(routes: Routes, options: CorsDevProxyOptions = {}):
       detached.clear()
       await Promise.all(closing)
     },
-  }
-}
-
-/**
- * The connect middleware. At `log: 'debug'` each answered request is logged with the protocol
- * it arrived with (`h1.1`, `h2`); otherwise the engine's middleware is used as is.
- */
-function createMiddleware(proxy: CorsDevProxy, logger: Logger) {
-  if (logger.level !== 'debug') {
-    return function corsDevProxyMiddleware(req: IncomingMessage, res: ServerResponse, next: Next): void {
-      proxy.middleware(req, res, next)
-    }
-  }
-  return function corsDevProxyMiddleware(req: IncomingMessage, res: ServerResponse, next: Next): void {
-    let passed = false
-    res.once('close', () => {
-      if (!passed) logger.debug(describeExchange(req, res.statusCode))
-    })
-    proxy.middleware(req, res, (error?: unknown) => {
-      passed = true
-      next(error)
-    })
   }
 }
 

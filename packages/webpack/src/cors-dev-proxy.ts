@@ -1,11 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
-  type CorsDevProxy,
   type CorsDevProxyOptions,
   consoleLogSink,
   createCorsDevProxy,
+  createLoggedMiddleware,
   createLogger,
-  describeExchange,
   describeRoutes,
   type Logger,
   type LogSink,
@@ -36,8 +34,6 @@ export interface WebpackDevServerSetup {
   setupMiddlewares<M>(middlewares: M[], devServer: DevServerLike): M[]
 }
 
-type Next = (error?: unknown) => void
-
 /** Writes through webpack's infrastructure logger, so `infrastructureLogging` applies to these lines too. */
 function devServerLogSink(devServer: DevServerLike): LogSink {
   const logger = devServer.logger
@@ -47,25 +43,6 @@ function devServerLogSink(devServer: DevServerLike): LogSink {
     warn: (message: string) => logger.warn(message),
     error: (message: string) => logger.error(message),
   })
-}
-
-/** At `log: 'debug'`, logs each answered request with its protocol (`h1.1`, `h2`). */
-function createMiddleware(proxy: CorsDevProxy, logger: Logger) {
-  if (logger.level !== 'debug') {
-    return function corsDevProxyMiddleware(req: IncomingMessage, res: ServerResponse, next: Next): void {
-      proxy.middleware(req, res, next)
-    }
-  }
-  return function corsDevProxyMiddleware(req: IncomingMessage, res: ServerResponse, next: Next): void {
-    let passed = false
-    res.once('close', () => {
-      if (!passed) logger.debug(describeExchange(req, res.statusCode))
-    })
-    proxy.middleware(req, res, (error?: unknown) => {
-      passed = true
-      next(error)
-    })
-  }
 }
 
 /**
@@ -136,7 +113,10 @@ export function corsDevProxy(
         )
       }
 
-      const entry: NamedMiddleware = { name: 'cors-dev-proxy', middleware: createMiddleware(proxy, logger) }
+      const entry: NamedMiddleware = {
+        name: 'cors-dev-proxy',
+        middleware: createLoggedMiddleware(proxy, logger),
+      }
       const installed = insertAfterSecurityChecks(middlewares, entry as M)
       if (!userSetup) return installed
       return userSetup(installed as DevServerMiddleware[], devServer) as M[]

@@ -69,3 +69,15 @@ export interface CorsOptions {
 
 /** The request type the CORS origin function receives alongside the origin. */
 export type CorsRequest = IncomingMessage
+
+/** The option names of {@link CorsOptions}, for validation and for advice on misplaced keys. */
+export const CORS_OPTION_KEYS: readonly string[] = Object.freeze([
+  'origin',
+  'methods',
+  'allowedHeaders',
+  'exposedHeaders',
+  'credentials',
+  'maxAge',
+  'preflightContinue',
+  'optionsSuccessStatus',
+])

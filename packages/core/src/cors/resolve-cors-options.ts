@@ -1,7 +1,7 @@
 import { didYouMean } from '../did-you-mean.js'
 import { CorsDevProxyError } from '../errors.js'
 import { describeType, isPlainObject } from '../option-path.js'
-import type { CorsOptions } from './cors-options.js'
+import { CORS_OPTION_KEYS, type CorsOptions } from './cors-options.js'
 import { type CorsOriginPolicy, resolveOriginPolicy } from './cors-origin-policy.js'
 
 export type { CorsOriginPolicy } from './cors-origin-policy.js'
@@ -35,16 +35,6 @@ export interface ResolveCorsContext {
 
 /** The `cors` package's default method list, kept for the same meaning. */
 const DEFAULT_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE'
-const KNOWN_KEYS = [
-  'origin',
-  'methods',
-  'allowedHeaders',
-  'exposedHeaders',
-  'credentials',
-  'maxAge',
-  'preflightContinue',
-  'optionsSuccessStatus',
-]
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 /** Chromium caps a preflight cache entry at 2 hours (`kMaxTimeout` in preflight_result.cc); Firefox at 24 hours. */
 const CHROMIUM_MAX_AGE = 7200
@@ -111,13 +101,13 @@ export function resolveCorsOptions(
     )
   }
   for (const key of Object.keys(source)) {
-    if (KNOWN_KEYS.includes(key)) continue
-    const suggestion = key === 'headers' ? 'allowedHeaders' : didYouMean(key, KNOWN_KEYS)
+    if (CORS_OPTION_KEYS.includes(key)) continue
+    const suggestion = key === 'headers' ? 'allowedHeaders' : didYouMean(key, CORS_OPTION_KEYS)
     throw new CorsDevProxyError(
       'UNKNOWN_OPTION',
       at(key),
       suggestion === undefined
-        ? `is not a CORS option. Known options: ${KNOWN_KEYS.join(', ')}`
+        ? `is not a CORS option. Known options: ${CORS_OPTION_KEYS.join(', ')}`
         : `is not a CORS option; did you mean \`${suggestion}\`?`,
       `{ cors: { ${suggestion ?? 'origin'}: ... } }`,
     )
