@@ -77,7 +77,14 @@ export async function startPlayground({
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const webpack = process.argv.includes('--webpack')
-  const playground = await startPlayground({ webpack })
+  const playground = await startPlayground({ webpack }).catch((error) => {
+    if (error?.code !== 'EADDRINUSE') throw error
+    console.error(
+      `\n  Port ${error.port} is already in use: is another playground (or a server on ${error.port}) running?\n` +
+        '  Stop it (Ctrl+C in its terminal) and run the command again.\n',
+    )
+    process.exit(1)
+  })
   const { urls } = playground
   console.log(`
   cors-dev-proxy playground (${webpack ? 'webpack-dev-server' : 'Vite'})
