@@ -1,13 +1,14 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { ForwardRoute } from './forward-request.js'
-import { createLogger } from './logger.js'
+import { createLogger, type Logger } from './logger.js'
 import { matchRoute } from './match-route.js'
 import type { CorsDevProxyOptions, ProxyRequest, ProxyResponse, Routes } from './options.js'
 import { refuseConnect, refuseRequest } from './refuse-request.js'
 import { resolveOptions } from './resolve-options.js'
 import type { ResolvedRoute } from './resolved-route.js'
 import { createRoutePipeline, type NextFunction, type RoutePipeline } from './route-pipeline.js'
+import { sendText } from './send-text.js'
 import { createUpstreamPool } from './upstream-pool.js'
 import { forwardUpgrade } from './websocket-upgrade.js'
 
@@ -46,10 +47,7 @@ const NOT_FOUND = 'Not Found: no cors-dev-proxy route matches this path\n'
 
 /** The answer for an unmatched request when the middleware is the whole server (no `next`). */
 function answerNotFound(res: ProxyResponse): void {
-  res.statusCode = 404
-  res.setHeader('content-type', 'text/plain; charset=utf-8')
-  res.setHeader('content-length', Buffer.byteLength(NOT_FOUND))
-  res.end(NOT_FOUND)
+  sendText(res, 404, 'text/plain; charset=utf-8', NOT_FOUND)
 }
 
 /**
@@ -64,8 +62,12 @@ function answerNotFound(res: ProxyResponse): void {
  * server.on('close', () => proxy.close())
  */
 export function createCorsDevProxy(routes: Routes, options?: CorsDevProxyOptions): CorsDevProxy {
-  const resolved = resolveOptions(routes, options)
+  // One logger for everything the proxy reports, so de-duplication and the summaries printed by
+  // `close()` cover all of it; `pathRewrite` problems only happen at request time, once it exists.
+  let warn: Logger['warn'] = () => undefined
+  const resolved = resolveOptions(routes, options, { onProblem: (message, key) => warn(message, key) })
   const logger = createLogger(resolved.log, resolved.logger)
+  warn = logger.warn
   const pool = createUpstreamPool()
   const sockets = new Set<Duplex>()
   const pipelines = new Map<ResolvedRoute, RoutePipeline>()

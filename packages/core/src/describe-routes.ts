@@ -1,9 +1,7 @@
+import { DEFAULT_JSONP_PARAM } from './jsonp/callback-name.js'
 import type { ProxyRequest, RouteConfig, Routes } from './options.js'
 import { ROUTE_DEFAULTS } from './resolve-route.js'
 import type { ResolvedRoute } from './resolved-route.js'
-
-/** The JSONP callback parameter when `jsonp: true` (see `RouteOptions.jsonp`). */
-const DEFAULT_JSONP_PARAM = 'callback'
 
 /** The user's route object for a normalized prefix (`/api/` was normalized to `/api`). */
 function rawRoute(routes: Routes | undefined, prefix: string): RouteConfig | undefined {

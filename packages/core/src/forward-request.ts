@@ -67,8 +67,8 @@ function hasBody(req: ProxyRequest): boolean {
  * (connection refused, headers timeout...), which {@link describeUpstreamError} explains.
  *
  * `path` is the matched, normalized path with its query (`matchRoute`'s `path`); the route's
- * `rewritePath` and the target's base path are applied here. This is the half the JSONP step
- * reuses to read an answer before wrapping it.
+ * `rewritePath` and the target's base path are applied here. Exported so an embedder can read
+ * an answer itself before relaying it (with {@link sendUpstreamResponse} or otherwise).
  *
  * @example
  * const upstream = await requestUpstream(req, route, '/api/users?page=2', pool)

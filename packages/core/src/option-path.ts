@@ -19,6 +19,17 @@ export function routeOption(prefix: string, name?: string): string {
 }
 
 /**
+ * Path of one entry of an object option (a header, a rewrite rule) for error messages, the key
+ * quoted as a JavaScript literal so any key renders as the user would write it.
+ *
+ * @example
+ * optionEntry("routes['/api'].headers", 'X-Key') // "routes['/api'].headers['X-Key']"
+ */
+export function optionEntry(option: string, key: string): string {
+  return `${option}[${quote(key)}]`
+}
+
+/**
  * Path of a shared option (the second argument) for error messages.
  *
  * @example

@@ -1,4 +1,5 @@
 import { CorsDevProxyError } from './errors.js'
+import { optionEntry } from './option-path.js'
 import type { PathRewrite, ProxyRequest } from './options.js'
 
 /** Maps a matched request path (with its query) to the upstream path (with its query). */
@@ -68,7 +69,7 @@ function regexRules(rules: Record<string, string>, option: string): PathRewriter
     } catch (error) {
       throw new CorsDevProxyError(
         'INVALID_OPTION',
-        `${option}['${source}']`,
+        optionEntry(option, source),
         `is not a valid regular expression (${(error as Error).message})`,
         "pathRewrite: { '^/api/v1': '/v2' }",
       )

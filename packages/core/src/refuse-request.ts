@@ -3,8 +3,10 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { isOriginForm } from './match-route.js'
 import type { ProxyRequest, ProxyResponse } from './options.js'
+import { sendText } from './send-text.js'
 
 const REFUSAL = 'cors-dev-proxy forwards paths only: absolute URLs and CONNECT are refused\n'
+const CLOSE = [['connection', 'close']] as const
 
 /**
  * Refuses what would turn the dev server into an open forward proxy: a request target in
@@ -23,12 +25,9 @@ const REFUSAL = 'cors-dev-proxy forwards paths only: absolute URLs and CONNECT a
 export function refuseRequest(req: ProxyRequest, res: ProxyResponse): boolean {
   const url = req.url
   if (req.method !== 'CONNECT' && url !== undefined && isOriginForm(url)) return false
-  res.statusCode = 400
-  res.setHeader('content-type', 'text/plain; charset=utf-8')
-  res.setHeader('content-length', Buffer.byteLength(REFUSAL))
   // A refused CONNECT may be followed by tunnel bytes that are not HTTP: do not read on.
-  if (req.method === 'CONNECT' && req.httpVersionMajor === 1) res.setHeader('connection', 'close')
-  res.end(REFUSAL)
+  const close = req.method === 'CONNECT' && req.httpVersionMajor === 1
+  sendText(res, 400, 'text/plain; charset=utf-8', REFUSAL, close ? CLOSE : [])
   return true
 }
 

@@ -3,7 +3,7 @@ import { CorsDevProxyError } from './errors.js'
 import { consoleLogSink, createLogger } from './logger.js'
 import { describeType, globalOption, isPlainObject, quote, routeOption } from './option-path.js'
 import type { CorsDevProxyOptions, Routes } from './options.js'
-import { ROUTE_DEFAULTS, type RouteDefaults, resolveRoute } from './resolve-route.js'
+import { type ResolveRouteHooks, ROUTE_DEFAULTS, type RouteDefaults, resolveRoute } from './resolve-route.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './resolved-route.js'
 import { assertKnownKeys, GLOBAL_OPTION_NAMES } from './unknown-options.js'
 import { checkHeaders, mergeHeaders } from './validate-headers.js'
@@ -47,11 +47,18 @@ function resolveDefaults(options: Record<string, unknown>): RouteDefaults {
  * prefix after normalization, such as `/api` and `/api/`), INVALID_TARGET, UNSUPPORTED_SCHEME,
  * UNKNOWN_OPTION (with "did you mean"), INVALID_OPTION, CONFLICTING_OPTIONS.
  *
+ * `hooks.onProblem` receives what a `pathRewrite` function does wrong at request time; without
+ * it those warnings go to a logger built from `log` and `logger`.
+ *
  * @example
  * const { routes, log } = resolveOptions({ '/api': 'http://localhost:3000', '/api/auth': { target: 'http://localhost:4000' } })
  * routes.map((route) => route.prefix) // ['/api/auth', '/api']
  */
-export function resolveOptions(routes: Routes, options?: CorsDevProxyOptions): ResolvedCorsDevProxyOptions {
+export function resolveOptions(
+  routes: Routes,
+  options?: CorsDevProxyOptions,
+  hooks: ResolveRouteHooks = {},
+): ResolvedCorsDevProxyOptions {
   if (!isPlainObject(routes)) {
     throw new CorsDevProxyError(
       'INVALID_ROUTES',
@@ -83,14 +90,18 @@ export function resolveOptions(routes: Routes, options?: CorsDevProxyOptions): R
   const logger = checkLogSink(shared.logger, globalOption('logger')) ?? consoleLogSink
   const defaults = resolveDefaults(shared)
 
-  // Request-time problems of `pathRewrite` functions are reported here, de-duplicated by key.
-  const problems = createLogger(log, logger)
-  const hooks = { onProblem: (message: string, key: string) => problems.warn(message, key) }
+  // Request-time problems of `pathRewrite` functions go to the caller's hook (the proxy's own
+  // logger), else to a logger of their own, de-duplicated by key either way.
+  let onProblem = hooks.onProblem
+  if (onProblem === undefined) {
+    const problems = createLogger(log, logger)
+    onProblem = (message, key) => problems.warn(message, key)
+  }
 
   const byPrefix = new Map<string, string>()
   const resolved: ResolvedRoute[] = []
   for (const key of keys) {
-    const route = resolveRoute(key, routes[key], defaults, hooks)
+    const route = resolveRoute(key, routes[key], defaults, { onProblem })
     const previous = byPrefix.get(route.prefix)
     if (previous !== undefined) {
       throw new CorsDevProxyError(

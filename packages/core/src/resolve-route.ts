@@ -1,11 +1,12 @@
 import type { CorsOptions } from './cors/cors-options.js'
+import type { HeaderEntry } from './cors/header-list.js'
 import { CorsDevProxyError } from './errors.js'
 import type { MockBackendOptions } from './mock/mock-options.js'
 import { describeType, isPlainObject, quote, renderValue, routeOption } from './option-path.js'
 import { createPathRewriter } from './path-rewrite.js'
 import type { ResolvedRoute } from './resolved-route.js'
 import { assertKnownKeys, ROUTE_OPTION_NAMES } from './unknown-options.js'
-import { checkHeaders, type HeaderEntry, mergeHeaders } from './validate-headers.js'
+import { checkHeaders, mergeHeaders } from './validate-headers.js'
 import { normalizePrefix } from './validate-prefix.js'
 import { validateTarget } from './validate-target.js'
 import {

@@ -13,9 +13,8 @@
  *    the forwarder's and the error answers included, and so it can answer a preflight (204)
  *    before anything is forwarded. With `preflightContinue` it calls `next()` instead.
  *    Without `route.cors` there is no step: preflights are forwarded untouched.
- * 2. JSONP, when `route.jsonp` is set: may take over a GET carrying the callback parameter,
- *    either by intercepting the next step's answer or by calling `requestUpstream` (exported by
- *    forward-request.ts, it resolves with status, headers and the body stream) and wrapping it.
+ * 2. JSONP, when `route.jsonp` is set: takes over a GET carrying the callback parameter by
+ *    intercepting the next step's answer (the target's or the mock's) and wrapping it.
  * 3. The terminal step: the mock backend when `route.mock` is set (it replaces the forwarder),
  *    else the forwarder (`forwardRequest`). It always answers and never calls `next`.
  */

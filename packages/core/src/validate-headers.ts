@@ -1,11 +1,8 @@
+import type { HeaderEntry } from './cors/header-list.js'
 import { CorsDevProxyError } from './errors.js'
-import { describeType, isPlainObject, quote } from './option-path.js'
+import { HTTP_TOKEN } from './http-token.js'
+import { describeType, isPlainObject, optionEntry, quote } from './option-path.js'
 
-/** A fixed upstream header: lowercased name and value. */
-export type HeaderEntry = readonly [name: string, value: string]
-
-/** RFC 9110 section 5.6.2: a field name is a token of `tchar`s. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~\dA-Za-z]+$/
 /** RFC 9110 section 5.5: field values are visible ASCII, space, tab and obs-text; never CR, LF or NUL. */
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/
 /**
@@ -46,8 +43,8 @@ export function checkHeaders(value: unknown, option: string): HeaderEntry[] | un
   }
   const entries = new Map<string, string>()
   for (const [name, headerValue] of Object.entries(value)) {
-    const at = `${option}[${quote(name)}]`
-    if (!TOKEN.test(name)) {
+    const at = optionEntry(option, name)
+    if (!HTTP_TOKEN.test(name)) {
       throw invalid(at, 'is not a valid header name (RFC 9110 token characters only)')
     }
     const lower = name.toLowerCase()

@@ -1,12 +1,11 @@
 import type { CorsOptions } from './cors/cors-options.js'
 import { CorsDevProxyError } from './errors.js'
+import { DEFAULT_JSONP_PARAM, isValidJsonpParam, JSONP_PARAM_RULE } from './jsonp/callback-name.js'
 import type { MockBackendOptions } from './mock/mock-options.js'
-import { describeType, isPlainObject, quote } from './option-path.js'
+import { describeType, isPlainObject, optionEntry, quote } from './option-path.js'
 import type { CookieRewrite, LogLevel, LogSink, PathRewrite } from './options.js'
 import { assertKnownKeys } from './unknown-options.js'
 
-/** A query parameter name that needs no percent-encoding in any client: RFC 3986 unreserved characters and `$`. */
-const QUERY_NAME = /^[\w.~$-]{1,64}$/
 const LOG_LEVELS: readonly LogLevel[] = ['silent', 'error', 'warn', 'info', 'debug']
 
 function invalid(option: string, problem: string, example: string): CorsDevProxyError {
@@ -52,7 +51,7 @@ export function checkPathRewrite(value: unknown, option: string): PathRewrite | 
   for (const [source, replacement] of Object.entries(value)) {
     if (typeof replacement !== 'string') {
       throw invalid(
-        `${option}[${quote(source)}]`,
+        optionEntry(option, source),
         `must be a replacement string, got ${describeType(replacement)}`,
         example,
       )
@@ -95,7 +94,7 @@ export function checkCookieRewrite(
       example,
     )
   }
-  for (const [from, to] of Object.entries(value)) checkOne(to, `${option}[${quote(from)}]`)
+  for (const [from, to] of Object.entries(value)) checkOne(to, optionEntry(option, from))
   return Object.freeze({ ...(value as Record<string, string>) })
 }
 
@@ -118,18 +117,14 @@ export function checkSwitchObject<T extends CorsOptions | MockBackendOptions>(
 /** `jsonp`: `undefined`, `false`, or `{ param }` with a valid query parameter name (`true` → `callback`). */
 export function checkJsonp(value: unknown, option: string): false | { readonly param: string } | undefined {
   if (value === undefined || value === false) return value
-  if (value === true) return Object.freeze({ param: 'callback' })
+  if (value === true) return Object.freeze({ param: DEFAULT_JSONP_PARAM })
   const example = "{ jsonp: { param: 'callback' } }"
   if (!isPlainObject(value))
     throw invalid(option, `must be true, false or { param }, got ${describeType(value)}`, example)
   assertKnownKeys(value, ['param'], 'route', (key) => `${option}.${key}`)
-  const param = value.param ?? 'callback'
-  if (typeof param !== 'string' || !QUERY_NAME.test(param)) {
-    throw invalid(
-      `${option}.param`,
-      `must be a query parameter name of 1 to 64 letters, digits, or _ . ~ $ -, got ${describeType(param)}`,
-      example,
-    )
+  const param = value.param ?? DEFAULT_JSONP_PARAM
+  if (!isValidJsonpParam(param)) {
+    throw invalid(`${option}.param`, `must be ${JSONP_PARAM_RULE}, got ${describeType(param)}`, example)
   }
   return Object.freeze({ param })
 }

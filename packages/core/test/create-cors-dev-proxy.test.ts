@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
+import { stripVTControlCharacters } from 'node:util'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import { serveProxy } from '../../../test/support/proxy-server.js'
@@ -107,4 +108,28 @@ describe('createCorsDevProxy', () => {
       expect(res.body.toString()).toBe(`POST /upload ${sha256(big)}`)
     },
   )
+
+  it('reports a misbehaving pathRewrite through its own logger, with the repeat count on close', async () => {
+    const target = await startTarget()
+    const warnings: string[] = []
+    const logger = {
+      info() {},
+      warn: (line: string) => warnings.push(stripVTControlCharacters(line)),
+      error() {},
+    }
+    const rewrite = () => undefined as unknown as string
+    const proxy = createCorsDevProxy({ '/api': { target: target.url, pathRewrite: rewrite } }, { logger })
+    const server = await listen(createServer((req, res) => proxy.middleware(req, res)))
+    cleanup.push(server.close)
+    for (let i = 0; i < 3; i++) {
+      expect((await sendRequest(`${server.url}/api/x`)).body.toString()).toBe(`GET /api/x ${sha256('')}`)
+    }
+    await proxy.close()
+    const problem =
+      "routes['/api'].pathRewrite returned undefined instead of a path; forwarding /api/x unchanged"
+    expect(warnings).toEqual([
+      `[cors-dev-proxy] ${problem}`,
+      `[cors-dev-proxy] ${problem} (repeated 2 times)`,
+    ])
+  })
 })

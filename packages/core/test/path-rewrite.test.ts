@@ -74,6 +74,12 @@ describe('createPathRewriter: object of RegExp → replacement (http-proxy-middl
     expect(build).toThrow("routes['/api'].pathRewrite['^/api('] is not a valid regular expression")
     expect(build).toThrow('Fix it like this:')
   })
+
+  it("quotes the rule's key as a JavaScript literal in the error, whatever it contains", () => {
+    const build = () =>
+      createPathRewriter({ prefix: '/api', pathRewrite: { "^/it's(": '' }, option: 'pathRewrite' })
+    expect(build).toThrow("pathRewrite['^/it\\'s('] is not a valid regular expression")
+  })
 })
 
 describe('createPathRewriter: function', () => {

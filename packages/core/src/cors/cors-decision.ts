@@ -2,6 +2,7 @@ import type { OutgoingHttpHeader } from 'node:http'
 import type { ProxyRequest } from '../options.js'
 import type { CorsOriginFunction, CorsOriginResult } from './cors-options.js'
 import type { ResolvedCorsOptions } from './resolve-cors-options.js'
+import { mergeVary, varyNames } from './vary.js'
 
 /** A response header to set: lowercase name and value. */
 export type CorsHeader = readonly [name: string, value: string]
@@ -143,18 +144,9 @@ export function createCorsDecider(policy: ResolvedCorsOptions): CorsDecider {
 /** Adds names to `Vary` without repeating one (RFC 9110 §12.5.5); `Vary: *` already covers all. */
 export function appendVary(res: CorsResponse, names: readonly string[]): void {
   if (names.length === 0) return
-  const current = res.getHeader('vary')
-  const existing =
-    current === undefined
-      ? []
-      : String(current)
-          .split(',')
-          .map((name) => name.trim())
-          .filter(Boolean)
-  if (existing.includes('*')) return
-  const lower = new Set(existing.map((name) => name.toLowerCase()))
-  const added = names.filter((name) => !lower.has(name.toLowerCase()))
-  if (added.length > 0) res.setHeader('vary', [...existing, ...added].join(', '))
+  const existing = varyNames(res.getHeader('vary'))
+  const merged = mergeVary(existing, names)
+  if (merged !== undefined && merged !== existing.join(', ')) res.setHeader('vary', merged)
 }
 
 /** Sets a decision's headers on a response whose headers are not sent yet. */

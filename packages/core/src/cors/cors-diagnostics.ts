@@ -1,6 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http'
 import type { Logger } from '../logger.js'
 import type { ProxyRequest, ProxyResponse } from '../options.js'
+import { clientHost, isEncrypted } from '../request-headers.js'
 import type { ResolvedRoute } from '../resolved-route.js'
 import type { RouteStep } from '../route-pipeline.js'
 import { diagnoseResponse } from './diagnose-response.js'
@@ -11,10 +12,9 @@ import { isSameOrigin } from './parse-origin.js'
  * was asked for (`:authority` on HTTP/2). `undefined` when the request names no host.
  */
 export function requestedOrigin(req: ProxyRequest): string | undefined {
-  const host = req.headers.host ?? req.headers[':authority']
-  if (typeof host !== 'string' || host === '') return undefined
-  const secure = (req.socket as { encrypted?: boolean } | null)?.encrypted === true
-  return `${secure ? 'https' : 'http'}://${host}`
+  const host = clientHost(req)
+  if (host === undefined || host === '') return undefined
+  return `${isEncrypted(req) ? 'https' : 'http'}://${host}`
 }
 
 /** The response calls the observer wraps. */

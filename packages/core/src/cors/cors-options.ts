@@ -1,5 +1,3 @@
-import type { IncomingMessage } from 'node:http'
-
 /** What an `origin` function may answer: allow (true / a specific origin string), deny (false). */
 export type CorsOriginResult = boolean | string | RegExp | Array<string | RegExp>
 
@@ -66,9 +64,6 @@ export interface CorsOptions {
    */
   optionsSuccessStatus?: number
 }
-
-/** The request type the CORS origin function receives alongside the origin. */
-export type CorsRequest = IncomingMessage
 
 /** The option names of {@link CorsOptions}, for validation and for advice on misplaced keys. */
 export const CORS_OPTION_KEYS: readonly string[] = Object.freeze([

@@ -8,6 +8,7 @@ import { applyCorsDecision, type CorsDecision, createCorsDecider } from './cors-
 import { endPreflight } from './cors-middleware.js'
 import { type CorsPolicyReport, createCorsPolicyReporter } from './cors-policy-report.js'
 import { resolveCorsOptions } from './resolve-cors-options.js'
+import { mergeVary, varyNames } from './vary.js'
 
 /** The response calls the guard wraps; `http` and `http2` responses both have them. */
 interface GuardedResponse {
@@ -16,30 +17,6 @@ interface GuardedResponse {
   getHeaderNames(): string[]
   setHeader(name: string, value: OutgoingHttpHeader): unknown
   removeHeader(name: string): void
-}
-
-/** Splits a `Vary` value (or several) into field names. */
-function varyNames(value: unknown): string[] {
-  if (value === undefined || value === null) return []
-  const text = Array.isArray(value) ? value.join(',') : String(value)
-  return text
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '')
-}
-
-/** Merges `Vary` lists without repeating a name (RFC 9110 §12.5.5); `*` stands alone. */
-function mergeVary(...lists: string[][]): string | undefined {
-  const merged: string[] = []
-  const seen = new Set<string>()
-  for (const name of lists.flat()) {
-    if (name === '*') return '*'
-    const lower = name.toLowerCase()
-    if (seen.has(lower)) continue
-    seen.add(lower)
-    merged.push(name)
-  }
-  return merged.length === 0 ? undefined : merged.join(', ')
 }
 
 /**
@@ -104,17 +81,17 @@ export function createCorsRouteStep(route: ResolvedRoute, logger: Logger): Route
   const decide = createCorsDecider(policy)
   const reporter = createCorsPolicyReporter(route, logger)
 
-  function apply(
+  const apply = (
     req: ProxyRequest,
     res: ProxyResponse,
     next: (error?: unknown) => void,
     decision: CorsDecision,
-  ): void {
+  ): void => {
     const report = reporter(req, decision)
-    if (decision.preflight && !decision.disabled && !policy!.preflightContinue) {
+    if (decision.preflight && !decision.disabled && !policy.preflightContinue) {
       applyCorsDecision(res, decision)
-      if (!res.headersSent) report?.(policy!.optionsSuccessStatus)
-      endPreflight(res, policy!)
+      if (!res.headersSent) report?.(policy.optionsSuccessStatus)
+      endPreflight(res, policy)
       return
     }
     if (!decision.disabled) {

@@ -1,3 +1,4 @@
+import { HTTP_TOKEN } from '../http-token.js'
 import { type CorsError, type CorsInitiator, chromiumCorsMessage } from './chromium-messages.js'
 import {
   type ClassifyRequestInput,
@@ -57,9 +58,6 @@ export interface CorsVerdict {
   readonly reasons: readonly PreflightReason[]
 }
 
-/** HTTP token (RFC 9110 §5.6.2): what each item of the Allow-Methods and Allow-Headers lists must be. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
-
 /**
  * Parses a `#token` list (Fetch standard §3.2.3 "extract header list values"): items split on
  * commas, HTTP whitespace trimmed, empty items skipped; `null` when an item is not a token
@@ -71,7 +69,7 @@ function parseTokenList(value: string | undefined): string[] | null {
   for (const raw of value.split(',')) {
     const item = raw.replace(/^[\t ]+|[\t ]+$/g, '')
     if (item === '') continue
-    if (!TOKEN.test(item)) return null
+    if (!HTTP_TOKEN.test(item)) return null
     items.push(item)
   }
   return items
@@ -119,6 +117,10 @@ interface PreflightOutcome {
   readonly authorizationViaWildcard: boolean
 }
 
+function refused(error: CorsError): PreflightOutcome {
+  return { error, authorizationViaWildcard: false }
+}
+
 /**
  * Checks the preflight answer in Chromium's order (verified in Chromium 156): redirect, access
  * check, ok status, Allow-Methods and Allow-Headers syntax, method, then headers. Several
@@ -135,29 +137,20 @@ function checkPreflight(
   const redirected =
     answer.redirected === true ||
     (REDIRECT_STATUSES.has(answer.status) && getHeader(answer.headers, 'location') !== undefined)
-  if (redirected)
-    return { error: { kind: 'preflight-redirect', preflight: true }, authorizationViaWildcard: false }
+  if (redirected) return refused({ kind: 'preflight-redirect', preflight: true })
   const access = checkAccess(answer.headers, origin, include, true)
-  if (access !== undefined) return { error: access, authorizationViaWildcard: false }
+  if (access !== undefined) return refused(access)
   if (answer.status < 200 || answer.status > 299) {
-    return { error: { kind: 'preflight-invalid-status', preflight: true }, authorizationViaWildcard: false }
+    return refused({ kind: 'preflight-invalid-status', preflight: true })
   }
   const methods = parseTokenList(getHeader(answer.headers, 'access-control-allow-methods'))
-  if (methods === null)
-    return { error: { kind: 'invalid-allow-methods', preflight: true }, authorizationViaWildcard: false }
+  if (methods === null) return refused({ kind: 'invalid-allow-methods', preflight: true })
   const headerList = parseTokenList(getHeader(answer.headers, 'access-control-allow-headers'))
-  if (headerList === null) {
-    return { error: { kind: 'invalid-allow-headers', preflight: true }, authorizationViaWildcard: false }
-  }
+  if (headerList === null) return refused({ kind: 'invalid-allow-headers', preflight: true })
   // `*` is a wildcard only for requests without credentials (Fetch standard §4.8 steps 7.5-7.7).
   const methodAllowed =
     methods.includes(method) || isSafelistedMethod(method) || (!include && methods.includes('*'))
-  if (!methodAllowed) {
-    return {
-      error: { kind: 'method-not-allowed', preflight: true, hint: method },
-      authorizationViaWildcard: false,
-    }
-  }
+  if (!methodAllowed) return refused({ kind: 'method-not-allowed', preflight: true, hint: method })
   const allowedHeaders = new Set(headerList.map((name) => name.toLowerCase()))
   const headerWildcard = !include && allowedHeaders.has('*')
   let authorizationViaWildcard = false
@@ -170,10 +163,7 @@ function checkPreflight(
       authorizationViaWildcard = true
       continue
     }
-    return {
-      error: { kind: 'header-not-allowed', preflight: true, hint: name },
-      authorizationViaWildcard: false,
-    }
+    return refused({ kind: 'header-not-allowed', preflight: true, hint: name })
   }
   return { authorizationViaWildcard }
 }

@@ -2,6 +2,8 @@
  * The Fetch standard's per-header rules (§2.2.2 "Headers"): which request headers a page may
  * not set at all, and which it may set without a CORS preflight. Names are lowercase here.
  */
+import { HTTP_TOKEN } from '../http-token.js'
+import { trimHttpWhitespace } from './header-list.js'
 
 /** Forbidden request-header names (Fetch standard §2.2.2): the browser sets these itself and drops a script's values. */
 const FORBIDDEN_NAMES = new Set([
@@ -71,9 +73,6 @@ function hasUnsafeByte(value: string): boolean {
 /** Bytes allowed in `Accept-Language` and `Content-Language` values: `0-9A-Za-z *,-.;=`. */
 const LANGUAGE_VALUE = /^[0-9A-Za-z *,\-.;=]*$/
 
-/** HTTP token code points (RFC 9110 §5.6.2), which a MIME type's type and subtype must use. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
-
 /** The MIME types a simple request may declare in `Content-Type`. */
 const SAFELISTED_CONTENT_TYPES = new Set([
   'application/x-www-form-urlencoded',
@@ -92,7 +91,7 @@ export const SAFELISTED_TOTAL_MAX = 1024
  * (MIME Sniffing standard §4.4 "parse a MIME type"; parameters never make parsing fail).
  */
 export function mimeEssence(value: string): string | null {
-  const trimmed = value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '')
+  const trimmed = trimHttpWhitespace(value)
   const slash = trimmed.indexOf('/')
   if (slash === -1) return null
   const type = trimmed.slice(0, slash)
@@ -100,7 +99,7 @@ export function mimeEssence(value: string): string | null {
   const subtype = trimmed
     .slice(slash + 1, semicolon === -1 ? undefined : semicolon)
     .replace(/[\t\n\r ]+$/, '')
-  if (!TOKEN.test(type) || !TOKEN.test(subtype)) return null
+  if (!HTTP_TOKEN.test(type) || !HTTP_TOKEN.test(subtype)) return null
   return `${type}/${subtype}`.toLowerCase()
 }
 

@@ -1,6 +1,8 @@
 import { didYouMean } from '../did-you-mean.js'
 import { CorsDevProxyError } from '../errors.js'
+import { HTTP_TOKEN } from '../http-token.js'
 import { describeType, isPlainObject } from '../option-path.js'
+import { normalizeMethod } from './classify-request.js'
 import { CORS_OPTION_KEYS, type CorsOptions } from './cors-options.js'
 import { type CorsOriginPolicy, resolveOriginPolicy } from './cors-origin-policy.js'
 
@@ -35,11 +37,8 @@ export interface ResolveCorsContext {
 
 /** The `cors` package's default method list, kept for the same meaning. */
 const DEFAULT_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE'
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 /** Chromium caps a preflight cache entry at 2 hours (`kMaxTimeout` in preflight_result.cc); Firefox at 24 hours. */
 const CHROMIUM_MAX_AGE = 7200
-/** Methods the browser uppercases, so a lowercase entry for one of them never matches (Fetch standard §2.2.1). */
-const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT'])
 
 function fail(option: string, problem: string, example: string): CorsDevProxyError {
   return new CorsDevProxyError('INVALID_CORS', option, problem, example)
@@ -56,7 +55,7 @@ function tokenList(value: unknown, option: string, example: string): string | un
       throw fail(option, `must contain strings only, got ${describeType(item)}`, example)
     for (const part of item.split(',')) {
       const name = part.trim()
-      if (name !== '' && !TOKEN.test(name))
+      if (name !== '' && !HTTP_TOKEN.test(name))
         throw fail(option, `contains ${JSON.stringify(name)}, which is not a valid name`, example)
     }
   }
@@ -162,7 +161,8 @@ export function resolveCorsOptions(
   for (const method of names(allowMethods)) {
     const upper = method.toUpperCase()
     if (method === upper) continue
-    if (NORMALIZED_METHODS.has(upper)) {
+    // The browser uppercases these, so a lowercase entry for one of them never matches (Fetch standard §2.2.1).
+    if (normalizeMethod(method) === upper) {
       context.warn?.(
         `${at('methods')} lists '${method}': the browser sends ${upper} and compares case-sensitively, so write '${upper}'`,
       )

@@ -5,6 +5,9 @@
  */
 export const CALLBACK_NAME_PATTERN = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/
 
+/** The callback parameter's name unless configured (`jsonp: true`, the mock backend), as jQuery and Express use. */
+export const DEFAULT_JSONP_PARAM = 'callback'
+
 /** Longest callback name accepted, in characters. */
 export const MAX_CALLBACK_NAME_LENGTH = 128
 
@@ -22,4 +25,21 @@ export const CALLBACK_NAME_RULE =
  */
 export function isValidCallbackName(name: string): boolean {
   return name.length <= MAX_CALLBACK_NAME_LENGTH && CALLBACK_NAME_PATTERN.test(name)
+}
+
+/** A query parameter name that needs no percent-encoding in any client: RFC 3986 unreserved characters and `$`. */
+const PARAM_NAME_PATTERN = /^[\w.~$-]{1,64}$/
+
+/** The rule for the callback parameter's own name (`jsonp.param`), in words, for configuration errors. */
+export const JSONP_PARAM_RULE = 'a query parameter name of 1 to 64 letters, digits, or _ . ~ $ -'
+
+/**
+ * Whether `name` may be the callback parameter's name (`jsonp: { param }`): see {@link JSONP_PARAM_RULE}.
+ *
+ * @example
+ * isValidJsonpParam('callback') // true
+ * isValidJsonpParam('cb name')  // false
+ */
+export function isValidJsonpParam(name: unknown): name is string {
+  return typeof name === 'string' && PARAM_NAME_PATTERN.test(name)
 }

@@ -2,7 +2,12 @@ import type { ServerResponse } from 'node:http'
 import type { Http2ServerResponse } from 'node:http2'
 import { CorsDevProxyError } from '../errors.js'
 import type { ProxyRequest } from '../options.js'
-import { isValidCallbackName } from './callback-name.js'
+import {
+  DEFAULT_JSONP_PARAM,
+  isValidCallbackName,
+  isValidJsonpParam,
+  JSONP_PARAM_RULE,
+} from './callback-name.js'
 import { type InterceptableResponse, interceptJsonAnswer } from './jsonp-intercept.js'
 import { jsonpCallbackOf } from './jsonp-request.js'
 import { type JsonpResponse, sendJsonpCallbackError, sendJsonpMethodNotAllowed } from './jsonp-response.js'
@@ -27,9 +32,6 @@ export type JsonpMiddleware = (
   res: ServerResponse | Http2ServerResponse,
   next: (err?: unknown) => void,
 ) => void
-
-/** A query parameter name that needs no percent-encoding: RFC 3986 unreserved characters and `$`. */
-const PARAM_NAME = /^[\w.~$-]{1,64}$/
 
 /**
  * Checks a JSONP request before any handler runs: `undefined` when the request carries no
@@ -69,12 +71,12 @@ export function admitJsonpRequest(
  * app.get('/users', (req, res) => res.json([{ id: 1 }])) // GET /users?callback=cb → cb([{"id":1}])
  */
 export function createJsonpMiddleware(options: JsonpMiddlewareOptions = {}): JsonpMiddleware {
-  const param = options.param ?? 'callback'
-  if (typeof param !== 'string' || !PARAM_NAME.test(param)) {
+  const param = options.param ?? DEFAULT_JSONP_PARAM
+  if (!isValidJsonpParam(param)) {
     throw new CorsDevProxyError(
       'INVALID_OPTION',
       'jsonp.param',
-      'must be a query parameter name of 1 to 64 letters, digits, or _ . ~ $ -',
+      `must be ${JSONP_PARAM_RULE}`,
       "createJsonpMiddleware({ param: 'callback' })",
     )
   }

@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeader } from 'node:http'
-import { CALLBACK_NAME_RULE, isValidCallbackName } from './callback-name.js'
+import { sendText } from '../send-text.js'
+import { CALLBACK_NAME_RULE, DEFAULT_JSONP_PARAM, isValidCallbackName } from './callback-name.js'
 
 /**
  * The part of a response the JSONP answers use; `http.ServerResponse` and
@@ -32,34 +33,18 @@ export function jsonpBody(callback: string, json: string): string {
   return `/**/ typeof ${callback} === 'function' && ${callback}(${safe});`
 }
 
-/** Statuses whose answer carries no content (RFC 9110 §15.3.5, §15.3.6, §15.4.5). */
-const NO_CONTENT_STATUSES = new Set([204, 205, 304])
+/** Every JSONP answer, the errors included, is read as what its Content-Type says, never sniffed. */
+const NOSNIFF = [['x-content-type-options', 'nosniff']] as const
 
 function send(res: JsonpResponse, status: number, contentType: string, body: string): void {
-  // Request-time code never throws: a response already under way can only be ended.
-  if (res.writableEnded) return
-  if (res.headersSent) {
-    res.end()
-    return
-  }
-  res.statusCode = status
-  if (NO_CONTENT_STATUSES.has(status)) {
-    // A Content-Length for a body that is never sent makes clients fail the response.
-    if (status === 205) res.setHeader('content-length', '0')
-    res.end()
-    return
-  }
-  res.setHeader('content-type', contentType)
-  res.setHeader('x-content-type-options', 'nosniff')
-  res.setHeader('content-length', Buffer.byteLength(body))
-  res.end(body)
+  sendText(res, status, contentType, body, NOSNIFF)
 }
 
 /**
  * Answers 400 with a JSON error naming the parameter and the rule. The rejected name is never
  * echoed: reflecting it is what makes JSONP endpoints injectable.
  */
-export function sendJsonpCallbackError(res: JsonpResponse, param = 'callback'): void {
+export function sendJsonpCallbackError(res: JsonpResponse, param = DEFAULT_JSONP_PARAM): void {
   const body = {
     error: `invalid JSONP callback: the \`${param}\` query parameter must be ${CALLBACK_NAME_RULE}`,
     param,
@@ -69,7 +54,7 @@ export function sendJsonpCallbackError(res: JsonpResponse, param = 'callback'): 
 }
 
 /** Answers 405 with `Allow: GET`: JSONP is loaded by a `<script>` element, which only GETs. */
-export function sendJsonpMethodNotAllowed(res: JsonpResponse, param = 'callback'): void {
+export function sendJsonpMethodNotAllowed(res: JsonpResponse, param = DEFAULT_JSONP_PARAM): void {
   if (!res.headersSent && !res.writableEnded) res.setHeader('allow', 'GET')
   const body = {
     error: `JSONP answers GET requests only (this request carries the \`${param}\` parameter)`,

@@ -1,10 +1,12 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
+import { isCorsPreflight } from '../cors/cors-decision.js'
 import { CorsDevProxyError } from '../errors.js'
+import { DEFAULT_JSONP_PARAM } from '../jsonp/callback-name.js'
 import { sendJsonp, sendJsonpMethodNotAllowed } from '../jsonp/jsonp-response.js'
 import type { ProxyRequest } from '../options.js'
 import { answerCookieRequest } from './mock-cookies.js'
-import { answerMockPreflight, applyMockCorsHeaders, isPreflightRequest } from './mock-cors.js'
+import { answerMockPreflight, applyMockCorsHeaders } from './mock-cors.js'
 import { buildEcho, readRequestBody } from './mock-echo.js'
 import { createMockEventStreams } from './mock-events.js'
 import { closeAfterResponse, type MockResponse, parseRequestTarget, sendJson } from './mock-http.js'
@@ -23,7 +25,7 @@ export interface ResolvedMockBackendOptions {
 
 const DEFAULTS: ResolvedMockBackendOptions = Object.freeze({
   cors: 'off',
-  jsonpParam: 'callback',
+  jsonpParam: DEFAULT_JSONP_PARAM,
   bodyLimit: 1024 * 1024,
   logLimit: 1000,
 })
@@ -40,6 +42,8 @@ export function resolveMockBackendOptions(
   options: MockBackendOptions = {},
   optionName = 'mock',
 ): ResolvedMockBackendOptions {
+  const invalid = (key: string, problem: string, example: string) =>
+    new CorsDevProxyError('INVALID_OPTION', `${optionName}.${key}`, problem, example)
   if (typeof options !== 'object' || options === null) {
     throw new CorsDevProxyError('INVALID_OPTION', optionName, 'must be an object or true', EXAMPLE)
   }
@@ -56,36 +60,16 @@ export function resolveMockBackendOptions(
   const { cors = DEFAULTS.cors, jsonpParam = DEFAULTS.jsonpParam } = options
   const { bodyLimit = DEFAULTS.bodyLimit, logLimit = DEFAULTS.logLimit } = options
   if (!CORS_MODES.includes(cors)) {
-    throw new CorsDevProxyError(
-      'INVALID_OPTION',
-      `${optionName}.cors`,
-      "must be 'off', 'reflect' or 'wildcard'",
-      "{ cors: 'reflect' }",
-    )
+    throw invalid('cors', "must be 'off', 'reflect' or 'wildcard'", "{ cors: 'reflect' }")
   }
   if (typeof jsonpParam !== 'string' || !/^[\w$.-]+$/.test(jsonpParam)) {
-    throw new CorsDevProxyError(
-      'INVALID_OPTION',
-      `${optionName}.jsonpParam`,
-      'must be a query parameter name',
-      "{ jsonpParam: 'callback' }",
-    )
+    throw invalid('jsonpParam', 'must be a query parameter name', "{ jsonpParam: 'callback' }")
   }
   if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) {
-    throw new CorsDevProxyError(
-      'INVALID_OPTION',
-      `${optionName}.bodyLimit`,
-      'must be a number of bytes',
-      '{ bodyLimit: 1048576 }',
-    )
+    throw invalid('bodyLimit', 'must be a number of bytes', '{ bodyLimit: 1048576 }')
   }
   if (!Number.isSafeInteger(logLimit) || logLimit < 0) {
-    throw new CorsDevProxyError(
-      'INVALID_OPTION',
-      `${optionName}.logLimit`,
-      'must be a whole number',
-      '{ logLimit: 1000 }',
-    )
+    throw invalid('logLimit', 'must be a whole number', '{ logLimit: 1000 }')
   }
   return Object.freeze({ cors, jsonpParam, bodyLimit, logLimit })
 }
@@ -173,7 +157,8 @@ export function createMockBackend(options?: MockBackendOptions, optionName = 'mo
   }
 
   function handle(req: ProxyRequest, res: MockResponse, target: string): void {
-    const preflight = isPreflightRequest(req)
+    // Any other OPTIONS is an ordinary request and is echoed (Fetch standard §4.8).
+    const preflight = isCorsPreflight(req)
     log.record(req, res, target, preflight)
     const url = parseRequestTarget(target)
     if (url === undefined) {

@@ -1,16 +1,21 @@
 import type { ProxyRequest } from '../options.js'
-import { isSecureRequest, type MockResponse, sendJson } from './mock-http.js'
+import { isEncrypted } from '../request-headers.js'
+import { type MockResponse, sendJson } from './mock-http.js'
 
 // RFC 6265 §4.1.1: a cookie name is a token, a value is cookie-octets, optionally quoted.
 const COOKIE_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 const COOKIE_VALUE =
   /^(?:[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*|"[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*")$/
 
-/** Parses a `Cookie` request header into name → value (the first of repeated names wins, as browsers order them). */
-export function parseCookieHeader(header: string | undefined): Record<string, string> {
+/**
+ * Parses a `Cookie` request header into name → value (the first of repeated names wins, as
+ * browsers order them). Several lines (HTTP/2 may split the header) are read as one, `; `-joined.
+ */
+export function parseCookieHeader(header: string | readonly string[] | undefined): Record<string, string> {
   const cookies: Record<string, string> = {}
-  if (!header) return cookies
-  for (const pair of header.split(';')) {
+  const text = typeof header === 'object' ? header.join('; ') : header
+  if (!text) return cookies
+  for (const pair of text.split(';')) {
     const eq = pair.indexOf('=')
     if (eq <= 0) continue
     const name = pair.slice(0, eq).trim()
@@ -40,9 +45,8 @@ function cookieAttributes(secure: boolean): string {
  * await fetch('http://127.0.0.1:4000/cookie', { credentials: 'include' }) // { cookies: { session: 'abc' } }
  */
 export function answerCookieRequest(req: ProxyRequest, res: MockResponse, url: URL, status?: number): void {
-  const cookie = req.headers.cookie
-  const cookies = parseCookieHeader(Array.isArray(cookie) ? cookie.join('; ') : cookie)
-  const attributes = cookieAttributes(isSecureRequest(req))
+  const cookies = parseCookieHeader(req.headers.cookie)
+  const attributes = cookieAttributes(isEncrypted(req))
   const setCookie: string[] = []
   for (const pair of url.searchParams.getAll('set')) {
     const eq = pair.indexOf('=')

@@ -1,3 +1,4 @@
+import { appendVary } from '../cors/cors-decision.js'
 import type { ProxyRequest } from '../options.js'
 import { headerValue, type MockResponse, sendJson } from './mock-http.js'
 import type { MockCorsMode } from './mock-options.js'
@@ -5,27 +6,6 @@ import type { MockSwitches } from './mock-switches.js'
 
 /** Methods a preflight answer lists unless `?allowMethods=` says otherwise (the `cors` package's default). */
 const DEFAULT_ALLOW_METHODS = 'GET, HEAD, PUT, PATCH, POST, DELETE'
-
-/**
- * A CORS preflight is an OPTIONS request with `Origin` and `Access-Control-Request-Method`
- * (Fetch standard §4.8, "CORS-preflight fetch"). Any other OPTIONS is an ordinary request
- * and is echoed: treating every OPTIONS as a preflight is the `cors` package's mistake.
- */
-export function isPreflightRequest(req: ProxyRequest): boolean {
-  return (
-    req.method === 'OPTIONS' &&
-    req.headers.origin !== undefined &&
-    req.headers['access-control-request-method'] !== undefined
-  )
-}
-
-/** Adds a field name to `Vary` without repeating it (RFC 9110 §12.5.5). */
-function addVary(res: MockResponse, name: string): void {
-  const current = res.getHeader('vary')
-  const names = current === undefined ? [] : String(current).split(/\s*,\s*/)
-  if (names.some((n) => n.toLowerCase() === name.toLowerCase())) return
-  res.setHeader('vary', [...names.filter((n) => n !== ''), name].join(', '))
-}
 
 /**
  * Sets the CORS headers every response of the mode carries (Fetch standard §3.2.3, "HTTP
@@ -50,7 +30,7 @@ export function applyMockCorsHeaders(
     res.setHeader('access-control-allow-origin', '*')
     if (switches?.credentials === true) res.setHeader('access-control-allow-credentials', 'true')
   } else {
-    addVary(res, 'Origin')
+    appendVary(res, ['Origin'])
     if (origin !== undefined) res.setHeader('access-control-allow-origin', origin)
     if (switches?.credentials !== false) res.setHeader('access-control-allow-credentials', 'true')
   }
@@ -75,7 +55,7 @@ export function answerMockPreflight(
     let headers = switches.allowHeaders
     if (headers === undefined) {
       // Reflecting the requested headers makes the answer depend on them: say so for caches.
-      addVary(res, 'Access-Control-Request-Headers')
+      appendVary(res, ['Access-Control-Request-Headers'])
       headers = headerValue(req, 'access-control-request-headers') ?? ''
     }
     if (headers !== '') res.setHeader('access-control-allow-headers', headers)

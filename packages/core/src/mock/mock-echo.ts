@@ -1,6 +1,7 @@
 import type { ProxyRequest } from '../options.js'
+import { isEncrypted } from '../request-headers.js'
 import { parseCookieHeader } from './mock-cookies.js'
-import { isSecureRequest, type MockProtocol, requestProtocol } from './mock-http.js'
+import { type MockProtocol, plainRequestHeaders, requestProtocol } from './mock-http.js'
 
 /** What the mock backend answers to any request on a path it does not reserve. */
 export interface MockEcho {
@@ -113,21 +114,16 @@ export function searchParamsToObject(params: URLSearchParams): Record<string, st
 
 /** Builds the echo of a request whose body has been read. */
 export function buildEcho(req: ProxyRequest, url: URL, body: Buffer): MockEcho {
-  const headers: Record<string, string | string[]> = {}
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined && !name.startsWith(':')) headers[name] = value
-  }
-  const cookie = req.headers.cookie
   return {
     method: req.method ?? 'GET',
     path: url.pathname,
     query: searchParamsToObject(url.searchParams),
-    headers,
+    headers: plainRequestHeaders(req),
     origin: req.headers.origin ?? null,
-    cookies: parseCookieHeader(Array.isArray(cookie) ? cookie.join('; ') : cookie),
+    cookies: parseCookieHeader(req.headers.cookie),
     body: parseBody(req.headers['content-type'], body),
     bodyBytes: body.byteLength,
     protocol: requestProtocol(req),
-    secure: isSecureRequest(req),
+    secure: isEncrypted(req),
   }
 }

@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http'
-import type { TLSSocket } from 'node:tls'
 import type { ProxyRequest } from '../options.js'
+import { sendText } from '../send-text.js'
 
 /**
  * The part of a response the mock backend uses. Both `http.ServerResponse` and
@@ -30,11 +30,6 @@ export function requestProtocol(req: ProxyRequest): MockProtocol {
   return req.httpVersion === '1.0' ? 'http/1.0' : 'http/1.1'
 }
 
-/** Whether the request came over TLS (on HTTP/2 the socket is the session's TLS socket). */
-export function isSecureRequest(req: ProxyRequest): boolean {
-  return (req.socket as Partial<TLSSocket> | null)?.encrypted === true
-}
-
 /** Whether the request is on HTTP/1.x, where connection-specific headers are allowed. */
 function isHttp1(req: ProxyRequest): boolean {
   return req.httpVersionMajor === 1
@@ -46,30 +41,6 @@ function isHttp1(req: ProxyRequest): boolean {
  */
 export function sendJson(res: MockResponse, status: number, value: unknown): void {
   sendText(res, status, 'application/json; charset=utf-8', `${JSON.stringify(value, null, 2)}\n`)
-}
-
-/**
- * Answers with a body of the given type (none for 204, 205 and 304, which forbid one: RFC 9110
- * §15.3.5, §15.3.6, §15.4.5).
- */
-export function sendText(res: MockResponse, status: number, contentType: string, body: string): void {
-  if (res.writableEnded || res.destroyed) return
-  if (res.headersSent) {
-    res.end()
-    return
-  }
-  res.statusCode = status
-  if (status === 204 || status === 205 || status === 304) {
-    res.removeHeader('content-type')
-    // Node sends no body for 204 and 304 itself, but would for 205: say it is empty.
-    if (status === 205) res.setHeader('content-length', 0)
-    res.end()
-    return
-  }
-  const bytes = Buffer.from(body, 'utf8')
-  res.setHeader('content-type', contentType)
-  res.setHeader('content-length', bytes.byteLength)
-  res.end(bytes)
 }
 
 /**
@@ -95,4 +66,13 @@ export function parseRequestTarget(target: string): URL | undefined {
 export function headerValue(req: ProxyRequest, name: string): string | undefined {
   const value = req.headers[name]
   return Array.isArray(value) ? value.join(', ') : value
+}
+
+/** The request's headers as the echo and the log show them: HTTP/2 pseudo-headers (`:path`...) left out. */
+export function plainRequestHeaders(req: ProxyRequest): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {}
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined && !name.startsWith(':')) headers[name] = value
+  }
+  return headers
 }

@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http'
 import type { ProxyRequest } from '../options.js'
-import { type MockProtocol, type MockResponse, requestProtocol } from './mock-http.js'
+import { type MockProtocol, type MockResponse, plainRequestHeaders, requestProtocol } from './mock-http.js'
 
 /**
  * One request the mock backend received. The browser enforces CORS on the response, not the
@@ -54,10 +54,6 @@ export function createMockLog(limit: number): MockLog {
   return {
     entries,
     record(req, res, path, preflight) {
-      const requestHeaders: Record<string, string | string[]> = {}
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (value !== undefined && !name.startsWith(':')) requestHeaders[name] = value
-      }
       const entry: MockRequestLog = {
         id: nextId++,
         time: Date.now(),
@@ -66,7 +62,7 @@ export function createMockLog(limit: number): MockLog {
         origin: req.headers.origin ?? null,
         preflight,
         protocol: requestProtocol(req),
-        requestHeaders,
+        requestHeaders: plainRequestHeaders(req),
         status: undefined,
         handled: false,
         responseHeaders: undefined,

@@ -20,7 +20,8 @@ export interface MockRouteStep {
 /** The path the mock sees for a matched path: the route's rewrite, as a target would see it. */
 function mockTarget(route: ResolvedRoute, path: string, req: ProxyRequest): string {
   const target = route.rewritePath(path, req)
-  // A custom rewrite may drop the leading slash; the mock only serves origin-form paths.
+  // `createPathRewriter` always gives a leading slash; a hand-built `ResolvedRoute` may not, and
+  // the mock only serves origin-form paths.
   return target.startsWith('/') ? target : `/${target}`
 }
 

@@ -1,3 +1,4 @@
+import { HTTP_TOKEN } from '../http-token.js'
 import type { MockCorsMode } from './mock-options.js'
 
 /**
@@ -69,8 +70,6 @@ export const MAX_MOCK_DELAY = 10_000
 /** Longest `maxAge` accepted: Firefox's cap (Chromium caps at 7200, so larger values show the cap). */
 const MAX_MAX_AGE = 86_400
 
-// RFC 9110 §5.6.2 token; methods and field names are tokens.
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 const DIGITS = /^\d{1,9}$/
 
 type SwitchName = Exclude<keyof MockSwitches, 'preflightFail'> | 'preflight'
@@ -95,7 +94,7 @@ function tokenList(allowStar: boolean): Parser {
       .map((item) => item.trim())
       .filter((item) => item !== '')
     if (items.length === 0) return value.trim() === '' ? { value: '' } : undefined
-    const ok = items.every((item) => TOKEN.test(item) && (allowStar || item !== '*'))
+    const ok = items.every((item) => HTTP_TOKEN.test(item) && (allowStar || item !== '*'))
     return ok ? { value: items.join(', ') } : undefined
   }
 }
