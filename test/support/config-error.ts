@@ -1,4 +1,4 @@
-import { CorsDevProxyError, type CorsDevProxyErrorCode } from '../../packages/core/src/errors.js'
+import { CorsDevProxyError, type CorsDevProxyErrorCode } from '../../packages/core/src/config/errors.js'
 
 /** What a configuration error is expected to say. */
 export interface ExpectedConfigError {

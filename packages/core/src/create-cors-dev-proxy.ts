@@ -1,16 +1,17 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { ForwardRoute } from './forward-request.js'
-import { createLogger, type Logger } from './logger.js'
-import { matchRoute } from './match-route.js'
-import type { CorsDevProxyOptions, ProxyRequest, ProxyResponse, Routes } from './options.js'
-import { refuseConnect, refuseRequest } from './refuse-request.js'
-import { resolveOptions } from './resolve-options.js'
-import type { ResolvedRoute } from './resolved-route.js'
-import { createRoutePipeline, type NextFunction, type RoutePipeline } from './route-pipeline.js'
-import { sendText } from './send-text.js'
-import { createUpstreamPool } from './upstream-pool.js'
-import { forwardUpgrade } from './websocket-upgrade.js'
+import type { CorsDevProxyOptions, Routes } from './config/options.js'
+import { resolveOptions } from './config/resolve-options.js'
+import type { ResolvedRoute } from './config/resolved-route.js'
+import { type BuiltRoutePipeline, createRoutePipeline } from './create-route-pipeline.js'
+import type { ForwardRoute } from './forward/forward-request.js'
+import { createUpstreamPool } from './forward/upstream-pool.js'
+import { forwardUpgrade } from './forward/websocket-upgrade.js'
+import type { NextFunction, ProxyRequest, ProxyResponse } from './http/proxy-types.js'
+import { sendText } from './http/send-text.js'
+import { createLogger } from './log/logger.js'
+import { matchRoute } from './pipeline/match-route.js'
+import { refuseConnect, refuseRequest } from './pipeline/refuse-request.js'
 
 /** The proxy engine: a middleware for HTTP requests, an upgrade handler for WebSockets, and `close`. */
 export interface CorsDevProxy {
@@ -63,14 +64,12 @@ function answerNotFound(res: ProxyResponse): void {
  */
 export function createCorsDevProxy(routes: Routes, options?: CorsDevProxyOptions): CorsDevProxy {
   // One logger for everything the proxy reports, so de-duplication and the summaries printed by
-  // `close()` cover all of it; `pathRewrite` problems only happen at request time, once it exists.
-  let warn: Logger['warn'] = () => undefined
-  const resolved = resolveOptions(routes, options, { onProblem: (message, key) => warn(message, key) })
+  // `close()` cover all of it.
+  const resolved = resolveOptions(routes, options)
   const logger = createLogger(resolved.log, resolved.logger)
-  warn = logger.warn
   const pool = createUpstreamPool()
   const sockets = new Set<Duplex>()
-  const pipelines = new Map<ResolvedRoute, RoutePipeline>()
+  const pipelines = new Map<ResolvedRoute, BuiltRoutePipeline>()
   for (const route of resolved.routes) pipelines.set(route, createRoutePipeline(route, { pool, logger }))
 
   function corsDevProxyMiddleware(req: ProxyRequest, res: ProxyResponse, next?: NextFunction): void {
@@ -82,7 +81,7 @@ export function createCorsDevProxy(routes: Routes, options?: CorsDevProxyOptions
       else answerNotFound(res)
       return
     }
-    pipeline(req, res, match.path, (error) => {
+    pipeline.run(req, res, match.path, (error) => {
       if (next) next(error)
       else if (error !== undefined && error !== null) {
         logger.error(`${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`)

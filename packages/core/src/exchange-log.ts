@@ -1,8 +1,8 @@
 import type { CorsDevProxy } from './create-cors-dev-proxy.js'
-import { describeExchange } from './describe-routes.js'
-import type { Logger } from './logger.js'
-import type { ProxyRequest, ProxyResponse } from './options.js'
-import type { NextFunction } from './route-pipeline.js'
+import type { ProxyRequest, ProxyResponse } from './http/proxy-types.js'
+import { describeExchange } from './log/describe-routes.js'
+import type { Logger } from './log/logger.js'
+import type { NextFunction } from './pipeline/route-pipeline.js'
 
 /**
  * The proxy's middleware as a dev-server adapter mounts it: at `log: 'debug'` each request the

@@ -6,8 +6,8 @@ import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import { serveProxy } from '../../../test/support/proxy-server.js'
 import { collectBody, listen, sendHttp2Request, sendRequest } from '../../../test/support/servers.js'
+import { CorsDevProxyError } from '../src/config/errors.js'
 import { createCorsDevProxy } from '../src/create-cors-dev-proxy.js'
-import { CorsDevProxyError } from '../src/errors.js'
 
 /** connect 3 has no types of its own: the part of its app these tests use. */
 interface ConnectApp {

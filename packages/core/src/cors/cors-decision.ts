@@ -1,8 +1,8 @@
 import type { OutgoingHttpHeader } from 'node:http'
-import type { ProxyRequest } from '../options.js'
-import type { CorsOriginFunction, CorsOriginResult } from './cors-options.js'
-import type { ResolvedCorsOptions } from './resolve-cors-options.js'
-import { mergeVary, varyNames } from './vary.js'
+import type { CorsOriginFunction, CorsOriginResult } from '../config/cors-options.js'
+import type { ResolvedCorsOptions } from '../config/resolve-cors-options.js'
+import type { ProxyRequest } from '../http/proxy-types.js'
+import { mergeVary, varyNames } from '../http/vary.js'
 
 /** A response header to set: lowercase name and value. */
 export type CorsHeader = readonly [name: string, value: string]

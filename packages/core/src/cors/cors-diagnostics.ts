@@ -1,21 +1,11 @@
 import type { OutgoingHttpHeaders } from 'node:http'
-import type { Logger } from '../logger.js'
-import type { ProxyRequest, ProxyResponse } from '../options.js'
-import { clientHost, isEncrypted } from '../request-headers.js'
-import type { ResolvedRoute } from '../resolved-route.js'
-import type { RouteStep } from '../route-pipeline.js'
-import { diagnoseResponse } from './diagnose-response.js'
-import { isSameOrigin } from './parse-origin.js'
-
-/**
- * The origin the browser addressed: the dev server's scheme (TLS or not) and the `Host` it
- * was asked for (`:authority` on HTTP/2). `undefined` when the request names no host.
- */
-export function requestedOrigin(req: ProxyRequest): string | undefined {
-  const host = clientHost(req)
-  if (host === undefined || host === '') return undefined
-  return `${isEncrypted(req) ? 'https' : 'http'}://${host}`
-}
+import { diagnoseResponse } from '../browser/diagnose-response.js'
+import type { ResolvedRoute } from '../config/resolved-route.js'
+import { isSameOrigin } from '../http/parse-origin.js'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { requestedOrigin } from '../http/request-origin.js'
+import type { Logger } from '../log/logger.js'
+import type { RouteStep } from '../pipeline/route-pipeline.js'
 
 /** The response calls the observer wraps. */
 interface ObservedResponse {

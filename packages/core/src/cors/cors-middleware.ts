@@ -1,14 +1,14 @@
 import type { ServerResponse } from 'node:http'
 import type { Http2ServerResponse } from 'node:http2'
-import type { ProxyRequest } from '../options.js'
+import type { CorsOptions } from '../config/cors-options.js'
+import { type ResolvedCorsOptions, resolveCorsOptions } from '../config/resolve-cors-options.js'
+import type { ProxyRequest } from '../http/proxy-types.js'
 import {
   applyCorsDecision,
   type CorsDecision,
   type CorsResponse,
   createCorsDecider,
 } from './cors-decision.js'
-import type { CorsOptions } from './cors-options.js'
-import { type ResolvedCorsOptions, resolveCorsOptions } from './resolve-cors-options.js'
 
 /** A connect-style middleware, usable with `http`, `http2` (compat API), connect, Express and Vite. */
 export type CorsMiddleware = (

@@ -1,11 +1,11 @@
-import type { Logger } from '../logger.js'
-import type { ProxyRequest } from '../options.js'
-import type { ResolvedRoute } from '../resolved-route.js'
-import type { CorsError } from './chromium-messages.js'
+import type { CorsError } from '../browser/chromium-messages.js'
+import { corsFix } from '../browser/cors-fix.js'
+import { diagnoseResponse } from '../browser/diagnose-response.js'
+import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ProxyRequest } from '../http/proxy-types.js'
+import { requestedOrigin } from '../http/request-origin.js'
+import type { Logger } from '../log/logger.js'
 import type { CorsDecision } from './cors-decision.js'
-import { requestedOrigin } from './cors-diagnostics.js'
-import { corsFix } from './cors-fix.js'
-import { diagnoseResponse } from './diagnose-response.js'
 
 /** Checks the answer about to be written with this status; logs if the browser will refuse it. */
 export type CorsPolicyReport = (status: number) => void

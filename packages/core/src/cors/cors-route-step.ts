@@ -1,14 +1,14 @@
 import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http'
-import type { Logger } from '../logger.js'
-import { routeOption } from '../option-path.js'
-import type { ProxyRequest, ProxyResponse } from '../options.js'
-import type { ResolvedRoute } from '../resolved-route.js'
-import type { RouteStep } from '../route-pipeline.js'
+import { routeOption } from '../config/option-path.js'
+import { resolveCorsOptions } from '../config/resolve-cors-options.js'
+import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { mergeVary, varyNames } from '../http/vary.js'
+import type { Logger } from '../log/logger.js'
+import type { RouteStep } from '../pipeline/route-pipeline.js'
 import { applyCorsDecision, type CorsDecision, createCorsDecider } from './cors-decision.js'
 import { endPreflight } from './cors-middleware.js'
 import { type CorsPolicyReport, createCorsPolicyReporter } from './cors-policy-report.js'
-import { resolveCorsOptions } from './resolve-cors-options.js'
-import { mergeVary, varyNames } from './vary.js'
 
 /** The response calls the guard wraps; `http` and `http2` responses both have them. */
 interface GuardedResponse {

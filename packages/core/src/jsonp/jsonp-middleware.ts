@@ -1,13 +1,13 @@
 import type { ServerResponse } from 'node:http'
 import type { Http2ServerResponse } from 'node:http2'
-import { CorsDevProxyError } from '../errors.js'
-import type { ProxyRequest } from '../options.js'
 import {
   DEFAULT_JSONP_PARAM,
   isValidCallbackName,
   isValidJsonpParam,
   JSONP_PARAM_RULE,
-} from './callback-name.js'
+} from '../config/callback-name.js'
+import { CorsDevProxyError } from '../config/errors.js'
+import type { ProxyRequest } from '../http/proxy-types.js'
 import { type InterceptableResponse, interceptJsonAnswer } from './jsonp-intercept.js'
 import { jsonpCallbackOf } from './jsonp-request.js'
 import { type JsonpResponse, sendJsonpCallbackError, sendJsonpMethodNotAllowed } from './jsonp-response.js'

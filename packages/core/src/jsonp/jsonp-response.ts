@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeader } from 'node:http'
-import { sendText } from '../send-text.js'
-import { CALLBACK_NAME_RULE, DEFAULT_JSONP_PARAM, isValidCallbackName } from './callback-name.js'
+import { CALLBACK_NAME_RULE, DEFAULT_JSONP_PARAM, isValidCallbackName } from '../config/callback-name.js'
+import { sendText } from '../http/send-text.js'
 
 /**
  * The part of a response the JSONP answers use; `http.ServerResponse` and

@@ -1,5 +1,5 @@
-import type { ResolvedRoute } from '../resolved-route.js'
-import type { RouteStep } from '../route-pipeline.js'
+import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { RouteStep } from '../pipeline/route-pipeline.js'
 import { type InterceptableResponse, interceptJsonAnswer } from './jsonp-intercept.js'
 import { admitJsonpRequest } from './jsonp-middleware.js'
 

@@ -1,5 +1,5 @@
-import type { ProxyRequest } from '../options.js'
-import { isEncrypted } from '../request-headers.js'
+import type { ProxyRequest } from '../http/proxy-types.js'
+import { isEncrypted } from '../http/request-origin.js'
 import { type MockResponse, sendJson } from './mock-http.js'
 
 // RFC 6265 §4.1.1: a cookie name is a token, a value is cookie-octets, optionally quoted.

@@ -1,7 +1,7 @@
+import type { MockCorsMode } from '../config/mock-options.js'
 import { appendVary } from '../cors/cors-decision.js'
-import type { ProxyRequest } from '../options.js'
+import type { ProxyRequest } from '../http/proxy-types.js'
 import { headerValue, type MockResponse, sendJson } from './mock-http.js'
-import type { MockCorsMode } from './mock-options.js'
 import type { MockSwitches } from './mock-switches.js'
 
 /** Methods a preflight answer lists unless `?allowMethods=` says otherwise (the `cors` package's default). */

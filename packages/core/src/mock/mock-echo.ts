@@ -1,5 +1,5 @@
-import type { ProxyRequest } from '../options.js'
-import { isEncrypted } from '../request-headers.js'
+import type { ProxyRequest } from '../http/proxy-types.js'
+import { isEncrypted } from '../http/request-origin.js'
 import { parseCookieHeader } from './mock-cookies.js'
 import { type MockProtocol, plainRequestHeaders, requestProtocol } from './mock-http.js'
 

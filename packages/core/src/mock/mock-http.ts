@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http'
-import type { ProxyRequest } from '../options.js'
-import { sendText } from '../send-text.js'
+import type { ProxyRequest } from '../http/proxy-types.js'
+import { sendText } from '../http/send-text.js'
 
 /**
  * The part of a response the mock backend uses. Both `http.ServerResponse` and

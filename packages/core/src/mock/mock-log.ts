@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeaders } from 'node:http'
-import type { ProxyRequest } from '../options.js'
+import type { ProxyRequest } from '../http/proxy-types.js'
 import { type MockProtocol, type MockResponse, plainRequestHeaders, requestProtocol } from './mock-http.js'
 
 /**

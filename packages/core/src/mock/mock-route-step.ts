@@ -1,9 +1,10 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { routeOption } from '../option-path.js'
-import type { ProxyRequest } from '../options.js'
-import type { ResolvedRoute } from '../resolved-route.js'
-import type { RouteStep } from '../route-pipeline.js'
+import { routeOption } from '../config/option-path.js'
+import type { ProblemReport } from '../config/path-rewrite.js'
+import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ProxyRequest } from '../http/proxy-types.js'
+import type { RouteStep } from '../pipeline/route-pipeline.js'
 import { createMockBackend, type MockBackend } from './mock-backend.js'
 
 /** The terminal step of a `mock` route, with its backend (for `close()` and its request log). */
@@ -18,8 +19,8 @@ export interface MockRouteStep {
 }
 
 /** The path the mock sees for a matched path: the route's rewrite, as a target would see it. */
-function mockTarget(route: ResolvedRoute, path: string, req: ProxyRequest): string {
-  const target = route.rewritePath(path, req)
+function mockTarget(route: ResolvedRoute, path: string, req: ProxyRequest, report?: ProblemReport): string {
+  const target = route.rewritePath(path, req, report)
   // `createPathRewriter` always gives a leading slash; a hand-built `ResolvedRoute` may not, and
   // the mock only serves origin-form paths.
   return target.startsWith('/') ? target : `/${target}`
@@ -34,15 +35,15 @@ function mockTarget(route: ResolvedRoute, path: string, req: ProxyRequest): stri
  * @example
  * const { step } = createMockRouteStep(route) // route.mock is set
  */
-export function createMockRouteStep(route: ResolvedRoute): MockRouteStep {
+export function createMockRouteStep(route: ResolvedRoute, report?: ProblemReport): MockRouteStep {
   const backend = createMockBackend(route.mock ?? {}, routeOption(route.prefix, 'mock'))
   return {
     backend,
     step: function mockStep(req, res, _next, path) {
-      backend.handle(req, res, mockTarget(route, path, req))
+      backend.handle(req, res, mockTarget(route, path, req, report))
     },
     upgrade(req, socket, head, path) {
-      return backend.upgrade(req, socket, head, mockTarget(route, path, req))
+      return backend.upgrade(req, socket, head, mockTarget(route, path, req, report))
     },
   }
 }

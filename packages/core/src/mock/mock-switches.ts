@@ -1,5 +1,5 @@
-import { HTTP_TOKEN } from '../http-token.js'
-import type { MockCorsMode } from './mock-options.js'
+import type { MockCorsMode } from '../config/mock-options.js'
+import { HTTP_TOKEN } from '../http/http-token.js'
 
 /**
  * Per-request behaviour chosen in the query string, so one mock backend can show every

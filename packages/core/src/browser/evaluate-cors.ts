@@ -1,0 +1,234 @@
+import { getHeader, type HeadersInput } from '../http/header-list.js'
+import { HTTP_TOKEN } from '../http/http-token.js'
+import { isSameOrigin, originOf, serializeOrigin } from '../http/parse-origin.js'
+import { type CorsError, type CorsInitiator, chromiumCorsMessage } from './chromium-messages.js'
+import {
+  type ClassifyRequestInput,
+  classifyRequest,
+  isSafelistedMethod,
+  type PreflightReason,
+} from './classify-request.js'
+import { AUTHORIZATION_WILDCARD_FIX, corsFix } from './cors-fix.js'
+
+/** The request a page's script makes: where, from which origin, how. */
+export interface CorsRequestInput extends ClassifyRequestInput {
+  /** The URL requested. */
+  readonly url: string | URL
+  /** The page's origin (`Origin` header value; `'null'` for an opaque origin). */
+  readonly origin: string
+  /**
+   * The request's credentials mode; only `'include'` changes the checks.
+   * @default 'same-origin' (fetch's default)
+   */
+  readonly credentials?: RequestCredentials
+  /**
+   * What made the request; Chromium words the message after it.
+   * @default 'fetch'
+   */
+  readonly initiator?: CorsInitiator
+}
+
+/** A response as the browser received it. */
+export interface CorsResponseInput {
+  readonly status: number
+  readonly headers: HeadersInput
+}
+
+/** The answer to the preflight. */
+export interface CorsPreflightResponseInput extends CorsResponseInput {
+  /** The preflight was answered with a redirect (a 3xx with `Location` also counts). */
+  readonly redirected?: boolean
+}
+
+/** The browser's decision about a cross-origin request, in its own words. */
+export interface CorsVerdict {
+  /** Whether the script may read the response. */
+  readonly allowed: boolean
+  /** Whether the browser sends a preflight first. */
+  readonly preflight: boolean
+  /** Which answer failed the check (when not allowed). */
+  readonly stage?: 'preflight' | 'response'
+  /** Chromium's full console text (when not allowed). */
+  readonly message?: string
+  /** One line saying what to change; also set on an allowed request that relies on a deprecated rule. */
+  readonly fix?: string
+  /** The failure, machine-readable (when not allowed). */
+  readonly error?: CorsError
+  /** Why a preflight is sent (empty for a simple request). */
+  readonly reasons: readonly PreflightReason[]
+}
+
+/**
+ * Parses a `#token` list (Fetch standard §3.2.3 "extract header list values"): items split on
+ * commas, HTTP whitespace trimmed, empty items skipped; `null` when an item is not a token
+ * (Chromium then reports "Cannot parse ...", checked in Chromium 156).
+ */
+function parseTokenList(value: string | undefined): string[] | null {
+  if (value === undefined) return []
+  const items: string[] = []
+  for (const raw of value.split(',')) {
+    const item = raw.replace(/^[\t ]+|[\t ]+$/g, '')
+    if (item === '') continue
+    if (!HTTP_TOKEN.test(item)) return null
+    items.push(item)
+  }
+  return items
+}
+
+/**
+ * The CORS check (Fetch standard §4.9 "CORS check"), in Chromium's order (`CheckAccess` in
+ * services/network/public/cpp/cors/cors.cc): the allow-origin value first, then credentials.
+ */
+export function checkAccess(
+  headers: HeadersInput,
+  origin: string,
+  includeCredentials: boolean,
+  preflight: boolean,
+): CorsError | undefined {
+  const allowOrigin = getHeader(headers, 'access-control-allow-origin')
+  if (allowOrigin === '*') {
+    return includeCredentials ? { kind: 'wildcard-origin-with-credentials', preflight } : undefined
+  }
+  if (allowOrigin === undefined) return { kind: 'missing-allow-origin', preflight }
+  if (allowOrigin !== origin) {
+    // Chromium compares the strings, then explains: a space or comma means several values
+    // (two header lines arrive joined by ", "), `null` is a mismatch, a non-URL is invalid.
+    if (/[ ,]/.test(allowOrigin))
+      return { kind: 'multiple-allow-origin-values', preflight, hint: allowOrigin }
+    if (allowOrigin !== 'null' && !URL.canParse(allowOrigin)) {
+      return { kind: 'invalid-allow-origin-value', preflight, hint: allowOrigin }
+    }
+    return { kind: 'allow-origin-mismatch', preflight, hint: allowOrigin }
+  }
+  if (includeCredentials) {
+    // Case-sensitive: `True` fails (Fetch standard §3.2.3, checked in Chromium 156).
+    const allowCredentials = getHeader(headers, 'access-control-allow-credentials')
+    if (allowCredentials !== 'true') {
+      return { kind: 'invalid-allow-credentials', preflight, hint: allowCredentials ?? '' }
+    }
+  }
+  return undefined
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
+
+interface PreflightOutcome {
+  readonly error?: CorsError
+  readonly authorizationViaWildcard: boolean
+}
+
+function refused(error: CorsError): PreflightOutcome {
+  return { error, authorizationViaWildcard: false }
+}
+
+/**
+ * Checks the preflight answer in Chromium's order (verified in Chromium 156): redirect, access
+ * check, ok status, Allow-Methods and Allow-Headers syntax, method, then headers. Several
+ * disallowed headers are reported by the first in sorted order (Chromium picks one in an
+ * internal hash order; the fix covers them all via the user's own list).
+ */
+function checkPreflight(
+  answer: CorsPreflightResponseInput,
+  origin: string,
+  method: string,
+  unsafeHeaderNames: readonly string[],
+  include: boolean,
+): PreflightOutcome {
+  const redirected =
+    answer.redirected === true ||
+    (REDIRECT_STATUSES.has(answer.status) && getHeader(answer.headers, 'location') !== undefined)
+  if (redirected) return refused({ kind: 'preflight-redirect', preflight: true })
+  const access = checkAccess(answer.headers, origin, include, true)
+  if (access !== undefined) return refused(access)
+  if (answer.status < 200 || answer.status > 299) {
+    return refused({ kind: 'preflight-invalid-status', preflight: true })
+  }
+  const methods = parseTokenList(getHeader(answer.headers, 'access-control-allow-methods'))
+  if (methods === null) return refused({ kind: 'invalid-allow-methods', preflight: true })
+  const headerList = parseTokenList(getHeader(answer.headers, 'access-control-allow-headers'))
+  if (headerList === null) return refused({ kind: 'invalid-allow-headers', preflight: true })
+  // `*` is a wildcard only for requests without credentials (Fetch standard §4.8 steps 7.5-7.7).
+  const methodAllowed =
+    methods.includes(method) || isSafelistedMethod(method) || (!include && methods.includes('*'))
+  if (!methodAllowed) return refused({ kind: 'method-not-allowed', preflight: true, hint: method })
+  const allowedHeaders = new Set(headerList.map((name) => name.toLowerCase()))
+  const headerWildcard = !include && allowedHeaders.has('*')
+  let authorizationViaWildcard = false
+  for (const name of unsafeHeaderNames) {
+    if (allowedHeaders.has(name)) continue
+    if (headerWildcard && name !== 'authorization') continue
+    if (headerWildcard) {
+      // The standard says `*` never covers Authorization; Chromium 156 still lets it
+      // through and only files a deprecation issue, so the request works today.
+      authorizationViaWildcard = true
+      continue
+    }
+    return refused({ kind: 'header-not-allowed', preflight: true, hint: name })
+  }
+  return { authorizationViaWildcard }
+}
+
+function serializeUrl(url: string | URL): string {
+  if (typeof url !== 'string') return url.href
+  return URL.canParse(url) ? new URL(url).href : url
+}
+
+/**
+ * Predicts what Chromium does with a request and its answers: whether it preflights, whether
+ * the script may read the response, and if not, Chromium's exact console message and a fix.
+ * Same-origin requests are always allowed. An answer left out is not checked, so the function
+ * also checks a single stage (the preflight answer alone, or the response alone).
+ *
+ * @example
+ * evaluateCors(
+ *   { url: 'http://localhost:3000/users', origin: 'http://localhost:5173', method: 'PUT' },
+ *   { status: 204, headers: { 'access-control-allow-origin': '*' } },
+ * )
+ * // { allowed: false, preflight: true, stage: 'preflight', message: "Access to fetch at ... Method PUT is not allowed by Access-Control-Allow-Methods in preflight response.", ... }
+ */
+export function evaluateCors(
+  request: CorsRequestInput,
+  preflightResponse?: CorsPreflightResponseInput,
+  response?: CorsResponseInput,
+): CorsVerdict {
+  if (isSameOrigin(request.url, request.origin)) return { allowed: true, preflight: false, reasons: [] }
+  const classification = classifyRequest(request)
+  const preflight = classification.kind === 'preflight'
+  const parsedOrigin = originOf(request.origin)
+  const origin = parsedOrigin === null ? request.origin : serializeOrigin(parsedOrigin)
+  const include = request.credentials === 'include'
+  const blocked = (stage: 'preflight' | 'response', error: CorsError, status: number): CorsVerdict => ({
+    allowed: false,
+    preflight,
+    stage,
+    message: chromiumCorsMessage({
+      url: serializeUrl(request.url),
+      origin,
+      error,
+      initiator: request.initiator,
+    }),
+    fix: corsFix(error, { origin, status }),
+    error,
+    reasons: classification.reasons,
+  })
+
+  let authorizationViaWildcard = false
+  if (preflight && preflightResponse !== undefined) {
+    const outcome = checkPreflight(
+      preflightResponse,
+      origin,
+      classification.method,
+      classification.unsafeHeaderNames,
+      include,
+    )
+    if (outcome.error !== undefined) return blocked('preflight', outcome.error, preflightResponse.status)
+    authorizationViaWildcard = outcome.authorizationViaWildcard
+  }
+  if (response !== undefined) {
+    const error = checkAccess(response.headers, origin, include, false)
+    if (error !== undefined) return blocked('response', error, response.status)
+  }
+  return authorizationViaWildcard
+    ? { allowed: true, preflight, fix: AUTHORIZATION_WILDCARD_FIX, reasons: classification.reasons }
+    : { allowed: true, preflight, reasons: classification.reasons }
+}

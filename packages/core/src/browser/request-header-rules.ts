@@ -1,0 +1,158 @@
+/**
+ * The Fetch standard's per-header rules (§2.2.2 "Headers"): which request headers a page may
+ * not set at all, and which it may set without a CORS preflight. Names are lowercase here.
+ */
+
+import { trimHttpWhitespace } from '../http/header-list.js'
+import { HTTP_TOKEN } from '../http/http-token.js'
+
+/** Forbidden request-header names (Fetch standard §2.2.2): the browser sets these itself and drops a script's values. */
+const FORBIDDEN_NAMES = new Set([
+  'accept-charset',
+  'accept-encoding',
+  'access-control-request-headers',
+  'access-control-request-method',
+  'connection',
+  'content-length',
+  'cookie',
+  'cookie2',
+  'date',
+  'dnt',
+  'expect',
+  'host',
+  'keep-alive',
+  'origin',
+  'referer',
+  'set-cookie',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'via',
+  // Removed from the standard in 2015, but Chromium still drops a script's User-Agent
+  // (crbug.com/571722): checked in Chromium 156, it never causes a preflight.
+  'user-agent',
+])
+
+/** Headers that smuggle a method past a proxy; forbidden when they name a forbidden method. */
+const METHOD_OVERRIDE_NAMES = new Set(['x-http-method', 'x-http-method-override', 'x-method-override'])
+
+/** Forbidden methods (Fetch standard §2.2.1), compared case-insensitively. */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+
+/** Whether `fetch` refuses the method outright (it throws a TypeError; nothing is sent). */
+export function isForbiddenMethod(method: string): boolean {
+  return FORBIDDEN_METHODS.has(method.toUpperCase())
+}
+
+/**
+ * Whether the browser drops this request header set by a script (Fetch standard §2.2.2,
+ * "forbidden request-header"), so it never counts towards a preflight.
+ */
+export function isForbiddenRequestHeader(name: string, value: string): boolean {
+  const lower = name.toLowerCase()
+  if (FORBIDDEN_NAMES.has(lower) || lower.startsWith('proxy-') || lower.startsWith('sec-')) return true
+  if (!METHOD_OVERRIDE_NAMES.has(lower)) return false
+  return value.split(',').some((method) => isForbiddenMethod(method.trim()))
+}
+
+/** The printable CORS-unsafe request-header bytes: `"():<>?@[\]{}`. */
+const UNSAFE_PRINTABLE = new Set('"():<>?@[\\]{}')
+
+/**
+ * Whether a value has a CORS-unsafe request-header byte (Fetch standard §2.2.2): a control
+ * byte other than tab, one of `"():<>?@[\]{}`, or DEL.
+ */
+function hasUnsafeByte(value: string): boolean {
+  for (const char of value) {
+    const code = char.charCodeAt(0)
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f || UNSAFE_PRINTABLE.has(char)) return true
+  }
+  return false
+}
+
+/** Bytes allowed in `Accept-Language` and `Content-Language` values: `0-9A-Za-z *,-.;=`. */
+const LANGUAGE_VALUE = /^[0-9A-Za-z *,\-.;=]*$/
+
+/** The MIME types a simple request may declare in `Content-Type`. */
+const SAFELISTED_CONTENT_TYPES = new Set([
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'text/plain',
+])
+
+/** Longest value, in bytes, a CORS-safelisted header may have (Fetch standard §2.2.2). */
+export const SAFELISTED_VALUE_MAX = 128
+
+/** Total bytes of safelisted values above which they all count as unsafe (Fetch standard §2.2.2). */
+export const SAFELISTED_TOTAL_MAX = 1024
+
+/**
+ * The essence (`type/subtype`, lowercase) of a MIME type, or `null` when it does not parse
+ * (MIME Sniffing standard §4.4 "parse a MIME type"; parameters never make parsing fail).
+ */
+export function mimeEssence(value: string): string | null {
+  const trimmed = trimHttpWhitespace(value)
+  const slash = trimmed.indexOf('/')
+  if (slash === -1) return null
+  const type = trimmed.slice(0, slash)
+  const semicolon = trimmed.indexOf(';', slash + 1)
+  const subtype = trimmed
+    .slice(slash + 1, semicolon === -1 ? undefined : semicolon)
+    .replace(/[\t\n\r ]+$/, '')
+  if (!HTTP_TOKEN.test(type) || !HTTP_TOKEN.test(subtype)) return null
+  return `${type}/${subtype}`.toLowerCase()
+}
+
+/**
+ * Whether a `Range` value is one range the browser may send without a preflight (Fetch
+ * standard §2.2.2 uses "parse a single range header value" without whitespace): `bytes=N-`
+ * or `bytes=N-M` with N <= M; a suffix range (`bytes=-N`) is not safelisted.
+ */
+export function isSafelistedRange(value: string): boolean {
+  const match = /^bytes=(\d+)-(\d*)$/.exec(value)
+  if (match === null) return false
+  const end = match[2]!
+  return end === '' || BigInt(match[1]!) <= BigInt(end)
+}
+
+/** Why a single header is not CORS-safelisted, in the user's terms; `undefined` when it is. */
+export type UnsafeHeaderCause =
+  | 'name'
+  | 'too-long'
+  | 'unsafe-byte'
+  | 'language-byte'
+  | 'content-type'
+  | 'range'
+  | undefined
+
+/**
+ * Checks one header against "CORS-safelisted request-header" (Fetch standard §2.2.2) and says
+ * why it fails. `value` is the normalized (trimmed) value; its length counts bytes, since
+ * header values are byte strings.
+ */
+export function unsafeHeaderCause(name: string, value: string): UnsafeHeaderCause {
+  const lower = name.toLowerCase()
+  const known =
+    lower === 'accept' ||
+    lower === 'accept-language' ||
+    lower === 'content-language' ||
+    lower === 'content-type' ||
+    lower === 'range'
+  if (!known) return 'name'
+  if (value.length > SAFELISTED_VALUE_MAX) return 'too-long'
+  switch (lower) {
+    case 'accept':
+      return hasUnsafeByte(value) ? 'unsafe-byte' : undefined
+    case 'accept-language':
+    case 'content-language':
+      return LANGUAGE_VALUE.test(value) ? undefined : 'language-byte'
+    case 'content-type': {
+      if (hasUnsafeByte(value)) return 'unsafe-byte'
+      const essence = mimeEssence(value)
+      return essence !== null && SAFELISTED_CONTENT_TYPES.has(essence) ? undefined : 'content-type'
+    }
+    default:
+      return isSafelistedRange(value) ? undefined : 'range'
+  }
+}

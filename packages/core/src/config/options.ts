@@ -1,0 +1,127 @@
+import type { ProxyRequest } from '../http/proxy-types.js'
+
+export type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+
+import type { CorsOptions } from './cors-options.js'
+import type { MockBackendOptions } from './mock-options.js'
+
+/**
+ * Rewrites the path (with its query) before it is sent upstream. An object maps
+ * regular-expression strings to replacements, applied in order, as in http-proxy-middleware.
+ */
+export type PathRewrite = false | Record<string, string> | ((path: string, req: ProxyRequest) => string)
+
+/** Rewrites a Set-Cookie attribute: `false` keeps it, a string replaces it (`''` removes it), an object maps old → new (`'*'` for any). */
+export type CookieRewrite = false | string | Record<string, string>
+
+/**
+ * One proxied route. Option names follow http-proxy-middleware and Vite's `server.proxy`
+ * wherever the meaning is the same.
+ *
+ * @example
+ * { target: 'http://localhost:3000', pathRewrite: false, ws: true, cors: { credentials: true } }
+ */
+export interface RouteOptions {
+  /** Where requests go: `http:`, `https:`, `ws:` or `wss:` URL; a path in it is prepended. Required unless `mock` is set. */
+  target?: string
+  /**
+   * Send the target's host as `Host` instead of the dev server's.
+   * @default true
+   */
+  changeOrigin?: boolean
+  /**
+   * How the path is rewritten before forwarding. By default the prefix is removed
+   * (`/api/users?x=1` → `/users?x=1`); `false` keeps it.
+   * @default remove the prefix
+   */
+  pathRewrite?: PathRewrite
+  /**
+   * Fixed headers added to every upstream request.
+   * @default {}
+   */
+  headers?: Record<string, string>
+  /**
+   * Add X-Forwarded-For (appended), -Proto, -Host, -Port and X-Real-IP.
+   * @default true
+   */
+  xfwd?: boolean
+  /**
+   * Forward WebSocket upgrades on this prefix. On a `mock` route, opens the mock's WebSocket
+   * echo at `<prefix>/ws` (with the default `pathRewrite`).
+   * @default false
+   */
+  ws?: boolean
+  /**
+   * Verify the target's TLS certificate. `false` accepts a self-signed target.
+   * @default true
+   */
+  secure?: boolean
+  /**
+   * Milliseconds to wait for the target's response headers before answering 504.
+   * @default 30000
+   */
+  timeout?: number
+  /**
+   * Rewrite the Domain attribute of Set-Cookie. By default it is removed so the browser
+   * stores the cookie for the dev server's host.
+   * @default ''
+   */
+  cookieDomainRewrite?: CookieRewrite
+  /**
+   * Rewrite the Path attribute of Set-Cookie.
+   * @default false
+   */
+  cookiePathRewrite?: CookieRewrite
+  /**
+   * Answer preflights here (204) and add CORS headers to every response of the route,
+   * instead of forwarding OPTIONS to the target. `true` uses the safe defaults.
+   * @default false (preflights are forwarded untouched)
+   */
+  cors?: boolean | CorsOptions
+  /**
+   * Answer from the built-in mock backend instead of a target.
+   * @default false
+   */
+  mock?: boolean | MockBackendOptions
+  /**
+   * Wrap JSON answers of GET requests that carry a callback parameter as JSONP.
+   * @default false
+   */
+  jsonp?: boolean | { param?: string }
+}
+
+/** A route: a target URL, or a route object. */
+export type RouteConfig = string | RouteOptions
+
+/** Routes by path prefix; the longest matching prefix wins, whatever the key order. */
+export type Routes = Record<string, RouteConfig>
+
+/** Verbosity of the `[cors-dev-proxy]` log. */
+export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug'
+
+/** Where log lines go; adapters pass the dev server's own logger. */
+export interface LogSink {
+  info(message: string): void
+  warn(message: string): void
+  error(message: string): void
+}
+
+/**
+ * Options shared by all routes (the second argument). Route-level values win.
+ *
+ * @example
+ * createCorsDevProxy({ '/api': 'http://localhost:3000' }, { cors: true, log: 'debug' })
+ */
+export interface CorsDevProxyOptions
+  extends Pick<RouteOptions, 'changeOrigin' | 'xfwd' | 'secure' | 'timeout' | 'headers' | 'cors' | 'jsonp'> {
+  /**
+   * How much to log.
+   * @default 'info'
+   */
+  log?: LogLevel
+  /**
+   * Where to write log lines.
+   * @default console
+   */
+  logger?: LogSink
+}

@@ -1,0 +1,151 @@
+import { CorsDevProxyError } from './errors.js'
+import { optionEntry } from './option-path.js'
+import type { PathRewrite, ProxyRequest } from './options.js'
+
+/** Maps a matched request path (with its query) to the upstream path (with its query). */
+export type PathRewriter = (pathAndQuery: string, req: ProxyRequest, report?: ProblemReport) => string
+
+/**
+ * Told (with a de-duplication key) when a `pathRewrite` function throws or returns something
+ * unusable at request time; the rewriter then forwards the path unchanged instead of throwing.
+ * The caller passes its logger's `warn` per call, so resolving options needs no logger.
+ */
+export type ProblemReport = (message: string, key: string) => void
+
+/**
+ * What `createPathRewriter` needs. The shape of `pathRewrite` is validated by the caller;
+ * the regular expressions are compiled (and checked) here.
+ *
+ * @example
+ * createPathRewriter({ prefix: '/api', pathRewrite: { '^/api/v1': '/v2' }, option: "routes['/api'].pathRewrite" })
+ */
+export interface PathRewriterOptions {
+  /** The route's normalized prefix. */
+  prefix: string
+  /**
+   * The user's `pathRewrite`.
+   * @default undefined (remove the prefix)
+   */
+  pathRewrite?: PathRewrite | undefined
+  /**
+   * Name of the option, for configuration errors.
+   * @default 'pathRewrite'
+   */
+  option?: string
+}
+
+/**
+ * Makes a path that came out of user code safe to send upstream: an origin-form request
+ * target must start with `/` (RFC 9112 section 3.2.1), so `''` becomes `/`, `?q` becomes
+ * `/?q` and `users` becomes `/users`. The result is only ever a path on the configured
+ * target: the engine joins it with the target, so it cannot pick another host.
+ */
+function ensureLeadingSlash(path: string): string {
+  return path.charCodeAt(0) === 0x2f ? path : `/${path}`
+}
+
+/** The default rewrite: the prefix is removed (`/api/users?x=1` → `/users?x=1`, `/api` → `/`). */
+function removePrefix(prefix: string): PathRewriter {
+  if (prefix === '/')
+    return function keepPath(path) {
+      return path
+    }
+  const length = prefix.length
+  return function removePrefixFromPath(path) {
+    // The matcher guarantees the path starts with the prefix on a segment boundary.
+    return ensureLeadingSlash(path.slice(length))
+  }
+}
+
+/**
+ * http-proxy-middleware 3 semantics (`path-rewriter.ts`): rules are tried in insertion order
+ * against the original path; the first one whose RegExp matches replaces its first match
+ * and stops. A path no rule matches is forwarded unchanged (prefix included), and so is
+ * every path when the object is empty.
+ */
+function regexRules(rules: Record<string, string>, option: string): PathRewriter {
+  const compiled = Object.entries(rules).map(([source, replacement]): [RegExp, string] => {
+    try {
+      return [new RegExp(source), replacement]
+    } catch (error) {
+      throw new CorsDevProxyError(
+        'INVALID_OPTION',
+        optionEntry(option, source),
+        `is not a valid regular expression (${(error as Error).message})`,
+        "pathRewrite: { '^/api/v1': '/v2' }",
+      )
+    }
+  })
+  return function rewriteByRules(path) {
+    for (const [regex, replacement] of compiled) {
+      if (regex.test(path)) return ensureLeadingSlash(path.replace(regex, replacement))
+    }
+    return path
+  }
+}
+
+/**
+ * A user function, called with the full matched path (prefix included, as in
+ * http-proxy-middleware and Vite's `rewrite`). It runs at request time, where nothing may
+ * throw, so: a string not starting with `/` gets one (see `ensureLeadingSlash`); anything
+ * else (a Promise, `undefined`, a thrown error) keeps the path unchanged, which is what
+ * http-proxy-middleware does for a non-string, and is reported through the caller's `report`.
+ */
+function userFunction(rewrite: (path: string, req: ProxyRequest) => string, option: string): PathRewriter {
+  return function rewriteByFunction(path, req, onProblem = ignore) {
+    let result: unknown
+    try {
+      result = rewrite(path, req)
+    } catch (error) {
+      onProblem(
+        `${option} threw (${error instanceof Error ? error.message : String(error)}); forwarding ${path} unchanged`,
+        `${option} threw`,
+      )
+      return path
+    }
+    if (typeof result === 'string') return ensureLeadingSlash(result)
+    const what =
+      result instanceof Promise ? 'a Promise (only synchronous functions are supported)' : typeof result
+    onProblem(
+      `${option} returned ${what} instead of a path; forwarding ${path} unchanged`,
+      `${option} returned`,
+    )
+    return path
+  }
+}
+
+function ignore(): void {}
+
+/**
+ * Builds a route's `rewritePath` once, at construction: prefix removal by default, the
+ * identity for `false`, ordered RegExp rules for an object, or a guarded user function.
+ * Throws `CorsDevProxyError` (INVALID_OPTION) for a rule that is not a valid RegExp.
+ *
+ * @example
+ * const rewrite = createPathRewriter({ prefix: '/api' })
+ * rewrite('/api/users?x=1', req) // '/users?x=1'
+ */
+export function createPathRewriter(options: PathRewriterOptions): PathRewriter {
+  const { prefix, pathRewrite } = options
+  const option = options.option ?? 'pathRewrite'
+  if (pathRewrite === undefined) return removePrefix(prefix)
+  if (pathRewrite === false) return removePrefix('/')
+  if (typeof pathRewrite === 'function') return userFunction(pathRewrite, option)
+  return regexRules(pathRewrite, option)
+}
+
+/**
+ * Joins the target's base path with the rewritten path, the way http-proxy joins them but
+ * without its double slashes: `http://h:3000/v1` or `http://h:3000/v1/` with `/users?x=1`
+ * → `/v1/users?x=1`; with `/` → `/v1/`. The query is kept verbatim. A result starting with
+ * `//` is collapsed to one `/`, because anything resolving it as a URL reference
+ * (`new URL(path, base)`) would read the next segment as a host name.
+ *
+ * @example
+ * joinTargetPath(new URL('http://localhost:3000/v1'), '/users?x=1') // '/v1/users?x=1'
+ */
+export function joinTargetPath(target: URL, upstreamPath: string): string {
+  const base = target.pathname.endsWith('/') ? target.pathname.slice(0, -1) : target.pathname
+  const joined = base + ensureLeadingSlash(upstreamPath)
+  return joined.startsWith('//') ? joined.replace(/^\/+/, '/') : joined
+}

@@ -1,0 +1,108 @@
+import type { CorsOptions } from './cors-options.js'
+import { consoleLogSink } from './defaults.js'
+import { CorsDevProxyError } from './errors.js'
+import { describeType, globalOption, isPlainObject, quote, routeOption } from './option-path.js'
+import type { CorsDevProxyOptions, Routes } from './options.js'
+import { ROUTE_DEFAULTS, type RouteDefaults, resolveRoute } from './resolve-route.js'
+import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './resolved-route.js'
+import { assertKnownKeys, GLOBAL_OPTION_NAMES } from './unknown-options.js'
+import { checkHeaders, mergeHeaders } from './validate-headers.js'
+import {
+  checkBoolean,
+  checkJsonp,
+  checkLogLevel,
+  checkLogSink,
+  checkSwitchObject,
+  checkTimeout,
+} from './validate-values.js'
+
+const ROUTES_EXAMPLE = "{ '/api': 'http://localhost:3000' }"
+
+/** Resolves the shared options (the second argument) into the defaults every route inherits. */
+function resolveDefaults(options: Record<string, unknown>): RouteDefaults {
+  const cors = checkSwitchObject<CorsOptions>(options.cors, globalOption('cors'), '{ cors: true }')
+  const jsonp = checkJsonp(options.jsonp, globalOption('jsonp'))
+  return Object.freeze({
+    changeOrigin:
+      checkBoolean(options.changeOrigin, globalOption('changeOrigin'), 'changeOrigin') ??
+      ROUTE_DEFAULTS.changeOrigin,
+    xfwd: checkBoolean(options.xfwd, globalOption('xfwd'), 'xfwd') ?? ROUTE_DEFAULTS.xfwd,
+    secure: checkBoolean(options.secure, globalOption('secure'), 'secure') ?? ROUTE_DEFAULTS.secure,
+    timeout: checkTimeout(options.timeout, globalOption('timeout')) ?? ROUTE_DEFAULTS.timeout,
+    headers: mergeHeaders(ROUTE_DEFAULTS.headers, checkHeaders(options.headers, globalOption('headers'))),
+    cors: cors || undefined,
+    jsonp: jsonp || undefined,
+  })
+}
+
+/**
+ * Validates the whole configuration once, at construction, and resolves it: every route with
+ * its defaults filled in (shared options are defaults that route values override; `headers`
+ * merge per name, the route winning), sorted longest prefix first so the first match is the
+ * longest whatever the key order. Everything returned is frozen; the caller's objects are
+ * never mutated.
+ *
+ * Throws `CorsDevProxyError` for any mistake, with the option's path and an example fix:
+ * INVALID_ROUTES (not an object, empty), INVALID_PREFIX (including two keys that are the same
+ * prefix after normalization, such as `/api` and `/api/`), INVALID_TARGET, UNSUPPORTED_SCHEME,
+ * UNKNOWN_OPTION (with "did you mean"), INVALID_OPTION, CONFLICTING_OPTIONS.
+ *
+ * `hooks.onProblem` receives what a `pathRewrite` function does wrong at request time; without
+ * it those warnings go to a logger built from `log` and `logger`.
+ *
+ * @example
+ * const { routes, log } = resolveOptions({ '/api': 'http://localhost:3000', '/api/auth': { target: 'http://localhost:4000' } })
+ * routes.map((route) => route.prefix) // ['/api/auth', '/api']
+ */
+export function resolveOptions(routes: Routes, options?: CorsDevProxyOptions): ResolvedCorsDevProxyOptions {
+  if (!isPlainObject(routes)) {
+    throw new CorsDevProxyError(
+      'INVALID_ROUTES',
+      'routes',
+      `(the first argument) must be an object of path prefix → target, got ${describeType(routes)}`,
+      ROUTES_EXAMPLE,
+    )
+  }
+  const keys = Object.keys(routes)
+  if (keys.length === 0) {
+    throw new CorsDevProxyError(
+      'INVALID_ROUTES',
+      'routes',
+      '(the first argument) has no route',
+      ROUTES_EXAMPLE,
+    )
+  }
+  if (options !== undefined && !isPlainObject(options)) {
+    throw new CorsDevProxyError(
+      'INVALID_OPTION',
+      'options',
+      `(the second argument) must be an object, got ${describeType(options)}`,
+      "{ log: 'debug' }",
+    )
+  }
+  const shared: Record<string, unknown> = options ?? {}
+  assertKnownKeys(shared, GLOBAL_OPTION_NAMES, 'global', globalOption)
+  const log = checkLogLevel(shared.log, globalOption('log')) ?? 'info'
+  const logger = checkLogSink(shared.logger, globalOption('logger')) ?? consoleLogSink
+  const defaults = resolveDefaults(shared)
+
+  const byPrefix = new Map<string, string>()
+  const resolved: ResolvedRoute[] = []
+  for (const key of keys) {
+    const route = resolveRoute(key, routes[key], defaults)
+    const previous = byPrefix.get(route.prefix)
+    if (previous !== undefined) {
+      throw new CorsDevProxyError(
+        'INVALID_PREFIX',
+        routeOption(key),
+        `is the same prefix as ${routeOption(previous)} (a trailing '/' makes no difference): keep one`,
+        `{ ${quote(route.prefix)}: 'http://localhost:3000' }`,
+      )
+    }
+    byPrefix.set(route.prefix, key)
+    resolved.push(route)
+  }
+  // Longest first; equal lengths cannot both match one path, the name order only makes it stable.
+  resolved.sort((a, b) => b.prefix.length - a.prefix.length || (a.prefix < b.prefix ? -1 : 1))
+  return Object.freeze({ routes: Object.freeze(resolved), log, logger })
+}

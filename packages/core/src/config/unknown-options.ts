@@ -1,0 +1,189 @@
+import { CORS_OPTION_KEYS } from './cors-options.js'
+import { didYouMean } from './did-you-mean.js'
+import { CorsDevProxyError } from './errors.js'
+import { renderValue } from './option-path.js'
+
+/** Keys a route object accepts (`RouteOptions`). */
+export const ROUTE_OPTION_NAMES: readonly string[] = Object.freeze([
+  'target',
+  'changeOrigin',
+  'pathRewrite',
+  'headers',
+  'xfwd',
+  'ws',
+  'secure',
+  'timeout',
+  'cookieDomainRewrite',
+  'cookiePathRewrite',
+  'cors',
+  'mock',
+  'jsonp',
+])
+
+/** Keys the shared options (second argument) accept (`CorsDevProxyOptions`). */
+export const GLOBAL_OPTION_NAMES: readonly string[] = Object.freeze([
+  'changeOrigin',
+  'xfwd',
+  'secure',
+  'timeout',
+  'headers',
+  'cors',
+  'jsonp',
+  'log',
+  'logger',
+])
+
+/** Advice for a key that exists in another tool (or elsewhere in ours), with a correct example. */
+interface Advice {
+  problem: string
+  example: string
+}
+
+const HOOKS = [
+  'configure',
+  'on',
+  'onProxyReq',
+  'onProxyRes',
+  'onProxyReqWs',
+  'onError',
+  'onOpen',
+  'onClose',
+  'plugins',
+]
+const PER_ROUTE = [
+  'target',
+  'pathRewrite',
+  'ws',
+  'mock',
+  'cookieDomainRewrite',
+  'cookiePathRewrite',
+  'rewrite',
+]
+
+/**
+ * Names users bring from Vite's `server.proxy`, http-proxy(-middleware) or the `cors` package,
+ * or put at the wrong level. `secure`, `changeOrigin`, `headers`, `xfwd`, `ws`, `timeout` and
+ * the cookie rewrites have the same name and meaning here, so they need no advice.
+ */
+function foreignAdvice(key: string, value: unknown, level: 'route' | 'global'): Advice | undefined {
+  if (CORS_OPTION_KEYS.includes(key)) {
+    return {
+      problem: `is a CORS option: put it inside \`cors\``,
+      example: `{ cors: { ${key}: ${renderValue(value)} } }`,
+    }
+  }
+  if (HOOKS.includes(key) || key === 'bypass') {
+    return {
+      problem: `is not supported (cors-dev-proxy has no proxy hooks): use \`headers\` for fixed upstream headers, \`mock\` to answer locally, or a route prefix that leaves other paths to the dev server`,
+      example: `{ '/api': { target: 'http://localhost:3000', headers: { 'x-token': 'dev' } } }`,
+    }
+  }
+  if (level === 'global' && PER_ROUTE.includes(key)) {
+    return {
+      problem: `is set per route, not in the shared options`,
+      example:
+        key === 'target'
+          ? "{ '/api': { target: 'http://localhost:3000' } }"
+          : `{ '/api': { target: 'http://localhost:3000', ${key === 'rewrite' ? 'pathRewrite' : key}: ... } }`,
+    }
+  }
+  if (level === 'route' && ['log', 'logger', 'logLevel', 'logProvider'].includes(key)) {
+    return {
+      problem: `is shared by all routes: pass it in the second argument`,
+      example: `({ '/api': 'http://localhost:3000' }, { log: 'debug' })`,
+    }
+  }
+  switch (key) {
+    case 'rewrite':
+      return {
+        problem:
+          'is the name Vite uses: here it is `pathRewrite` (a function, or an object of RegExp → replacement)',
+        example: `{ '/api': { target: 'http://localhost:3000', pathRewrite: (path) => path.replace(/^\\/api/, '') } }`,
+      }
+    case 'logLevel':
+      return { problem: 'is called `log` here', example: "{ log: 'debug' }" }
+    case 'logProvider':
+      return { problem: 'is called `logger` here', example: '{ logger: { info, warn, error } }' }
+    case 'pathFilter':
+    case 'context':
+    case 'filter':
+      return {
+        problem:
+          'is not needed: the route key is the path prefix (it matches the prefix and everything below it)',
+        example: "{ '/api': 'http://localhost:3000' }",
+      }
+    case 'router':
+      return {
+        problem: 'is not supported: write one route per target',
+        example: "{ '/a': 'http://localhost:3001', '/b': 'http://localhost:3002' }",
+      }
+    case 'proxyTimeout':
+      return { problem: 'is called `timeout` here (milliseconds)', example: '{ timeout: 30000 }' }
+    case 'followRedirects':
+      return {
+        problem:
+          'is not supported: redirects are passed to the browser, which follows them itself; remove it',
+        example: "{ '/api': 'http://localhost:3000' }",
+      }
+    case 'agent':
+      return {
+        problem: 'is not supported: upstream connections are pooled with keep-alive already; remove it',
+        example: "{ '/api': 'http://localhost:3000' }",
+      }
+    case 'websocket':
+    case 'websockets':
+      return {
+        problem: 'is called `ws` here',
+        example: "{ '/socket': { target: 'http://localhost:3000', ws: true } }",
+      }
+    case 'callback':
+    case 'callbackName':
+    case 'jsonpCallback':
+      return { problem: 'is set with `jsonp: { param }`', example: "{ jsonp: { param: 'callback' } }" }
+    case 'ignorePath':
+    case 'prependPath':
+      return { problem: 'is not supported: use `pathRewrite`', example: '{ pathRewrite: false }' }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * Throws `CorsDevProxyError` (UNKNOWN_OPTION) for the first key of `object` that is not in
+ * `known`, with advice for names from other tools, else a "did you mean" suggestion, else the
+ * list of accepted names. A typo silently ignored is a day lost, so unknown keys always fail.
+ *
+ * @example
+ * assertKnownKeys({ chageOrigin: false }, ROUTE_OPTION_NAMES, 'route', (key) => `routes['/api'].${key}`)
+ * // throws: routes['/api'].chageOrigin is not an option; did you mean `changeOrigin`?
+ */
+export function assertKnownKeys(
+  object: Record<string, unknown>,
+  known: readonly string[],
+  level: 'route' | 'global',
+  optionPath: (key: string) => string,
+): void {
+  for (const key of Object.keys(object)) {
+    if (known.includes(key)) continue
+    const value = object[key]
+    const advice = foreignAdvice(key, value, level)
+    if (advice) throw new CorsDevProxyError('UNKNOWN_OPTION', optionPath(key), advice.problem, advice.example)
+    const suggestion = didYouMean(key, known)
+    if (suggestion) {
+      throw new CorsDevProxyError(
+        'UNKNOWN_OPTION',
+        optionPath(key),
+        `is not an option; did you mean \`${suggestion}\`?`,
+        `{ ${suggestion}: ${renderValue(value)} }`,
+      )
+    }
+    throw new CorsDevProxyError(
+      'UNKNOWN_OPTION',
+      optionPath(key),
+      `is not an option. Known options: ${known.join(', ')}`,
+      level === 'route'
+        ? "{ target: 'http://localhost:3000', changeOrigin: true }"
+        : "{ log: 'info', timeout: 30000 }",
+    )
+  }
+}

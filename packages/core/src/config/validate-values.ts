@@ -1,0 +1,160 @@
+import { DEFAULT_JSONP_PARAM, isValidJsonpParam, JSONP_PARAM_RULE } from './callback-name.js'
+import type { CorsOptions } from './cors-options.js'
+import { CorsDevProxyError } from './errors.js'
+import type { MockBackendOptions } from './mock-options.js'
+import { describeType, isPlainObject, optionEntry, quote } from './option-path.js'
+import type { CookieRewrite, LogLevel, LogSink, PathRewrite } from './options.js'
+import { assertKnownKeys } from './unknown-options.js'
+
+const LOG_LEVELS: readonly LogLevel[] = ['silent', 'error', 'warn', 'info', 'debug']
+
+function invalid(option: string, problem: string, example: string): CorsDevProxyError {
+  return new CorsDevProxyError('INVALID_OPTION', option, problem, example)
+}
+
+/** `undefined` (not set) or a boolean; anything else is INVALID_OPTION. */
+export function checkBoolean(value: unknown, option: string, name: string): boolean | undefined {
+  if (value === undefined || typeof value === 'boolean') return value
+  throw invalid(
+    option,
+    `must be true or false, got ${describeType(value)}`,
+    `{ ${name}: ${value ? 'true' : 'false'} }`,
+  )
+}
+
+/**
+ * `undefined` or a positive finite number of milliseconds, at most 2^31 - 1: Node's timers
+ * fire immediately for larger delays (with a TimeoutOverflowWarning).
+ */
+export function checkTimeout(value: unknown, option: string): number | undefined {
+  if (value === undefined) return undefined
+  if (typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= 2_147_483_647) return value
+  throw invalid(
+    option,
+    `must be a positive number of milliseconds (at most 2147483647), got ${describeType(value)}`,
+    '{ timeout: 30000 }',
+  )
+}
+
+/** `undefined`, `false`, a function, or an object of RegExp source → replacement string (copied, frozen). */
+export function checkPathRewrite(value: unknown, option: string): PathRewrite | undefined {
+  if (value === undefined || value === false || typeof value === 'function')
+    return value as PathRewrite | undefined
+  const example = "{ pathRewrite: { '^/api': '' } } or { pathRewrite: false } to keep the prefix"
+  if (!isPlainObject(value)) {
+    throw invalid(
+      option,
+      `must be false, an object of RegExp → replacement or a function, got ${describeType(value)}`,
+      example,
+    )
+  }
+  for (const [source, replacement] of Object.entries(value)) {
+    if (typeof replacement !== 'string') {
+      throw invalid(
+        optionEntry(option, source),
+        `must be a replacement string, got ${describeType(replacement)}`,
+        example,
+      )
+    }
+  }
+  return Object.freeze({ ...(value as Record<string, string>) })
+}
+
+/**
+ * `undefined`, `false`, a string or an object of old → new value (copied, frozen). Values may
+ * not contain `;`, CR or LF, which would inject cookie attributes or break the header; a
+ * non-empty Path must start with `/` (RFC 6265 section 5.2.4 ignores any other).
+ */
+export function checkCookieRewrite(
+  value: unknown,
+  option: string,
+  kind: 'domain' | 'path',
+): CookieRewrite | undefined {
+  if (value === undefined || value === false) return value
+  const example =
+    kind === 'domain'
+      ? "{ cookieDomainRewrite: { 'api.example.com': 'localhost' } }"
+      : "{ cookiePathRewrite: { '/api': '/' } }"
+  const checkOne = (replacement: unknown, at: string): void => {
+    if (typeof replacement !== 'string')
+      throw invalid(at, `must be a string, got ${describeType(replacement)}`, example)
+    if (/[;\r\n\0]/.test(replacement)) throw invalid(at, 'must not contain ;, CR, LF or NUL', example)
+    if (kind === 'path' && replacement !== '' && !replacement.startsWith('/')) {
+      throw invalid(at, "must be '' (remove) or a path starting with '/'", example)
+    }
+  }
+  if (typeof value === 'string') {
+    checkOne(value, option)
+    return value
+  }
+  if (!isPlainObject(value)) {
+    throw invalid(
+      option,
+      `must be false, a string or an object of old → new value, got ${describeType(value)}`,
+      example,
+    )
+  }
+  for (const [from, to] of Object.entries(value)) checkOne(to, optionEntry(option, from))
+  return Object.freeze({ ...(value as Record<string, string>) })
+}
+
+/**
+ * `cors`, `mock`: `undefined` (not set), `false` (off), or a frozen shallow copy of the
+ * object (`true` → `{}`). The inner fields belong to the CORS and mock modules, which
+ * validate them; only the shape is checked here.
+ */
+export function checkSwitchObject<T extends CorsOptions | MockBackendOptions>(
+  value: unknown,
+  option: string,
+  example: string,
+): false | Readonly<T> | undefined {
+  if (value === undefined || value === false) return value
+  if (value === true) return Object.freeze({}) as Readonly<T>
+  if (isPlainObject(value)) return Object.freeze({ ...value }) as Readonly<T>
+  throw invalid(option, `must be true, false or an options object, got ${describeType(value)}`, example)
+}
+
+/** `jsonp`: `undefined`, `false`, or `{ param }` with a valid query parameter name (`true` → `callback`). */
+export function checkJsonp(value: unknown, option: string): false | { readonly param: string } | undefined {
+  if (value === undefined || value === false) return value
+  if (value === true) return Object.freeze({ param: DEFAULT_JSONP_PARAM })
+  const example = "{ jsonp: { param: 'callback' } }"
+  if (!isPlainObject(value))
+    throw invalid(option, `must be true, false or { param }, got ${describeType(value)}`, example)
+  assertKnownKeys(value, ['param'], 'route', (key) => `${option}.${key}`)
+  const param = value.param ?? DEFAULT_JSONP_PARAM
+  if (!isValidJsonpParam(param)) {
+    throw invalid(`${option}.param`, `must be ${JSONP_PARAM_RULE}, got ${describeType(param)}`, example)
+  }
+  return Object.freeze({ param })
+}
+
+/** `log`: one of the levels. */
+export function checkLogLevel(value: unknown, option: string): LogLevel | undefined {
+  if (value === undefined || LOG_LEVELS.includes(value as LogLevel)) return value as LogLevel | undefined
+  throw invalid(
+    option,
+    `must be one of ${LOG_LEVELS.map(quote).join(', ')}, got ${describeType(value)}`,
+    "{ log: 'debug' }",
+  )
+}
+
+/** `logger`: an object with `info`, `warn` and `error` functions (Vite's and webpack's loggers qualify). */
+export function checkLogSink(value: unknown, option: string): LogSink | undefined {
+  if (value === undefined) return undefined
+  const sink = value as Partial<Record<keyof LogSink, unknown>> | null
+  if (
+    sink !== null &&
+    typeof sink === 'object' &&
+    typeof sink.info === 'function' &&
+    typeof sink.warn === 'function' &&
+    typeof sink.error === 'function'
+  ) {
+    return sink as LogSink
+  }
+  throw invalid(
+    option,
+    `must have info, warn and error methods, got ${describeType(value)}`,
+    '{ logger: console }',
+  )
+}

@@ -1,0 +1,51 @@
+import type { ResolvedRoute } from './config/resolved-route.js'
+import { withCorsDiagnostics } from './cors/cors-diagnostics.js'
+import { createCorsRouteStep } from './cors/cors-route-step.js'
+import { type ForwardDeps, type ForwardRoute, forwardRequest } from './forward/forward-request.js'
+import { createJsonpRouteStep } from './jsonp/jsonp-route-step.js'
+import { createMockRouteStep, type MockRouteStep } from './mock/mock-route-step.js'
+import { composeSteps, type RoutePipeline, type RouteStep } from './pipeline/route-pipeline.js'
+
+/** A route's pipeline, with the mock step of a `mock` route kept for upgrades and `close()`. */
+export interface BuiltRoutePipeline {
+  readonly run: RoutePipeline
+  /**
+   * The mock step of a `mock` route, kept so the proxy can hand it WebSocket upgrades and close
+   * its backend (open event streams, held `?delay=` answers, echo sockets) in `close()`.
+   */
+  readonly mock: MockRouteStep | undefined
+}
+
+/** What the steps need from the proxy: the upstream pools and the logger. */
+export type RoutePipelineDeps = ForwardDeps
+
+/** The forwarder as a step: the terminal step of every route with a target. */
+function createForwardStep(route: ForwardRoute, deps: RoutePipelineDeps): RouteStep {
+  return function forwardStep(req, res, _next, path) {
+    forwardRequest(req, res, route, path, deps)
+  }
+}
+
+/**
+ * Builds a route's pipeline once: the CORS step (with `cors`; it throws `CorsDevProxyError`
+ * here for a bad policy), the JSONP step (with `jsonp`), then the terminal step, wrapped with
+ * the CORS diagnostics when the route has no `cors`. The mock step goes in as described at
+ * the top of pipeline/route-pipeline.ts, and is also returned as `mock`.
+ *
+ * @example
+ * const { run } = createRoutePipeline(route, { pool, logger })
+ * run(req, res, '/api/users', next)
+ */
+export function createRoutePipeline(route: ResolvedRoute, deps: RoutePipelineDeps): BuiltRoutePipeline {
+  const steps: RouteStep[] = []
+  const cors = createCorsRouteStep(route, deps.logger)
+  if (cors !== undefined) steps.push(cors)
+  const jsonp = createJsonpRouteStep(route)
+  if (jsonp !== undefined) steps.push(jsonp)
+  // A route without a target has `mock` (resolveRoute guarantees it): the mock backend answers.
+  const mock = route.target === undefined ? createMockRouteStep(route, deps.logger.warn) : undefined
+  const terminal = mock?.step ?? createForwardStep(route as ForwardRoute, deps)
+  // Without `cors`, answers to cross-origin pages are checked as the browser will check them.
+  steps.push(cors === undefined ? withCorsDiagnostics(terminal, route, deps.logger) : terminal)
+  return { run: composeSteps(steps), mock }
+}

@@ -1,0 +1,54 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
+import type { ResolvedRoute } from '../config/resolved-route.js'
+import { connectionListedHeaders, HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js'
+import { rewriteSetCookie } from './cookie-rewrite.js'
+
+/** What {@link buildClientHeaders} needs to know about the client's connection. */
+export interface ClientConnection {
+  /** The client speaks HTTP/2 (`req.httpVersionMajor === 2`). */
+  http2: boolean
+}
+
+/**
+ * Builds the headers of the client's response from the upstream's:
+ * - Hop-by-hop fields are dropped, with every field the upstream's `Connection` names
+ *   (RFC 9110 section 7.6.1). Node's server then writes its own `Connection: keep-alive` (and
+ *   `Keep-Alive: timeout=...`) for an HTTP/1.1 client on a persistent connection, which is what
+ *   keeps the browser's connection open even when the target said `Connection: close`
+ *   (Vite's proxy passes that through and every response closes its connection). For an HTTP/2
+ *   client none of these may appear at all (RFC 9113 section 8.2.2: a stream error, the
+ *   `NGHTTP2_INTERNAL_ERROR` http-proxy-middleware 4 answers when the target sends
+ *   `Keep-Alive: timeout=5`).
+ * - Each `Set-Cookie` line is rewritten on its own with the route's cookie rewrites; the lines
+ *   stay separate, since a comma is legal inside one cookie (`Expires=Wed, 21 Oct ...`).
+ * - For an HTTP/2 client, repeated fields other than `Set-Cookie` are combined into one
+ *   comma-separated line (RFC 9110 section 5.3), because Node's HTTP/2 layer refuses a list for
+ *   single-value fields such as `Content-Type`.
+ *
+ * @example
+ * buildClientHeaders({ 'set-cookie': ['a=1; Domain=api.test'], connection: 'close' }, route, { http2: false })
+ * // { 'set-cookie': ['a=1'] }
+ */
+export function buildClientHeaders(
+  upstream: IncomingHttpHeaders,
+  route: ResolvedRoute,
+  client: ClientConnection,
+): OutgoingHttpHeaders {
+  const listed = connectionListedHeaders(upstream.connection)
+  const rewritesCookies = route.cookieDomainRewrite !== false || route.cookiePathRewrite !== false
+  const headers: OutgoingHttpHeaders = {}
+  for (const name of Object.keys(upstream)) {
+    if (HOP_BY_HOP_HEADERS.has(name) || listed.has(name)) continue
+    const value = upstream[name]
+    if (value === undefined) continue
+    if (name === 'set-cookie') {
+      const lines = Array.isArray(value) ? value : [value]
+      headers[name] = rewritesCookies ? lines.map((line) => rewriteSetCookie(line, route)) : lines
+    } else if (client.http2 && Array.isArray(value)) {
+      headers[name] = value.join(', ')
+    } else {
+      headers[name] = value
+    }
+  }
+  return headers
+}

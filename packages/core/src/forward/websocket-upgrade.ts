@@ -1,0 +1,205 @@
+import { type ClientRequest, request as httpRequest, type IncomingMessage, STATUS_CODES } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { isIP } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { joinTargetPath } from '../config/path-rewrite.js'
+import { connectionListedHeaders, HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js'
+import type { Logger } from '../log/logger.js'
+import { rewriteSetCookie } from './cookie-rewrite.js'
+import type { ForwardRoute } from './forward-request.js'
+import { describeUpstreamError, errorBody, logUpstreamFailure, targetLabel } from './proxy-error.js'
+import { buildUpstreamHeaders } from './request-headers.js'
+
+/** What the WebSocket forwarder needs from the proxy. */
+export interface UpgradeDeps {
+  logger: Logger
+  /** Every socket this module holds (client and upstream), so `close()` can end them. */
+  sockets: Set<Duplex>
+}
+
+/** The connect options of the upstream handshake, from the route's target. */
+function connectOptions(target: URL, secure: boolean) {
+  const tls = target.protocol === 'https:' || target.protocol === 'wss:'
+  // URL keeps the brackets of an IPv6 literal; sockets want the bare address.
+  const hostname = target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname
+  return {
+    tls,
+    hostname,
+    port: target.port === '' ? (tls ? 443 : 80) : Number(target.port),
+    // Verify the name we connect to, not the client's Host (which `changeOrigin: false` sends);
+    // TLS forbids an IP address as server name (RFC 6066 section 3), '' sends none.
+    servername: isIP(hostname) === 0 ? hostname : '',
+    rejectUnauthorized: secure,
+  }
+}
+
+/** A response head as raw bytes, from Node's `rawHeaders` (original case and order, repeats kept). */
+function responseHead(
+  status: number,
+  message: string,
+  fields: ReadonlyArray<readonly [string, string]>,
+): string {
+  let head = `HTTP/1.1 ${status} ${message}\r\n`
+  for (const [name, value] of fields) head += `${name}: ${value}\r\n`
+  return `${head}\r\n`
+}
+
+/** Pairs of `rawHeaders`, Set-Cookie rewritten with the route's rules, and hop-by-hop fields dropped unless `keep`. */
+function relayedFields(
+  res: IncomingMessage,
+  route: ForwardRoute,
+  keep: ReadonlySet<string>,
+): Array<readonly [string, string]> {
+  const listed = connectionListedHeaders(res.headers.connection)
+  const fields: Array<readonly [string, string]> = []
+  const raw = res.rawHeaders
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string
+    let value = raw[i + 1] as string
+    const lower = name.toLowerCase()
+    if (!keep.has(lower) && (HOP_BY_HOP_HEADERS.has(lower) || listed.has(lower))) continue
+    if (lower === 'set-cookie') value = rewriteSetCookie(value, route)
+    fields.push([name, value])
+  }
+  return fields
+}
+
+/** The 101 answer keeps the fields that make it a protocol switch (RFC 9110 section 7.8). */
+const SWITCH_FIELDS: ReadonlySet<string> = new Set(['connection', 'upgrade'])
+const NOTHING: ReadonlySet<string> = new Set()
+
+/**
+ * Ties the two sockets together once the upstream has switched protocols: bytes are piped both
+ * ways with back-pressure; an end on one side ends the other after its pending bytes are
+ * written (so a WebSocket close frame is delivered before the TCP close); an error on either
+ * side destroys both.
+ */
+function join(client: Duplex, upstream: Duplex, sockets: Set<Duplex>): void {
+  const destroyBoth = () => {
+    client.destroy()
+    upstream.destroy()
+  }
+  const closeAfterFlush = (other: Duplex) => () => {
+    if (other.destroyed) return
+    if (other.writableFinished) other.destroy()
+    else other.end(() => other.destroy())
+  }
+  client.on('error', destroyBoth)
+  upstream.on('error', destroyBoth)
+  client.once('close', closeAfterFlush(upstream))
+  upstream.once('close', closeAfterFlush(client))
+  upstream.once('close', () => sockets.delete(upstream))
+  client.pipe(upstream)
+  upstream.pipe(client)
+}
+
+/**
+ * Forwards a WebSocket handshake to the route's target (`ws:`/`http:` over TCP, `wss:`/`https:`
+ * over TLS, honouring `secure`, `changeOrigin`, `xfwd`, `headers` and `pathRewrite` like HTTP
+ * requests) with `node:http`'s upgrade support, since undici's pool does not hand over a raw
+ * socket for a protocol switch.
+ *
+ * - 101: the upstream's response head is relayed, then both sockets are piped (see `join`).
+ * - Any other status (401, 404...): relayed to the client as an HTTP response, then closed.
+ * - An error before anything was written (refused connection, TLS, timeout): an HTTP error
+ *   response with status and short body, like HTTP requests get; afterwards: the socket is
+ *   destroyed.
+ *
+ * @example
+ * server.on('upgrade', (req, socket, head) => forwardUpgrade(req, socket, head, route, req.url, deps))
+ */
+export function forwardUpgrade(
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  route: ForwardRoute,
+  path: string,
+  deps: UpgradeDeps,
+): void {
+  const { logger, sockets } = deps
+  const label = targetLabel(route.target)
+  const { tls, ...connect } = connectOptions(route.target, route.secure)
+  const headers = buildUpstreamHeaders(req, route)
+  // The hop-by-hop pair is what asks for the switch: regenerated for the next hop (RFC 9110 section 7.8).
+  headers.connection = 'Upgrade'
+  headers.upgrade = req.headers.upgrade ?? 'websocket'
+  let answered = false
+  let upstreamReq: ClientRequest
+  sockets.add(socket)
+  socket.once('close', () => sockets.delete(socket))
+
+  const fail = (error: unknown) => {
+    if (answered || socket.destroyed) {
+      socket.destroy()
+      return
+    }
+    answered = true
+    const failure = describeUpstreamError(error, { label, target: route.target, timeout: route.timeout })
+    logUpstreamFailure(logger, failure, label, req)
+    const { contentType, body } = errorBody(failure, label, req.headers.accept)
+    socket.end(
+      responseHead(failure.status, STATUS_CODES[failure.status] ?? '', [
+        ['content-type', contentType],
+        ['content-length', String(Buffer.byteLength(body))],
+        ['connection', 'close'],
+      ]) + body,
+    )
+  }
+
+  try {
+    upstreamReq = (tls ? httpsRequest : httpRequest)({
+      ...connect,
+      method: req.method ?? 'GET',
+      path: joinTargetPath(route.target, route.rewritePath(path, req, deps.logger.warn)),
+      headers,
+      agent: false,
+    })
+  } catch (error) {
+    fail(error)
+    return
+  }
+  // Until the upstream answers, the route's timeout applies as for HTTP requests (then 504).
+  upstreamReq.setTimeout(route.timeout || 0, () =>
+    upstreamReq.destroy(
+      Object.assign(new Error('upstream handshake timed out'), { code: 'UND_ERR_HEADERS_TIMEOUT' }),
+    ),
+  )
+  upstreamReq.on('error', fail)
+  socket.on('error', () => upstreamReq.destroy())
+  socket.once('close', () => {
+    if (!answered) upstreamReq.destroy()
+  })
+
+  upstreamReq.on('upgrade', (res, upstream, upstreamHead) => {
+    answered = true
+    upstream.setTimeout(0)
+    upstreamReq.setTimeout(0)
+    if (socket.destroyed) {
+      upstream.destroy()
+      return
+    }
+    sockets.add(upstream)
+    socket.write(
+      responseHead(101, res.statusMessage || 'Switching Protocols', relayedFields(res, route, SWITCH_FIELDS)),
+    )
+    if (upstreamHead.length > 0) socket.write(upstreamHead)
+    // Bytes the client sent after its handshake (its first frames) go first.
+    if (head.length > 0) upstream.write(head)
+    join(socket, upstream, sockets)
+  })
+
+  upstreamReq.on('response', (res) => {
+    answered = true
+    upstreamReq.setTimeout(0)
+    const fields = relayedFields(res, route, NOTHING).filter(
+      ([name]) => name.toLowerCase() !== 'content-length',
+    )
+    // Node has already removed the chunked framing: the body is delimited by the close.
+    fields.push(['connection', 'close'])
+    socket.write(responseHead(res.statusCode ?? 502, res.statusMessage ?? '', fields))
+    res.on('error', () => socket.destroy())
+    res.pipe(socket)
+  })
+
+  upstreamReq.end()
+}

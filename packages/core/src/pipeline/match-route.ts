@@ -1,0 +1,60 @@
+import type { ResolvedRoute } from '../config/resolved-route.js'
+import { normalizePath, splitPathAndQuery } from '../http/normalize-path.js'
+
+/** The route a request belongs to, and its normalized path. */
+export interface RouteMatch {
+  /** The matching route with the longest prefix. */
+  route: ResolvedRoute
+  /** The origin-form path after dot-segment resolution, with the query string kept verbatim. */
+  path: string
+}
+
+const SLASH = 0x2f
+
+/**
+ * Whether a request target is in origin-form (RFC 9112 section 3.2.1: an absolute path and an
+ * optional query), the only form a proxy route may answer. Absolute-form (`http://x/y`),
+ * authority-form (`host:443`, used by CONNECT) and asterisk-form (`*`) are not: forwarding
+ * them would let a client choose the upstream host, so the engine answers them 400.
+ *
+ * @example
+ * isOriginForm('/api/users?x=1') // true
+ * isOriginForm('http://evil.example/') // false
+ */
+export function isOriginForm(rawUrl: string): boolean {
+  return rawUrl.charCodeAt(0) === SLASH
+}
+
+/**
+ * Whether `prefix` covers `path` on segment boundaries: `/api` covers `/api`, `/api/` and
+ * `/api/x`, never `/api2`. The root prefix `/` covers everything. Case-sensitive, as paths are
+ * (RFC 3986 section 6.2.2.1). Allocation-free, since it runs for every request.
+ */
+export function prefixMatches(prefix: string, path: string): boolean {
+  if (prefix === '/') return true
+  if (!path.startsWith(prefix)) return false
+  return path.length === prefix.length || path.charCodeAt(prefix.length) === SLASH
+}
+
+/**
+ * Finds the route of a request: the query is split off, the path normalized (dot-segments and
+ * backslashes, see `normalizePath`), then the first route whose prefix covers the path wins.
+ * `routes` must be sorted longest prefix first, as `resolveOptions` returns them, so the
+ * first match is the longest, whatever the key order the user wrote.
+ *
+ * Returns `undefined` when no route matches and for any target that is not origin-form
+ * (see {@link isOriginForm}); the engine answers those 400 before matching.
+ *
+ * @example
+ * matchRoute(resolveOptions({ '/api': 'http://localhost:3000' }).routes, '/api/../api/users?x=1')
+ * // { route: <the /api route>, path: '/api/users?x=1' }
+ */
+export function matchRoute(routes: readonly ResolvedRoute[], rawUrl: string): RouteMatch | undefined {
+  if (!isOriginForm(rawUrl)) return undefined
+  const [rawPath, query] = splitPathAndQuery(rawUrl)
+  const path = normalizePath(rawPath)
+  for (const route of routes) {
+    if (prefixMatches(route.prefix, path)) return { route, path: path + query }
+  }
+  return undefined
+}

@@ -1,0 +1,61 @@
+import type { EventEmitter } from 'node:events'
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { sendText } from '../http/send-text.js'
+import { isOriginForm } from './match-route.js'
+
+const REFUSAL = 'cors-dev-proxy forwards paths only: absolute URLs and CONNECT are refused\n'
+const CLOSE = [['connection', 'close']] as const
+
+/**
+ * Refuses what would turn the dev server into an open forward proxy: a request target in
+ * absolute-form (`GET http://evil.example/ HTTP/1.1`), authority-form or asterisk-form (RFC 9112
+ * section 3.2), and the CONNECT method. Only origin-form targets (`/path?query`) are routes; the
+ * target host is always the configured one, so no DNS lookup or connection happens for these.
+ * Answers 400 with a one-line body and returns `true`; returns `false` for an ordinary request.
+ *
+ * Node's own servers never hand a CONNECT to a request handler (`http` closes the socket when
+ * nobody listens to `'connect'`, `http2` answers 405); the check here covers servers that do,
+ * and {@link refuseConnect} answers the `'connect'` event itself.
+ *
+ * @example
+ * if (refuseRequest(req, res)) return
+ */
+export function refuseRequest(req: ProxyRequest, res: ProxyResponse): boolean {
+  const url = req.url
+  if (req.method !== 'CONNECT' && url !== undefined && isOriginForm(url)) return false
+  // A refused CONNECT may be followed by tunnel bytes that are not HTTP: do not read on.
+  const close = req.method === 'CONNECT' && req.httpVersionMajor === 1
+  sendText(res, 400, 'text/plain; charset=utf-8', REFUSAL, close ? CLOSE : [])
+  return true
+}
+
+/**
+ * A listener for the HTTP/1.1 server's `'connect'` event that answers 400 and closes the
+ * socket, instead of Node's silent reset (for the standalone `serve` server, where nobody else
+ * tunnels). Nothing is forwarded and nothing is resolved.
+ *
+ * @example
+ * server.on('connect', refuseConnect)
+ */
+export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy())
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(REFUSAL)}\r\nconnection: close\r\n\r\n${REFUSAL}`,
+  )
+}
+
+/**
+ * Registers {@link refuseConnect} on a dev server that speaks HTTP/1.1 and has no `'connect'`
+ * listener of its own, and returns whether it did. HTTP/2 servers are left alone: their
+ * `'connect'` event carries `(req, res)` and, without a listener, they answer CONNECT 405.
+ *
+ * @example
+ * refuseConnectOn(viteServer.httpServer)
+ */
+export function refuseConnectOn(server: EventEmitter): boolean {
+  if ('updateSettings' in server || server.listenerCount('connect') > 0) return false
+  server.on('connect', refuseConnect)
+  return true
+}

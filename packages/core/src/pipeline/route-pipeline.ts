@@ -1,0 +1,67 @@
+/*
+ * The per-route request pipeline: a chain of connect-style steps built once per route, when
+ * the proxy is created, and run for every request the route matches.
+ *
+ * A step is `(req, res, next, path)`: connect's signature plus the matched, normalized path
+ * (with its query) as a fourth argument, so an existing connect middleware fits as a step
+ * unchanged. A step either answers (and does not call `next`), or calls `next()` to hand the
+ * request on, or `next(error)` to leave the chain (the error goes to the dev server's
+ * `next`, as in connect). Steps never throw on purpose; a throw is passed on like `next(error)`.
+ *
+ * Order, and where the other steps go (`createRoutePipeline` below, before the terminal step):
+ * 1. CORS, when `route.cors` is set: first, so its headers are on every response of the route,
+ *    the forwarder's and the error answers included, and so it can answer a preflight (204)
+ *    before anything is forwarded. With `preflightContinue` it calls `next()` instead.
+ *    Without `route.cors` there is no step: preflights are forwarded untouched.
+ * 2. JSONP, when `route.jsonp` is set: takes over a GET carrying the callback parameter by
+ *    intercepting the next step's answer (the target's or the mock's) and wrapping it.
+ * 3. The terminal step: the mock backend when `route.mock` is set (it replaces the forwarder),
+ *    else the forwarder (`forwardRequest`). It always answers and never calls `next`.
+ */
+import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+
+export type { NextFunction } from '../http/proxy-types.js'
+
+/** One step of a route's pipeline (see the comment at the top of route-pipeline.ts). */
+export type RouteStep = (req: ProxyRequest, res: ProxyResponse, next: NextFunction, path: string) => void
+
+/** A route's whole pipeline; `done` is called when a step passes the request (or an error) on. */
+export type RoutePipeline = (req: ProxyRequest, res: ProxyResponse, path: string, done: NextFunction) => void
+
+/**
+ * Composes steps into a pipeline that runs them in order, with connect's `next` semantics (see
+ * the top of this file). A single step (the common case: a route with neither `cors` nor
+ * `jsonp`) is called directly, with no per-request closure.
+ *
+ * @example
+ * const pipeline = composeSteps([corsStep, forwardStep])
+ * pipeline(req, res, '/api/users', next)
+ */
+export function composeSteps(steps: readonly RouteStep[]): RoutePipeline {
+  const [first] = steps
+  if (steps.length === 1 && first !== undefined) {
+    return function routePipeline(req, res, path, done) {
+      try {
+        first(req, res, done, path)
+      } catch (error) {
+        done(error)
+      }
+    }
+  }
+  return function routePipeline(req, res, path, done) {
+    let index = 0
+    const next: NextFunction = (error) => {
+      const step = steps[index++]
+      if ((error !== undefined && error !== null) || step === undefined) {
+        done(error)
+        return
+      }
+      try {
+        step(req, res, next, path)
+      } catch (thrown) {
+        done(thrown)
+      }
+    }
+    next()
+  }
+}

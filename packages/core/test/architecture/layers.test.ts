@@ -1,0 +1,64 @@
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { importCycles, layerViolations, readImportGraph } from './import-graph.js'
+
+const src = fileURLToPath(new URL('../../src', import.meta.url))
+
+/**
+ * The layers of `packages/core/src` and what each may import, lowest first (ARCHITECTURE.md
+ * explains them). A folder imports its own files and the folders listed here, never a layer
+ * above it; the root files (the proxy, the public entry points) sit on top.
+ */
+const LAYERS: Readonly<Record<string, readonly string[]>> = {
+  http: [],
+  config: ['http'],
+  log: ['http', 'config'],
+  browser: ['http'],
+  pipeline: ['http', 'config', 'log'],
+  cors: ['http', 'config', 'log', 'browser', 'pipeline'],
+  forward: ['http', 'config', 'log', 'pipeline'],
+  jsonp: ['http', 'config', 'log', 'pipeline'],
+  mock: ['http', 'config', 'log', 'browser', 'pipeline', 'cors', 'jsonp'],
+  client: [],
+  '.': ['http', 'config', 'log', 'browser', 'pipeline', 'cors', 'forward', 'jsonp', 'mock', 'client'],
+}
+
+describe('the layers of packages/core/src', () => {
+  const graph = readImportGraph(src)
+
+  it('reads the real import graph', () => {
+    expect(graph.size).toBeGreaterThan(50)
+    expect(graph.get('index.ts')?.length).toBeGreaterThan(5)
+  })
+
+  it('imports only downwards', () => {
+    expect(layerViolations(graph, LAYERS)).toEqual([])
+  })
+
+  it('has no import cycle, type-only imports included', () => {
+    expect(importCycles(graph)).toEqual([])
+  })
+
+  it('keeps at most 10 files at the root', () => {
+    expect([...graph.keys()].filter((file) => !file.includes('/')).length).toBeLessThanOrEqual(10)
+  })
+})
+
+describe('the checks themselves', () => {
+  const broken = new Map([
+    ['http/a.ts', ['config/b.ts']],
+    ['config/b.ts', ['http/a.ts']],
+    ['mystery/c.ts', []],
+  ])
+
+  it('report an import that goes up a layer, and an undeclared folder', () => {
+    expect(layerViolations(broken, LAYERS)).toEqual([
+      'http/a.ts imports config/b.ts (http → config)',
+      "mystery/c.ts: folder 'mystery' is not a declared layer",
+    ])
+  })
+
+  it('report a cycle', () => {
+    expect(importCycles(broken)).toEqual(['http/a.ts → config/b.ts → http/a.ts'])
+  })
+})

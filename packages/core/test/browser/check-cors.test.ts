@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { checkCors } from '../../src/browser/check-cors.js'
+import { type RunningMockBackend, startMockBackend } from '../../src/mock/start-mock-backend.js'
+
+const origin = 'http://localhost:5173'
+let backend: RunningMockBackend
+
+beforeAll(async () => {
+  backend = await startMockBackend({ port: 0, cors: 'reflect' })
+})
+afterAll(() => backend.close())
+
+const requestsFor = (tag: string) => backend.log.filter((entry) => entry.path.includes(`tag=${tag}`))
+
+describe('checkCors sends what the browser would send', () => {
+  test('a simple GET: no preflight, allowed with a reflected origin', async () => {
+    const verdict = await checkCors({ url: `${backend.origin}/items?tag=simple`, origin })
+    expect(verdict).toMatchObject({ allowed: true, preflight: false })
+    expect(requestsFor('simple').map((entry) => entry.method)).toEqual(['GET'])
+    expect(requestsFor('simple')[0]?.origin).toBe(origin)
+  })
+
+  test('a simple GET to a backend without CORS: blocked, in Chromium words', async () => {
+    const url = `${backend.origin}/items?cors=off&tag=off`
+    const verdict = await checkCors({ url, origin })
+    expect(verdict.allowed).toBe(false)
+    expect(verdict.message).toBe(
+      `Access to fetch at '${url}' from origin '${origin}' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.`,
+    )
+    expect(verdict.response?.status).toBe(200)
+  })
+
+  test('a PUT with JSON: preflight with the request method and sorted header names, then the PUT', async () => {
+    const url = `${backend.origin}/items/1?tag=put`
+    const verdict = await checkCors({
+      url,
+      origin,
+      method: 'put',
+      headers: { 'X-Foo': '1', 'Content-Type': 'application/json' },
+      body: '{"a":1}',
+    })
+    expect(verdict).toMatchObject({ allowed: true, preflight: true })
+    const [preflight, put] = requestsFor('put')
+    expect(preflight?.method).toBe('OPTIONS')
+    expect(preflight?.requestHeaders['access-control-request-method']).toBe('PUT')
+    expect(preflight?.requestHeaders['access-control-request-headers']).toBe('content-type,x-foo')
+    expect(preflight?.requestHeaders.cookie).toBeUndefined()
+    expect(put?.method).toBe('PUT')
+  })
+
+  test('a header the preflight does not allow: blocked at the preflight, the request is never sent', async () => {
+    const url = `${backend.origin}/items/1?allowHeaders=content-type&tag=hdr`
+    const verdict = await checkCors({
+      url,
+      origin,
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-foo': '1' },
+    })
+    expect(verdict).toMatchObject({ allowed: false, stage: 'preflight' })
+    expect(verdict.message).toContain(
+      'Request header field x-foo is not allowed by Access-Control-Allow-Headers in preflight response.',
+    )
+    expect(requestsFor('hdr').map((entry) => entry.method)).toEqual(['OPTIONS'])
+  })
+
+  test('credentials with a wildcard origin: blocked', async () => {
+    const verdict = await checkCors({
+      url: `${backend.origin}/cookie?cors=wildcard`,
+      origin,
+      credentials: true,
+    })
+    expect(verdict.allowed).toBe(false)
+    expect(verdict.message).toContain(
+      "must not be the wildcard '*' when the request's credentials mode is 'include'",
+    )
+  })
+
+  test('an unreachable server: a network error, not a CORS verdict', async () => {
+    const closed = await startMockBackend({ port: 0 })
+    const url = `${closed.origin}/x`
+    await closed.close()
+    const verdict = await checkCors({ url, origin })
+    expect(verdict.allowed).toBe(false)
+    expect(verdict.networkError).toMatch(/ECONNREFUSED/)
+  })
+})

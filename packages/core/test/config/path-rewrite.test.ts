@@ -1,0 +1,210 @@
+import { createServer, type IncomingMessage } from 'node:http'
+import { afterEach, describe, expect, it } from 'vitest'
+import { serveProxy } from '../../../../test/support/proxy-server.js'
+import { listen, sendRequest } from '../../../../test/support/servers.js'
+import { CorsDevProxyError } from '../../src/config/errors.js'
+import type { ProxyRequest } from '../../src/config/options.js'
+import { createPathRewriter, joinTargetPath } from '../../src/config/path-rewrite.js'
+
+// The rewriters only hand the request to user functions; a marker object shows it is passed through.
+const req = { url: '/marker' } as IncomingMessage as ProxyRequest
+
+describe('createPathRewriter: default (prefix removed)', () => {
+  const rewrite = createPathRewriter({ prefix: '/api' })
+  it.each([
+    ['/api/users?x=1', '/users?x=1'],
+    ['/api/users', '/users'],
+    ['/api', '/'],
+    ['/api/', '/'],
+    ['/api?q=1', '/?q=1'],
+    ['/api/?q=1', '/?q=1'],
+    ['/api//x', '//x'],
+    ['/api/a/b/c', '/a/b/c'],
+  ])('%s → %s', (input, expected) => {
+    expect(rewrite(input, req)).toBe(expected)
+  })
+
+  it('keeps the path for the root route', () => {
+    expect(createPathRewriter({ prefix: '/' })('/users?x=1', req)).toBe('/users?x=1')
+  })
+
+  it('removes a multi-segment prefix', () => {
+    expect(createPathRewriter({ prefix: '/api/v1' })('/api/v1/users?x', req)).toBe('/users?x')
+  })
+})
+
+describe('createPathRewriter: false keeps the path', () => {
+  it.each(['/api/users?x=1', '/api', '/api?q'])('%s', (input) => {
+    expect(createPathRewriter({ prefix: '/api', pathRewrite: false })(input, req)).toBe(input)
+  })
+})
+
+describe('createPathRewriter: object of RegExp → replacement (http-proxy-middleware 3 semantics)', () => {
+  it.each([
+    [{ '^/api': '' }, '/api/users?x=1', '/users?x=1'],
+    [{ '^/api': '' }, '/api', '/'],
+    [{ '^/api': '' }, '/api?q=1', '/?q=1'],
+    [{ '^/api': '/v2' }, '/api/users', '/v2/users'],
+    [{ '^/api/old': '/api/new' }, '/api/old/x', '/api/new/x'],
+    // No rule matches: the path is forwarded unchanged, prefix included.
+    [{ '^/api/old': '/api/new' }, '/api/other', '/api/other'],
+    // Empty object: no rules, path unchanged.
+    [{}, '/api/x', '/api/x'],
+    // First matching rule wins, in insertion order; later rules are not applied.
+    [{ '^/api/a': '/first', '^/api': '/second', '/first': '/third' }, '/api/a/b', '/first/b'],
+    [{ '^/api/b': '/first', '^/api': '/second' }, '/api/a/b', '/second/a/b'],
+    // Only the first occurrence is replaced (no `g` flag), as with String.prototype.replace.
+    [{ x: 'y' }, '/api/x/x', '/api/y/x'],
+    // Capture groups work.
+    [{ '^/api/users/(\\d+)': '/people/$1' }, '/api/users/42?full', '/people/42?full'],
+    // A result without a leading slash gets one.
+    [{ '^/api/': '' }, '/api/users', '/users'],
+  ])('%j: %s → %s', (rules, input, expected) => {
+    expect(createPathRewriter({ prefix: '/api', pathRewrite: rules })(input, req)).toBe(expected)
+  })
+
+  it('refuses an invalid RegExp at construction, naming the rule', () => {
+    const build = () =>
+      createPathRewriter({
+        prefix: '/api',
+        pathRewrite: { '^/api(': '' },
+        option: "routes['/api'].pathRewrite",
+      })
+    expect(build).toThrow(CorsDevProxyError)
+    expect(build).toThrow("routes['/api'].pathRewrite['^/api('] is not a valid regular expression")
+    expect(build).toThrow('Fix it like this:')
+  })
+
+  it("quotes the rule's key as a JavaScript literal in the error, whatever it contains", () => {
+    const build = () =>
+      createPathRewriter({ prefix: '/api', pathRewrite: { "^/it's(": '' }, option: 'pathRewrite' })
+    expect(build).toThrow("pathRewrite['^/it\\'s('] is not a valid regular expression")
+  })
+})
+
+describe('createPathRewriter: function', () => {
+  it('gets the full path and the request, and its string result is used', () => {
+    const seen: unknown[] = []
+    const rewrite = createPathRewriter({
+      prefix: '/api',
+      pathRewrite: (path, request) => {
+        seen.push(path, request)
+        return path.replace(/^\/api/, '/v2')
+      },
+    })
+    expect(rewrite('/api/users?x=1', req)).toBe('/v2/users?x=1')
+    expect(seen).toEqual(['/api/users?x=1', req])
+  })
+
+  it.each([
+    ['', '/'],
+    ['users', '/users'],
+    ['?q=1', '/?q=1'],
+    ['http://evil.example/x', '/http://evil.example/x'],
+  ])('a result %j not starting with / becomes %j', (result, expected) => {
+    expect(createPathRewriter({ prefix: '/api', pathRewrite: () => result })('/api/x', req)).toBe(expected)
+  })
+
+  it.each([
+    ['undefined', () => undefined, 'returned undefined'],
+    ['a number', () => 42, 'returned number'],
+    ['a Promise', async () => '/x', 'returned a Promise'],
+    [
+      'a throw',
+      () => {
+        throw new Error('boom')
+      },
+      'threw (boom)',
+    ],
+  ])('%s keeps the path unchanged, reports it, and never throws', (_name, fn, text) => {
+    const problems: Array<[string, string]> = []
+    const rewrite = createPathRewriter({
+      prefix: '/api',
+      pathRewrite: fn as unknown as (path: string) => string,
+      option: "routes['/api'].pathRewrite",
+    })
+    const report = (message: string, key: string) => problems.push([message, key])
+    expect(rewrite('/api/x?y', req, report)).toBe('/api/x?y')
+    expect(rewrite('/api/z', req, report)).toBe('/api/z')
+    expect(problems).toHaveLength(2)
+    expect(problems[0]?.[0]).toContain(text)
+    expect(problems[0]?.[0]).toContain("routes['/api'].pathRewrite")
+    // The same cause gives the same key, so the logger prints it once.
+    expect(problems[0]?.[1]).toBe(problems[1]?.[1])
+  })
+
+  it('does not throw without a report function', () => {
+    const rewrite = createPathRewriter({
+      prefix: '/api',
+      pathRewrite: () => {
+        throw new Error('boom')
+      },
+    })
+    expect(rewrite('/api/x', req)).toBe('/api/x')
+  })
+})
+
+describe('joinTargetPath', () => {
+  it.each([
+    ['http://h:3000', '/users?x=1', '/users?x=1'],
+    ['http://h:3000/', '/users', '/users'],
+    ['http://h:3000/v1', '/users?x=1', '/v1/users?x=1'],
+    ['http://h:3000/v1/', '/users?x=1', '/v1/users?x=1'],
+    ['http://h:3000/v1', '/', '/v1/'],
+    ['http://h:3000/v1/', '/', '/v1/'],
+    ['http://h:3000/v1', '/?q=1', '/v1/?q=1'],
+    ['http://h:3000/a/b', '/c/d', '/a/b/c/d'],
+    ['http://h:3000', '/', '/'],
+    ['http://h:3000', '//evil.example/x', '/evil.example/x'],
+    ['http://h:3000/', '///x', '/x'],
+    ['http://h:3000/v1', '//x', '/v1//x'],
+    ['http://h:3000/v1', 'users', '/v1/users'],
+  ])('%s + %s → %s', (target, path, expected) => {
+    expect(joinTargetPath(new URL(target), path)).toBe(expected)
+  })
+})
+
+describe('pathRewrite over real sockets', () => {
+  const cleanup: Array<() => Promise<void>> = []
+  afterEach(async () => {
+    for (let close = cleanup.pop(); close; close = cleanup.pop()) await close()
+  })
+
+  it('sends each form of pathRewrite to the target, joined to the base path, query kept', async () => {
+    const target = await listen(createServer((request, response) => response.end(request.url)))
+    cleanup.push(target.close)
+    const proxy = await serveProxy(
+      {
+        '/default': target.url,
+        '/based': `${target.url}/v1/`,
+        '/kept': { target: target.url, pathRewrite: false },
+        '/rules': {
+          target: target.url,
+          pathRewrite: { '^/rules/old': '/new', '^/rules/users/(\\d+)': '/people/$1' },
+        },
+        '/fn': {
+          target: `${target.url}/base`,
+          pathRewrite: (path, request) => `/${request.method?.toLowerCase()}${path.replace(/^\/fn/, '')}`,
+        },
+      },
+      { log: 'silent' },
+    )
+    cleanup.push(proxy.close)
+    const cases: Array<[path: string, upstream: string]> = [
+      ['/default/users?x=1', '/users?x=1'],
+      ['/default', '/'],
+      ['/default?x=1', '/?x=1'],
+      ['/based/users?x=1', '/v1/users?x=1'],
+      ['/based', '/v1/'],
+      ['/kept/users?x=1', '/kept/users?x=1'],
+      ['/kept', '/kept'],
+      ['/rules/old/x?y=2', '/new/x?y=2'],
+      ['/rules/users/42?full', '/people/42?full'],
+      ['/rules/other', '/rules/other'],
+      ['/fn/users?x=1', '/base/get/users?x=1'],
+    ]
+    for (const [path, upstream] of cases) {
+      expect((await sendRequest(`${proxy.url}${path}`)).body.toString(), path).toBe(upstream)
+    }
+  })
+})

@@ -1,0 +1,68 @@
+import type { IncomingMessage } from 'node:http'
+import { describe, expect, it } from 'vitest'
+import { expectConfigError } from '../../../../test/support/config-error.js'
+import type { ProxyRequest } from '../../src/config/options.js'
+import { ROUTE_DEFAULTS, resolveRoute } from '../../src/config/resolve-route.js'
+
+const req = {} as IncomingMessage as ProxyRequest
+
+describe('resolveRoute', () => {
+  it('normalizes the prefix and applies the documented defaults', () => {
+    const route = resolveRoute('/api/', 'http://localhost:3000/v1')
+    expect(route).toMatchObject({
+      prefix: '/api',
+      changeOrigin: ROUTE_DEFAULTS.changeOrigin,
+      timeout: 30_000,
+      cookieDomainRewrite: '',
+      cookiePathRewrite: false,
+    })
+    expect(route.target?.pathname).toBe('/v1')
+    expect(route.rewritePath('/api/x', req)).toBe('/x')
+  })
+
+  it('uses the given defaults when the route sets nothing', () => {
+    const defaults = { ...ROUTE_DEFAULTS, timeout: 10, xfwd: false, headers: [['x-a', '1'] as const] }
+    expect(resolveRoute('/api', 'http://h', defaults)).toMatchObject({
+      timeout: 10,
+      xfwd: false,
+      headers: [['x-a', '1']],
+    })
+  })
+
+  it('passes request-time pathRewrite problems to the hook', () => {
+    const problems: string[] = []
+    const route = resolveRoute(
+      '/api',
+      {
+        target: 'http://h',
+        pathRewrite: () => {
+          throw new Error('nope')
+        },
+      },
+      ROUTE_DEFAULTS,
+    )
+    expect(route.rewritePath('/api/x', req, (message) => problems.push(message))).toBe('/api/x')
+    expect(problems).toEqual(["routes['/api'].pathRewrite threw (nope); forwarding /api/x unchanged"])
+  })
+
+  it('names the option with the key as the user wrote it, and the example with the fixed one', () => {
+    expectConfigError(() => resolveRoute('/api/', { target: 'http://h', xfwd: 'no' }), {
+      code: 'INVALID_OPTION',
+      option: "routes['/api/'].xfwd",
+      contains: ['must be true or false'],
+    })
+    expectConfigError(() => resolveRoute('/api/', { changeOrigin: true }), {
+      code: 'INVALID_TARGET',
+      option: "routes['/api/'].target",
+      contains: ["{ '/api': { target: 'http://localhost:3000' } }"],
+    })
+  })
+
+  it.each([null, true, ['http://h'], () => 'http://h'])('refuses a route value %j', (config) => {
+    expectConfigError(() => resolveRoute('/api', config), {
+      code: 'INVALID_TARGET',
+      option: "routes['/api']",
+      contains: ['must be a target URL string or a route object'],
+    })
+  })
+})

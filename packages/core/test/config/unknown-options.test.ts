@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { expectConfigError } from '../../../../test/support/config-error.js'
+import { assertKnownKeys, GLOBAL_OPTION_NAMES, ROUTE_OPTION_NAMES } from '../../src/config/unknown-options.js'
+
+const routePath = (key: string) => `routes['/api'].${key}`
+const globalPath = (key: string) => `options.${key}`
+
+describe('assertKnownKeys', () => {
+  it('accepts every documented name', () => {
+    const route = Object.fromEntries(ROUTE_OPTION_NAMES.map((name) => [name, undefined]))
+    const shared = Object.fromEntries(GLOBAL_OPTION_NAMES.map((name) => [name, undefined]))
+    expect(() => assertKnownKeys(route, ROUTE_OPTION_NAMES, 'route', routePath)).not.toThrow()
+    expect(() => assertKnownKeys(shared, GLOBAL_OPTION_NAMES, 'global', globalPath)).not.toThrow()
+  })
+
+  it.each([
+    ['chageOrigin', false, 'did you mean `changeOrigin`?', '{ changeOrigin: false }'],
+    ['changeorigin', true, 'did you mean `changeOrigin`?', '{ changeOrigin: true }'],
+    ['traget', 'http://x', 'did you mean `target`?', "{ target: 'http://x' }"],
+    ['header', {}, 'did you mean `headers`?', '{ headers: { ... } }'],
+    ['cookieDomainRewite', '', 'did you mean `cookieDomainRewrite`?', "{ cookieDomainRewrite: '' }"],
+    ['rewrite', () => '/', 'here it is `pathRewrite`', 'pathRewrite: (path) =>'],
+    ['pathFilter', '/api', 'the route key is the path prefix', "{ '/api': 'http://localhost:3000' }"],
+    ['router', {}, 'one route per target', "'/a': 'http://localhost:3001'"],
+    ['proxyTimeout', 1000, 'is called `timeout` here', '{ timeout: 30000 }'],
+    ['followRedirects', true, 'redirects are passed to the browser', "{ '/api': 'http://localhost:3000' }"],
+    ['agent', {}, 'pooled with keep-alive', "{ '/api': 'http://localhost:3000' }"],
+    ['websocket', true, 'is called `ws` here', 'ws: true'],
+    ['onProxyReq', () => {}, 'no proxy hooks', "headers: { 'x-token': 'dev' }"],
+    ['configure', () => {}, 'no proxy hooks', 'headers:'],
+    ['bypass', () => {}, 'no proxy hooks', 'headers:'],
+    [
+      'origin',
+      'http://localhost:5173',
+      'is a CORS option: put it inside `cors`',
+      "{ cors: { origin: 'http://localhost:5173' } }",
+    ],
+    ['credentials', true, 'is a CORS option', '{ cors: { credentials: true } }'],
+    ['log', 'debug', 'pass it in the second argument', "{ log: 'debug' }"],
+    ['logLevel', 'debug', 'pass it in the second argument', "{ log: 'debug' }"],
+    ['callback', 'cb', 'jsonp: { param }', "{ jsonp: { param: 'callback' } }"],
+    [
+      'bogus',
+      1,
+      'is not an option. Known options: target, changeOrigin',
+      "{ target: 'http://localhost:3000'",
+    ],
+  ])('route key %s', (key, value, problem, example) => {
+    expectConfigError(
+      () => assertKnownKeys({ target: 'http://x', [key]: value }, ROUTE_OPTION_NAMES, 'route', routePath),
+      {
+        code: 'UNKNOWN_OPTION',
+        option: routePath(key),
+        contains: [problem, example],
+      },
+    )
+  })
+
+  it.each([
+    ['target', 'http://x', 'is set per route', "{ '/api': { target: 'http://localhost:3000' } }"],
+    ['ws', true, 'is set per route', 'ws: ...'],
+    ['rewrite', () => '/', 'is set per route', 'pathRewrite: ...'],
+    ['logLevel', 'debug', 'is called `log` here', "{ log: 'debug' }"],
+    ['logProvider', {}, 'is called `logger` here', '{ logger: { info, warn, error } }'],
+    ['timout', 5, 'did you mean `timeout`?', '{ timeout: 5 }'],
+    ['loger', {}, 'did you mean `logger`?', '{ logger: { ... } }'],
+    ['methods', ['GET'], 'is a CORS option', '{ cors: { methods: [...] } }'],
+    ['bogus', 1, 'Known options: changeOrigin, xfwd', "{ log: 'info', timeout: 30000 }"],
+  ])('shared key %s', (key, value, problem, example) => {
+    expectConfigError(() => assertKnownKeys({ [key]: value }, GLOBAL_OPTION_NAMES, 'global', globalPath), {
+      code: 'UNKNOWN_OPTION',
+      option: globalPath(key),
+      contains: [problem, example],
+    })
+  })
+})

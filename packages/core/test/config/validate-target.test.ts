@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { expectConfigError } from '../../../../test/support/config-error.js'
+import { validateTarget } from '../../src/config/validate-target.js'
+
+const option = "routes['/api'].target"
+
+describe('validateTarget: accepted', () => {
+  it.each([
+    ['http://localhost:3000', 'http://localhost:3000/', false],
+    ['https://api.example.com', 'https://api.example.com/', false],
+    ['http://127.0.0.1:3000/v1', 'http://127.0.0.1:3000/v1', false],
+    ['http://[::1]:3000/', 'http://[::1]:3000/', false],
+    ['HTTP://LOCALHOST:3000', 'http://localhost:3000/', false],
+    ['  http://localhost:3000  ', 'http://localhost:3000/', false],
+    ['ws://localhost:3000', 'http://localhost:3000/', true],
+    ['wss://localhost:8443/socket', 'https://localhost:8443/socket', true],
+    ['ws://localhost:443', 'http://localhost:443/', true],
+    ['wss://localhost', 'https://localhost/', true],
+  ])('%s → %s (websocket %s)', (input, href, websocket) => {
+    const { url, websocket: isWebSocket } = validateTarget(input, option)
+    expect(url.href).toBe(href)
+    expect(isWebSocket).toBe(websocket)
+  })
+})
+
+describe('validateTarget: refused', () => {
+  it.each([
+    [3000, 'INVALID_TARGET', ['must be a URL string, got a number (3000)']],
+    [undefined, 'INVALID_TARGET', ['must be a URL string']],
+    [new URL('http://localhost:3000'), 'INVALID_TARGET', ['must be a URL string, got an object']],
+    ['', 'INVALID_TARGET', ['is empty', "'http://localhost:3000'"]],
+    ['localhost:3000', 'INVALID_TARGET', ['has no scheme', "'http://localhost:3000'"]],
+    ['127.0.0.1:3000/v1', 'INVALID_TARGET', ['has no scheme', "'http://127.0.0.1:3000/v1'"]],
+    ['[::1]:3000', 'INVALID_TARGET', ['has no scheme', "'http://[::1]:3000'"]],
+    ['/relative/path', 'INVALID_TARGET', ['is not an absolute URL']],
+    ['http://', 'INVALID_TARGET', ['is not a valid URL']],
+    ['http://exa mple.com', 'INVALID_TARGET', ['is not a valid URL']],
+    ['http://user:secret@localhost:3000', 'INVALID_TARGET', ['credentials', "authorization: 'Basic"]],
+    ['http://localhost:3000/?key=1', 'INVALID_TARGET', ['query or fragment', "'http://localhost:3000/'"]],
+    ['http://localhost:3000/v1?', 'INVALID_TARGET', ['query or fragment', "'http://localhost:3000/v1'"]],
+    ['http://localhost:3000/#x', 'INVALID_TARGET', ['query or fragment']],
+    [
+      'ftp://files.example.com',
+      'UNSUPPORTED_SCHEME',
+      ['ftp: is not supported; use http:, https:, ws: or wss:'],
+    ],
+    ['file:///tmp/x', 'UNSUPPORTED_SCHEME', ['file: is not supported']],
+    ['mailto:me@example.com', 'UNSUPPORTED_SCHEME', ['mailto: is not supported']],
+  ] as const)('%j → %s', (input, code, contains) => {
+    expectConfigError(() => validateTarget(input, option), { code, option, contains: [...contains] })
+  })
+
+  it('never repeats the password in the message', () => {
+    const message = expectConfigError(() => validateTarget('http://user:secret@localhost:3000', option), {
+      code: 'INVALID_TARGET',
+      option,
+    })
+    expect(message).not.toContain('secret')
+  })
+})

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest'
+import type { ProxyRequest, Routes } from '../../src/config/options.js'
+import { resolveOptions } from '../../src/config/resolve-options.js'
+import { describeExchange, describeProtocol, describeRoutes } from '../../src/log/describe-routes.js'
+
+const T = 'http://localhost:3000'
+
+describe('describeRoutes', () => {
+  it.each<[name: string, routes: Routes, line: string]>([
+    ['a bare target', { '/api': T }, `routes: /api → ${T}`],
+    [
+      'longest prefix first',
+      { '/api': T, '/api/auth': 'http://localhost:4000' },
+      `routes: /api/auth → http://localhost:4000, /api → ${T}`,
+    ],
+    ['a target with a base path', { '/api': `${T}/v1/` }, `routes: /api → ${T}/v1`],
+    ['a trailing slash in the key', { '/api/': T }, `routes: /api → ${T}`],
+    ['ws', { '/live': { target: T, ws: true } }, `routes: /live → ${T} (ws)`],
+    ['cors', { '/api': { target: T, cors: true } }, `routes: /api → ${T} (cors)`],
+    [
+      'pathRewrite false',
+      { '/api': { target: T, pathRewrite: false } },
+      `routes: /api → ${T} (pathRewrite: false)`,
+    ],
+    [
+      'pathRewrite rules',
+      { '/api': { target: T, pathRewrite: { '^/api/v1': '/v2' } } },
+      `routes: /api → ${T} (pathRewrite: {"^/api/v1":"/v2"})`,
+    ],
+    [
+      'pathRewrite function',
+      { '/api': { target: T, pathRewrite: (path) => path } },
+      `routes: /api → ${T} (pathRewrite: function)`,
+    ],
+    [
+      'changeOrigin off',
+      { '/api': { target: T, changeOrigin: false } },
+      `routes: /api → ${T} (changeOrigin: false)`,
+    ],
+    ['xfwd off', { '/api': { target: T, xfwd: false } }, `routes: /api → ${T} (xfwd: false)`],
+    [
+      'secure off',
+      { '/api': { target: 'https://localhost:3443', secure: false } },
+      'routes: /api → https://localhost:3443 (secure: false)',
+    ],
+    ['a timeout', { '/api': { target: T, timeout: 5000 } }, `routes: /api → ${T} (timeout: 5000)`],
+    [
+      'headers, by name only',
+      { '/api': { target: T, headers: { 'X-Token': 'secret' } } },
+      `routes: /api → ${T} (headers: x-token)`,
+    ],
+    [
+      'cookie domain kept',
+      { '/api': { target: T, cookieDomainRewrite: false } },
+      `routes: /api → ${T} (cookieDomainRewrite: false)`,
+    ],
+    [
+      'cookie path',
+      { '/api': { target: T, cookiePathRewrite: '/' } },
+      `routes: /api → ${T} (cookiePathRewrite: "/")`,
+    ],
+    ['jsonp', { '/api': { target: T, jsonp: true } }, `routes: /api → ${T} (jsonp)`],
+    [
+      'jsonp with a parameter',
+      { '/api': { target: T, jsonp: { param: 'cb' } } },
+      `routes: /api → ${T} (jsonp: cb)`,
+    ],
+    ['mock', { '/mock': { mock: true } }, 'routes: /mock → mock backend'],
+    ['several notes', { '/live': { target: T, ws: true, cors: true } }, `routes: /live → ${T} (ws, cors)`],
+  ])('%s', (_name, routes, line) => {
+    expect(describeRoutes(resolveOptions(routes).routes, routes)).toBe(line)
+  })
+
+  it('shows shared options on every route they apply to', () => {
+    const routes: Routes = { '/a': T, '/b': { target: T, cors: false } }
+    expect(describeRoutes(resolveOptions(routes, { cors: true }).routes, routes)).toBe(
+      `routes: /a → ${T} (cors), /b → ${T}`,
+    )
+  })
+
+  it('omits pathRewrite when the user routes are not given', () => {
+    const routes: Routes = { '/api': { target: T, pathRewrite: false } }
+    expect(describeRoutes(resolveOptions(routes).routes)).toBe(`routes: /api → ${T}`)
+  })
+})
+
+describe('describeProtocol and describeExchange', () => {
+  const request = (major: number, minor: number, method = 'GET', url = '/api/x') =>
+    ({ httpVersionMajor: major, httpVersionMinor: minor, method, url }) as ProxyRequest
+
+  it.each([
+    [2, 0, 'h2'],
+    [1, 1, 'h1.1'],
+    [1, 0, 'h1.0'],
+  ])('HTTP/%i.%i is %s', (major, minor, name) => {
+    expect(describeProtocol(request(major, minor))).toBe(name)
+  })
+
+  it('formats one request as protocol, method, path and status', () => {
+    expect(describeExchange(request(2, 0, 'PUT', '/api/items/1?x=1'), 204)).toBe(
+      'h2 PUT /api/items/1?x=1 → 204',
+    )
+  })
+})

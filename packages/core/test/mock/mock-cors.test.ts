@@ -1,0 +1,161 @@
+import { Agent, request } from 'undici'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type RunningMockBackend, startMockBackend } from '../../src/mock/start-mock-backend.js'
+
+const ORIGIN = 'http://localhost:5173'
+const PREFLIGHT_PUT = { origin: ORIGIN, 'access-control-request-method': 'PUT' }
+
+let mock: RunningMockBackend
+let reflectMock: RunningMockBackend
+const agent = new Agent()
+
+beforeAll(async () => {
+  mock = await startMockBackend()
+  reflectMock = await startMockBackend({ cors: 'reflect' })
+})
+afterAll(async () => {
+  await agent.close()
+  await mock.close()
+  await reflectMock.close()
+})
+
+async function send(path: string, method: string, headers: Record<string, string>, base = mock) {
+  const res = await request(new URL(path, base.url), { method, headers, dispatcher: agent })
+  await res.body.dump()
+  return { status: res.statusCode, headers: res.headers }
+}
+
+const CORS_HEADERS = [
+  'access-control-allow-origin',
+  'access-control-allow-credentials',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-expose-headers',
+  'access-control-max-age',
+  'vary',
+] as const
+
+function corsHeadersOf(headers: Record<string, string | string[] | undefined>) {
+  return Object.fromEntries(
+    CORS_HEADERS.filter((name) => headers[name] !== undefined).map((n) => [n, headers[n]]),
+  )
+}
+
+describe('mock backend CORS on actual responses', () => {
+  it.each([
+    ['/x', {}],
+    ['/x?cors=off&credentials=true&expose=x-a', {}],
+    ['/x?cors=wildcard', { 'access-control-allow-origin': '*' }],
+    [
+      '/x?cors=wildcard&credentials=true',
+      { 'access-control-allow-origin': '*', 'access-control-allow-credentials': 'true' },
+    ],
+    [
+      '/x?cors=reflect',
+      { 'access-control-allow-origin': ORIGIN, 'access-control-allow-credentials': 'true', vary: 'Origin' },
+    ],
+    ['/x?cors=reflect&credentials=false', { 'access-control-allow-origin': ORIGIN, vary: 'Origin' }],
+    [
+      '/x?cors=wildcard&expose=x-a,x-b',
+      { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'x-a, x-b' },
+    ],
+  ])('GET %s', async (path, expected) => {
+    const res = await send(path, 'GET', { origin: ORIGIN })
+    expect(res.status).toBe(200)
+    expect(corsHeadersOf(res.headers)).toEqual(expected)
+  })
+
+  it('uses the default mode of the backend when the request chooses none', async () => {
+    const res = await send('/x', 'GET', { origin: ORIGIN }, reflectMock)
+    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN)
+    const off = await send('/x?cors=off', 'GET', { origin: ORIGIN }, reflectMock)
+    expect(off.headers['access-control-allow-origin']).toBeUndefined()
+  })
+
+  it('reflect without an Origin sends no allow-origin but still Vary: Origin', async () => {
+    const res = await send('/x?cors=reflect', 'GET', {})
+    expect(corsHeadersOf(res.headers)).toEqual({ 'access-control-allow-credentials': 'true', vary: 'Origin' })
+  })
+})
+
+describe('mock backend preflights', () => {
+  it.each([
+    ['/x', PREFLIGHT_PUT, 204, {}],
+    [
+      '/x?cors=wildcard',
+      { ...PREFLIGHT_PUT, 'access-control-request-headers': 'content-type,x-foo' },
+      204,
+      {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, HEAD, PUT, PATCH, POST, DELETE',
+        'access-control-allow-headers': 'content-type,x-foo',
+        vary: 'Access-Control-Request-Headers',
+      },
+    ],
+    [
+      '/x?cors=reflect&allowMethods=GET,POST&allowHeaders=content-type&maxAge=600',
+      { ...PREFLIGHT_PUT, 'access-control-request-headers': 'content-type,x-foo' },
+      204,
+      {
+        'access-control-allow-origin': ORIGIN,
+        'access-control-allow-credentials': 'true',
+        'access-control-allow-methods': 'GET, POST',
+        'access-control-allow-headers': 'content-type',
+        'access-control-max-age': '600',
+        vary: 'Origin',
+      },
+    ],
+    [
+      '/x?cors=reflect&allowMethods=',
+      PREFLIGHT_PUT,
+      204,
+      {
+        'access-control-allow-origin': ORIGIN,
+        'access-control-allow-credentials': 'true',
+        vary: 'Origin, Access-Control-Request-Headers',
+      },
+    ],
+    [
+      '/x?cors=wildcard&preflight=fail',
+      PREFLIGHT_PUT,
+      500,
+      {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, HEAD, PUT, PATCH, POST, DELETE',
+        vary: 'Access-Control-Request-Headers',
+      },
+    ],
+    ['/x?preflight=fail', PREFLIGHT_PUT, 500, {}],
+  ])('OPTIONS %s', async (path, headers, status, expected) => {
+    const res = await send(path, 'OPTIONS', headers)
+    expect(res.status).toBe(status)
+    expect(corsHeadersOf(res.headers)).toEqual(expected)
+  })
+
+  it('ignores ?status= and ?delay= on the preflight, so only the actual request fails', async () => {
+    const res = await send('/x?cors=wildcard&status=500&delay=10000', 'OPTIONS', PREFLIGHT_PUT)
+    expect(res.status).toBe(204)
+  })
+
+  it('echoes an OPTIONS that is not a preflight instead of answering it as one', async () => {
+    const res = await request(new URL('/x?cors=wildcard', mock.url), {
+      method: 'OPTIONS',
+      headers: { origin: ORIGIN },
+      dispatcher: agent,
+    })
+    expect(res.statusCode).toBe(200)
+    expect(await res.body.json()).toMatchObject({ method: 'OPTIONS', path: '/x' })
+  })
+
+  it('records preflights in the log as such', async () => {
+    await send('/logged?cors=wildcard', 'OPTIONS', PREFLIGHT_PUT)
+    const entry = mock.log.findLast((e) => e.path === '/logged?cors=wildcard')
+    expect(entry).toMatchObject({
+      method: 'OPTIONS',
+      preflight: true,
+      status: 204,
+      handled: true,
+      origin: ORIGIN,
+    })
+  })
+})
