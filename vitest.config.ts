@@ -9,6 +9,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@cors-dev-proxy\/core\/client$/, replacement: src('core/src/client/index.ts') },
+      { find: /^@cors-dev-proxy\/core\/adapter$/, replacement: src('core/src/adapter.ts') },
       { find: /^@cors-dev-proxy\/core$/, replacement: src('core/src/index.ts') },
       { find: /^@cors-dev-proxy\/vite$/, replacement: src('vite/src/index.ts') },
       { find: /^@cors-dev-proxy\/webpack$/, replacement: src('webpack/src/index.ts') },

@@ -1,16 +1,16 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
+import { consoleLogSink } from './config/defaults.js'
 import type { CorsDevProxyOptions, Routes } from './config/options.js'
 import { resolveOptions } from './config/resolve-options.js'
-import type { ResolvedRoute } from './config/resolved-route.js'
+import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './config/resolved-route.js'
 import { type BuiltRoutePipeline, createRoutePipeline } from './create-route-pipeline.js'
-import type { ForwardRoute } from './forward/forward-request.js'
 import { createUpstreamPool } from './forward/upstream-pool.js'
 import { forwardUpgrade } from './forward/websocket-upgrade.js'
 import type { NextFunction, ProxyRequest, ProxyResponse } from './http/proxy-types.js'
 import { sendText } from './http/send-text.js'
-import { createLogger } from './log/logger.js'
-import { matchRoute } from './pipeline/match-route.js'
+import { createLogger, type Logger } from './log/logger.js'
+import { createRequestMatcher, type RequestMatcher } from './pipeline/match-route.js'
 import { refuseConnect, refuseRequest } from './pipeline/refuse-request.js'
 
 /** The proxy engine: a middleware for HTTP requests, an upgrade handler for WebSockets, and `close`. */
@@ -44,6 +44,18 @@ export interface CorsDevProxy {
   readonly routes: readonly ResolvedRoute[]
 }
 
+/**
+ * The engine as the adapters' set-up uses it: the public proxy plus its logger and the
+ * per-request route lookup, so an adapter logs through the proxy's one logger and matches each
+ * request once.
+ */
+export interface EngineProxy extends CorsDevProxy {
+  /** The proxy's logger (one per proxy: de-duplication and summaries cover everything). */
+  readonly logger: Logger
+  /** The route of a request, matched once per request (see `createRequestMatcher`). */
+  readonly matchOf: RequestMatcher
+}
+
 const NOT_FOUND = 'Not Found: no cors-dev-proxy route matches this path\n'
 
 /** The answer for an unmatched request when the middleware is the whole server (no `next`). */
@@ -54,7 +66,7 @@ function answerNotFound(res: ProxyResponse): void {
 /**
  * Creates the proxy: validates and resolves the routes once (a mistake throws
  * `CorsDevProxyError` here, naming the option and showing a fix), builds each route's pipeline
- * once, and returns the handlers a dev server plugs in.
+ * once, and returns the handlers a server plugs in. Logs go to `options.logger`, else the console.
  *
  * @example
  * const proxy = createCorsDevProxy({ '/api': 'http://localhost:3000', '/socket': { target: 'ws://localhost:3001', ws: true } })
@@ -63,10 +75,26 @@ function answerNotFound(res: ProxyResponse): void {
  * server.on('close', () => proxy.close())
  */
 export function createCorsDevProxy(routes: Routes, options?: CorsDevProxyOptions): CorsDevProxy {
-  // One logger for everything the proxy reports, so de-duplication and the summaries printed by
-  // `close()` cover all of it.
   const resolved = resolveOptions(routes, options)
-  const logger = createLogger(resolved.log, resolved.logger)
+  const { middleware, upgrade, connect, close } = buildCorsDevProxy(
+    resolved,
+    createLogger(resolved.log, resolved.logger ?? consoleLogSink),
+  )
+  return Object.freeze({ middleware, upgrade, connect, close, routes: resolved.routes })
+}
+
+/**
+ * The proxy of a configuration already resolved, reporting through `logger`: what
+ * `createCorsDevProxy` and the adapters' set-up share. Nothing is validated here, so nothing
+ * here throws a configuration error; the resolution's warnings are logged once.
+ *
+ * @example
+ * const resolved = resolveOptions(routes, options)
+ * const proxy = buildCorsDevProxy(resolved, createLogger(resolved.log, sink))
+ */
+export function buildCorsDevProxy(resolved: ResolvedCorsDevProxyOptions, logger: Logger): EngineProxy {
+  for (const warning of resolved.warnings) logger.warn(warning)
+  const matchOf = createRequestMatcher(resolved.routes)
   const pool = createUpstreamPool()
   const sockets = new Set<Duplex>()
   const pipelines = new Map<ResolvedRoute, BuiltRoutePipeline>()
@@ -74,7 +102,7 @@ export function createCorsDevProxy(routes: Routes, options?: CorsDevProxyOptions
 
   function corsDevProxyMiddleware(req: ProxyRequest, res: ProxyResponse, next?: NextFunction): void {
     if (refuseRequest(req, res)) return
-    const match = matchRoute(resolved.routes, req.url as string)
+    const match = matchOf(req)
     const pipeline = match && pipelines.get(match.route)
     if (match === undefined || pipeline === undefined) {
       if (next) next()
@@ -92,15 +120,14 @@ export function createCorsDevProxy(routes: Routes, options?: CorsDevProxyOptions
   }
 
   function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-    const url = req.url
-    if (url === undefined || req.headers.upgrade?.toLowerCase() !== 'websocket') return false
-    const match = matchRoute(resolved.routes, url)
+    if (req.headers.upgrade?.toLowerCase() !== 'websocket') return false
+    const match = matchOf(req)
     // Only a `ws` route takes an upgrade, mock or not, so the dev server's HMR socket is never touched.
     if (match === undefined || !match.route.ws) return false
-    const mock = pipelines.get(match.route)?.mock
-    if (mock !== undefined) return mock.upgrade(req, socket, head, match.path)
-    if (match.route.target === undefined) return false
-    forwardUpgrade(req, socket, head, match.route as ForwardRoute, match.path, { logger, sockets })
+    const route = match.route
+    if (route.kind === 'mock')
+      return pipelines.get(route)?.mock?.upgrade(req, socket, head, match.path) ?? false
+    forwardUpgrade(req, socket, head, route, match.path, { logger, sockets })
     return true
   }
 
@@ -109,6 +136,8 @@ export function createCorsDevProxy(routes: Routes, options?: CorsDevProxyOptions
     upgrade: corsDevProxyUpgrade,
     connect: refuseConnect,
     routes: resolved.routes,
+    logger,
+    matchOf,
     async close() {
       for (const socket of sockets) socket.destroy()
       sockets.clear()

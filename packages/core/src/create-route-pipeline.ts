@@ -1,7 +1,7 @@
-import type { ResolvedRoute } from './config/resolved-route.js'
+import type { ResolvedForwardRoute, ResolvedRoute } from './config/resolved-route.js'
 import { withCorsDiagnostics } from './cors/cors-diagnostics.js'
 import { createCorsRouteStep } from './cors/cors-route-step.js'
-import { type ForwardDeps, type ForwardRoute, forwardRequest } from './forward/forward-request.js'
+import { type ForwardDeps, forwardRequest } from './forward/forward-request.js'
 import { createJsonpRouteStep } from './jsonp/jsonp-route-step.js'
 import { createMockRouteStep, type MockRouteStep } from './mock/mock-route-step.js'
 import { composeSteps, type RoutePipeline, type RouteStep } from './pipeline/route-pipeline.js'
@@ -20,15 +20,15 @@ export interface BuiltRoutePipeline {
 export type RoutePipelineDeps = ForwardDeps
 
 /** The forwarder as a step: the terminal step of every route with a target. */
-function createForwardStep(route: ForwardRoute, deps: RoutePipelineDeps): RouteStep {
+function createForwardStep(route: ResolvedForwardRoute, deps: RoutePipelineDeps): RouteStep {
   return function forwardStep(req, res, _next, path) {
     forwardRequest(req, res, route, path, deps)
   }
 }
 
 /**
- * Builds a route's pipeline once: the CORS step (with `cors`; it throws `CorsDevProxyError`
- * here for a bad policy), the JSONP step (with `jsonp`), then the terminal step, wrapped with
+ * Builds a route's pipeline once from its resolved options (nothing is validated here: the
+ * configuration was resolved whole, earlier): the CORS step (with `cors`), the JSONP step (with `jsonp`), then the terminal step, wrapped with
  * the CORS diagnostics when the route has no `cors`. The mock step goes in as described at
  * the top of pipeline/route-pipeline.ts, and is also returned as `mock`.
  *
@@ -42,9 +42,8 @@ export function createRoutePipeline(route: ResolvedRoute, deps: RoutePipelineDep
   if (cors !== undefined) steps.push(cors)
   const jsonp = createJsonpRouteStep(route)
   if (jsonp !== undefined) steps.push(jsonp)
-  // A route without a target has `mock` (resolveRoute guarantees it): the mock backend answers.
-  const mock = route.target === undefined ? createMockRouteStep(route, deps.logger.warn) : undefined
-  const terminal = mock?.step ?? createForwardStep(route as ForwardRoute, deps)
+  const mock = route.kind === 'mock' ? createMockRouteStep(route, deps.logger.warn) : undefined
+  const terminal = mock?.step ?? createForwardStep(route as ResolvedForwardRoute, deps)
   // Without `cors`, answers to cross-origin pages are checked as the browser will check them.
   steps.push(cors === undefined ? withCorsDiagnostics(terminal, route, deps.logger) : terminal)
   return { run: composeSteps(steps), mock }

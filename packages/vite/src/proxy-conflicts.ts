@@ -1,4 +1,4 @@
-import { prefixMatches } from '@cors-dev-proxy/core'
+import { prefixMatches } from '@cors-dev-proxy/core/adapter'
 
 /** A `server.proxy` (or `preview.proxy`) key that claims requests a cors-dev-proxy route also claims. */
 export interface ProxyConflict {

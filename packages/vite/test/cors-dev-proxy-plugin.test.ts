@@ -1,5 +1,6 @@
 import { CorsDevProxyError, type CorsDevProxyOptions, type Routes } from '@cors-dev-proxy/core'
 import { describe, expect, it } from 'vitest'
+import { NESTED_MISTAKES } from '../../../test/support/nested-mistakes.js'
 import { corsDevProxy } from '../src/cors-dev-proxy-plugin.js'
 
 function thrown(action: () => unknown): CorsDevProxyError {
@@ -36,6 +37,16 @@ describe('corsDevProxy (Vite plugin)', () => {
     expect(error.code).toBe(code)
     expect(error.option).toContain(option)
   })
+
+  it.each(NESTED_MISTAKES.map((mistake) => [mistake.title, mistake] as const))(
+    'throws a nested mistake where the config is written: %s',
+    (_title, mistake) => {
+      const error = thrown(() => corsDevProxy(mistake.routes, mistake.options))
+      expect(error.code).toBe(mistake.code)
+      expect(error.option).toBe(mistake.option)
+      expect(error.message).toContain(`Fix it like this: ${mistake.fix}`)
+    },
+  )
 
   it('is a plugin for the dev server and for vite preview, and leaves the caller’s objects alone', () => {
     const routes = Object.freeze({ '/api': Object.freeze({ target: 'http://localhost:3000', ws: true }) })

@@ -1,19 +1,8 @@
-import {
-  type CorsDevProxyOptions,
-  consoleLogSink,
-  createCorsDevProxy,
-  createLoggedMiddleware,
-  createLogger,
-  describeRoutes,
-  type Logger,
-  type LogSink,
-  type Routes,
-  refuseConnectOn,
-  resolveOptions,
-} from '@cors-dev-proxy/core'
+import type { CorsDevProxyOptions, LogSink, Routes } from '@cors-dev-proxy/core'
+import { createDevServerProxy, type Logger, resolveOptions } from '@cors-dev-proxy/core/adapter'
 import type { DevServerLike, DevServerMiddleware, NamedMiddleware } from './dev-server-types.js'
+import { hmrPath, hostIsAllowed, isHmrUpgrade, wsRoutesShadowedByHmr } from './hmr-socket.js'
 import { insertAfterSecurityChecks } from './insert-middleware.js'
-import { createUpgradeListener, hmrPath, wsRoutesShadowedByHmr } from './upgrade-listener.js'
 
 /** The options of `createCorsDevProxy`, plus your own `setupMiddlewares` to compose with. */
 export interface WebpackCorsDevProxyOptions extends CorsDevProxyOptions {
@@ -35,9 +24,9 @@ export interface WebpackDevServerSetup {
 }
 
 /** Writes through webpack's infrastructure logger, so `infrastructureLogging` applies to these lines too. */
-function devServerLogSink(devServer: DevServerLike): LogSink {
+function devServerLogSink(devServer: DevServerLike): LogSink | undefined {
   const logger = devServer.logger
-  if (!logger) return consoleLogSink
+  if (!logger) return undefined
   return Object.freeze({
     info: (message: string) => logger.info(message),
     warn: (message: string) => logger.warn(message),
@@ -83,14 +72,19 @@ export function corsDevProxy(
   options: WebpackCorsDevProxyOptions = {},
 ): WebpackDevServerSetup {
   const { setupMiddlewares: userSetup, ...proxyOptions } = options
-  // Validate now, so a mistake fails when the config is loaded, not when the server starts.
-  resolveOptions(routes, proxyOptions)
+  // Resolved now, so every mistake fails when the config is loaded, not when the server starts.
+  const resolved = resolveOptions(routes, proxyOptions)
 
   return {
     setupMiddlewares<M>(middlewares: M[], devServer: DevServerLike): M[] {
-      const sink = proxyOptions.logger ?? devServerLogSink(devServer)
-      const logger = createLogger(proxyOptions.log ?? 'info', sink)
-      const proxy = createCorsDevProxy(routes, { ...proxyOptions, logger: sink })
+      const { server } = devServer
+      const proxy = createDevServerProxy(resolved, {
+        sink: devServerLogSink(devServer),
+        server,
+        isOwnUpgrade: (req) => isHmrUpgrade(devServer, req),
+        isAllowedUpgrade: (req) => hostIsAllowed(devServer, req.headers),
+      })
+      const { logger } = proxy
       warnIfExpressOnHttp2(devServer, logger)
       for (const prefix of wsRoutesShadowedByHmr(proxy.routes, devServer)) {
         logger.warn(
@@ -99,24 +93,13 @@ export function corsDevProxy(
             "with webSocketServer: { type: 'ws', options: { path: '/__wds' } }.",
         )
       }
-
-      const { server } = devServer
-      if (server) {
-        server.on('upgrade', createUpgradeListener(proxy, devServer))
-        // Node resets a CONNECT without a word when nobody listens: say 400 instead (never a tunnel).
-        refuseConnectOn(server)
-        server.once('close', () => void proxy.close())
-        server.once('listening', () => logger.info(describeRoutes(proxy.routes, routes)))
-      } else {
+      if (!server) {
         logger.warn(
           'webpack-dev-server created no server before setupMiddlewares: WebSocket routes are not forwarded.',
         )
       }
 
-      const entry: NamedMiddleware = {
-        name: 'cors-dev-proxy',
-        middleware: createLoggedMiddleware(proxy, logger),
-      }
+      const entry: NamedMiddleware = { name: 'cors-dev-proxy', middleware: proxy.middleware }
       const installed = insertAfterSecurityChecks(middlewares, entry as M)
       if (!userSetup) return installed
       return userSetup(installed as DevServerMiddleware[], devServer) as M[]

@@ -4,6 +4,7 @@ import { stripVTControlCharacters } from 'node:util'
 import { CorsDevProxyError } from '@cors-dev-proxy/core'
 import { describe, expect, it } from 'vitest'
 import type { Configuration } from 'webpack-dev-server'
+import { NESTED_MISTAKES } from '../../../test/support/nested-mistakes.js'
 import { corsDevProxy } from '../src/cors-dev-proxy.js'
 import type { DevServerLike } from '../src/dev-server-types.js'
 
@@ -36,6 +37,21 @@ describe('corsDevProxy (webpack-dev-server)', () => {
     expect((error as CorsDevProxyError).code).toBe('INVALID_TARGET')
     expect((error as CorsDevProxyError).message).toContain('http://localhost:3000')
   })
+
+  it.each(NESTED_MISTAKES.map((mistake) => [mistake.title, mistake] as const))(
+    'throws a nested mistake where the config is written: %s',
+    (_title, mistake) => {
+      let error: unknown
+      try {
+        corsDevProxy(mistake.routes, mistake.options)
+      } catch (caught) {
+        error = caught
+      }
+      expect(error).toBeInstanceOf(CorsDevProxyError)
+      expect(error).toMatchObject({ code: mistake.code, option: mistake.option })
+      expect((error as Error).message).toContain(`Fix it like this: ${mistake.fix}`)
+    },
+  )
 
   it('takes your setupMiddlewares as an option, not as a proxy option', () => {
     const options = Object.freeze({ log: 'warn' as const, setupMiddlewares: <M>(list: M[]) => list })

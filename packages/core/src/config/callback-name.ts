@@ -5,9 +5,6 @@
  */
 export const CALLBACK_NAME_PATTERN = /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/
 
-/** The callback parameter's name unless configured (`jsonp: true`, the mock backend), as jQuery and Express use. */
-export const DEFAULT_JSONP_PARAM = 'callback'
-
 /** Longest callback name accepted, in characters. */
 export const MAX_CALLBACK_NAME_LENGTH = 128
 

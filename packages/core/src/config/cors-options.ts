@@ -64,15 +64,3 @@ export interface CorsOptions {
    */
   optionsSuccessStatus?: number
 }
-
-/** The option names of {@link CorsOptions}, for validation and for advice on misplaced keys. */
-export const CORS_OPTION_KEYS: readonly string[] = Object.freeze([
-  'origin',
-  'methods',
-  'allowedHeaders',
-  'exposedHeaders',
-  'credentials',
-  'maxAge',
-  'preflightContinue',
-  'optionsSuccessStatus',
-])

@@ -1,4 +1,10 @@
-import type { LogSink } from './options.js'
+/*
+ * Every default of every option, written once. The JSDoc `@default` of each option
+ * (options.ts, cors-options.ts, mock-options.ts) describes the same values; the resolvers
+ * read them from here, and nothing else writes a default.
+ */
+import type { HeaderEntry } from '../http/header-list.js'
+import type { CookieRewrite, LogLevel, LogSink } from './options.js'
 
 /** A sink writing to the console: `console.log`, `console.warn`, `console.error`. */
 export const consoleLogSink: LogSink = Object.freeze({
@@ -11,4 +17,48 @@ export const consoleLogSink: LogSink = Object.freeze({
   error(message: string) {
     console.error(message)
   },
+})
+
+/** Defaults of a route's options (`RouteOptions`), which the shared options may replace. */
+export const ROUTE_DEFAULTS = Object.freeze({
+  changeOrigin: true,
+  xfwd: true,
+  ws: false,
+  secure: true,
+  /** Milliseconds to wait for the target's response headers. */
+  timeout: 30_000,
+  headers: Object.freeze([]) as readonly HeaderEntry[],
+  /** `''` removes the Domain attribute, so the browser stores the cookie for the dev server's host. */
+  cookieDomainRewrite: '' as CookieRewrite,
+  cookiePathRewrite: false as CookieRewrite,
+})
+
+/** Defaults of the options only the second argument takes. */
+export const GLOBAL_DEFAULTS = Object.freeze({
+  log: 'info' as LogLevel,
+})
+
+/** Defaults of a CORS policy (`CorsOptions`) besides `origin`, whose default is the loopback rule. */
+export const CORS_DEFAULTS = Object.freeze({
+  /** The `cors` package's method list, kept for the same meaning. */
+  methods: 'GET,HEAD,PUT,PATCH,POST,DELETE',
+  credentials: false,
+  preflightContinue: false,
+  optionsSuccessStatus: 204,
+})
+
+/** Defaults of the mock backend (`MockBackendOptions`). */
+export const MOCK_DEFAULTS = Object.freeze({
+  cors: 'off' as const,
+  /** The callback parameter's name, as jQuery and Express use it. */
+  jsonpParam: 'callback' as string,
+  /** Bytes: 1 MiB. */
+  bodyLimit: 1024 * 1024,
+  logLimit: 1000,
+})
+
+/** Defaults of `jsonp: true`. */
+export const JSONP_DEFAULTS = Object.freeze({
+  /** The callback parameter's name, as jQuery and Express use it. */
+  param: MOCK_DEFAULTS.jsonpParam,
 })

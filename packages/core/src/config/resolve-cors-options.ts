@@ -1,10 +1,12 @@
 import { HTTP_TOKEN } from '../http/http-token.js'
 import { normalizeMethod } from '../http/method.js'
-import { CORS_OPTION_KEYS, type CorsOptions } from './cors-options.js'
+import type { CorsOptions } from './cors-options.js'
 import { type CorsOriginPolicy, resolveOriginPolicy } from './cors-origin-policy.js'
-import { didYouMean } from './did-you-mean.js'
+import { CORS_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
 import { describeType, isPlainObject } from './option-path.js'
+import { assertKnownKeys, CORS_OPTION_NAMES } from './unknown-options.js'
+import { checkBoolean } from './validate-values.js'
 
 export type { CorsOriginPolicy } from './cors-origin-policy.js'
 
@@ -35,8 +37,6 @@ export interface ResolveCorsContext {
   readonly warn?: (message: string) => void
 }
 
-/** The `cors` package's default method list, kept for the same meaning. */
-const DEFAULT_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE'
 /** Chromium caps a preflight cache entry at 2 hours (`kMaxTimeout` in preflight_result.cc); Firefox at 24 hours. */
 const CHROMIUM_MAX_AGE = 7200
 
@@ -62,12 +62,6 @@ function tokenList(value: unknown, option: string, example: string): string | un
   return (items as string[]).join(',')
 }
 
-function checkBoolean(value: unknown, option: string, name: string): boolean {
-  if (value === undefined) return false
-  if (typeof value === 'boolean') return value
-  throw fail(option, `must be true or false, got ${describeType(value)}`, `{ ${name}: true }`)
-}
-
 function names(list: string | undefined): string[] {
   return list === undefined ? [] : list.split(',').map((name) => name.trim())
 }
@@ -85,7 +79,7 @@ function names(list: string | undefined): string[] {
  * resolveCorsOptions({ origin: 'http://localhost:5173', credentials: true }, { option: "routes['/api'].cors" })
  */
 export function resolveCorsOptions(
-  options: boolean | CorsOptions | undefined,
+  options: boolean | CorsOptions | undefined | unknown,
   context: ResolveCorsContext = {},
 ): ResolvedCorsOptions | undefined {
   if (options === undefined || options === false) return undefined
@@ -99,19 +93,10 @@ export function resolveCorsOptions(
       '{ cors: { credentials: true } }',
     )
   }
-  for (const key of Object.keys(source)) {
-    if (CORS_OPTION_KEYS.includes(key)) continue
-    const suggestion = key === 'headers' ? 'allowedHeaders' : didYouMean(key, CORS_OPTION_KEYS)
-    throw new CorsDevProxyError(
-      'UNKNOWN_OPTION',
-      at(key),
-      suggestion === undefined
-        ? `is not a CORS option. Known options: ${CORS_OPTION_KEYS.join(', ')}`
-        : `is not a CORS option; did you mean \`${suggestion}\`?`,
-      `{ cors: { ${suggestion ?? 'origin'}: ... } }`,
-    )
-  }
-  const credentials = checkBoolean(source.credentials, at('credentials'), 'credentials')
+  assertKnownKeys(source, CORS_OPTION_NAMES, 'cors', at)
+  const credentials =
+    checkBoolean(source.credentials, at('credentials'), 'credentials', 'INVALID_CORS') ??
+    CORS_DEFAULTS.credentials
   if (source.origin === false) return undefined
   if (source.origin === '*' && credentials) {
     throw fail(
@@ -122,7 +107,7 @@ export function resolveCorsOptions(
   }
   const origin = resolveOriginPolicy(source.origin, at('origin'))
   const allowMethods =
-    tokenList(source.methods, at('methods'), "{ methods: ['GET', 'POST', 'PUT'] }") ?? DEFAULT_METHODS
+    tokenList(source.methods, at('methods'), "{ methods: ['GET', 'POST', 'PUT'] }") ?? CORS_DEFAULTS.methods
   const allowHeaders = tokenList(
     source.allowedHeaders,
     at('allowedHeaders'),
@@ -150,7 +135,7 @@ export function resolveCorsOptions(
     }
     maxAge = String(source.maxAge)
   }
-  const status = source.optionsSuccessStatus ?? 204
+  const status = source.optionsSuccessStatus ?? CORS_DEFAULTS.optionsSuccessStatus
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 299) {
     throw fail(
       at('optionsSuccessStatus'),
@@ -190,7 +175,9 @@ export function resolveCorsOptions(
     exposeHeaders,
     credentials,
     maxAge,
-    preflightContinue: checkBoolean(source.preflightContinue, at('preflightContinue'), 'preflightContinue'),
+    preflightContinue:
+      checkBoolean(source.preflightContinue, at('preflightContinue'), 'preflightContinue', 'INVALID_CORS') ??
+      CORS_DEFAULTS.preflightContinue,
     optionsSuccessStatus: status,
   })
 }

@@ -1,36 +1,28 @@
-import type { CorsOptions } from './cors-options.js'
-import { consoleLogSink } from './defaults.js'
+import { GLOBAL_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
 import { describeType, globalOption, isPlainObject, quote, routeOption } from './option-path.js'
 import type { CorsDevProxyOptions, Routes } from './options.js'
-import { ROUTE_DEFAULTS, type RouteDefaults, resolveRoute } from './resolve-route.js'
+import { resolveCorsOptions } from './resolve-cors-options.js'
+import { NO_SHARED_OPTIONS, type RouteDefaults, resolveRoute } from './resolve-route.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './resolved-route.js'
 import { assertKnownKeys, GLOBAL_OPTION_NAMES } from './unknown-options.js'
 import { checkHeaders, mergeHeaders } from './validate-headers.js'
-import {
-  checkBoolean,
-  checkJsonp,
-  checkLogLevel,
-  checkLogSink,
-  checkSwitchObject,
-  checkTimeout,
-} from './validate-values.js'
+import { checkBoolean, checkJsonp, checkLogLevel, checkLogSink, checkTimeout } from './validate-values.js'
 
 const ROUTES_EXAMPLE = "{ '/api': 'http://localhost:3000' }"
 
 /** Resolves the shared options (the second argument) into the defaults every route inherits. */
-function resolveDefaults(options: Record<string, unknown>): RouteDefaults {
-  const cors = checkSwitchObject<CorsOptions>(options.cors, globalOption('cors'), '{ cors: true }')
+function resolveDefaults(options: Record<string, unknown>, warn: (message: string) => void): RouteDefaults {
   const jsonp = checkJsonp(options.jsonp, globalOption('jsonp'))
   return Object.freeze({
     changeOrigin:
       checkBoolean(options.changeOrigin, globalOption('changeOrigin'), 'changeOrigin') ??
-      ROUTE_DEFAULTS.changeOrigin,
-    xfwd: checkBoolean(options.xfwd, globalOption('xfwd'), 'xfwd') ?? ROUTE_DEFAULTS.xfwd,
-    secure: checkBoolean(options.secure, globalOption('secure'), 'secure') ?? ROUTE_DEFAULTS.secure,
-    timeout: checkTimeout(options.timeout, globalOption('timeout')) ?? ROUTE_DEFAULTS.timeout,
-    headers: mergeHeaders(ROUTE_DEFAULTS.headers, checkHeaders(options.headers, globalOption('headers'))),
-    cors: cors || undefined,
+      NO_SHARED_OPTIONS.changeOrigin,
+    xfwd: checkBoolean(options.xfwd, globalOption('xfwd'), 'xfwd') ?? NO_SHARED_OPTIONS.xfwd,
+    secure: checkBoolean(options.secure, globalOption('secure'), 'secure') ?? NO_SHARED_OPTIONS.secure,
+    timeout: checkTimeout(options.timeout, globalOption('timeout')) ?? NO_SHARED_OPTIONS.timeout,
+    headers: mergeHeaders(NO_SHARED_OPTIONS.headers, checkHeaders(options.headers, globalOption('headers'))),
+    cors: resolveCorsOptions(options.cors, { option: globalOption('cors'), warn }),
     jsonp: jsonp || undefined,
   })
 }
@@ -45,10 +37,10 @@ function resolveDefaults(options: Record<string, unknown>): RouteDefaults {
  * Throws `CorsDevProxyError` for any mistake, with the option's path and an example fix:
  * INVALID_ROUTES (not an object, empty), INVALID_PREFIX (including two keys that are the same
  * prefix after normalization, such as `/api` and `/api/`), INVALID_TARGET, UNSUPPORTED_SCHEME,
- * UNKNOWN_OPTION (with "did you mean"), INVALID_OPTION, CONFLICTING_OPTIONS.
- *
- * `hooks.onProblem` receives what a `pathRewrite` function does wrong at request time; without
- * it those warnings go to a logger built from `log` and `logger`.
+ * UNKNOWN_OPTION (with "did you mean"), INVALID_OPTION, CONFLICTING_OPTIONS, INVALID_CORS. Nested
+ * options (`cors`, `mock`, `jsonp`, cookie rewrites, headers) are resolved here too, so a
+ * configuration that resolves cannot fail later when a server starts. Advice that is not an
+ * error is returned in `warnings`, for the proxy to log.
  *
  * @example
  * const { routes, log } = resolveOptions({ '/api': 'http://localhost:3000', '/api/auth': { target: 'http://localhost:4000' } })
@@ -82,14 +74,18 @@ export function resolveOptions(routes: Routes, options?: CorsDevProxyOptions): R
   }
   const shared: Record<string, unknown> = options ?? {}
   assertKnownKeys(shared, GLOBAL_OPTION_NAMES, 'global', globalOption)
-  const log = checkLogLevel(shared.log, globalOption('log')) ?? 'info'
-  const logger = checkLogSink(shared.logger, globalOption('logger')) ?? consoleLogSink
-  const defaults = resolveDefaults(shared)
+  const log = checkLogLevel(shared.log, globalOption('log')) ?? GLOBAL_DEFAULTS.log
+  const logger = checkLogSink(shared.logger, globalOption('logger'))
+  const warnings: string[] = []
+  const warn = (message: string): void => {
+    if (!warnings.includes(message)) warnings.push(message)
+  }
+  const defaults = resolveDefaults(shared, warn)
 
   const byPrefix = new Map<string, string>()
   const resolved: ResolvedRoute[] = []
   for (const key of keys) {
-    const route = resolveRoute(key, routes[key], defaults)
+    const route = resolveRoute(key, routes[key], defaults, warn)
     const previous = byPrefix.get(route.prefix)
     if (previous !== undefined) {
       throw new CorsDevProxyError(
@@ -104,5 +100,5 @@ export function resolveOptions(routes: Routes, options?: CorsDevProxyOptions): R
   }
   // Longest first; equal lengths cannot both match one path, the name order only makes it stable.
   resolved.sort((a, b) => b.prefix.length - a.prefix.length || (a.prefix < b.prefix ? -1 : 1))
-  return Object.freeze({ routes: Object.freeze(resolved), log, logger })
+  return Object.freeze({ routes: Object.freeze(resolved), log, logger, warnings: Object.freeze(warnings) })
 }

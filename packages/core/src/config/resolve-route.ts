@@ -1,10 +1,10 @@
-import type { HeaderEntry } from '../http/header-list.js'
-import type { CorsOptions } from './cors-options.js'
+import { ROUTE_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
-import type { MockBackendOptions } from './mock-options.js'
 import { describeType, isPlainObject, quote, renderValue, routeOption } from './option-path.js'
 import { createPathRewriter } from './path-rewrite.js'
-import type { ResolvedRoute } from './resolved-route.js'
+import { type ResolvedCorsOptions, resolveCorsOptions } from './resolve-cors-options.js'
+import { resolveMockBackendOptions } from './resolve-mock-options.js'
+import type { ResolvedJsonpOptions, ResolvedRoute } from './resolved-route.js'
 import { assertKnownKeys, ROUTE_OPTION_NAMES } from './unknown-options.js'
 import { checkHeaders, mergeHeaders } from './validate-headers.js'
 import { normalizePrefix } from './validate-prefix.js'
@@ -14,28 +14,30 @@ import {
   checkCookieRewrite,
   checkJsonp,
   checkPathRewrite,
-  checkSwitchObject,
   checkTimeout,
 } from './validate-values.js'
 
-/** The shared options, resolved: what a route inherits when it does not set a value itself. */
+/**
+ * The shared options (the second argument), resolved: what a route inherits when it does not
+ * set a value itself. Starts from `ROUTE_DEFAULTS`.
+ */
 export interface RouteDefaults {
   readonly changeOrigin: boolean
   readonly xfwd: boolean
   readonly secure: boolean
   readonly timeout: number
-  readonly headers: readonly HeaderEntry[]
-  readonly cors: CorsOptions | undefined
-  readonly jsonp: { readonly param: string } | undefined
+  readonly headers: typeof ROUTE_DEFAULTS.headers
+  readonly cors: ResolvedCorsOptions | undefined
+  readonly jsonp: ResolvedJsonpOptions | undefined
 }
 
-/** Defaults of the shared options, as documented on `RouteOptions`. */
-export const ROUTE_DEFAULTS: RouteDefaults = Object.freeze({
-  changeOrigin: true,
-  xfwd: true,
-  secure: true,
-  timeout: 30_000,
-  headers: Object.freeze([]),
+/** The shared defaults when the second argument sets nothing. */
+export const NO_SHARED_OPTIONS: RouteDefaults = Object.freeze({
+  changeOrigin: ROUTE_DEFAULTS.changeOrigin,
+  xfwd: ROUTE_DEFAULTS.xfwd,
+  secure: ROUTE_DEFAULTS.secure,
+  timeout: ROUTE_DEFAULTS.timeout,
+  headers: ROUTE_DEFAULTS.headers,
   cors: undefined,
   jsonp: undefined,
 })
@@ -50,16 +52,19 @@ function exampleTarget(config: unknown): string {
 /**
  * Validates one route (key and value as the user wrote them) and resolves it, once, into a
  * frozen `ResolvedRoute`: prefix normalized, target parsed, shared defaults applied (route
- * values win; `headers` merge per name), `rewritePath` built. Throws `CorsDevProxyError` with
- * the option's path (`routes['/api'].target`) and an example fix. Never mutates `config`.
+ * values win; `headers` merge per name), `rewritePath` built, and its `cors`, `mock` and
+ * `jsonp` resolved too, so nothing is left to check when the server starts. Throws
+ * `CorsDevProxyError` with the option's path (`routes['/api'].cors.origin`) and an example fix.
+ * Advice that is not an error goes to `warn`. Never mutates `config`.
  *
  * @example
- * resolveRoute('/api/', 'http://localhost:3000', ROUTE_DEFAULTS).prefix // '/api'
+ * resolveRoute('/api/', 'http://localhost:3000').prefix // '/api'
  */
 export function resolveRoute(
   key: string,
   config: unknown,
-  defaults: RouteDefaults = ROUTE_DEFAULTS,
+  defaults: RouteDefaults = NO_SHARED_OPTIONS,
+  warn: (message: string) => void = () => undefined,
 ): ResolvedRoute {
   const prefix = normalizePrefix(key, exampleTarget(config))
   const at = (name: string): string => routeOption(key, name)
@@ -75,8 +80,8 @@ export function resolveRoute(
   const options: Record<string, unknown> = typeof config === 'string' ? { target: config } : config
   assertKnownKeys(options, ROUTE_OPTION_NAMES, 'route', at)
 
-  const mock = checkSwitchObject<MockBackendOptions>(options.mock, at('mock'), '{ mock: true }') || undefined
-  if (mock && options.target !== undefined) {
+  const mocked = options.mock !== undefined && options.mock !== false
+  if (mocked && options.target !== undefined) {
     throw new CorsDevProxyError(
       'CONFLICTING_OPTIONS',
       routeOption(key),
@@ -84,7 +89,7 @@ export function resolveRoute(
       `{ ${quote(prefix)}: { mock: true } } or { ${quote(prefix)}: { target: 'http://localhost:3000' } }`,
     )
   }
-  if (!mock && options.target === undefined) {
+  if (!mocked && options.target === undefined) {
     throw new CorsDevProxyError(
       'INVALID_TARGET',
       at('target'),
@@ -92,34 +97,56 @@ export function resolveRoute(
       `{ ${quote(prefix)}: { target: 'http://localhost:3000' } }`,
     )
   }
-  const target = mock ? undefined : validateTarget(options.target, at('target'))
 
-  const cors = checkSwitchObject<CorsOptions>(options.cors, at('cors'), '{ cors: { credentials: true } }')
+  const cors =
+    options.cors === undefined
+      ? defaults.cors
+      : resolveCorsOptions(options.cors, { option: at('cors'), warn })
   const jsonp = checkJsonp(options.jsonp, at('jsonp'))
   const pathRewrite = checkPathRewrite(options.pathRewrite, at('pathRewrite'))
-  const route: ResolvedRoute = {
+  const rewritePath = createPathRewriter({ prefix, pathRewrite, option: at('pathRewrite') })
+  const common = {
     prefix,
-    target: target?.url,
-    changeOrigin:
-      checkBoolean(options.changeOrigin, at('changeOrigin'), 'changeOrigin') ?? defaults.changeOrigin,
-    xfwd: checkBoolean(options.xfwd, at('xfwd'), 'xfwd') ?? defaults.xfwd,
-    // A ws:/wss: target asks for WebSocket forwarding unless `ws: false` says otherwise.
-    ws: checkBoolean(options.ws, at('ws'), 'ws') ?? target?.websocket ?? false,
-    secure: checkBoolean(options.secure, at('secure'), 'secure') ?? defaults.secure,
-    timeout: checkTimeout(options.timeout, at('timeout')) ?? defaults.timeout,
-    headers: mergeHeaders(defaults.headers, checkHeaders(options.headers, at('headers'))),
-    rewritePath: createPathRewriter({
-      prefix,
-      pathRewrite,
-      option: at('pathRewrite'),
-    }),
-    cookieDomainRewrite:
-      checkCookieRewrite(options.cookieDomainRewrite, at('cookieDomainRewrite'), 'domain') ?? '',
-    cookiePathRewrite:
-      checkCookieRewrite(options.cookiePathRewrite, at('cookiePathRewrite'), 'path') ?? false,
-    cors: cors === undefined ? defaults.cors : cors || undefined,
-    mock,
+    rewritePath,
+    pathRewrite,
+    cors,
     jsonp: jsonp === undefined ? defaults.jsonp : jsonp || undefined,
   }
-  return Object.freeze(route)
+  // Options a mock route does not use are still checked, so a typo never passes silently.
+  const changeOrigin = checkBoolean(options.changeOrigin, at('changeOrigin'), 'changeOrigin')
+  const xfwd = checkBoolean(options.xfwd, at('xfwd'), 'xfwd')
+  const ws = checkBoolean(options.ws, at('ws'), 'ws')
+  const secure = checkBoolean(options.secure, at('secure'), 'secure')
+  const timeout = checkTimeout(options.timeout, at('timeout'))
+  const headers = checkHeaders(options.headers, at('headers'))
+  const cookieDomainRewrite = checkCookieRewrite(
+    options.cookieDomainRewrite,
+    at('cookieDomainRewrite'),
+    'domain',
+  )
+  const cookiePathRewrite = checkCookieRewrite(options.cookiePathRewrite, at('cookiePathRewrite'), 'path')
+
+  if (mocked) {
+    return Object.freeze({
+      kind: 'mock',
+      ...common,
+      ws: ws ?? ROUTE_DEFAULTS.ws,
+      mock: resolveMockBackendOptions(options.mock, at('mock')),
+    })
+  }
+  const target = validateTarget(options.target, at('target'))
+  return Object.freeze({
+    kind: 'forward',
+    ...common,
+    target: target.url,
+    changeOrigin: changeOrigin ?? defaults.changeOrigin,
+    xfwd: xfwd ?? defaults.xfwd,
+    // A ws:/wss: target asks for WebSocket forwarding unless `ws: false` says otherwise.
+    ws: ws ?? (target.websocket || ROUTE_DEFAULTS.ws),
+    secure: secure ?? defaults.secure,
+    timeout: timeout ?? defaults.timeout,
+    headers: mergeHeaders(defaults.headers, headers),
+    cookieDomainRewrite: cookieDomainRewrite ?? ROUTE_DEFAULTS.cookieDomainRewrite,
+    cookiePathRewrite: cookiePathRewrite ?? ROUTE_DEFAULTS.cookiePathRewrite,
+  })
 }

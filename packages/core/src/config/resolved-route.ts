@@ -1,41 +1,71 @@
-import type { CorsOptions } from './cors-options.js'
-import type { MockBackendOptions } from './mock-options.js'
-import type { CookieRewrite, LogLevel, LogSink } from './options.js'
+import type { HeaderEntry } from '../http/header-list.js'
+import type { CookieRewrite, LogLevel, LogSink, PathRewrite } from './options.js'
 import type { PathRewriter } from './path-rewrite.js'
+import type { ResolvedCorsOptions } from './resolve-cors-options.js'
+import type { ResolvedMockBackendOptions } from './resolve-mock-options.js'
 
-/**
- * A route after validation, with every default filled in and every matcher precomputed.
- * Built once by `resolveOptions`; never rebuilt per request.
- */
-export interface ResolvedRoute {
+/** `jsonp` after resolution: the callback parameter's name. */
+export interface ResolvedJsonpOptions {
+  readonly param: string
+}
+
+/** What every route has, whether it forwards or mocks. */
+interface ResolvedRouteBase {
   /** Normalized prefix: starts with `/`, no trailing `/` (except the root route `/`). */
   readonly prefix: string
-  /** The target; `undefined` when the route answers from the mock backend. */
-  readonly target: URL | undefined
+  /** Takes WebSocket upgrades (forwarded, or the mock's echo). */
+  readonly ws: boolean
+  /** Maps the matched request path (with query, dot-segments resolved) to the upstream path (with query), target base path not yet joined. */
+  readonly rewritePath: PathRewriter
+  /** `pathRewrite` as given (validated, copied, frozen), for the startup line; `undefined` for the default. */
+  readonly pathRewrite: PathRewrite | undefined
+  /** The route's CORS policy, resolved; `undefined` when preflights are forwarded untouched. */
+  readonly cors: ResolvedCorsOptions | undefined
+  /** JSONP wrapping of GET answers; `undefined` when off. */
+  readonly jsonp: ResolvedJsonpOptions | undefined
+}
+
+/** A route that forwards to a target. */
+export interface ResolvedForwardRoute extends ResolvedRouteBase {
+  readonly kind: 'forward'
+  readonly target: URL
   readonly changeOrigin: boolean
   readonly xfwd: boolean
-  readonly ws: boolean
   readonly secure: boolean
   /** Milliseconds to wait for response headers. */
   readonly timeout: number
   /** Fixed extra upstream headers, names lowercased. */
-  readonly headers: ReadonlyArray<readonly [name: string, value: string]>
-  /** Maps the matched request path (with query, dot-segments resolved) to the upstream path (with query), target base path not yet joined. */
-  readonly rewritePath: PathRewriter
+  readonly headers: readonly HeaderEntry[]
   readonly cookieDomainRewrite: CookieRewrite
   readonly cookiePathRewrite: CookieRewrite
-  /** CORS policy of the route, or `undefined` when preflights are forwarded untouched. */
-  readonly cors: CorsOptions | undefined
-  /** Mock backend options when the route answers locally. */
-  readonly mock: MockBackendOptions | undefined
-  /** JSONP wrapping of GET answers, with the callback parameter's name. */
-  readonly jsonp: { readonly param: string } | undefined
 }
 
-/** Everything `createCorsDevProxy` works from, resolved once. */
+/** A route that answers from the built-in mock backend. */
+export interface ResolvedMockRoute extends ResolvedRouteBase {
+  readonly kind: 'mock'
+  readonly mock: ResolvedMockBackendOptions
+}
+
+/**
+ * A route after validation, with every default filled in and every matcher precomputed.
+ * Built once by `resolveOptions`; never rebuilt per request. `kind` tells a forwarding route
+ * from a mocking one, so no code has to guess from which fields are set.
+ */
+export type ResolvedRoute = ResolvedForwardRoute | ResolvedMockRoute
+
+/** Everything the proxy works from, resolved once. */
 export interface ResolvedCorsDevProxyOptions {
   /** Routes sorted longest prefix first, so the first match is the longest. */
   readonly routes: readonly ResolvedRoute[]
   readonly log: LogLevel
-  readonly logger: LogSink
+  /**
+   * Where log lines go, when the user chose it; `undefined` lets the host decide (the dev
+   * server's logger in the adapters, the console otherwise).
+   */
+  readonly logger: LogSink | undefined
+  /**
+   * Advice about the configuration that is not an error (a `maxAge` Chromium caps, a lowercase
+   * method name...), for the proxy to log once at start-up.
+   */
+  readonly warnings: readonly string[]
 }

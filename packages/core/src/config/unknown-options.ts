@@ -1,4 +1,3 @@
-import { CORS_OPTION_KEYS } from './cors-options.js'
 import { didYouMean } from './did-you-mean.js'
 import { CorsDevProxyError } from './errors.js'
 import { renderValue } from './option-path.js'
@@ -20,6 +19,29 @@ export const ROUTE_OPTION_NAMES: readonly string[] = Object.freeze([
   'jsonp',
 ])
 
+/** Keys a CORS policy accepts (`CorsOptions`, the `cors` package's option names). */
+export const CORS_OPTION_NAMES: readonly string[] = Object.freeze([
+  'origin',
+  'methods',
+  'allowedHeaders',
+  'exposedHeaders',
+  'credentials',
+  'maxAge',
+  'preflightContinue',
+  'optionsSuccessStatus',
+])
+
+/** Keys the mock backend accepts (`MockBackendOptions`). */
+export const MOCK_OPTION_NAMES: readonly string[] = Object.freeze([
+  'cors',
+  'jsonpParam',
+  'bodyLimit',
+  'logLimit',
+])
+
+/** Keys `jsonp` accepts as an object. */
+export const JSONP_OPTION_NAMES: readonly string[] = Object.freeze(['param'])
+
 /** Keys the shared options (second argument) accept (`CorsDevProxyOptions`). */
 export const GLOBAL_OPTION_NAMES: readonly string[] = Object.freeze([
   'changeOrigin',
@@ -32,6 +54,32 @@ export const GLOBAL_OPTION_NAMES: readonly string[] = Object.freeze([
   'log',
   'logger',
 ])
+
+/** Which object a key was found in: the advice and the example fix depend on it. */
+export type OptionLevel = 'route' | 'global' | 'cors' | 'mock' | 'jsonp'
+
+/** A correct example per level, for a key with neither advice nor a close match. */
+const LEVEL_EXAMPLES: Readonly<Record<OptionLevel, string>> = {
+  route: "{ target: 'http://localhost:3000', changeOrigin: true }",
+  global: "{ log: 'info', timeout: 30000 }",
+  cors: "{ cors: { origin: 'http://localhost:5173', credentials: true } }",
+  mock: "{ mock: { cors: 'reflect' } }",
+  jsonp: "{ jsonp: { param: 'callback' } }",
+}
+
+/** What a key is called in messages at each level. */
+const LEVEL_NOUNS: Readonly<Record<OptionLevel, string>> = {
+  route: 'an option',
+  global: 'an option',
+  cors: 'a CORS option',
+  mock: 'a mock backend option',
+  jsonp: 'a jsonp option',
+}
+
+/** Wraps the example of a nested option in its parent key, so the fix can be pasted as it is. */
+function nestedExample(level: OptionLevel, example: string): string {
+  return level === 'cors' || level === 'mock' || level === 'jsonp' ? `{ ${level}: ${example} }` : example
+}
 
 /** Advice for a key that exists in another tool (or elsewhere in ours), with a correct example. */
 interface Advice {
@@ -65,8 +113,17 @@ const PER_ROUTE = [
  * or put at the wrong level. `secure`, `changeOrigin`, `headers`, `xfwd`, `ws`, `timeout` and
  * the cookie rewrites have the same name and meaning here, so they need no advice.
  */
-function foreignAdvice(key: string, value: unknown, level: 'route' | 'global'): Advice | undefined {
-  if (CORS_OPTION_KEYS.includes(key)) {
+function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice | undefined {
+  if (level === 'cors') {
+    return key === 'headers'
+      ? {
+          problem: 'is not a CORS option; did you mean `allowedHeaders`?',
+          example: "{ cors: { allowedHeaders: ['content-type'] } }",
+        }
+      : undefined
+  }
+  if (level === 'mock' || level === 'jsonp') return undefined
+  if (CORS_OPTION_NAMES.includes(key)) {
     return {
       problem: `is a CORS option: put it inside \`cors\``,
       example: `{ cors: { ${key}: ${renderValue(value)} } }`,
@@ -160,7 +217,7 @@ function foreignAdvice(key: string, value: unknown, level: 'route' | 'global'): 
 export function assertKnownKeys(
   object: Record<string, unknown>,
   known: readonly string[],
-  level: 'route' | 'global',
+  level: OptionLevel,
   optionPath: (key: string) => string,
 ): void {
   for (const key of Object.keys(object)) {
@@ -173,17 +230,15 @@ export function assertKnownKeys(
       throw new CorsDevProxyError(
         'UNKNOWN_OPTION',
         optionPath(key),
-        `is not an option; did you mean \`${suggestion}\`?`,
-        `{ ${suggestion}: ${renderValue(value)} }`,
+        `is not ${LEVEL_NOUNS[level]}; did you mean \`${suggestion}\`?`,
+        nestedExample(level, `{ ${suggestion}: ${renderValue(value)} }`),
       )
     }
     throw new CorsDevProxyError(
       'UNKNOWN_OPTION',
       optionPath(key),
-      `is not an option. Known options: ${known.join(', ')}`,
-      level === 'route'
-        ? "{ target: 'http://localhost:3000', changeOrigin: true }"
-        : "{ log: 'info', timeout: 30000 }",
+      `is not ${LEVEL_NOUNS[level]}. Known options: ${known.join(', ')}`,
+      LEVEL_EXAMPLES[level],
     )
   }
 }

@@ -1,10 +1,9 @@
-import { DEFAULT_JSONP_PARAM, isValidJsonpParam, JSONP_PARAM_RULE } from './callback-name.js'
-import type { CorsOptions } from './cors-options.js'
+import { isValidJsonpParam, JSONP_PARAM_RULE } from './callback-name.js'
+import { JSONP_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
-import type { MockBackendOptions } from './mock-options.js'
 import { describeType, isPlainObject, optionEntry, quote } from './option-path.js'
 import type { CookieRewrite, LogLevel, LogSink, PathRewrite } from './options.js'
-import { assertKnownKeys } from './unknown-options.js'
+import { assertKnownKeys, JSONP_OPTION_NAMES } from './unknown-options.js'
 
 const LOG_LEVELS: readonly LogLevel[] = ['silent', 'error', 'warn', 'info', 'debug']
 
@@ -12,10 +11,19 @@ function invalid(option: string, problem: string, example: string): CorsDevProxy
   return new CorsDevProxyError('INVALID_OPTION', option, problem, example)
 }
 
-/** `undefined` (not set) or a boolean; anything else is INVALID_OPTION. */
-export function checkBoolean(value: unknown, option: string, name: string): boolean | undefined {
+/**
+ * `undefined` (not set) or a boolean; anything else throws `code` (INVALID_OPTION unless the
+ * option belongs to a CORS policy). The caller applies the default with `??`.
+ */
+export function checkBoolean(
+  value: unknown,
+  option: string,
+  name: string,
+  code: 'INVALID_OPTION' | 'INVALID_CORS' = 'INVALID_OPTION',
+): boolean | undefined {
   if (value === undefined || typeof value === 'boolean') return value
-  throw invalid(
+  throw new CorsDevProxyError(
+    code,
     option,
     `must be true or false, got ${describeType(value)}`,
     `{ ${name}: ${value ? 'true' : 'false'} }`,
@@ -98,31 +106,15 @@ export function checkCookieRewrite(
   return Object.freeze({ ...(value as Record<string, string>) })
 }
 
-/**
- * `cors`, `mock`: `undefined` (not set), `false` (off), or a frozen shallow copy of the
- * object (`true` → `{}`). The inner fields belong to the CORS and mock modules, which
- * validate them; only the shape is checked here.
- */
-export function checkSwitchObject<T extends CorsOptions | MockBackendOptions>(
-  value: unknown,
-  option: string,
-  example: string,
-): false | Readonly<T> | undefined {
-  if (value === undefined || value === false) return value
-  if (value === true) return Object.freeze({}) as Readonly<T>
-  if (isPlainObject(value)) return Object.freeze({ ...value }) as Readonly<T>
-  throw invalid(option, `must be true, false or an options object, got ${describeType(value)}`, example)
-}
-
 /** `jsonp`: `undefined`, `false`, or `{ param }` with a valid query parameter name (`true` → `callback`). */
 export function checkJsonp(value: unknown, option: string): false | { readonly param: string } | undefined {
   if (value === undefined || value === false) return value
-  if (value === true) return Object.freeze({ param: DEFAULT_JSONP_PARAM })
+  if (value === true) return Object.freeze({ param: JSONP_DEFAULTS.param })
   const example = "{ jsonp: { param: 'callback' } }"
   if (!isPlainObject(value))
     throw invalid(option, `must be true, false or { param }, got ${describeType(value)}`, example)
-  assertKnownKeys(value, ['param'], 'route', (key) => `${option}.${key}`)
-  const param = value.param ?? DEFAULT_JSONP_PARAM
+  assertKnownKeys(value, JSONP_OPTION_NAMES, 'jsonp', (key) => `${option}.${key}`)
+  const param = value.param ?? JSONP_DEFAULTS.param
   if (!isValidJsonpParam(param)) {
     throw invalid(`${option}.param`, `must be ${JSONP_PARAM_RULE}, got ${describeType(param)}`, example)
   }

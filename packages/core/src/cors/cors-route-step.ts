@@ -1,6 +1,4 @@
 import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http'
-import { routeOption } from '../config/option-path.js'
-import { resolveCorsOptions } from '../config/resolve-cors-options.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { mergeVary, varyNames } from '../http/vary.js'
@@ -60,9 +58,8 @@ function guardCorsHeaders(
 }
 
 /**
- * The CORS step of a route with `cors` (see route-pipeline.ts): resolves the route's policy once
- * (throwing `CorsDevProxyError` for a bad one, naming `routes['<prefix>'].cors`), then per
- * request answers a preflight itself (204 by default) or hands the request on with the
+ * The CORS step of a route with `cors` (see pipeline/route-pipeline.ts), built from the
+ * route's policy as `resolveOptions` resolved it: per request it answers a preflight itself (204 by default) or hands the request on with the
  * policy's headers guaranteed on whatever answer follows, proxied or not. With
  * `preflightContinue` the preflight is handed on too. When the policy itself makes the browser
  * refuse a cross-origin page's answer, the log says so once (see cors-policy-report.ts).
@@ -70,13 +67,10 @@ function guardCorsHeaders(
  * its preflights are forwarded untouched.
  *
  * @example
- * const step = createCorsRouteStep(route, logger) // route.cors = { credentials: true }
+ * const step = createCorsRouteStep(route, logger) // route.cors: a resolved policy
  */
 export function createCorsRouteStep(route: ResolvedRoute, logger: Logger): RouteStep | undefined {
-  const policy = resolveCorsOptions(route.cors, {
-    option: routeOption(route.prefix, 'cors'),
-    warn: (message) => logger.warn(message),
-  })
+  const policy = route.cors
   if (policy === undefined) return undefined
   const decide = createCorsDecider(policy)
   const reporter = createCorsPolicyReporter(route, logger)

@@ -1,5 +1,5 @@
 import type { CookieRewrite } from '../config/options.js'
-import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 
 /*
  * Attribute matchers, built once. Like http-proxy's `rewriteCookieProperty`, an attribute is
@@ -43,7 +43,7 @@ function rewriteAttribute(setCookie: string, attribute: RegExp, config: CookieRe
  * @example
  * rewriteSetCookie('sid=1; Domain=api.example.com; Path=/; HttpOnly', route) // 'sid=1; Path=/; HttpOnly'
  */
-export function rewriteSetCookie(setCookie: string, route: ResolvedRoute): string {
+export function rewriteSetCookie(setCookie: string, route: ResolvedForwardRoute): string {
   const withDomain = rewriteAttribute(setCookie, DOMAIN_ATTRIBUTE, route.cookieDomainRewrite)
   return rewriteAttribute(withDomain, PATH_ATTRIBUTE, route.cookiePathRewrite)
 }

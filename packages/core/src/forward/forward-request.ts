@@ -3,7 +3,7 @@ import type { Http2ServerRequest } from 'node:http2'
 import type { Readable } from 'node:stream'
 import type { ProblemReport } from '../config/path-rewrite.js'
 import { joinTargetPath } from '../config/path-rewrite.js'
-import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import type { Logger } from '../log/logger.js'
 import { ClientAbort } from './client-abort.js'
@@ -18,9 +18,6 @@ import { buildUpstreamHeaders } from './request-headers.js'
 import { buildClientHeaders } from './response-headers.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
 import type { UpstreamPool } from './upstream-pool.js'
-
-/** A route that forwards to a target (not the mock backend). */
-export type ForwardRoute = ResolvedRoute & { readonly target: URL }
 
 /** The upstream's answer: status, headers, and the body as a stream that must be consumed or destroyed. */
 export interface UpstreamResponse {
@@ -82,7 +79,7 @@ function hasBody(req: ProxyRequest): boolean {
  */
 export function requestUpstream(
   req: ProxyRequest,
-  route: ForwardRoute,
+  route: ResolvedForwardRoute,
   path: string,
   pool: UpstreamPool,
   options: RequestUpstreamOptions = {},
@@ -129,7 +126,7 @@ export function sendUpstreamResponse(
   req: ProxyRequest,
   res: ProxyResponse,
   upstream: UpstreamResponse,
-  route: ForwardRoute,
+  route: ResolvedForwardRoute,
   logger: Logger,
 ): void {
   const body = upstream.body
@@ -192,7 +189,7 @@ export function sendUpstreamResponse(
 export function forwardRequest(
   req: ProxyRequest,
   res: ProxyResponse,
-  route: ForwardRoute,
+  route: ResolvedForwardRoute,
   path: string,
   deps: ForwardDeps,
 ): void {

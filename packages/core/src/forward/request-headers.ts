@@ -1,4 +1,4 @@
-import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import { connectionListedHeaders, HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import { clientHost, isEncrypted } from '../http/request-origin.js'
@@ -72,7 +72,7 @@ function addForwardingHeaders(req: ProxyRequest, headers: UpstreamHeaders, host:
  * @example
  * buildUpstreamHeaders(req, route) // { host: 'localhost:3000', accept: '*\/*', 'x-forwarded-for': '127.0.0.1', ... }
  */
-export function buildUpstreamHeaders(req: ProxyRequest, route: ResolvedRoute): UpstreamHeaders {
+export function buildUpstreamHeaders(req: ProxyRequest, route: ResolvedForwardRoute): UpstreamHeaders {
   const incoming = req.headers
   const listed = connectionListedHeaders(incoming.connection)
   const headers: UpstreamHeaders = {}

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
-import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import { connectionListedHeaders, HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js'
 import { rewriteSetCookie } from './cookie-rewrite.js'
 
@@ -31,7 +31,7 @@ export interface ClientConnection {
  */
 export function buildClientHeaders(
   upstream: IncomingHttpHeaders,
-  route: ResolvedRoute,
+  route: ResolvedForwardRoute,
   client: ClientConnection,
 ): OutgoingHttpHeaders {
   const listed = connectionListedHeaders(upstream.connection)

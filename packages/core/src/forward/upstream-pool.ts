@@ -1,5 +1,5 @@
 import { Pool } from 'undici'
-import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 
 /**
  * Options of {@link createUpstreamPool}.
@@ -25,7 +25,7 @@ export interface UpstreamPoolOptions {
 /** The keep-alive connections to the targets, one undici `Pool` per target origin and TLS setting. */
 export interface UpstreamPool {
   /** The pool for a route's target, created on first use and reused afterwards. */
-  poolFor(route: ResolvedRoute & { readonly target: URL }): Pool
+  poolFor(route: ResolvedForwardRoute): Pool
   /** Number of pools opened so far (one per distinct target origin and `secure` setting). */
   readonly size: number
   /** Closes every pool: idle connections at once, requests in flight are aborted. */
@@ -61,9 +61,9 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
   const keepAliveTimeout = options.keepAliveTimeout ?? 4_000
   const byKey = new Map<string, Pool>()
   // The route objects are resolved once and live as long as the proxy: a direct lookup per request.
-  let byRoute = new WeakMap<ResolvedRoute, Pool>()
+  let byRoute = new WeakMap<ResolvedForwardRoute, Pool>()
 
-  function open(route: ResolvedRoute & { readonly target: URL }): Pool {
+  function open(route: ResolvedForwardRoute): Pool {
     const origin = httpOrigin(route.target)
     const key = `${origin} ${route.secure ? 'verified' : 'unverified'}`
     let pool = byKey.get(key)

@@ -3,10 +3,10 @@ import { request as httpsRequest } from 'node:https'
 import { isIP } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { joinTargetPath } from '../config/path-rewrite.js'
+import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import { connectionListedHeaders, HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js'
 import type { Logger } from '../log/logger.js'
 import { rewriteSetCookie } from './cookie-rewrite.js'
-import type { ForwardRoute } from './forward-request.js'
 import { describeUpstreamError, errorBody, logUpstreamFailure, targetLabel } from './proxy-error.js'
 import { buildUpstreamHeaders } from './request-headers.js'
 
@@ -47,7 +47,7 @@ function responseHead(
 /** Pairs of `rawHeaders`, Set-Cookie rewritten with the route's rules, and hop-by-hop fields dropped unless `keep`. */
 function relayedFields(
   res: IncomingMessage,
-  route: ForwardRoute,
+  route: ResolvedForwardRoute,
   keep: ReadonlySet<string>,
 ): Array<readonly [string, string]> {
   const listed = connectionListedHeaders(res.headers.connection)
@@ -112,7 +112,7 @@ export function forwardUpgrade(
   req: IncomingMessage,
   socket: Duplex,
   head: Buffer,
-  route: ForwardRoute,
+  route: ResolvedForwardRoute,
   path: string,
   deps: UpgradeDeps,
 ): void {

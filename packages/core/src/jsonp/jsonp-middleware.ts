@@ -1,11 +1,7 @@
 import type { ServerResponse } from 'node:http'
 import type { Http2ServerResponse } from 'node:http2'
-import {
-  DEFAULT_JSONP_PARAM,
-  isValidCallbackName,
-  isValidJsonpParam,
-  JSONP_PARAM_RULE,
-} from '../config/callback-name.js'
+import { isValidCallbackName, isValidJsonpParam, JSONP_PARAM_RULE } from '../config/callback-name.js'
+import { JSONP_DEFAULTS } from '../config/defaults.js'
 import { CorsDevProxyError } from '../config/errors.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import { type InterceptableResponse, interceptJsonAnswer } from './jsonp-intercept.js'
@@ -71,7 +67,7 @@ export function admitJsonpRequest(
  * app.get('/users', (req, res) => res.json([{ id: 1 }])) // GET /users?callback=cb → cb([{"id":1}])
  */
 export function createJsonpMiddleware(options: JsonpMiddlewareOptions = {}): JsonpMiddleware {
-  const param = options.param ?? DEFAULT_JSONP_PARAM
+  const param = options.param ?? JSONP_DEFAULTS.param
   if (!isValidJsonpParam(param)) {
     throw new CorsDevProxyError(
       'INVALID_OPTION',

@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeader } from 'node:http'
-import { CALLBACK_NAME_RULE, DEFAULT_JSONP_PARAM, isValidCallbackName } from '../config/callback-name.js'
+import { CALLBACK_NAME_RULE, isValidCallbackName } from '../config/callback-name.js'
+import { JSONP_DEFAULTS } from '../config/defaults.js'
 import { sendText } from '../http/send-text.js'
 
 /**
@@ -44,7 +45,7 @@ function send(res: JsonpResponse, status: number, contentType: string, body: str
  * Answers 400 with a JSON error naming the parameter and the rule. The rejected name is never
  * echoed: reflecting it is what makes JSONP endpoints injectable.
  */
-export function sendJsonpCallbackError(res: JsonpResponse, param = DEFAULT_JSONP_PARAM): void {
+export function sendJsonpCallbackError(res: JsonpResponse, param = JSONP_DEFAULTS.param): void {
   const body = {
     error: `invalid JSONP callback: the \`${param}\` query parameter must be ${CALLBACK_NAME_RULE}`,
     param,
@@ -54,7 +55,7 @@ export function sendJsonpCallbackError(res: JsonpResponse, param = DEFAULT_JSONP
 }
 
 /** Answers 405 with `Allow: GET`: JSONP is loaded by a `<script>` element, which only GETs. */
-export function sendJsonpMethodNotAllowed(res: JsonpResponse, param = DEFAULT_JSONP_PARAM): void {
+export function sendJsonpMethodNotAllowed(res: JsonpResponse, param = JSONP_DEFAULTS.param): void {
   if (!res.headersSent && !res.writableEnded) res.setHeader('allow', 'GET')
   const body = {
     error: `JSONP answers GET requests only (this request carries the \`${param}\` parameter)`,

@@ -1,62 +1,54 @@
-import { DEFAULT_JSONP_PARAM } from '../config/callback-name.js'
-import type { RouteConfig, Routes } from '../config/options.js'
-import { ROUTE_DEFAULTS } from '../config/resolve-route.js'
+import { JSONP_DEFAULTS, ROUTE_DEFAULTS } from '../config/defaults.js'
+import type { PathRewrite } from '../config/options.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 
-/** The user's route object for a normalized prefix (`/api/` was normalized to `/api`). */
-function rawRoute(routes: Routes | undefined, prefix: string): RouteConfig | undefined {
-  if (!routes) return undefined
-  for (const [key, config] of Object.entries(routes)) {
-    if (key === prefix || (key.length > 1 && key.replace(/\/+$/, '') === prefix)) return config
-  }
-  return undefined
-}
-
 /** `pathRewrite` as the user wrote it, or `undefined` for the default (prefix removed). */
-function describePathRewrite(config: RouteConfig | undefined): string | undefined {
-  if (typeof config !== 'object' || config.pathRewrite === undefined) return undefined
-  const rewrite = config.pathRewrite
+function describePathRewrite(rewrite: PathRewrite | undefined): string | undefined {
+  if (rewrite === undefined) return undefined
   if (rewrite === false) return 'pathRewrite: false'
   if (typeof rewrite === 'function') return 'pathRewrite: function'
   return `pathRewrite: ${JSON.stringify(rewrite)}`
 }
 
 /** The options of one route that differ from their defaults, in the order of the README's table. */
-function differences(route: ResolvedRoute, config: RouteConfig | undefined): string[] {
+function differences(route: ResolvedRoute): string[] {
   const notes: string[] = []
-  if (route.changeOrigin !== ROUTE_DEFAULTS.changeOrigin) notes.push(`changeOrigin: ${route.changeOrigin}`)
-  const rewrite = describePathRewrite(config)
+  // Only a forwarding route has these; a mock route answers itself.
+  const forward = route.kind === 'forward' ? route : undefined
+  if (forward && forward.changeOrigin !== ROUTE_DEFAULTS.changeOrigin)
+    notes.push(`changeOrigin: ${forward.changeOrigin}`)
+  const rewrite = describePathRewrite(route.pathRewrite)
   if (rewrite) notes.push(rewrite)
-  if (route.headers.length > 0) notes.push(`headers: ${route.headers.map(([name]) => name).join(', ')}`)
-  if (route.xfwd !== ROUTE_DEFAULTS.xfwd) notes.push(`xfwd: ${route.xfwd}`)
+  if (forward && forward.headers.length > 0)
+    notes.push(`headers: ${forward.headers.map(([name]) => name).join(', ')}`)
+  if (forward && forward.xfwd !== ROUTE_DEFAULTS.xfwd) notes.push(`xfwd: ${forward.xfwd}`)
   if (route.ws) notes.push('ws')
-  if (route.secure !== ROUTE_DEFAULTS.secure) notes.push(`secure: ${route.secure}`)
-  if (route.timeout !== ROUTE_DEFAULTS.timeout) notes.push(`timeout: ${route.timeout}`)
-  if (route.cookieDomainRewrite !== '')
-    notes.push(`cookieDomainRewrite: ${JSON.stringify(route.cookieDomainRewrite)}`)
-  if (route.cookiePathRewrite !== false)
-    notes.push(`cookiePathRewrite: ${JSON.stringify(route.cookiePathRewrite)}`)
+  if (forward && forward.secure !== ROUTE_DEFAULTS.secure) notes.push(`secure: ${forward.secure}`)
+  if (forward && forward.timeout !== ROUTE_DEFAULTS.timeout) notes.push(`timeout: ${forward.timeout}`)
+  if (forward && forward.cookieDomainRewrite !== ROUTE_DEFAULTS.cookieDomainRewrite)
+    notes.push(`cookieDomainRewrite: ${JSON.stringify(forward.cookieDomainRewrite)}`)
+  if (forward && forward.cookiePathRewrite !== ROUTE_DEFAULTS.cookiePathRewrite)
+    notes.push(`cookiePathRewrite: ${JSON.stringify(forward.cookiePathRewrite)}`)
   if (route.cors) notes.push('cors')
   if (route.jsonp)
-    notes.push(route.jsonp.param === DEFAULT_JSONP_PARAM ? 'jsonp' : `jsonp: ${route.jsonp.param}`)
+    notes.push(route.jsonp.param === JSONP_DEFAULTS.param ? 'jsonp' : `jsonp: ${route.jsonp.param}`)
   return notes
 }
 
 /**
  * The startup line: every route as `prefix → target`, followed by the options that differ from
- * their defaults, longest prefix first (the order routes are matched in). Pass the routes as the
- * user wrote them to show `pathRewrite` too, which the resolved route keeps only as a function.
+ * their defaults, longest prefix first (the order routes are matched in).
  * Both adapters print it once their server listens, so Vite and webpack users read the same line.
  *
  * @example
  * describeRoutes(proxy.routes)
  * // 'routes: /api → http://localhost:3000, /live → http://localhost:3000 (ws), /mock → mock backend (cors)'
  */
-export function describeRoutes(routes: readonly ResolvedRoute[], config?: Routes): string {
+export function describeRoutes(routes: readonly ResolvedRoute[]): string {
   const parts = routes.map((route) => {
-    const target = route.mock ? 'mock backend' : (route.target?.href.replace(/\/$/, '') ?? 'no target')
-    const notes = differences(route, rawRoute(config, route.prefix))
+    const target = route.kind === 'mock' ? 'mock backend' : route.target.href.replace(/\/$/, '')
+    const notes = differences(route)
     return `${route.prefix} → ${target}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`
   })
   return `routes: ${parts.length > 0 ? parts.join(', ') : 'none'}`

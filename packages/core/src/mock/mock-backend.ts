@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { DEFAULT_JSONP_PARAM } from '../config/callback-name.js'
-import { CorsDevProxyError } from '../config/errors.js'
-import type { MockBackendOptions, MockCorsMode } from '../config/mock-options.js'
+import type { MockBackendOptions } from '../config/mock-options.js'
+import { type ResolvedMockBackendOptions, resolveMockBackendOptions } from '../config/resolve-mock-options.js'
 import { isCorsPreflight } from '../cors/cors-decision.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import { sendJsonp, sendJsonpMethodNotAllowed } from '../jsonp/jsonp-response.js'
@@ -14,65 +13,6 @@ import { closeAfterResponse, type MockResponse, parseRequestTarget, sendJson } f
 import { createMockLog, type MockRequestLog } from './mock-log.js'
 import { type MockSwitches, parseMockSwitches } from './mock-switches.js'
 import { createMockWebSocketEcho, MOCK_WEBSOCKET_PATH } from './mock-websocket.js'
-
-/** {@link MockBackendOptions} with every default filled in. */
-export interface ResolvedMockBackendOptions {
-  readonly cors: MockCorsMode
-  readonly jsonpParam: string
-  readonly bodyLimit: number
-  readonly logLimit: number
-}
-
-const DEFAULTS: ResolvedMockBackendOptions = Object.freeze({
-  cors: 'off',
-  jsonpParam: DEFAULT_JSONP_PARAM,
-  bodyLimit: 1024 * 1024,
-  logLimit: 1000,
-})
-
-const KNOWN_OPTIONS = new Set(Object.keys(DEFAULTS))
-const CORS_MODES: readonly string[] = ['off', 'reflect', 'wildcard']
-const EXAMPLE = "createMockBackend({ cors: 'reflect', jsonpParam: 'callback', bodyLimit: 1048576 })"
-
-/**
- * Validates the options once and fills in the defaults; throws {@link CorsDevProxyError}
- * naming the option (prefixed by `optionName`, e.g. `routes['/api'].mock`).
- */
-export function resolveMockBackendOptions(
-  options: MockBackendOptions = {},
-  optionName = 'mock',
-): ResolvedMockBackendOptions {
-  const invalid = (key: string, problem: string, example: string) =>
-    new CorsDevProxyError('INVALID_OPTION', `${optionName}.${key}`, problem, example)
-  if (typeof options !== 'object' || options === null) {
-    throw new CorsDevProxyError('INVALID_OPTION', optionName, 'must be an object or true', EXAMPLE)
-  }
-  for (const key of Object.keys(options)) {
-    if (!KNOWN_OPTIONS.has(key)) {
-      throw new CorsDevProxyError(
-        'UNKNOWN_OPTION',
-        `${optionName}.${key}`,
-        `is not a mock backend option (known: ${[...KNOWN_OPTIONS].join(', ')})`,
-        EXAMPLE,
-      )
-    }
-  }
-  const { cors = DEFAULTS.cors, jsonpParam = DEFAULTS.jsonpParam } = options
-  const { bodyLimit = DEFAULTS.bodyLimit, logLimit = DEFAULTS.logLimit } = options
-  if (!CORS_MODES.includes(cors)) {
-    throw invalid('cors', "must be 'off', 'reflect' or 'wildcard'", "{ cors: 'reflect' }")
-  }
-  if (typeof jsonpParam !== 'string' || !/^[\w$.-]+$/.test(jsonpParam)) {
-    throw invalid('jsonpParam', 'must be a query parameter name', "{ jsonpParam: 'callback' }")
-  }
-  if (!Number.isSafeInteger(bodyLimit) || bodyLimit < 0) {
-    throw invalid('bodyLimit', 'must be a number of bytes', '{ bodyLimit: 1048576 }')
-  }
-  if (!Number.isSafeInteger(logLimit) || logLimit < 0) {
-    throw invalid('logLimit', 'must be a whole number', '{ logLimit: 1000 }')
-  }
-  return Object.freeze({ cors, jsonpParam, bodyLimit, logLimit })
-}
 
 /**
  * The mock backend: a connect-style middleware plus its WebSocket upgrade handler.
@@ -103,16 +43,26 @@ export interface MockBackend {
  * events), `/ws` (WebSocket echo); every other path echoes the request as JSON, or as JSONP on
  * a GET with a `callback` parameter (another method with it is answered 405). Query switches
  * (`?cors=`, `?status=`, `?delay=`, ...; see {@link MockSwitches}) choose the behaviour per
- * request. Preflights are answered according to the CORS mode. `optionName` prefixes the
- * option in configuration errors (e.g. `routes['/api'].mock` when a route builds it).
+ * request. Preflights are answered according to the CORS mode. A mistake in `options` throws
+ * `CorsDevProxyError` naming `mock.<option>`.
  *
  * @example
  * const mock = createMockBackend({ cors: 'reflect' })
  * const server = http.createServer(mock)
  * server.on('upgrade', (req, socket, head) => mock.upgrade(req, socket, head) || socket.destroy())
  */
-export function createMockBackend(options?: MockBackendOptions, optionName = 'mock'): MockBackend {
-  const resolved = resolveMockBackendOptions(options, optionName)
+export function createMockBackend(options?: MockBackendOptions): MockBackend {
+  return buildMockBackend(resolveMockBackendOptions(options))
+}
+
+/**
+ * The mock backend of options already resolved (a `mock` route's, resolved with the rest of
+ * the configuration): what {@link createMockBackend} returns, without validating again.
+ *
+ * @example
+ * buildMockBackend(route.mock)
+ */
+export function buildMockBackend(resolved: ResolvedMockBackendOptions): MockBackend {
   const log = createMockLog(resolved.logLimit)
   const events = createMockEventStreams()
   const webSocket = createMockWebSocketEcho({ maxPayload: Math.max(resolved.bodyLimit, 1) })

@@ -1,11 +1,10 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { routeOption } from '../config/option-path.js'
 import type { ProblemReport } from '../config/path-rewrite.js'
-import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ResolvedMockRoute } from '../config/resolved-route.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import type { RouteStep } from '../pipeline/route-pipeline.js'
-import { createMockBackend, type MockBackend } from './mock-backend.js'
+import { buildMockBackend, type MockBackend } from './mock-backend.js'
 
 /** The terminal step of a `mock` route, with its backend (for `close()` and its request log). */
 export interface MockRouteStep {
@@ -19,7 +18,12 @@ export interface MockRouteStep {
 }
 
 /** The path the mock sees for a matched path: the route's rewrite, as a target would see it. */
-function mockTarget(route: ResolvedRoute, path: string, req: ProxyRequest, report?: ProblemReport): string {
+function mockTarget(
+  route: ResolvedMockRoute,
+  path: string,
+  req: ProxyRequest,
+  report?: ProblemReport,
+): string {
   const target = route.rewritePath(path, req, report)
   // `createPathRewriter` always gives a leading slash; a hand-built `ResolvedRoute` may not, and
   // the mock only serves origin-form paths.
@@ -29,14 +33,14 @@ function mockTarget(route: ResolvedRoute, path: string, req: ProxyRequest, repor
 /**
  * Builds the terminal step of a route with `mock`: the mock backend answers where a target
  * would, at the path a target would see (`pathRewrite` applied, so by default `/api/users`
- * reaches the mock as `/users`). One backend per route, created here once; a bad mock option
- * throws `CorsDevProxyError` naming `routes['<prefix>'].mock.<option>`.
+ * reaches the mock as `/users`). One backend per route, created here once from the route's
+ * resolved mock options.
  *
  * @example
- * const { step } = createMockRouteStep(route) // route.mock is set
+ * const { step } = createMockRouteStep(route) // route.kind === 'mock'
  */
-export function createMockRouteStep(route: ResolvedRoute, report?: ProblemReport): MockRouteStep {
-  const backend = createMockBackend(route.mock ?? {}, routeOption(route.prefix, 'mock'))
+export function createMockRouteStep(route: ResolvedMockRoute, report?: ProblemReport): MockRouteStep {
+  const backend = buildMockBackend(route.mock)
   return {
     backend,
     step: function mockStep(req, res, _next, path) {

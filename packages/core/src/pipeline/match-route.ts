@@ -58,3 +58,30 @@ export function matchRoute(routes: readonly ResolvedRoute[], rawUrl: string): Ro
   }
   return undefined
 }
+
+/** A request's route, looked up once per request however many times it is asked for. */
+export type RequestMatcher = (req: { readonly url?: string | undefined }) => RouteMatch | undefined
+
+/**
+ * Wraps {@link matchRoute} for one set of routes so that each request is matched once: an
+ * adapter asks whether a route claims a request (to step Vite's own `cors` aside, or to
+ * filter upgrades) and the proxy then serves it, from the same match. The memo is keyed by
+ * the request object and its URL, so a middleware that rewrites `req.url` in between gets a
+ * fresh match, and it is garbage-collected with the request.
+ *
+ * @example
+ * const matchOf = createRequestMatcher(resolved.routes)
+ * matchOf(req)?.route.prefix // '/api'
+ */
+export function createRequestMatcher(routes: readonly ResolvedRoute[]): RequestMatcher {
+  const memo = new WeakMap<object, { readonly url: string; readonly match: RouteMatch | undefined }>()
+  return function matchRequest(req) {
+    const url = req.url
+    if (url === undefined) return undefined
+    const seen = memo.get(req)
+    if (seen !== undefined && seen.url === url) return seen.match
+    const match = matchRoute(routes, url)
+    memo.set(req, { url, match })
+    return match
+  }
+}

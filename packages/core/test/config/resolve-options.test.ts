@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { expectConfigError } from '../../../../test/support/config-error.js'
 import type { CorsDevProxyOptions, ProxyRequest, Routes } from '../../src/config/options.js'
 import { resolveOptions } from '../../src/config/resolve-options.js'
-import { consoleLogSink, createLogger } from '../../src/log/logger.js'
+import { createLogger } from '../../src/log/logger.js'
+import { forwardRoute } from '../support/resolved.js'
 
 const quiet: CorsDevProxyOptions = { log: 'silent' }
 const req = {} as IncomingMessage as ProxyRequest
@@ -13,6 +14,10 @@ function only(routes: Routes, options: CorsDevProxyOptions = quiet) {
   const [route] = resolveOptions(routes, options).routes
   if (!route) throw new Error('no route')
   return route
+}
+
+function onlyForward(routes: Routes, options: CorsDevProxyOptions = quiet) {
+  return forwardRoute(only(routes, options))
 }
 
 function deepFreeze<T>(value: T): T {
@@ -27,9 +32,12 @@ describe('resolveOptions: defaults', () => {
   it('fills every default for a string route', () => {
     const resolved = resolveOptions({ '/api': 'http://localhost:3000' })
     expect(resolved.log).toBe('info')
-    expect(resolved.logger).toBe(consoleLogSink)
-    const route = resolved.routes[0]
+    // No logger chosen: the host decides (the dev server's logger in an adapter, else the console).
+    expect(resolved.logger).toBeUndefined()
+    expect(resolved.warnings).toEqual([])
+    const route = forwardRoute(resolved.routes[0])
     expect(route).toMatchObject({
+      kind: 'forward',
       prefix: '/api',
       changeOrigin: true,
       xfwd: true,
@@ -40,9 +48,9 @@ describe('resolveOptions: defaults', () => {
       cookieDomainRewrite: '',
       cookiePathRewrite: false,
       cors: undefined,
-      mock: undefined,
       jsonp: undefined,
     })
+    expect(route).not.toHaveProperty('mock')
     expect(route?.target?.href).toBe('http://localhost:3000/')
     expect(route?.rewritePath('/api/users?x=1', req)).toBe('/users?x=1')
   })
@@ -68,18 +76,23 @@ describe('resolveOptions: shared options are defaults, route values win', () => 
   }
 
   it('inherits every shared value', () => {
-    const route = only({ '/api': 'http://localhost:3000' }, shared)
+    const route = onlyForward({ '/api': 'http://localhost:3000' }, shared)
     expect(route).toMatchObject({ changeOrigin: false, xfwd: false, secure: false, timeout: 5000 })
     expect(route.headers).toEqual([
       ['x-shared', 'shared'],
       ['x-both', 'shared'],
     ])
-    expect(route.cors).toEqual({ credentials: true })
+    // The shared policy is resolved once, with its defaults, and shared by the routes.
+    expect(route.cors).toMatchObject({
+      credentials: true,
+      allowMethods: 'GET,HEAD,PUT,PATCH,POST,DELETE',
+      optionsSuccessStatus: 204,
+    })
     expect(route.jsonp).toEqual({ param: 'cb' })
   })
 
   it('lets route values override, and merges headers per name', () => {
-    const route = only(
+    const route = onlyForward(
       {
         '/api': {
           target: 'http://localhost:3000',
@@ -100,8 +113,12 @@ describe('resolveOptions: shared options are defaults, route values win', () => 
       ['x-both', 'route'],
       ['x-route', 'route'],
     ])
-    // cors and jsonp objects replace the shared ones as a whole.
-    expect(route.cors).toEqual({ origin: 'http://localhost:5173' })
+    // cors and jsonp objects replace the shared ones as a whole: credentials is back to false.
+    expect(route.cors?.credentials).toBe(false)
+    const origin = route.cors?.origin
+    if (origin?.kind !== 'match') throw new Error('a string origin is matched')
+    expect(origin.test('http://localhost:5173')).toBe(true)
+    expect(origin.test('http://localhost:5174')).toBe(false)
     expect(route.jsonp).toEqual({ param: 'callback' })
   })
 
@@ -112,30 +129,40 @@ describe('resolveOptions: shared options are defaults, route values win', () => 
   })
 
   it.each([
-    [{ cors: true }, 'cors', {}],
+    [{ cors: true }, 'cors', { credentials: false, preflightContinue: false, optionsSuccessStatus: 204 }],
     [{ cors: false }, 'cors', undefined],
     [{ jsonp: true }, 'jsonp', { param: 'callback' }],
     [{ jsonp: false }, 'jsonp', undefined],
   ] as const)('shared %j', (options, field, expected) => {
-    expect(only({ '/api': 'http://localhost:3000' }, { ...quiet, ...options })[field]).toEqual(expected)
+    const value = only({ '/api': 'http://localhost:3000' }, { ...quiet, ...options })[field]
+    if (expected === undefined) expect(value).toBeUndefined()
+    else expect(value).toMatchObject(expected)
   })
 })
 
 describe('resolveOptions: targets, mock and ws', () => {
   it('turns a ws: target into http: with ws on, unless ws is false', () => {
     expect(only({ '/socket': 'ws://localhost:3000/live' })).toMatchObject({ ws: true })
-    expect(only({ '/socket': 'wss://localhost:3000/live' }).target?.href).toBe('https://localhost:3000/live')
+    expect(onlyForward({ '/socket': 'wss://localhost:3000/live' }).target.href).toBe(
+      'https://localhost:3000/live',
+    )
     expect(only({ '/socket': { target: 'ws://localhost:3000', ws: false } }).ws).toBe(false)
     expect(only({ '/socket': { target: 'http://localhost:3000', ws: true } }).ws).toBe(true)
   })
 
   it('answers from the mock backend without a target, with ws allowed', () => {
-    expect(only({ '/api': { mock: true } })).toMatchObject({ target: undefined, mock: {} })
+    const mock = only({ '/api': { mock: true } })
+    expect(mock).toMatchObject({
+      kind: 'mock',
+      mock: { cors: 'off', jsonpParam: 'callback', bodyLimit: 1024 * 1024, logLimit: 1000 },
+    })
+    expect(mock).not.toHaveProperty('target')
     expect(only({ '/api': { mock: { cors: 'reflect' }, ws: true } })).toMatchObject({
+      kind: 'mock',
       mock: { cors: 'reflect' },
       ws: true,
     })
-    expect(only({ '/api': { target: 'http://localhost:3000', mock: false } }).mock).toBeUndefined()
+    expect(only({ '/api': { target: 'http://localhost:3000', mock: false } }).kind).toBe('forward')
   })
 
   it('builds rewritePath from pathRewrite', () => {
@@ -185,7 +212,7 @@ describe('resolveOptions: order, freezing, no mutation', () => {
       { '/api': { target: 'http://h', headers: { a: 'b' }, cors: true, mock: false } },
       quiet,
     )
-    const route = resolved.routes[0]
+    const route = forwardRoute(resolved.routes[0])
     expect(Object.isFrozen(resolved)).toBe(true)
     expect(Object.isFrozen(resolved.routes)).toBe(true)
     expect(Object.isFrozen(route)).toBe(true)
@@ -433,9 +460,33 @@ describe('resolveOptions: configuration errors', () => {
       'cors shape',
       { '/api': { target: 'http://h', cors: 'yes' } },
       undefined,
-      'INVALID_OPTION',
+      'INVALID_CORS',
       "routes['/api'].cors",
-      'must be true, false or an options object',
+      'must be true, false or an object of CORS options',
+    ],
+    [
+      'cors.origin, nested',
+      { '/api': { target: 'http://h', cors: { origin: 'not-an-origin' } } },
+      undefined,
+      'INVALID_CORS',
+      "routes['/api'].cors.origin",
+      'is not an origin',
+    ],
+    [
+      'cors unknown key, nested',
+      { '/api': { target: 'http://h', cors: { origins: ['http://localhost:5173'] } } },
+      undefined,
+      'UNKNOWN_OPTION',
+      "routes['/api'].cors.origins",
+      'did you mean `origin`?',
+    ],
+    [
+      'shared cors, nested',
+      { '/api': 'http://h' },
+      { cors: { credentials: 'yes' } },
+      'INVALID_CORS',
+      'options.cors.credentials',
+      'must be true or false',
     ],
     [
       'mock shape',
@@ -443,7 +494,15 @@ describe('resolveOptions: configuration errors', () => {
       undefined,
       'INVALID_OPTION',
       "routes['/api'].mock",
-      'must be true, false or an options object',
+      'must be true or an object of mock backend options',
+    ],
+    [
+      'mock.cors, nested',
+      { '/api': { mock: { cors: 'sometimes' } } },
+      undefined,
+      'INVALID_OPTION',
+      "routes['/api'].mock.cors",
+      "must be 'off', 'reflect' or 'wildcard'",
     ],
     [
       'log level',

@@ -1,14 +1,16 @@
 import type { IncomingMessage } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { expectConfigError } from '../../../../test/support/config-error.js'
+import { ROUTE_DEFAULTS } from '../../src/config/defaults.js'
 import type { ProxyRequest } from '../../src/config/options.js'
-import { ROUTE_DEFAULTS, resolveRoute } from '../../src/config/resolve-route.js'
+import { NO_SHARED_OPTIONS, resolveRoute } from '../../src/config/resolve-route.js'
+import { forwardRoute } from '../support/resolved.js'
 
 const req = {} as IncomingMessage as ProxyRequest
 
 describe('resolveRoute', () => {
   it('normalizes the prefix and applies the documented defaults', () => {
-    const route = resolveRoute('/api/', 'http://localhost:3000/v1')
+    const route = forwardRoute(resolveRoute('/api/', 'http://localhost:3000/v1'))
     expect(route).toMatchObject({
       prefix: '/api',
       changeOrigin: ROUTE_DEFAULTS.changeOrigin,
@@ -16,12 +18,12 @@ describe('resolveRoute', () => {
       cookieDomainRewrite: '',
       cookiePathRewrite: false,
     })
-    expect(route.target?.pathname).toBe('/v1')
+    expect(route.target.pathname).toBe('/v1')
     expect(route.rewritePath('/api/x', req)).toBe('/x')
   })
 
   it('uses the given defaults when the route sets nothing', () => {
-    const defaults = { ...ROUTE_DEFAULTS, timeout: 10, xfwd: false, headers: [['x-a', '1'] as const] }
+    const defaults = { ...NO_SHARED_OPTIONS, timeout: 10, xfwd: false, headers: [['x-a', '1'] as const] }
     expect(resolveRoute('/api', 'http://h', defaults)).toMatchObject({
       timeout: 10,
       xfwd: false,
@@ -39,7 +41,7 @@ describe('resolveRoute', () => {
           throw new Error('nope')
         },
       },
-      ROUTE_DEFAULTS,
+      NO_SHARED_OPTIONS,
     )
     expect(route.rewritePath('/api/x', req, (message) => problems.push(message))).toBe('/api/x')
     expect(problems).toEqual(["routes['/api'].pathRewrite threw (nope); forwarding /api/x unchanged"])

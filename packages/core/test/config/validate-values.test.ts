@@ -7,7 +7,6 @@ import {
   checkLogLevel,
   checkLogSink,
   checkPathRewrite,
-  checkSwitchObject,
   checkTimeout,
 } from '../../src/config/validate-values.js'
 
@@ -27,6 +26,16 @@ describe('checkBoolean', () => {
       option: at,
       contains: ['must be true or false', example],
     })
+  })
+  it('throws the code of the option it checks (a CORS policy: INVALID_CORS)', () => {
+    expectConfigError(
+      () => checkBoolean('yes', "routes['/api'].cors.credentials", 'credentials', 'INVALID_CORS'),
+      {
+        code: 'INVALID_CORS',
+        option: "routes['/api'].cors.credentials",
+        contains: ['must be true or false', '{ credentials: true }'],
+      },
+    )
   })
 })
 
@@ -97,30 +106,6 @@ describe('checkCookieRewrite', () => {
       code: 'INVALID_OPTION',
       option,
       contains: [problem, 'Rewrite:'],
-    })
-  })
-})
-
-describe('checkSwitchObject', () => {
-  it('maps true to a frozen {}, false and undefined through, and copies objects', () => {
-    const options = { credentials: true }
-    expect(checkSwitchObject(true, at, '{}')).toEqual({})
-    expect(Object.isFrozen(checkSwitchObject(true, at, '{}'))).toBe(true)
-    expect(checkSwitchObject(false, at, '{}')).toBe(false)
-    expect(checkSwitchObject(undefined, at, '{}')).toBeUndefined()
-    const copy = checkSwitchObject(options, at, '{}')
-    expect(copy).toEqual(options)
-    expect(copy).not.toBe(options)
-    expect(Object.isFrozen(copy)).toBe(true)
-  })
-  it('does not look inside the object (its owner validates it)', () => {
-    expect(checkSwitchObject({ anything: 'goes' }, at, '{}')).toEqual({ anything: 'goes' })
-  })
-  it.each(['yes', 1, ['a'], null, () => {}])('%j is refused', (value) => {
-    expectConfigError(() => checkSwitchObject(value, at, '{ cors: true }'), {
-      code: 'INVALID_OPTION',
-      option: at,
-      contains: ['must be true, false or an options object', '{ cors: true }'],
     })
   })
 })

@@ -5,12 +5,12 @@ import { listen, sendHttp2Request, sendRequest } from '../../../../test/support/
 import type { RouteOptions } from '../../src/config/options.js'
 import { resolveOptions } from '../../src/config/resolve-options.js'
 import { rewriteSetCookie } from '../../src/forward/cookie-rewrite.js'
+import { forwardRoute } from '../support/resolved.js'
 
 function routeWith(options: Omit<RouteOptions, 'target'>) {
   const route = resolveOptions({ '/api': { target: 'http://127.0.0.1:3000', ...options } }, { log: 'silent' })
     .routes[0]
-  if (!route) throw new Error('no route')
-  return route
+  return forwardRoute(route)
 }
 
 const cookie = 'sid=abc; Domain=api.example.com; Path=/api; HttpOnly; Secure; SameSite=Lax'

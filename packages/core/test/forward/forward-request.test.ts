@@ -15,14 +15,11 @@ import {
 } from '../../../../test/support/servers.js'
 import { localhostCertificate } from '../../../../test/support/tls.js'
 import { resolveOptions } from '../../src/config/resolve-options.js'
-import {
-  type ForwardRoute,
-  requestUpstream,
-  sendUpstreamResponse,
-} from '../../src/forward/forward-request.js'
+import { requestUpstream, sendUpstreamResponse } from '../../src/forward/forward-request.js'
 import { createUpstreamPool } from '../../src/forward/upstream-pool.js'
 import type { CorsDevProxyOptions, Routes } from '../../src/index.js'
 import { createLogger } from '../../src/log/logger.js'
+import { forwardRoute } from '../support/resolved.js'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -396,18 +393,12 @@ describe('requestUpstream', () => {
       res.end(JSON.stringify({ url: req.url }))
     })
     const { routes } = resolveOptions({ '/api': target.url })
-    const route = routes[0]
-    if (route?.target === undefined) throw new Error('the route has a target')
+    const route = forwardRoute(routes[0])
     const pool = createUpstreamPool()
     cleanup.push(() => pool.close())
     const front = await listen(
       createServer(async (req, res) => {
-        const upstream = await requestUpstream(
-          req,
-          { ...route, target: route.target as URL },
-          req.url ?? '/',
-          pool,
-        )
+        const upstream = await requestUpstream(req, route, req.url ?? '/', pool)
         const body = await collectBody(upstream.body)
         res.end(`${upstream.statusCode} ${upstream.headers['content-type']} ${body}`)
       }),
@@ -424,7 +415,7 @@ describe('requestUpstream', () => {
       res.writeHead(200, { 'content-type': 'text/plain' })
       res.write('first chunk, more to come')
     })
-    const route = resolveOptions({ '/api': target.url }).routes[0] as ForwardRoute
+    const route = forwardRoute(resolveOptions({ '/api': target.url }).routes[0])
     const pool = createUpstreamPool()
     cleanup.push(() => pool.close())
     const logger = createLogger('silent', captureLogSink())

@@ -6,13 +6,13 @@ import { listen, sendHttp2Request, sendRequest } from '../../../../test/support/
 import { resolveOptions } from '../../src/config/resolve-options.js'
 import { buildUpstreamHeaders } from '../../src/forward/request-headers.js'
 import type { ProxyRequest, RouteOptions } from '../../src/index.js'
+import { forwardRoute } from '../support/resolved.js'
 
 const TARGET = 'http://127.0.0.1:3000'
 
 function routeWith(options: RouteOptions = {}) {
   const route = resolveOptions({ '/api': { target: TARGET, ...options } }).routes[0]
-  if (route === undefined) throw new Error('one route')
-  return route
+  return forwardRoute(route)
 }
 
 /** A request as Node hands it over, reduced to what the header rules read. */

@@ -7,11 +7,11 @@ import { listen, sendHttp2Request, sendRequest } from '../../../../test/support/
 import { resolveOptions } from '../../src/config/resolve-options.js'
 import { buildClientHeaders } from '../../src/forward/response-headers.js'
 import type { RouteOptions } from '../../src/index.js'
+import { forwardRoute } from '../support/resolved.js'
 
 function routeWith(options: RouteOptions = {}) {
   const route = resolveOptions({ '/api': { target: 'http://127.0.0.1:3000', ...options } }).routes[0]
-  if (route === undefined) throw new Error('one route')
-  return route
+  return forwardRoute(route)
 }
 
 describe('buildClientHeaders', () => {

@@ -5,8 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { serveProxy } from '../../../../test/support/proxy-server.js'
 import { collectBody, listen, sendRequest } from '../../../../test/support/servers.js'
 import { resolveOptions } from '../../src/config/resolve-options.js'
-import type { ForwardRoute } from '../../src/forward/forward-request.js'
+import type { ResolvedForwardRoute } from '../../src/config/resolved-route.js'
 import { createUpstreamPool, httpOrigin } from '../../src/forward/upstream-pool.js'
+import { forwardRoute } from '../support/resolved.js'
 
 const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -21,8 +22,8 @@ async function countingTarget() {
   return { target, sockets }
 }
 
-function forwardRoutes(routes: Parameters<typeof resolveOptions>[0]): ForwardRoute[] {
-  return [...resolveOptions(routes).routes] as ForwardRoute[]
+function forwardRoutes(routes: Parameters<typeof resolveOptions>[0]): ResolvedForwardRoute[] {
+  return resolveOptions(routes).routes.map(forwardRoute)
 }
 
 describe('createUpstreamPool', () => {

@@ -68,19 +68,24 @@ describe('describeRoutes', () => {
     ['mock', { '/mock': { mock: true } }, 'routes: /mock → mock backend'],
     ['several notes', { '/live': { target: T, ws: true, cors: true } }, `routes: /live → ${T} (ws, cors)`],
   ])('%s', (_name, routes, line) => {
-    expect(describeRoutes(resolveOptions(routes).routes, routes)).toBe(line)
+    expect(describeRoutes(resolveOptions(routes).routes)).toBe(line)
   })
 
   it('shows shared options on every route they apply to', () => {
     const routes: Routes = { '/a': T, '/b': { target: T, cors: false } }
-    expect(describeRoutes(resolveOptions(routes, { cors: true }).routes, routes)).toBe(
+    expect(describeRoutes(resolveOptions(routes, { cors: true }).routes)).toBe(
       `routes: /a → ${T} (cors), /b → ${T}`,
     )
   })
 
-  it('omits pathRewrite when the user routes are not given', () => {
-    const routes: Routes = { '/api': { target: T, pathRewrite: false } }
-    expect(describeRoutes(resolveOptions(routes).routes)).toBe(`routes: /api → ${T}`)
+  it('shows pathRewrite as the user gave it, from the resolved route alone', () => {
+    const routes: Routes = {
+      '/api': { target: T, pathRewrite: false },
+      '/m': { mock: true, pathRewrite: { '^/m': '' } },
+    }
+    expect(describeRoutes(resolveOptions(routes).routes)).toBe(
+      `routes: /api → ${T} (pathRewrite: false), /m → mock backend (pathRewrite: {"^/m":""})`,
+    )
   })
 })
 

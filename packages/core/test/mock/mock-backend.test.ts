@@ -4,13 +4,8 @@ import { connect as netConnect } from 'node:net'
 import express from 'express'
 import { Agent, request } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
-import { CorsDevProxyError } from '../../src/config/errors.js'
 import type { MockBackendOptions } from '../../src/config/mock-options.js'
-import {
-  createMockBackend,
-  type MockBackend,
-  resolveMockBackendOptions,
-} from '../../src/mock/mock-backend.js'
+import { createMockBackend, type MockBackend } from '../../src/mock/mock-backend.js'
 
 const servers: Server[] = []
 const backends: MockBackend[] = []
@@ -34,51 +29,6 @@ async function serve(options?: MockBackendOptions, mountAt?: string) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return { backend, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
 }
-
-describe('resolveMockBackendOptions', () => {
-  it('fills in the defaults and leaves the caller’s object alone', () => {
-    const options: MockBackendOptions = { cors: 'reflect' }
-    const resolved = resolveMockBackendOptions(options)
-    expect(resolved).toEqual({
-      cors: 'reflect',
-      jsonpParam: 'callback',
-      bodyLimit: 1_048_576,
-      logLimit: 1000,
-    })
-    expect(Object.isFrozen(resolved)).toBe(true)
-    expect(options).toEqual({ cors: 'reflect' })
-  })
-
-  it.each([
-    [{ cors: 'on' }, 'INVALID_OPTION', "routes['/api'].mock.cors", "{ cors: 'reflect' }"],
-    [{ jsonpParam: '' }, 'INVALID_OPTION', "routes['/api'].mock.jsonpParam", "{ jsonpParam: 'callback' }"],
-    [{ jsonpParam: 'a b' }, 'INVALID_OPTION', "routes['/api'].mock.jsonpParam", "{ jsonpParam: 'callback' }"],
-    [{ bodyLimit: -1 }, 'INVALID_OPTION', "routes['/api'].mock.bodyLimit", '{ bodyLimit: 1048576 }'],
-    [{ bodyLimit: 1.5 }, 'INVALID_OPTION', "routes['/api'].mock.bodyLimit", '{ bodyLimit: 1048576 }'],
-    [{ logLimit: Number.NaN }, 'INVALID_OPTION', "routes['/api'].mock.logLimit", '{ logLimit: 1000 }'],
-    [{ cros: 'off' }, 'UNKNOWN_OPTION', "routes['/api'].mock.cros", 'createMockBackend('],
-  ])(
-    'refuses %j at construction with a code, the option and an example',
-    (options, code, option, example) => {
-      let error: unknown
-      try {
-        resolveMockBackendOptions(options as MockBackendOptions, "routes['/api'].mock")
-      } catch (caught) {
-        error = caught
-      }
-      expect(error).toBeInstanceOf(CorsDevProxyError)
-      expect(error).toMatchObject({ code, option })
-      expect((error as Error).message).toContain(example)
-    },
-  )
-
-  it('createMockBackend validates too, naming the option where the caller says', () => {
-    expect(() => createMockBackend({ cors: 'yes' as 'off' })).toThrow(CorsDevProxyError)
-    expect(() => createMockBackend({ bodyLimit: -5 }, "routes['/m'].mock")).toThrow(
-      "[cors-dev-proxy] routes['/m'].mock.bodyLimit must be a number of bytes",
-    )
-  })
-})
 
 describe('createMockBackend as a middleware', () => {
   it('answers every path itself, with the path relative to where it is mounted', async () => {

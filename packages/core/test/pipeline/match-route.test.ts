@@ -4,6 +4,7 @@ import { serveProxy } from '../../../../test/support/proxy-server.js'
 import { collectBody, listen } from '../../../../test/support/servers.js'
 import { resolveOptions } from '../../src/config/resolve-options.js'
 import { isOriginForm, matchRoute, prefixMatches } from '../../src/pipeline/match-route.js'
+import { forwardRoute } from '../support/resolved.js'
 
 const silent = { log: 'silent' } as const
 const NOT_FOUND = 'Not Found: no cors-dev-proxy route matches this path\n'
@@ -101,9 +102,9 @@ describe('matchRoute', () => {
     ]
     for (const config of configs) {
       const resolved = resolveOptions(config, silent).routes
-      expect(matchRoute(resolved, '/a/b/c/d')?.route.target?.port).toBe('3')
-      expect(matchRoute(resolved, '/a/b/cd')?.route.target?.port).toBe('2')
-      expect(matchRoute(resolved, '/a/bc')?.route.target?.port).toBe('1')
+      expect(forwardRoute(matchRoute(resolved, '/a/b/c/d')?.route).target.port).toBe('3')
+      expect(forwardRoute(matchRoute(resolved, '/a/b/cd')?.route).target.port).toBe('2')
+      expect(forwardRoute(matchRoute(resolved, '/a/bc')?.route).target.port).toBe('1')
     }
   })
 

@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
-import type { Duplex } from 'node:stream'
-import { type CorsDevProxy, matchRoute, prefixMatches, type ResolvedRoute } from '@cors-dev-proxy/core'
+import { prefixMatches, type ResolvedRoute } from '@cors-dev-proxy/core/adapter'
 import type { DevServerLike } from './dev-server-types.js'
 
 /** webpack-dev-server's default HMR socket path (`webSocketServer.options.path`). */
@@ -31,35 +30,22 @@ export function wsRoutesShadowedByHmr(routes: readonly ResolvedRoute[], devServe
 }
 
 /** webpack-dev-server's Host check (`allowedHosts`), when this version exposes it. */
-function hostIsAllowed(devServer: DevServerLike, headers: IncomingHttpHeaders): boolean {
+export function hostIsAllowed(devServer: DevServerLike, headers: IncomingHttpHeaders): boolean {
   const check = (devServer as { isValidHost?: (headers: IncomingHttpHeaders, name: string) => boolean })
     .isValidHost
   return typeof check === 'function' ? check.call(devServer, headers, 'host') : true
 }
 
 /**
- * The `upgrade` listener for `ws` routes. Upgrades bypass the middleware chain, so this applies
- * webpack-dev-server's Host check itself (a DNS-rebinding page must not reach the backend's
- * sockets through the dev server), and leaves the HMR socket alone: its path is compared raw
- * with the query removed, as `ws` compares it, and paths below it count too, since SockJS
- * (`webSocketServer: 'sockjs'`) opens `/ws/<server>/<session>/websocket`.
+ * Whether an upgrade is for webpack-dev-server's own socket (HMR), which the proxy leaves
+ * alone: its path is compared raw with the query removed, as `ws` compares it, and paths below
+ * it count too, since SockJS (`webSocketServer: 'sockjs'`) opens
+ * `/ws/<server>/<session>/websocket`.
  *
  * @example
- * devServer.server.on('upgrade', createUpgradeListener(proxy, devServer))
+ * isHmrUpgrade(devServer, req) // true for GET /ws
  */
-export function createUpgradeListener(proxy: CorsDevProxy, devServer: DevServerLike) {
+export function isHmrUpgrade(devServer: DevServerLike, req: IncomingMessage): boolean {
   const hmr = hmrPath(devServer)
-  return function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const url = req.url ?? ''
-    if (hmr !== undefined && prefixMatches(hmr, url.split('?')[0] as string)) return
-    const match = matchRoute(proxy.routes, url)
-    if (!match?.route.ws) return
-    if (!hostIsAllowed(devServer, req.headers)) {
-      socket.end(
-        'HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\nInvalid Host header',
-      )
-      return
-    }
-    proxy.upgrade(req, socket, head)
-  }
+  return hmr !== undefined && prefixMatches(hmr, (req.url ?? '').split('?')[0] as string)
 }

@@ -1,0 +1,19 @@
+// '@cors-dev-proxy/core/adapter': what the dev-server adapters and the CLI share, and nothing a
+// config file needs. Documented in the README ("Writing an adapter"); semver applies to it like
+// to the main entry.
+
+export type { ResolvedCorsOptions } from './config/resolve-cors-options.js'
+export type { ResolvedMockBackendOptions } from './config/resolve-mock-options.js'
+export { resolveOptions } from './config/resolve-options.js'
+export type {
+  ResolvedCorsDevProxyOptions,
+  ResolvedForwardRoute,
+  ResolvedJsonpOptions,
+  ResolvedMockRoute,
+  ResolvedRoute,
+} from './config/resolved-route.js'
+export type { DevServerHost, DevServerProxy } from './dev-server-proxy.js'
+export { createDevServerProxy } from './dev-server-proxy.js'
+export type { Logger } from './log/logger.js'
+export type { RouteMatch } from './pipeline/match-route.js'
+export { matchRoute, prefixMatches } from './pipeline/match-route.js'

@@ -1,0 +1,125 @@
+import type { EventEmitter } from 'node:events'
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { consoleLogSink } from './config/defaults.js'
+import type { LogSink } from './config/options.js'
+import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './config/resolved-route.js'
+import { buildCorsDevProxy } from './create-cors-dev-proxy.js'
+import type { NextFunction, ProxyRequest, ProxyResponse } from './http/proxy-types.js'
+import { describeExchange, describeRoutes } from './log/describe-routes.js'
+import { createLogger, type Logger } from './log/logger.js'
+import { refuseConnectOn } from './pipeline/refuse-request.js'
+
+/** What an adapter tells the set-up about its dev server. */
+export interface DevServerHost {
+  /**
+   * Where log lines go unless the user set `logger`: the dev server's own logger.
+   * @default the console
+   */
+  readonly sink?: LogSink | undefined
+  /**
+   * The dev server's HTTP server, when it has one (Vite in middleware mode has none): the set-up
+   * listens to its `upgrade`, answers its CONNECTs 400, closes the proxy with it, and prints the
+   * routes once it listens.
+   */
+  readonly server?: (EventEmitter & { readonly listening?: boolean }) | undefined
+  /**
+   * Whether an upgrade is the dev server's own (its HMR socket): such a socket is never touched,
+   * whatever route covers its path.
+   * @default none is
+   */
+  readonly isOwnUpgrade?: ((req: IncomingMessage) => boolean) | undefined
+  /**
+   * The dev server's Host check (DNS-rebinding protection), applied to upgrades of `ws` routes,
+   * which bypass its middleware chain: `false` answers 403.
+   * @default every host passes
+   */
+  readonly isAllowedUpgrade?: ((req: IncomingMessage) => boolean) | undefined
+}
+
+/** The proxy as a dev server mounts it. */
+export interface DevServerProxy {
+  /**
+   * The connect middleware to mount; at `log: 'debug'` it logs each request it answered with
+   * the protocol it arrived on (`h2 GET /api/x → 200`), so every adapter speaks one format.
+   */
+  readonly middleware: (req: ProxyRequest, res: ProxyResponse, next: NextFunction) => void
+  /** Whether a route claims the request; the middleware then serves it from the same match. */
+  claims(req: { readonly url?: string | undefined }): boolean
+  /** The resolved routes, longest prefix first. */
+  readonly routes: readonly ResolvedRoute[]
+  /** The proxy's one logger, for the adapter's own warnings. */
+  readonly logger: Logger
+  /** Closes the proxy (pools, sockets, mock backends); also done when `host.server` closes. */
+  close(): Promise<void>
+}
+
+const FORBIDDEN_UPGRADE =
+  'HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\nInvalid Host header'
+
+/**
+ * Does the set-up every adapter needs, once: one logger (the user's `logger`, else the dev
+ * server's sink), the proxy built from the configuration the adapter resolved when the user
+ * called it, the `upgrade` listener (leaving the dev server's own sockets alone and applying its
+ * host check), CONNECT answered 400 on an HTTP/1.1 server, the proxy closed with the server, and
+ * the startup line once the server listens. The adapter keeps only what knows its dev server.
+ *
+ * @example
+ * const resolved = resolveOptions(routes, options) // throws where the config is written
+ * // later, when the dev server exists:
+ * const proxy = createDevServerProxy(resolved, { sink, server: httpServer, isOwnUpgrade })
+ * app.use(proxy.middleware)
+ */
+export function createDevServerProxy(
+  resolved: ResolvedCorsDevProxyOptions,
+  host: DevServerHost,
+): DevServerProxy {
+  const logger = createLogger(resolved.log, resolved.logger ?? host.sink ?? consoleLogSink)
+  const proxy = buildCorsDevProxy(resolved, logger)
+  const { server } = host
+
+  function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (host.isOwnUpgrade?.(req)) return
+    if (!proxy.matchOf(req)?.route.ws) return
+    if (host.isAllowedUpgrade !== undefined && !host.isAllowedUpgrade(req)) {
+      socket.end(FORBIDDEN_UPGRADE)
+      return
+    }
+    proxy.upgrade(req, socket, head)
+  }
+
+  const announce = (): void => logger.info(describeRoutes(proxy.routes))
+  if (server) {
+    server.on('upgrade', corsDevProxyUpgrade)
+    // Node resets a CONNECT without a word when nobody listens: say 400 instead (never a tunnel).
+    refuseConnectOn(server)
+    server.once('close', () => void proxy.close())
+    if (server.listening) announce()
+    else server.once('listening', announce)
+  } else announce()
+
+  const middleware =
+    logger.level === 'debug'
+      ? function corsDevProxyMiddleware(req: ProxyRequest, res: ProxyResponse, next: NextFunction): void {
+          // Requests the proxy passes on (no route matched) belong to the dev server: not logged.
+          let passed = false
+          res.once('close', () => {
+            if (!passed) logger.debug(describeExchange(req, res.statusCode))
+          })
+          proxy.middleware(req, res, (error) => {
+            passed = true
+            next(error)
+          })
+        }
+      : function corsDevProxyMiddleware(req: ProxyRequest, res: ProxyResponse, next: NextFunction): void {
+          proxy.middleware(req, res, next)
+        }
+
+  return Object.freeze({
+    middleware,
+    claims: (req: { readonly url?: string | undefined }) => proxy.matchOf(req) !== undefined,
+    routes: proxy.routes,
+    logger,
+    close: proxy.close,
+  })
+}
