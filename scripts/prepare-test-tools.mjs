@@ -28,7 +28,7 @@ const TAG = '[prepare-test-tools]'
 export const DEBIAN_PACKAGES = Object.freeze({
   // The browser and playground tests drive it through playwright-core (test/support/browser.ts).
   chromium: 'chromium',
-  // The benchmark's production baseline (bench/nginx.mjs) and the CLI's nginx export.
+  // The benchmark's production baseline (bench/nginx.mjs) and, once it exists, the CLI's nginx export.
   nginx: 'nginx',
 })
 
