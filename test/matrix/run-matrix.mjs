@@ -4,7 +4,8 @@
 //
 //   vite 6, 7, 8               Node 20 (the machine's node)
 //   webpack-dev-server 5       Node 20
-//   webpack-dev-server 6       Node 24 (it needs >= 22.15; .ci/run installs it in .tools/node24)
+//   webpack-dev-server 6       Node 24 (it needs >= 22.15; `pnpm test` installs it in .tools/node24
+//                              first, through scripts/prepare-test-tools.mjs)
 //
 // Each cell chooses its dev server through an environment variable the suites read
 // (CDP_VITE / CDP_WDS, the npm aliases installed at the root).
@@ -83,7 +84,7 @@ for (const cell of cells) {
   const started = Date.now()
   let outcome
   if (version === undefined) {
-    outcome = `FAIL: no node at ${cell.node} (run .ci/run, which installs it)`
+    outcome = `FAIL: no node at ${cell.node} (run pnpm test:tools, which installs it)`
   } else if (Number(version.slice(1).split('.')[0]) !== cell.nodeMajor) {
     outcome = `FAIL: expected Node ${cell.nodeMajor}, ${cell.node} is ${version}`
   } else {
