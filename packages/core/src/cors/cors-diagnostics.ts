@@ -4,41 +4,29 @@ import type { ResolvedRoute } from '../config/resolved-route.js'
 import { isSameOrigin } from '../http/parse-origin.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { requestedOrigin } from '../http/request-origin.js'
+import { type HookableResponse, onResponseHead } from '../http/response-head.js'
 import type { Logger } from '../log/logger.js'
 import type { RouteStep } from '../pipeline/route-pipeline.js'
 
-/** The response calls the observer wraps. */
-interface ObservedResponse {
-  writeHead(status: number, ...rest: unknown[]): unknown
-  getHeaders(): OutgoingHttpHeaders
-}
-
 /**
- * Looks at the head of the answer as it is written and, if the browser will refuse it to the
- * page, logs Chromium's message with the fix, once per route and cause. Never throws: a
- * diagnostic must not break the answer. One-shot, like the guard of the CORS step.
+ * Looks at the head of the answer just before it is sent and, if the browser will refuse it to
+ * the page, logs Chromium's message with the fix, once per route and cause. Never throws: a
+ * diagnostic must not break the answer.
  */
 function observeAnswer(
   req: ProxyRequest,
-  res: ObservedResponse,
+  res: ProxyResponse,
   url: string,
   route: ResolvedRoute,
   logger: Logger,
 ): void {
-  const writeHead = res.writeHead
-  res.writeHead = function corsDiagnosticsWriteHead(status: number, ...rest: unknown[]) {
-    res.writeHead = writeHead
+  onResponseHead(res as unknown as HookableResponse, function corsDiagnostics(head) {
     try {
-      const given = rest[typeof rest[0] === 'string' ? 1 : 0]
-      const headers =
-        given !== null && typeof given === 'object' && !Array.isArray(given)
-          ? { ...res.getHeaders(), ...(given as OutgoingHttpHeaders) }
-          : res.getHeaders()
       const diagnosis = diagnoseResponse({
         url,
         method: req.method ?? 'GET',
         requestHeaders: req.headers as OutgoingHttpHeaders,
-        response: { status, headers },
+        response: { status: head.statusCode, headers: head.getHeaders() },
       })
       if (diagnosis !== undefined && !diagnosis.allowed) {
         logger.warn(
@@ -49,8 +37,7 @@ function observeAnswer(
     } catch (error) {
       logger.debug(`CORS diagnostics failed for ${req.method} ${req.url}: ${String(error)}`)
     }
-    return writeHead.call(res, status, ...rest)
-  }
+  })
 }
 
 /**
@@ -68,13 +55,7 @@ export function withCorsDiagnostics(step: RouteStep, route: ResolvedRoute, logge
     if (origin !== undefined) {
       const own = requestedOrigin(req)
       if (own !== undefined && origin !== own && !isSameOrigin(origin, own)) {
-        observeAnswer(
-          req,
-          res as ProxyResponse as unknown as ObservedResponse,
-          `${own}${req.url ?? '/'}`,
-          route,
-          logger,
-        )
+        observeAnswer(req, res, `${own}${req.url ?? '/'}`, route, logger)
       }
     }
     step(req, res, next, path)

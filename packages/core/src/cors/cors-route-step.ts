@@ -1,6 +1,6 @@
-import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http'
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { type HookableResponse, onResponseHead } from '../http/response-head.js'
 import { mergeVary, varyNames } from '../http/vary.js'
 import type { Logger } from '../log/logger.js'
 import type { RouteStep } from '../pipeline/route-pipeline.js'
@@ -8,53 +8,28 @@ import { applyCorsDecision, type CorsDecision, createCorsDecider } from './cors-
 import { endPreflight } from './cors-middleware.js'
 import { type CorsPolicyReport, createCorsPolicyReporter } from './cors-policy-report.js'
 
-/** The response calls the guard wraps; `http` and `http2` responses both have them. */
-interface GuardedResponse {
-  writeHead(status: number, ...rest: unknown[]): unknown
-  getHeader(name: string): OutgoingHttpHeader | undefined
-  getHeaderNames(): string[]
-  setHeader(name: string, value: OutgoingHttpHeader): unknown
-  removeHeader(name: string): void
-}
-
 /**
  * Makes the route's policy the only source of CORS headers on the answer, whoever writes it
- * (the forwarder relaying the backend, the mock, an error answer): when the head is written,
- * the backend's `Access-Control-*` headers are dropped (two `Access-Control-Allow-Origin`
+ * (the forwarder relaying the backend, the mock, an error answer): just before the head is
+ * sent, the backend's `Access-Control-*` headers are dropped (two `Access-Control-Allow-Origin`
  * values are a CORS failure), the decision's are set, `Vary` is merged, and `report` (if any)
- * checks the answer as the browser will. One-shot: the original `writeHead` is put back on
- * first use.
+ * checks the answer as the browser will.
  */
 function guardCorsHeaders(
-  res: GuardedResponse,
+  res: ProxyResponse,
   decision: CorsDecision,
   report: CorsPolicyReport | undefined,
 ): void {
-  const writeHead = res.writeHead
   const ours = new Set(decision.headers.map(([name]) => name))
-  res.writeHead = function corsWriteHead(status: number, ...rest: unknown[]) {
-    res.writeHead = writeHead
-    const at = typeof rest[0] === 'string' ? 1 : 0
-    const given = rest[at]
-    let givenVary: unknown
-    if (given !== null && typeof given === 'object' && !Array.isArray(given)) {
-      const kept: OutgoingHttpHeaders = {}
-      for (const [name, value] of Object.entries(given as OutgoingHttpHeaders)) {
-        const lower = name.toLowerCase()
-        if (lower === 'vary') givenVary = value
-        else if (!lower.startsWith('access-control-')) kept[name] = value
-      }
-      rest[at] = kept
+  onResponseHead(res as unknown as HookableResponse, function corsHeadersOnly(head) {
+    for (const name of head.getHeaderNames()) {
+      if (name.startsWith('access-control-') && !ours.has(name)) head.removeHeader(name)
     }
-    for (const name of res.getHeaderNames()) {
-      if (name.startsWith('access-control-') && !ours.has(name)) res.removeHeader(name)
-    }
-    for (const [name, value] of decision.headers) res.setHeader(name, value)
-    const vary = mergeVary(varyNames(givenVary), varyNames(res.getHeader('vary')), [...decision.vary])
-    if (vary !== undefined) res.setHeader('vary', vary)
-    report?.(status)
-    return writeHead.call(res, status, ...rest)
-  }
+    for (const [name, value] of decision.headers) head.setHeader(name, value)
+    const vary = mergeVary(varyNames(head.getHeader('vary')), [...decision.vary])
+    if (vary !== undefined) head.setHeader('vary', vary)
+    report?.(head.statusCode)
+  })
 }
 
 /**
@@ -90,7 +65,7 @@ export function createCorsRouteStep(route: ResolvedRoute, logger: Logger): Route
     }
     if (!decision.disabled) {
       applyCorsDecision(res, decision)
-      guardCorsHeaders(res as unknown as GuardedResponse, decision, report)
+      guardCorsHeaders(res, decision, report)
     }
     next()
   }

@@ -4,7 +4,7 @@ import { isValidCallbackName, isValidJsonpParam, JSONP_PARAM_RULE } from '../con
 import { JSONP_DEFAULTS } from '../config/defaults.js'
 import { CorsDevProxyError } from '../config/errors.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
-import { type InterceptableResponse, interceptJsonAnswer } from './jsonp-intercept.js'
+import { interceptJsonAnswer } from './jsonp-intercept.js'
 import { jsonpCallbackOf } from './jsonp-request.js'
 import { type JsonpResponse, sendJsonpCallbackError, sendJsonpMethodNotAllowed } from './jsonp-response.js'
 
@@ -79,7 +79,7 @@ export function createJsonpMiddleware(options: JsonpMiddlewareOptions = {}): Jso
   return function jsonpMiddleware(req, res, next) {
     const callback = admitJsonpRequest(req, res, req.url ?? '/', param)
     if (callback === null) return
-    if (callback !== undefined) interceptJsonAnswer(res as unknown as InterceptableResponse, callback)
+    if (callback !== undefined) interceptJsonAnswer(res, callback)
     next()
   }
 }

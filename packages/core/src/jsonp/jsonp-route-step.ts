@@ -1,6 +1,6 @@
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { RouteStep } from '../pipeline/route-pipeline.js'
-import { type InterceptableResponse, interceptJsonAnswer } from './jsonp-intercept.js'
+import { interceptJsonAnswer } from './jsonp-intercept.js'
 import { admitJsonpRequest } from './jsonp-middleware.js'
 
 /**
@@ -20,7 +20,7 @@ export function createJsonpRouteStep(route: ResolvedRoute): RouteStep | undefine
   return function jsonpStep(req, res, next, path) {
     const callback = admitJsonpRequest(req, res, path, param)
     if (callback === null) return
-    if (callback !== undefined) interceptJsonAnswer(res as unknown as InterceptableResponse, callback)
+    if (callback !== undefined) interceptJsonAnswer(res, callback)
     next()
   }
 }

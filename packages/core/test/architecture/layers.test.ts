@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { importCycles, layerViolations, readImportGraph } from './import-graph.js'
@@ -37,6 +38,13 @@ describe('the layers of packages/core/src', () => {
 
   it('has no import cycle, type-only imports included', () => {
     expect(importCycles(graph)).toEqual([])
+  })
+
+  it('lets only the response-head hook replace writeHead, write or end on a response', () => {
+    const replacing = [...graph.keys()].filter((file) =>
+      /\.(writeHead|write|end)\s*=(?!=)/.test(readFileSync(`${src}/${file}`, 'utf8')),
+    )
+    expect(replacing).toEqual(['http/response-head.ts'])
   })
 
   it('keeps at most 10 files at the root', () => {

@@ -1,0 +1,199 @@
+/*
+ * The one place that intercepts a response's head. Node writes the head through
+ * `res.writeHead` in every case (called by the handler, or implicitly by `http`'s first
+ * `write`/`end` and by the `http2` compatibility API's), so a single wrapper installed once per
+ * response sees every answer: the forwarder's, the mock's, our 502/504, a preflight answer.
+ * Steps register hooks here instead of replacing `writeHead` themselves, so their order is the
+ * order they registered in and none can undo another.
+ */
+import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http'
+
+/** The head of an answer about to be sent: its status and headers, both changeable. */
+export interface ResponseHead {
+  statusCode: number
+  getHeader(name: string): OutgoingHttpHeader | undefined
+  setHeader(name: string, value: OutgoingHttpHeader): void
+  removeHeader(name: string): void
+  /** Header names, lowercase. */
+  getHeaderNames(): string[]
+  getHeaders(): OutgoingHttpHeaders
+}
+
+/** Sees (and may change) the head just before it is sent. Must not throw; a throw is swallowed. */
+export type ResponseHeadHook = (head: ResponseHead) => void
+
+/**
+ * Takes over the body: gets the whole body the handler wrote (or `undefined` when it passed
+ * `limit` bytes) and the head it set, and returns the body to send instead, after changing the
+ * head as needed.
+ */
+export type BodyTakeover = (body: Buffer | undefined, head: ResponseHead) => Buffer | string
+
+/** The response methods the hooks need; `http` and `http2` compatibility responses both have them. */
+export interface HookableResponse {
+  statusCode: number
+  readonly headersSent: boolean
+  writeHead(status: number, ...rest: unknown[]): unknown
+  write(chunk: unknown, ...rest: unknown[]): boolean
+  end(...args: unknown[]): unknown
+  getHeader(name: string): OutgoingHttpHeader | undefined
+  setHeader(name: string, value: OutgoingHttpHeader): unknown
+  removeHeader(name: string): void
+  getHeaderNames(): string[]
+  getHeaders(): OutgoingHttpHeaders
+}
+
+interface HeadState {
+  readonly hooks: ResponseHeadHook[]
+  readonly writeHead: HookableResponse['writeHead']
+  /** Set while a takeover holds the body: the head is only sent once the body is known. */
+  held: { readonly takeover: BodyTakeover; readonly limit: number } | undefined
+}
+
+const STATE = Symbol('cors-dev-proxy.responseHead')
+
+type StatefulResponse = HookableResponse & { [STATE]?: HeadState }
+
+/**
+ * Folds the headers given to `writeHead` (an object, or a flat `[name, value, …]` list as
+ * Node also accepts) into the response's own, so a hook sees one set. Names repeated in a flat
+ * list (several Set-Cookie lines) become one array value, which Node sends as separate lines.
+ */
+function absorbHeaders(res: HookableResponse, headers: unknown): void {
+  if (Array.isArray(headers)) {
+    const grouped = new Map<string, string[]>()
+    for (let i = 0; i + 1 < headers.length; i += 2) {
+      const name = String(headers[i]).toLowerCase()
+      const values = grouped.get(name) ?? []
+      values.push(String(headers[i + 1]))
+      grouped.set(name, values)
+    }
+    for (const [name, values] of grouped)
+      res.setHeader(name, values.length === 1 ? (values[0] as string) : values)
+  } else if (headers !== null && typeof headers === 'object') {
+    for (const [name, value] of Object.entries(headers as OutgoingHttpHeaders)) {
+      if (value !== undefined) res.setHeader(name, value)
+    }
+  }
+}
+
+/** A view of the response as a {@link ResponseHead}, with the status kept apart until sent. */
+function headOf(res: HookableResponse, status: number): ResponseHead {
+  return {
+    statusCode: status,
+    getHeader: (name) => res.getHeader(name),
+    setHeader: (name, value) => void res.setHeader(name, value),
+    removeHeader: (name) => res.removeHeader(name),
+    getHeaderNames: () => res.getHeaderNames(),
+    getHeaders: () => res.getHeaders(),
+  }
+}
+
+/** Runs the hooks in order, then sends the head with the status they settled on. */
+function sendHead(
+  res: HookableResponse,
+  state: HeadState,
+  status: number,
+  reason: string | undefined,
+): unknown {
+  res.writeHead = state.writeHead
+  const head = headOf(res, status)
+  for (const hook of state.hooks) {
+    try {
+      hook(head)
+    } catch {
+      // A hook observes or amends; it never gets to break the answer.
+    }
+  }
+  // A reason phrase belongs to the status it was written for.
+  return head.statusCode === status && reason !== undefined
+    ? state.writeHead.call(res, head.statusCode, reason)
+    : state.writeHead.call(res, head.statusCode)
+}
+
+function stateOf(res: StatefulResponse): HeadState {
+  const existing = res[STATE]
+  if (existing !== undefined) return existing
+  const state: HeadState = { hooks: [], writeHead: res.writeHead, held: undefined }
+  res[STATE] = state
+  res.writeHead = function writeHeadWithHooks(status: number, ...rest: unknown[]) {
+    const reason = typeof rest[0] === 'string' ? rest[0] : undefined
+    absorbHeaders(res, reason === undefined ? rest[0] : rest[1])
+    if (state.held !== undefined) {
+      // The head waits for the body: the takeover may still change it.
+      res.statusCode = status
+      return res
+    }
+    return sendHead(res, state, status, reason)
+  }
+  return state
+}
+
+/**
+ * Registers `hook` to see and change the head of `res` just before it is sent. Hooks run in
+ * the order they were registered, once. Does nothing useful once the head is out.
+ *
+ * @example
+ * onResponseHead(res, (head) => head.setHeader('vary', 'Origin'))
+ */
+export function onResponseHead(res: HookableResponse, hook: ResponseHeadHook): void {
+  stateOf(res as StatefulResponse).hooks.push(hook)
+}
+
+function toBuffer(chunk: unknown, encoding: unknown): Buffer | undefined {
+  if (chunk === undefined || chunk === null || typeof chunk === 'function') return undefined
+  if (typeof chunk === 'string') {
+    return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+  }
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+  return undefined
+}
+
+/**
+ * Holds the whole body the handler writes, up to `limit` bytes, and when it ends lets
+ * `takeover` replace it (and change the head); then the head goes out through the hooks and
+ * the new body after it. Past `limit` the rest is dropped and `takeover` gets `undefined`. If
+ * the head was already sent when the takeover starts, the body passes through untouched.
+ *
+ * @example
+ * takeOverBody(res, 16 * 1024 * 1024, (body, head) => wrapAsJsonp(body, head))
+ */
+export function takeOverBody(res: HookableResponse, limit: number, takeover: BodyTakeover): void {
+  if (res.headersSent) return
+  const state = stateOf(res as StatefulResponse)
+  state.held = { takeover, limit }
+  const { write, end } = res
+  const chunks: Buffer[] = []
+  let size = 0
+  let overLimit = false
+  const keep = (buffer: Buffer | undefined): void => {
+    if (buffer === undefined || overLimit) return
+    size += buffer.byteLength
+    if (size > limit) {
+      overLimit = true
+      chunks.length = 0
+    } else chunks.push(buffer)
+  }
+  res.write = function heldWrite(chunk: unknown, ...rest: unknown[]) {
+    keep(toBuffer(chunk, rest[0]))
+    const done = rest.find((item) => typeof item === 'function') as (() => void) | undefined
+    done?.()
+    return true
+  }
+  res.end = function heldEnd(...args: unknown[]) {
+    if (typeof args[0] !== 'function') keep(toBuffer(args[0], args[1]))
+    const done = args.find((item) => typeof item === 'function')
+    res.write = write
+    res.end = end
+    state.held = undefined
+    const head = headOf(res, res.statusCode)
+    let body: Buffer | string
+    try {
+      body = takeover(overLimit ? undefined : Buffer.concat(chunks), head)
+    } catch {
+      body = Buffer.concat(chunks)
+    }
+    res.statusCode = head.statusCode
+    return done === undefined ? res.end(body) : res.end(body, done)
+  }
+}
