@@ -1,10 +1,4 @@
-/**
- * The Fetch standard's per-header rules (§2.2.2 "Headers"): which request headers a page may
- * not set at all, and which it may set without a CORS preflight. Names are lowercase here.
- */
-
-import { trimHttpWhitespace } from '../http/header-list.js'
-import { HTTP_TOKEN } from '../http/http-token.js'
+import { mimeEssence } from '../http/mime.js'
 
 /** Forbidden request-header names (Fetch standard §2.2.2): the browser sets these itself and drops a script's values. */
 const FORBIDDEN_NAMES = new Set([
@@ -86,23 +80,6 @@ export const SAFELISTED_VALUE_MAX = 128
 
 /** Total bytes of safelisted values above which they all count as unsafe (Fetch standard §2.2.2). */
 export const SAFELISTED_TOTAL_MAX = 1024
-
-/**
- * The essence (`type/subtype`, lowercase) of a MIME type, or `null` when it does not parse
- * (MIME Sniffing standard §4.4 "parse a MIME type"; parameters never make parsing fail).
- */
-export function mimeEssence(value: string): string | null {
-  const trimmed = trimHttpWhitespace(value)
-  const slash = trimmed.indexOf('/')
-  if (slash === -1) return null
-  const type = trimmed.slice(0, slash)
-  const semicolon = trimmed.indexOf(';', slash + 1)
-  const subtype = trimmed
-    .slice(slash + 1, semicolon === -1 ? undefined : semicolon)
-    .replace(/[\t\n\r ]+$/, '')
-  if (!HTTP_TOKEN.test(type) || !HTTP_TOKEN.test(subtype)) return null
-  return `${type}/${subtype}`.toLowerCase()
-}
 
 /**
  * Whether a `Range` value is one range the browser may send without a preflight (Fetch

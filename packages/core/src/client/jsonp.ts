@@ -1,6 +1,6 @@
 /**
  * Browser-side JSONP: loads a URL with a `<script>` element, which the same-origin policy
- * does not restrict (BRIEF §1), and resolves with what the script passes to its callback.
+ * does not restrict (only reads by fetch and XMLHttpRequest are), and resolves with what the script passes to its callback.
  * Browser-only: no Node imports, no bundler needed (the build emits plain ESM).
  */
 

@@ -1,8 +1,9 @@
 import type { OutgoingHttpHeader } from 'node:http'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
+import { isJsonMimeType } from '../http/mime.js'
 import type { ProxyResponse } from '../http/proxy-types.js'
 import { type HookableResponse, takeOverBody } from '../http/response-head.js'
-import { isJsonContentType, wrapJsonText } from './jsonp-request.js'
+import { wrapJsonText } from './jsonp-request.js'
 import { JSONP_CONTENT_TYPE } from './jsonp-response.js'
 
 /**
@@ -55,7 +56,7 @@ export function interceptJsonAnswer(res: ProxyResponse, callback: string): void 
       return error
     }
     const contentType = head.getHeader('content-type')
-    const isJson = isJsonContentType(contentType === undefined ? undefined : String(contentType))
+    const isJson = isJsonMimeType(contentType === undefined ? undefined : String(contentType))
     const text = isJson ? decodedText(body, head.getHeader('content-encoding')) : undefined
     const wrapped = text === undefined ? undefined : wrapJsonText(callback, text)
     if (wrapped === undefined) return body

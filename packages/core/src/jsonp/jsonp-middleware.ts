@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http'
 import type { Http2ServerResponse } from 'node:http2'
-import { isValidCallbackName, isValidJsonpParam, JSONP_PARAM_RULE } from '../config/callback-name.js'
+import { isValidCallbackName } from '../config/callback-name.js'
 import { JSONP_DEFAULTS } from '../config/defaults.js'
-import { CorsDevProxyError } from '../config/errors.js'
+import { checkJsonp } from '../config/validate-values.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import { interceptJsonAnswer } from './jsonp-intercept.js'
 import { jsonpCallbackOf } from './jsonp-request.js'
@@ -55,7 +55,7 @@ export function admitJsonpRequest(
 
 /**
  * Creates a middleware that turns the JSON answers of the handlers after it into JSONP when
- * the request carries the callback parameter (BRIEF §3): GET only (other methods → 405 with
+ * the request carries the callback parameter: GET only (other methods → 405 with
  * `Allow: GET`), the name checked against `isValidCallbackName` (else 400 with a JSON error
  * that never reflects the name), body `/**\/ typeof cb === 'function' && cb(<json>);` with
  * `Content-Type: application/javascript` and `X-Content-Type-Options: nosniff`. A request
@@ -67,15 +67,8 @@ export function admitJsonpRequest(
  * app.get('/users', (req, res) => res.json([{ id: 1 }])) // GET /users?callback=cb → cb([{"id":1}])
  */
 export function createJsonpMiddleware(options: JsonpMiddlewareOptions = {}): JsonpMiddleware {
-  const param = options.param ?? JSONP_DEFAULTS.param
-  if (!isValidJsonpParam(param)) {
-    throw new CorsDevProxyError(
-      'INVALID_OPTION',
-      'jsonp.param',
-      `must be ${JSONP_PARAM_RULE}`,
-      "createJsonpMiddleware({ param: 'callback' })",
-    )
-  }
+  // The same rule, checks and messages as `jsonp` on a route.
+  const { param } = checkJsonp(options, 'jsonp') || JSONP_DEFAULTS
   return function jsonpMiddleware(req, res, next) {
     const callback = admitJsonpRequest(req, res, req.url ?? '/', param)
     if (callback === null) return

@@ -16,13 +16,6 @@ export function jsonpCallbackOf(target: string, param: string): string | undefin
   return new URLSearchParams(query).get(param) ?? undefined
 }
 
-/** `application/json`, `text/json` or any `+json` type (RFC 6839 §3.1), parameters ignored. */
-export function isJsonContentType(contentType: string | undefined): boolean {
-  if (contentType === undefined) return false
-  const essence = contentType.split(';', 1)[0]!.trim().toLowerCase()
-  return essence === 'application/json' || essence === 'text/json' || essence.endsWith('+json')
-}
-
 /**
  * Wraps a JSON answer as a JSONP script, or returns `undefined` when the text is not JSON.
  * The JSON is parsed and serialized again rather than pasted in: the script runs in the page,

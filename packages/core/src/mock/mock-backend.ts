@@ -90,7 +90,7 @@ export function buildMockBackend(resolved: ResolvedMockBackendOptions): MockBack
       if (req.httpVersionMajor === 1) res.setHeader('upgrade', 'websocket')
       sendJson(res, 426, { error: 'this path is a WebSocket echo', example: "new WebSocket('ws://host/ws')" })
     } else if (callback !== null) {
-      // JSONP is loaded by a <script> element, which only GETs (BRIEF §3): any other method
+      // JSONP is loaded by a <script> element, which only GETs: any other method
       // carrying the callback parameter is answered 405, as a route with `jsonp` does.
       if (req.method !== 'GET') {
         sendJsonpMethodNotAllowed(res, resolved.jsonpParam)

@@ -1,11 +1,9 @@
+import { CORS_DEFAULTS } from '../config/defaults.js'
 import type { MockCorsMode } from '../config/mock-options.js'
 import { appendVary } from '../cors/cors-decision.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import { headerValue, type MockResponse, sendJson } from './mock-http.js'
 import type { MockSwitches } from './mock-switches.js'
-
-/** Methods a preflight answer lists unless `?allowMethods=` says otherwise (the `cors` package's default). */
-const DEFAULT_ALLOW_METHODS = 'GET, HEAD, PUT, PATCH, POST, DELETE'
 
 /**
  * Sets the CORS headers every response of the mode carries (Fetch standard §3.2.3, "HTTP
@@ -50,7 +48,7 @@ export function answerMockPreflight(
 ): void {
   applyMockCorsHeaders(req, res, mode, switches)
   if (mode !== 'off') {
-    const methods = switches.allowMethods ?? DEFAULT_ALLOW_METHODS
+    const methods = switches.allowMethods ?? CORS_DEFAULTS.methods
     if (methods !== '') res.setHeader('access-control-allow-methods', methods)
     let headers = switches.allowHeaders
     if (headers === undefined) {

@@ -1,3 +1,4 @@
+import { isJsonMimeType, mimeEssence } from '../http/mime.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import { isEncrypted } from '../http/request-origin.js'
 import { parseCookieHeader } from './mock-cookies.js'
@@ -79,24 +80,19 @@ export function readRequestBody(req: ProxyRequest, limit: number): Promise<Reque
   })
 }
 
-/** The MIME type's essence (type/subtype, lowercased, parameters dropped): Fetch standard §2.2.8. */
-function mimeEssence(contentType: string | undefined): string {
-  return (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase()
-}
-
 /** Parses a body by its Content-Type: JSON (also `+json`) and urlencoded; text otherwise, and when JSON is malformed. */
 export function parseBody(contentType: string | undefined, bytes: Buffer): unknown {
   if (bytes.byteLength === 0) return null
   const text = bytes.toString('utf8')
-  const essence = mimeEssence(contentType)
-  if (essence === 'application/json' || essence.endsWith('+json')) {
+  if (isJsonMimeType(contentType)) {
     try {
       return JSON.parse(text)
     } catch {
       return text
     }
   }
-  if (essence === 'application/x-www-form-urlencoded') return searchParamsToObject(new URLSearchParams(text))
+  if (mimeEssence(contentType) === 'application/x-www-form-urlencoded')
+    return searchParamsToObject(new URLSearchParams(text))
   return text
 }
 

@@ -33,8 +33,8 @@ export function refuseRequest(req: ProxyRequest, res: ProxyResponse): boolean {
 
 /**
  * A listener for the HTTP/1.1 server's `'connect'` event that answers 400 and closes the
- * socket, instead of Node's silent reset (for the standalone `serve` server, where nobody else
- * tunnels). Nothing is forwarded and nothing is resolved.
+ * socket, instead of Node's silent reset, on a server where nobody else tunnels (`proxy.connect`
+ * of `createCorsDevProxy`). Nothing is forwarded and nothing is resolved.
  *
  * @example
  * server.on('connect', refuseConnect)

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { type ClassifyRequestInput, classifyRequest } from '../../src/browser/classify-request.js'
-import {
-  isForbiddenRequestHeader,
-  isSafelistedRange,
-  mimeEssence,
-} from '../../src/browser/request-header-rules.js'
+import { isForbiddenRequestHeader, isSafelistedRange } from '../../src/browser/request-header-rules.js'
 import { normalizeMethod } from '../../src/http/method.js'
+import { mimeEssence } from '../../src/http/mime.js'
 
 // Expected results were observed in Chromium 156 (whether an OPTIONS preflight arrived, and its
 // Access-Control-Request-Method / -Headers), then written down as a table.

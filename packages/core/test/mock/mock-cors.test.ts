@@ -87,7 +87,7 @@ describe('mock backend preflights', () => {
       204,
       {
         'access-control-allow-origin': '*',
-        'access-control-allow-methods': 'GET, HEAD, PUT, PATCH, POST, DELETE',
+        'access-control-allow-methods': 'GET,HEAD,PUT,PATCH,POST,DELETE',
         'access-control-allow-headers': 'content-type,x-foo',
         vary: 'Access-Control-Request-Headers',
       },
@@ -121,7 +121,7 @@ describe('mock backend preflights', () => {
       500,
       {
         'access-control-allow-origin': '*',
-        'access-control-allow-methods': 'GET, HEAD, PUT, PATCH, POST, DELETE',
+        'access-control-allow-methods': 'GET,HEAD,PUT,PATCH,POST,DELETE',
         vary: 'Access-Control-Request-Headers',
       },
     ],
