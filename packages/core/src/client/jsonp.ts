@@ -62,6 +62,8 @@ export function withCallbackParam(url: string, param: string, name: string): str
  * const users = await jsonp<User[]>('http://localhost:3000/users?active=1')
  */
 export function jsonp<T = unknown>(url: string, options: JsonpOptions = {}): Promise<T> {
+  // The only defaults written outside config/defaults.ts: this file runs in the browser and
+  // imports nothing (a test checks it), and these are the browser helper's alone.
   const { param = 'callback', timeout = 10_000, signal } = options
   return new Promise<T>((resolve, reject) => {
     if (signal?.aborted) {
