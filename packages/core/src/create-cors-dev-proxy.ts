@@ -5,13 +5,15 @@ import type { CorsDevProxyOptions, Routes } from './config/options.js'
 import { resolveOptions } from './config/resolve-options.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './config/resolved-route.js'
 import { type BuiltRoutePipeline, createRoutePipeline } from './create-route-pipeline.js'
+import { createFailureLog } from './forward/failure-log.js'
 import { createUpstreamPool } from './forward/upstream-pool.js'
-import { forwardUpgrade } from './forward/websocket-upgrade.js'
 import type { NextFunction, ProxyRequest, ProxyResponse } from './http/proxy-types.js'
 import { sendText } from './http/send-text.js'
+import { describeExchange } from './log/describe-routes.js'
 import { createLogger, type Logger } from './log/logger.js'
 import { createRequestMatcher, type RequestMatcher } from './pipeline/match-route.js'
 import { refuseConnect, refuseRequest } from './pipeline/refuse-request.js'
+import { createUpgradeHandler } from './proxy-upgrade.js'
 
 /** The proxy engine: a middleware for HTTP requests, an upgrade handler for WebSockets, and `close`. */
 export interface CorsDevProxy {
@@ -96,9 +98,50 @@ export function buildCorsDevProxy(resolved: ResolvedCorsDevProxyOptions, logger:
   for (const warning of resolved.warnings) logger.warn(warning)
   const matchOf = createRequestMatcher(resolved.routes)
   const pool = createUpstreamPool()
+  const failures = createFailureLog(logger)
   const sockets = new Set<Duplex>()
+  // Each forwarded request's upstream URL, for the debug line; only kept when it is printed.
+  const hops = logger.level === 'debug' ? new WeakMap<object, string>() : undefined
   const pipelines = new Map<ResolvedRoute, BuiltRoutePipeline>()
-  for (const route of resolved.routes) pipelines.set(route, createRoutePipeline(route, { pool, logger }))
+  for (const route of resolved.routes) {
+    pipelines.set(route, createRoutePipeline(route, { pool, logger, failures, hops }))
+  }
+  const unwired = new Set<string>()
+
+  /** At debug level: one line per answered request, both hops, when it is done. */
+  function trace(req: ProxyRequest, res: ProxyResponse, route: ResolvedRoute): () => void {
+    const start = performance.now()
+    let passedOn = false
+    res.once('close', () => {
+      if (passedOn) return
+      const hop = hops?.get(req) ?? (route.kind === 'mock' ? 'mock backend' : 'cors-dev-proxy')
+      logger.debug(describeExchange(req, res.statusCode, hop, performance.now() - start))
+    })
+    return () => {
+      passedOn = true
+    }
+  }
+
+  /**
+   * An upgrade reaches the middleware only when no `'upgrade'` listener took it: the server
+   * was not given `proxy.upgrade`. Answering 501 (and saying how to wire it) beats forwarding
+   * the handshake as a plain GET, which the target would answer with something confusing.
+   */
+  function answerUnwiredUpgrade(req: ProxyRequest, res: ProxyResponse, route: ResolvedRoute): void {
+    if (!unwired.has(route.prefix)) {
+      unwired.add(route.prefix)
+      logger.warn(
+        `WebSocket upgrade ${req.url} reached the middleware of ws route '${route.prefix}': the server does not hand upgrades to cors-dev-proxy. ` +
+          "Fix: server.on('upgrade', (req, socket, head) => proxy.upgrade(req, socket, head) || socket.destroy())",
+      )
+    }
+    sendText(
+      res,
+      501,
+      'text/plain; charset=utf-8',
+      'WebSocket upgrades are not wired to cors-dev-proxy on this server\n',
+    )
+  }
 
   function corsDevProxyMiddleware(req: ProxyRequest, res: ProxyResponse, next?: NextFunction): void {
     if (refuseRequest(req, res)) return
@@ -109,7 +152,13 @@ export function buildCorsDevProxy(resolved: ResolvedCorsDevProxyOptions, logger:
       else answerNotFound(res)
       return
     }
+    if (match.route.ws && req.headers.upgrade?.toLowerCase() === 'websocket') {
+      answerUnwiredUpgrade(req, res, match.route)
+      return
+    }
+    const passOn = hops === undefined ? undefined : trace(req, res, match.route)
     pipeline.run(req, res, match.path, (error) => {
+      passOn?.()
       if (next) next(error)
       else if (error !== undefined && error !== null) {
         logger.error(`${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`)
@@ -119,21 +168,9 @@ export function buildCorsDevProxy(resolved: ResolvedCorsDevProxyOptions, logger:
     })
   }
 
-  function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-    if (req.headers.upgrade?.toLowerCase() !== 'websocket') return false
-    const match = matchOf(req)
-    // Only a `ws` route takes an upgrade, mock or not, so the dev server's HMR socket is never touched.
-    if (match === undefined || !match.route.ws) return false
-    const route = match.route
-    if (route.kind === 'mock')
-      return pipelines.get(route)?.mock?.upgrade(req, socket, head, match.path) ?? false
-    forwardUpgrade(req, socket, head, route, match.path, { logger, sockets })
-    return true
-  }
-
   return Object.freeze({
     middleware: corsDevProxyMiddleware,
-    upgrade: corsDevProxyUpgrade,
+    upgrade: createUpgradeHandler({ routes: resolved.routes, matchOf, pipelines, logger, failures, sockets }),
     connect: refuseConnect,
     routes: resolved.routes,
     logger,
@@ -143,6 +180,7 @@ export function buildCorsDevProxy(resolved: ResolvedCorsDevProxyOptions, logger:
       sockets.clear()
       const mocks = [...pipelines.values()].flatMap((pipeline) => pipeline.mock ?? [])
       await Promise.all([pool.close(), ...mocks.map((mock) => mock.backend.close())])
+      failures.flush()
       logger.flush()
     },
   })

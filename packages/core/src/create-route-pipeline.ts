@@ -1,7 +1,7 @@
 import type { ResolvedForwardRoute, ResolvedRoute } from './config/resolved-route.js'
 import { withCorsDiagnostics } from './cors/cors-diagnostics.js'
 import { createCorsRouteStep } from './cors/cors-route-step.js'
-import { type ForwardDeps, forwardRequest } from './forward/forward-request.js'
+import { createForwarder, type ForwardDeps } from './forward/forward-request.js'
 import { createJsonpRouteStep } from './jsonp/jsonp-route-step.js'
 import { createMockRouteStep, type MockRouteStep } from './mock/mock-route-step.js'
 import { composeSteps, type RoutePipeline, type RouteStep } from './pipeline/route-pipeline.js'
@@ -16,24 +16,25 @@ export interface BuiltRoutePipeline {
   readonly mock: MockRouteStep | undefined
 }
 
-/** What the steps need from the proxy: the upstream pools and the logger. */
+/** What the steps need from the proxy: the upstream pools, the logger, the failure log. */
 export type RoutePipelineDeps = ForwardDeps
 
 /** The forwarder as a step: the terminal step of every route with a target. */
 function createForwardStep(route: ResolvedForwardRoute, deps: RoutePipelineDeps): RouteStep {
+  const forward = createForwarder(route, deps)
   return function forwardStep(req, res, _next, path) {
-    forwardRequest(req, res, route, path, deps)
+    forward(req, res, path)
   }
 }
 
 /**
  * Builds a route's pipeline once from its resolved options (nothing is validated here: the
- * configuration was resolved whole, earlier): the CORS step (with `cors`), the JSONP step (with `jsonp`), then the terminal step, wrapped with
- * the CORS diagnostics when the route has no `cors`. The mock step goes in as described at
+ * configuration was resolved whole, earlier): the CORS step (with `cors`), the JSONP step
+ * (with `jsonp`), then the terminal step, wrapped with the CORS diagnostics when the route has no `cors`. The mock step goes in as described at
  * the top of pipeline/route-pipeline.ts, and is also returned as `mock`.
  *
  * @example
- * const { run } = createRoutePipeline(route, { pool, logger })
+ * const { run } = createRoutePipeline(route, { pool, logger, failures })
  * run(req, res, '/api/users', next)
  */
 export function createRoutePipeline(route: ResolvedRoute, deps: RoutePipelineDeps): BuiltRoutePipeline {

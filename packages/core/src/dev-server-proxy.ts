@@ -6,7 +6,7 @@ import type { LogSink } from './config/options.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './config/resolved-route.js'
 import { buildCorsDevProxy } from './create-cors-dev-proxy.js'
 import type { NextFunction, ProxyRequest, ProxyResponse } from './http/proxy-types.js'
-import { describeExchange, describeRoutes } from './log/describe-routes.js'
+import { describeRoutes } from './log/describe-routes.js'
 import { createLogger, type Logger } from './log/logger.js'
 import { refuseConnectOn } from './pipeline/refuse-request.js'
 
@@ -41,7 +41,7 @@ export interface DevServerHost {
 export interface DevServerProxy {
   /**
    * The connect middleware to mount; at `log: 'debug'` it logs each request it answered with
-   * the protocol it arrived on (`h2 GET /api/x → 200`), so every adapter speaks one format.
+   * both hops (`h2 GET /api/x → http://localhost:3000/x 200 3 ms`), so every adapter speaks one format.
    */
   readonly middleware: (req: ProxyRequest, res: ProxyResponse, next: NextFunction) => void
   /** Whether a route claims the request; the middleware then serves it from the same match. */
@@ -98,25 +98,8 @@ export function createDevServerProxy(
     else server.once('listening', announce)
   } else announce()
 
-  const middleware =
-    logger.level === 'debug'
-      ? function corsDevProxyMiddleware(req: ProxyRequest, res: ProxyResponse, next: NextFunction): void {
-          // Requests the proxy passes on (no route matched) belong to the dev server: not logged.
-          let passed = false
-          res.once('close', () => {
-            if (!passed) logger.debug(describeExchange(req, res.statusCode))
-          })
-          proxy.middleware(req, res, (error) => {
-            passed = true
-            next(error)
-          })
-        }
-      : function corsDevProxyMiddleware(req: ProxyRequest, res: ProxyResponse, next: NextFunction): void {
-          proxy.middleware(req, res, next)
-        }
-
   return Object.freeze({
-    middleware,
+    middleware: proxy.middleware as DevServerProxy['middleware'],
     claims: (req: { readonly url?: string | undefined }) => proxy.matchOf(req) !== undefined,
     routes: proxy.routes,
     logger,

@@ -5,7 +5,13 @@ import { stripVTControlCharacters } from 'node:util'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import { serveProxy } from '../../../test/support/proxy-server.js'
-import { collectBody, listen, sendHttp2Request, sendRequest } from '../../../test/support/servers.js'
+import {
+  captureLogSink,
+  collectBody,
+  listen,
+  sendHttp2Request,
+  sendRequest,
+} from '../../../test/support/servers.js'
 import { CorsDevProxyError } from '../src/config/errors.js'
 import { createCorsDevProxy } from '../src/create-cors-dev-proxy.js'
 
@@ -131,5 +137,43 @@ describe('createCorsDevProxy', () => {
       `[cors-dev-proxy] ${problem}`,
       `[cors-dev-proxy] ${problem} (repeated 2 times)`,
     ])
+  })
+})
+
+describe('an upgrade that reaches the middleware', () => {
+  it('is answered 501 with one log line showing how to wire proxy.upgrade, never forwarded as a plain GET', async () => {
+    let reached = 0
+    const target = await listen(
+      createServer((_req, res) => {
+        reached++
+        res.end()
+      }),
+    )
+    cleanup.push(target.close)
+    const sink = captureLogSink()
+    const proxy = createCorsDevProxy({ '/socket': { target: target.url, ws: true } }, { logger: sink })
+    // No 'upgrade' listener: Node hands the handshake to the request handler.
+    const server = await listen(createServer((req, res) => proxy.middleware(req, res)))
+    cleanup.push(async () => {
+      await proxy.close()
+      await server.close()
+    })
+    for (let i = 0; i < 2; i++) {
+      const res = await sendRequest(`${server.url}/socket`, {
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        },
+      })
+      expect(res.status).toBe(501)
+    }
+    expect(reached).toBe(0)
+    const lines = sink.lines.filter((line) => line.message.includes('does not hand upgrades'))
+    expect(lines).toHaveLength(1)
+    expect(lines[0]?.message).toContain(
+      "server.on('upgrade', (req, socket, head) => proxy.upgrade(req, socket, head) || socket.destroy())",
+    )
   })
 })

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { captureLogSink, listen, sendRequest } from '../../../test/support/servers.js'
 import { resolveOptions } from '../src/config/resolve-options.js'
 import { createRoutePipeline } from '../src/create-route-pipeline.js'
+import { createFailureLog } from '../src/forward/failure-log.js'
 import { createUpstreamPool } from '../src/forward/upstream-pool.js'
 import { createLogger } from '../src/log/logger.js'
 
@@ -21,7 +22,8 @@ describe('createRoutePipeline', () => {
     if (!route) throw new Error('one route')
     const pool = createUpstreamPool()
     cleanup.push(() => pool.close())
-    const { run } = createRoutePipeline(route, { pool, logger: createLogger('silent', captureLogSink()) })
+    const logger = createLogger('silent', captureLogSink())
+    const { run } = createRoutePipeline(route, { pool, logger, failures: createFailureLog(logger) })
     const front = await listen(
       createServer((request, response) => run(request, response, request.url ?? '/', () => undefined)),
     )

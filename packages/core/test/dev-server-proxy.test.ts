@@ -137,11 +137,11 @@ describe('createDevServerProxy', () => {
     expect((await sendRequest(`${front.url}/api/users`)).body.toString()).toBe('target /users')
   })
 
-  it('logs each answered request with its protocol at debug level', async () => {
+  it('logs each answered request with both hops, status and time at debug level', async () => {
     const { front, sink } = await startDevServer({}, 'debug')
     await sendRequest(`${front.url}/api/users`)
     await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(sink.text()).toContain('h1.1 GET /api/users → 200')
+    expect(sink.text()).toMatch(/h1\.1 GET \/api\/users → http:\/\/127\.0\.0\.1:\d+\/users 200 \d+ ms/)
   })
 
   it('prints the routes at once when there is no server, and closes on demand', async () => {

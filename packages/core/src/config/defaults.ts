@@ -31,6 +31,9 @@ export const ROUTE_DEFAULTS = Object.freeze({
   /** `''` removes the Domain attribute, so the browser stores the cookie for the dev server's host. */
   cookieDomainRewrite: '' as CookieRewrite,
   cookiePathRewrite: false as CookieRewrite,
+  rewriteLocation: true,
+  rewriteOrigin: true,
+  rewriteWsOrigin: false,
 })
 
 /** Defaults of the options only the second argument takes. */

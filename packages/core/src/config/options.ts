@@ -9,7 +9,10 @@ import type { MockBackendOptions } from './mock-options.js'
  * Rewrites the path (with its query) before it is sent upstream. An object maps
  * regular-expression strings to replacements, applied in order, as in http-proxy-middleware.
  */
-export type PathRewrite = false | Record<string, string> | ((path: string, req: ProxyRequest) => string)
+export type PathRewrite =
+  | false
+  | Record<string, string>
+  | ((path: string, req: ProxyRequest) => string | Promise<string>)
 
 /** Rewrites a Set-Cookie attribute: `false` keeps it, a string replaces it (`''` removes it), an object maps old → new (`'*'` for any). */
 export type CookieRewrite = false | string | Record<string, string>
@@ -88,6 +91,27 @@ export interface RouteOptions {
    * @default false
    */
   jsonp?: boolean | { param?: string }
+  /**
+   * Rewrite a redirect's `Location` (and `Content-Location`) that points at the target, absolute
+   * or path-absolute, to the dev server's origin with the route's prefix put back, so the
+   * browser stays on the dev server: `http://localhost:3000/posts` → `http://localhost:5173/api/posts`.
+   * Other origins are left alone.
+   * @default true
+   */
+  rewriteLocation?: boolean
+  /**
+   * With `changeOrigin`, send a same-origin call's `Origin` (the dev server's own) as the
+   * target's origin, so backends that compare `Origin` with `Host` (CSRF checks, WebSocket
+   * servers) accept it. Any other `Origin` is forwarded unchanged.
+   * @default true
+   */
+  rewriteOrigin?: boolean
+  /**
+   * Vite's option: every WebSocket upgrade's `Origin` becomes the target's, whatever page
+   * opened it.
+   * @default false
+   */
+  rewriteWsOrigin?: boolean
 }
 
 /** A route: a target URL, or a route object. */
@@ -113,7 +137,18 @@ export interface LogSink {
  * createCorsDevProxy({ '/api': 'http://localhost:3000' }, { cors: true, log: 'debug' })
  */
 export interface CorsDevProxyOptions
-  extends Pick<RouteOptions, 'changeOrigin' | 'xfwd' | 'secure' | 'timeout' | 'headers' | 'cors' | 'jsonp'> {
+  extends Pick<
+    RouteOptions,
+    | 'changeOrigin'
+    | 'xfwd'
+    | 'secure'
+    | 'timeout'
+    | 'headers'
+    | 'cors'
+    | 'jsonp'
+    | 'rewriteLocation'
+    | 'rewriteOrigin'
+  > {
   /**
    * How much to log.
    * @default 'info'

@@ -3,7 +3,11 @@ import { optionEntry } from './option-path.js'
 import type { PathRewrite, ProxyRequest } from './options.js'
 
 /** Maps a matched request path (with its query) to the upstream path (with its query). */
-export type PathRewriter = (pathAndQuery: string, req: ProxyRequest, report?: ProblemReport) => string
+export type PathRewriter = (
+  pathAndQuery: string,
+  req: ProxyRequest,
+  report?: ProblemReport,
+) => string | Promise<string>
 
 /**
  * Told (with a de-duplication key) when a `pathRewrite` function throws or returns something
@@ -86,31 +90,46 @@ function regexRules(rules: Record<string, string>, option: string): PathRewriter
 
 /**
  * A user function, called with the full matched path (prefix included, as in
- * http-proxy-middleware and Vite's `rewrite`). It runs at request time, where nothing may
- * throw, so: a string not starting with `/` gets one (see `ensureLeadingSlash`); anything
- * else (a Promise, `undefined`, a thrown error) keeps the path unchanged, which is what
+ * http-proxy-middleware and Vite's `rewrite`), sync or async (a returned promise is awaited,
+ * as http-proxy-middleware awaits it). It runs at request time, where nothing may throw, so:
+ * a string not starting with `/` gets one (see `ensureLeadingSlash`); anything else
+ * (`undefined`, a thrown error, a rejected promise) keeps the path unchanged, which is what
  * http-proxy-middleware does for a non-string, and is reported through the caller's `report`.
  */
-function userFunction(rewrite: (path: string, req: ProxyRequest) => string, option: string): PathRewriter {
+function userFunction(
+  rewrite: (path: string, req: ProxyRequest) => string | Promise<string>,
+  option: string,
+): PathRewriter {
+  const threw = (path: string, error: unknown, onProblem: ProblemReport): string => {
+    onProblem(
+      `${option} threw (${error instanceof Error ? error.message : String(error)}); forwarding ${path} unchanged`,
+      `${option} threw`,
+    )
+    return path
+  }
+  const settle = (path: string, result: unknown, onProblem: ProblemReport): string => {
+    if (typeof result === 'string') return ensureLeadingSlash(result)
+    onProblem(
+      `${option} returned ${result === null ? 'null' : typeof result} instead of a path; forwarding ${path} unchanged`,
+      `${option} returned`,
+    )
+    return path
+  }
   return function rewriteByFunction(path, req, onProblem = ignore) {
     let result: unknown
     try {
       result = rewrite(path, req)
     } catch (error) {
-      onProblem(
-        `${option} threw (${error instanceof Error ? error.message : String(error)}); forwarding ${path} unchanged`,
-        `${option} threw`,
-      )
-      return path
+      return threw(path, error, onProblem)
     }
-    if (typeof result === 'string') return ensureLeadingSlash(result)
-    const what =
-      result instanceof Promise ? 'a Promise (only synchronous functions are supported)' : typeof result
-    onProblem(
-      `${option} returned ${what} instead of a path; forwarding ${path} unchanged`,
-      `${option} returned`,
-    )
-    return path
+    // Only a promise costs a tick: synchronous rewrites stay synchronous on the hot path.
+    if (result instanceof Promise || (typeof result === 'object' && result !== null && 'then' in result)) {
+      return Promise.resolve(result).then(
+        (value) => settle(path, value, onProblem),
+        (error: unknown) => threw(path, error, onProblem),
+      )
+    }
+    return settle(path, result, onProblem)
   }
 }
 

@@ -24,6 +24,12 @@ function resolveDefaults(options: Record<string, unknown>, warn: (message: strin
     headers: mergeHeaders(NO_SHARED_OPTIONS.headers, checkHeaders(options.headers, globalOption('headers'))),
     cors: resolveCorsOptions(options.cors, { option: globalOption('cors'), warn }),
     jsonp: jsonp || undefined,
+    rewriteLocation:
+      checkBoolean(options.rewriteLocation, globalOption('rewriteLocation'), 'rewriteLocation') ??
+      NO_SHARED_OPTIONS.rewriteLocation,
+    rewriteOrigin:
+      checkBoolean(options.rewriteOrigin, globalOption('rewriteOrigin'), 'rewriteOrigin') ??
+      NO_SHARED_OPTIONS.rewriteOrigin,
   })
 }
 

@@ -29,6 +29,8 @@ export interface RouteDefaults {
   readonly headers: typeof ROUTE_DEFAULTS.headers
   readonly cors: ResolvedCorsOptions | undefined
   readonly jsonp: ResolvedJsonpOptions | undefined
+  readonly rewriteLocation: boolean
+  readonly rewriteOrigin: boolean
 }
 
 /** The shared defaults when the second argument sets nothing. */
@@ -40,6 +42,8 @@ export const NO_SHARED_OPTIONS: RouteDefaults = Object.freeze({
   headers: ROUTE_DEFAULTS.headers,
   cors: undefined,
   jsonp: undefined,
+  rewriteLocation: ROUTE_DEFAULTS.rewriteLocation,
+  rewriteOrigin: ROUTE_DEFAULTS.rewriteOrigin,
 })
 
 /** Renders a route's target for the example fix of a prefix error. */
@@ -125,6 +129,9 @@ export function resolveRoute(
     'domain',
   )
   const cookiePathRewrite = checkCookieRewrite(options.cookiePathRewrite, at('cookiePathRewrite'), 'path')
+  const rewriteLocation = checkBoolean(options.rewriteLocation, at('rewriteLocation'), 'rewriteLocation')
+  const rewriteOrigin = checkBoolean(options.rewriteOrigin, at('rewriteOrigin'), 'rewriteOrigin')
+  const rewriteWsOrigin = checkBoolean(options.rewriteWsOrigin, at('rewriteWsOrigin'), 'rewriteWsOrigin')
 
   if (mocked) {
     return Object.freeze({
@@ -148,5 +155,8 @@ export function resolveRoute(
     headers: mergeHeaders(defaults.headers, headers),
     cookieDomainRewrite: cookieDomainRewrite ?? ROUTE_DEFAULTS.cookieDomainRewrite,
     cookiePathRewrite: cookiePathRewrite ?? ROUTE_DEFAULTS.cookiePathRewrite,
+    rewriteLocation: rewriteLocation ?? defaults.rewriteLocation,
+    rewriteOrigin: rewriteOrigin ?? defaults.rewriteOrigin,
+    rewriteWsOrigin: rewriteWsOrigin ?? ROUTE_DEFAULTS.rewriteWsOrigin,
   })
 }

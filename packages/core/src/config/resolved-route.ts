@@ -38,6 +38,12 @@ export interface ResolvedForwardRoute extends ResolvedRouteBase {
   readonly headers: readonly HeaderEntry[]
   readonly cookieDomainRewrite: CookieRewrite
   readonly cookiePathRewrite: CookieRewrite
+  /** Point redirects at the target back at the dev server (see `RouteOptions.rewriteLocation`). */
+  readonly rewriteLocation: boolean
+  /** Send a same-origin call's `Origin` as the target's (see `RouteOptions.rewriteOrigin`). */
+  readonly rewriteOrigin: boolean
+  /** Send every upgrade's `Origin` as the target's (Vite's `rewriteWsOrigin`). */
+  readonly rewriteWsOrigin: boolean
 }
 
 /** A route that answers from the built-in mock backend. */

@@ -17,6 +17,9 @@ export const ROUTE_OPTION_NAMES: readonly string[] = Object.freeze([
   'cors',
   'mock',
   'jsonp',
+  'rewriteLocation',
+  'rewriteOrigin',
+  'rewriteWsOrigin',
 ])
 
 /** Keys a CORS policy accepts (`CorsOptions`, the `cors` package's option names). */
@@ -51,6 +54,8 @@ export const GLOBAL_OPTION_NAMES: readonly string[] = Object.freeze([
   'headers',
   'cors',
   'jsonp',
+  'rewriteLocation',
+  'rewriteOrigin',
   'log',
   'logger',
 ])
@@ -173,6 +178,14 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice 
       return {
         problem: 'is not supported: write one route per target',
         example: "{ '/a': 'http://localhost:3001', '/b': 'http://localhost:3002' }",
+      }
+    case 'autoRewrite':
+    case 'hostRewrite':
+    case 'protocolRewrite':
+      return {
+        problem:
+          'is not needed: `rewriteLocation` (on by default) points redirects from the target back at the dev server, with the route prefix',
+        example: "{ '/api': { target: 'http://localhost:3000', rewriteLocation: true } }",
       }
     case 'proxyTimeout':
       return { problem: 'is called `timeout` here (milliseconds)', example: '{ timeout: 30000 }' }

@@ -1,19 +1,18 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import type { Http2ServerRequest } from 'node:http2'
 import type { Readable } from 'node:stream'
 import type { ProblemReport } from '../config/path-rewrite.js'
 import { joinTargetPath } from '../config/path-rewrite.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { requestedOrigin } from '../http/request-origin.js'
+import { sendText } from '../http/send-text.js'
 import type { Logger } from '../log/logger.js'
 import { ClientAbort } from './client-abort.js'
-import {
-  describeUpstreamError,
-  errorCode,
-  logUpstreamFailure,
-  sendUpstreamFailure,
-  targetLabel,
-} from './proxy-error.js'
+import type { FailureLog } from './failure-log.js'
+import { BODY_FIX, createForwardHints } from './forward-hints.js'
+import { createLocationRewrite, type LocationRewriter } from './location-rewrite.js'
+import { describeUpstreamError, errorCode, sendUpstreamFailure, targetLabel } from './proxy-error.js'
+import { type RequestBody, requestBodyOf } from './request-body.js'
 import { buildUpstreamHeaders } from './request-headers.js'
 import { buildClientHeaders } from './response-headers.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
@@ -43,35 +42,38 @@ export interface RequestUpstreamOptions {
    * @default ignore
    */
   report?: ProblemReport
+  /**
+   * The body to send: the client's stream, or what a body parser left (see `requestBodyOf`).
+   * @default decided from the request
+   */
+  body?: RequestBody
+  /**
+   * Told the upstream path once it is known (after an async `pathRewrite`), for the log.
+   * @default ignore
+   */
+  onPath?: (path: string) => void
 }
 
 /** What the forwarder needs besides the route. */
 export interface ForwardDeps {
   pool: UpstreamPool
   logger: Logger
-}
-
-/**
- * Whether the client's request carries a body to stream upstream. HTTP/1.1 frames a body with
- * Content-Length or Transfer-Encoding (RFC 9112 section 6.3); HTTP/2 ends a body-less request
- * with END_STREAM on its HEADERS frame (RFC 9113 section 8.1), which Node reports as
- * `endAfterHeaders`. Without one, undici sends no body and no Content-Length for GET.
- */
-function hasBody(req: ProxyRequest): boolean {
-  if (req.httpVersionMajor === 2) return !(req as Http2ServerRequest).stream.endAfterHeaders
-  const length = req.headers['content-length']
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+  /** Upstream failures per target: the first at once, then summaries, then the recovery. */
+  failures: FailureLog
+  /** Where the forwarder notes each request's upstream URL, for the debug line. */
+  hops?: WeakMap<object, string>
 }
 
 /**
  * Sends the client's request to the route's target through the route's keep-alive pool and
  * resolves with the response head; the body streams on (`body`, back-pressured). The request
- * body is streamed too, straight from the client, never buffered. Rejects with undici's error
+ * body is streamed too, straight from the client, never buffered, unless a body parser already
+ * read it (then what it left is sent, see `requestBodyOf`). Rejects with undici's error
  * (connection refused, headers timeout...), which {@link describeUpstreamError} explains.
  *
  * `path` is the matched, normalized path with its query (`matchRoute`'s `path`); the route's
- * `rewritePath` and the target's base path are applied here. Exported so an embedder can read
- * an answer itself before relaying it (with {@link sendUpstreamResponse} or otherwise).
+ * `rewritePath` (awaited when it is async) and the target's base path are applied here.
+ * Exported so an embedder can read an answer itself before relaying it.
  *
  * @example
  * const upstream = await requestUpstream(req, route, '/api/users?page=2', pool)
@@ -84,16 +86,29 @@ export function requestUpstream(
   pool: UpstreamPool,
   options: RequestUpstreamOptions = {},
 ): Promise<UpstreamResponse> {
-  try {
+  const body = options.body ?? requestBodyOf(req)
+  const send = (rewritten: string): Promise<UpstreamResponse> => {
+    const upstreamPath = joinTargetPath(route.target, rewritten)
+    options.onPath?.(upstreamPath)
+    const headers = buildUpstreamHeaders(req, route)
+    if (body.kind === 'parsed') {
+      // The parser's bytes replace the stream: the framing has to describe them.
+      delete headers['transfer-encoding']
+      headers['content-length'] = String(body.bytes.byteLength)
+    }
     return pool.poolFor(route).request({
       method: req.method ?? 'GET',
-      path: joinTargetPath(route.target, route.rewritePath(path, req, options.report)),
-      headers: buildUpstreamHeaders(req, route),
-      body: hasBody(req) ? req : null,
+      path: upstreamPath,
+      headers,
+      body: body.kind === 'stream' ? req : body.kind === 'parsed' ? body.bytes : null,
       signal: options.signal,
       headersTimeout: route.timeout,
       bodyTimeout: 0,
     })
+  }
+  try {
+    const rewritten = route.rewritePath(path, req, options.report)
+    return typeof rewritten === 'string' ? send(rewritten) : rewritten.then(send)
   } catch (error) {
     // Request time never throws: whatever went wrong is answered like an upstream failure.
     return Promise.reject(error)
@@ -114,13 +129,20 @@ function isEventStream(contentType: unknown): boolean {
   return typeof contentType === 'string' && contentType.toLowerCase().startsWith('text/event-stream')
 }
 
+/** What `sendUpstreamResponse` can do besides relaying, all optional. */
+export interface RelayOptions {
+  /** Points redirects at the target back at the dev server (see `createLocationRewrite`). */
+  rewriteLocation?: LocationRewriter
+}
+
 /**
- * Relays the upstream response: status, cleaned headers (see `buildClientHeaders`), then the
- * body piped with back-pressure, both ends tied: the upstream ending the body ends the client's
- * response (an event stream included, where Vite's proxy leaves the browser hanging), the
- * upstream failing mid-body destroys the client's response so the browser sees an error
- * rather than a short body, and the client leaving destroys the upstream body, which makes
- * undici abort the request and drop that connection.
+ * Relays the upstream response: status, cleaned headers (see `buildClientHeaders`, with
+ * redirects pointed back at the dev server), then the body piped with back-pressure, both ends
+ * tied: the upstream ending the body ends the client's response (an event stream included,
+ * where Vite's proxy leaves the browser hanging), the upstream failing mid-body destroys the
+ * client's response so the browser sees an error rather than a short body, and the client
+ * leaving destroys the upstream body, which makes undici abort the request and drop that
+ * connection.
  */
 export function sendUpstreamResponse(
   req: ProxyRequest,
@@ -128,13 +150,18 @@ export function sendUpstreamResponse(
   upstream: UpstreamResponse,
   route: ResolvedForwardRoute,
   logger: Logger,
+  options: RelayOptions = {},
 ): void {
   const body = upstream.body
   if (isResponseClosed(res)) {
     discard(body)
     return
   }
-  const headers = buildClientHeaders(upstream.headers, route, { http2: req.httpVersionMajor === 2 })
+  const headers = buildClientHeaders(upstream.headers, route, {
+    http2: req.httpVersionMajor === 2,
+    rewriteLocation: options.rewriteLocation,
+    browserOrigin: requestedOrigin(req),
+  })
   try {
     ;(res as { writeHead(status: number, headers: object): unknown }).writeHead(upstream.statusCode, headers)
   } catch (error) {
@@ -149,7 +176,10 @@ export function sendUpstreamResponse(
       hint: `the server at ${label} sent a header Node cannot forward (${errorCode(error) ?? String(error)})`,
       code: errorCode(error),
     }
-    logUpstreamFailure(logger, failure, label, req)
+    logger.error(
+      `502 ${req.method} ${req.url} → ${label}: ${failure.cause} (${failure.hint})`,
+      `${label} ${failure.cause}`,
+    )
     sendUpstreamFailure(req, res, failure, label)
     return
   }
@@ -177,48 +207,78 @@ export function sendUpstreamResponse(
   body.pipe(res)
 }
 
+/** The step that forwards one route's requests (see {@link createForwarder}). */
+export type Forwarder = (req: ProxyRequest, res: ProxyResponse, path: string) => void
+
 /**
- * The forwarding step: sends the request upstream and relays the answer, answering failures
- * with 502/504 and a short body (see `sendUpstreamFailure`), never throwing. A client that goes
- * away before the answer arrives aborts the upstream request through a `ClientAbort`, so a
- * closed tab does not leave work running on the target.
+ * Builds the forwarding step of a route once: sends each request upstream and relays the
+ * answer, answering failures with 502/504 and a short body (see `sendUpstreamFailure`), never
+ * throwing. A client that goes away before the answer arrives aborts the upstream request
+ * through a `ClientAbort`, so a closed tab does not leave work running on the target. Along the
+ * way it explains what a developer would otherwise puzzle over, once per route: a 404 for a path
+ * whose prefix was removed, a 403 to a request whose `Origin` went up unchanged, a redirect it
+ * cannot point back, a body a parser had already read.
  *
  * @example
- * forwardRequest(req, res, route, '/api/users', { pool, logger })
+ * const forward = createForwarder(route, { pool, logger, failures })
+ * forward(req, res, '/api/users')
  */
-export function forwardRequest(
-  req: ProxyRequest,
-  res: ProxyResponse,
-  route: ResolvedForwardRoute,
-  path: string,
-  deps: ForwardDeps,
-): void {
-  const abort = new ClientAbort()
-  res.once('close', () => {
-    if (!res.writableEnded) abort.abort()
-  })
-  requestUpstream(req, route, path, deps.pool, { signal: abort.signal, report: deps.logger.warn })
-    .then(
-      (upstream) => {
-        if (abort.aborted) discard(upstream.body)
-        else sendUpstreamResponse(req, res, upstream, route, deps.logger)
-      },
-      (error: unknown) => {
-        if (abort.aborted || isResponseClosed(res)) {
-          deps.logger.debug(
-            `${req.method} ${req.url}: the client went away before ${targetLabel(route.target)} answered`,
-          )
-          return
-        }
-        const label = targetLabel(route.target)
-        const failure = describeUpstreamError(error, { label, target: route.target, timeout: route.timeout })
-        logUpstreamFailure(deps.logger, failure, label, req)
-        sendUpstreamFailure(req, res, failure, label)
-      },
-    )
-    .catch((error: unknown) => {
-      // Nothing above should throw; if something does, the client gets a broken response, not a hang.
-      deps.logger.error(`${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`)
-      abortResponse(res)
+export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps): Forwarder {
+  const { logger, failures, hops } = deps
+  const label = targetLabel(route.target)
+  const location = createLocationRewrite(route)
+  const rewriteLocation = location.kind === 'rewrite' ? location.rewrite : undefined
+  const hints = createForwardHints(route, location, logger)
+
+  return function forward(req, res, path) {
+    const body = requestBodyOf(req)
+    if (body.kind === 'lost') {
+      hints.bodyLost(req, body.cause)
+      sendText(res, 500, 'text/plain; charset=utf-8', `cors-dev-proxy: ${body.cause}. ${BODY_FIX}\n`)
+      return
+    }
+    const abort = new ClientAbort()
+    res.once('close', () => {
+      if (!res.writableEnded) abort.abort()
     })
+    let upstreamPath = path
+    requestUpstream(req, route, path, deps.pool, {
+      signal: abort.signal,
+      report: logger.warn,
+      body,
+      onPath(rewritten) {
+        upstreamPath = rewritten
+        hops?.set(req, `${label}${rewritten}`)
+      },
+    })
+      .then(
+        (upstream) => {
+          failures.answered(label)
+          if (abort.aborted) {
+            discard(upstream.body)
+            return
+          }
+          hints.answered(req, upstream, path, upstreamPath)
+          sendUpstreamResponse(req, res, upstream, route, logger, { rewriteLocation })
+        },
+        (error: unknown) => {
+          if (abort.aborted || isResponseClosed(res)) {
+            logger.debug(`${req.method} ${req.url}: the client went away before ${label} answered`)
+            return
+          }
+          const failure = describeUpstreamError(error, {
+            label,
+            target: route.target,
+            timeout: route.timeout,
+          })
+          failures.failed(failure, label, req)
+          sendUpstreamFailure(req, res, failure, label)
+        },
+      )
+      .catch((error: unknown) => {
+        // Nothing above should throw; if something does, the client gets a broken response, not a hang.
+        logger.error(`${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`)
+        abortResponse(res)
+      })
+  }
 }

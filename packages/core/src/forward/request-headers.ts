@@ -1,7 +1,8 @@
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import { connectionListedHeaders, HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
-import { clientHost, isEncrypted } from '../http/request-origin.js'
+import { clientHost, isEncrypted, requestedOrigin } from '../http/request-origin.js'
+import { httpOrigin } from './upstream-pool.js'
 
 /** Headers of an upstream request, names lowercased, in the shape undici and `node:http` take. */
 export type UpstreamHeaders = Record<string, string | string[]>
@@ -57,6 +58,11 @@ function addForwardingHeaders(req: ProxyRequest, headers: UpstreamHeaders, host:
   }
 }
 
+/** The target's own origin, as a browser on it would send it (a `ws:` target's is `http:`). */
+export function targetOriginOf(route: ResolvedForwardRoute): string {
+  return new URL(httpOrigin(route.target)).origin
+}
+
 /**
  * Builds the headers of the upstream request from the client's, once per request:
  * 1. hop-by-hop fields are dropped, with every field the client's `Connection` names
@@ -67,7 +73,11 @@ function addForwardingHeaders(req: ProxyRequest, headers: UpstreamHeaders, host:
  *    section 8.3.1) when `changeOrigin` is off;
  * 3. `Host` is the target's `host:port` with `changeOrigin` (the default), else the client's;
  * 4. forwarding headers when `xfwd` is on (see `addForwardingHeaders`);
- * 5. the route's fixed `headers` last, so they win, a fixed `host` included.
+ * 5. with `changeOrigin` and `rewriteOrigin`, a same-origin call's `Origin` (the dev server's
+ *    own) becomes the target's origin, so a backend that compares `Origin` with `Host` (a CSRF
+ *    check, a WebSocket server) sees a consistent pair; any other `Origin` is a real
+ *    cross-origin page and goes up unchanged, for the backend to judge;
+ * 6. the route's fixed `headers` last, so they win, a fixed `host` included.
  *
  * @example
  * buildUpstreamHeaders(req, route) // { host: 'localhost:3000', accept: '*\/*', 'x-forwarded-for': '127.0.0.1', ... }
@@ -88,6 +98,10 @@ export function buildUpstreamHeaders(req: ProxyRequest, route: ResolvedForwardRo
   const upstreamHost = route.changeOrigin || host === undefined ? route.target?.host : host
   if (upstreamHost !== undefined) headers.host = upstreamHost
   if (route.xfwd) addForwardingHeaders(req, headers, host)
+  const origin = incoming.origin
+  if (origin !== undefined && route.changeOrigin && route.rewriteOrigin && origin === requestedOrigin(req)) {
+    headers.origin = targetOriginOf(route)
+  }
   for (const [name, value] of route.headers) headers[name] = value
   return headers
 }

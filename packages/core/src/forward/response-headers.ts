@@ -2,11 +2,16 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import { connectionListedHeaders, HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js'
 import { rewriteSetCookie } from './cookie-rewrite.js'
+import type { LocationRewriter } from './location-rewrite.js'
 
 /** What {@link buildClientHeaders} needs to know about the client's connection. */
 export interface ClientConnection {
   /** The client speaks HTTP/2 (`req.httpVersionMajor === 2`). */
   http2: boolean
+  /** Points `Location` and `Content-Location` at the target back at the dev server. */
+  rewriteLocation?: LocationRewriter | undefined
+  /** The origin the browser used, for an absolute `Location` (see `requestedOrigin`). */
+  browserOrigin?: string | undefined
 }
 
 /**
@@ -21,6 +26,8 @@ export interface ClientConnection {
  *   `Keep-Alive: timeout=5`).
  * - Each `Set-Cookie` line is rewritten on its own with the route's cookie rewrites; the lines
  *   stay separate, since a comma is legal inside one cookie (`Expires=Wed, 21 Oct ...`).
+ * - `Location` and `Content-Location` pointing at the target are pointed back at the dev server
+ *   (see `createLocationRewrite`), so a redirect keeps the browser on the dev server.
  * - For an HTTP/2 client, repeated fields other than `Set-Cookie` are combined into one
  *   comma-separated line (RFC 9110 section 5.3), because Node's HTTP/2 layer refuses a list for
  *   single-value fields such as `Content-Type`.
@@ -44,6 +51,10 @@ export function buildClientHeaders(
     if (name === 'set-cookie') {
       const lines = Array.isArray(value) ? value : [value]
       headers[name] = rewritesCookies ? lines.map((line) => rewriteSetCookie(line, route)) : lines
+    } else if ((name === 'location' || name === 'content-location') && client.rewriteLocation !== undefined) {
+      // Only a single value can be a redirect; a repeated (invalid) field passes as it came.
+      headers[name as string] =
+        typeof value === 'string' ? client.rewriteLocation(value, client.browserOrigin) : value
     } else if (client.http2 && Array.isArray(value)) {
       headers[name] = value.join(', ')
     } else {

@@ -7,14 +7,17 @@ import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import { connectionListedHeaders, HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js'
 import type { Logger } from '../log/logger.js'
 import { rewriteSetCookie } from './cookie-rewrite.js'
-import { describeUpstreamError, errorBody, logUpstreamFailure, targetLabel } from './proxy-error.js'
-import { buildUpstreamHeaders } from './request-headers.js'
+import type { FailureLog } from './failure-log.js'
+import { describeUpstreamError, errorBody, targetLabel } from './proxy-error.js'
+import { buildUpstreamHeaders, targetOriginOf } from './request-headers.js'
 
 /** What the WebSocket forwarder needs from the proxy. */
 export interface UpgradeDeps {
   logger: Logger
   /** Every socket this module holds (client and upstream), so `close()` can end them. */
   sockets: Set<Duplex>
+  /** Upstream failures per target (see `createFailureLog`); without it each failure is logged. */
+  failures?: FailureLog
 }
 
 /** The connect options of the upstream handshake, from the route's target. */
@@ -120,6 +123,8 @@ export function forwardUpgrade(
   const label = targetLabel(route.target)
   const { tls, ...connect } = connectOptions(route.target, route.secure)
   const headers = buildUpstreamHeaders(req, route)
+  // Vite's `rewriteWsOrigin`: whatever page opened the socket, the target sees its own origin.
+  if (route.rewriteWsOrigin && headers.origin !== undefined) headers.origin = targetOriginOf(route)
   // The hop-by-hop pair is what asks for the switch: regenerated for the next hop (RFC 9110 section 7.8).
   headers.connection = 'Upgrade'
   headers.upgrade = req.headers.upgrade ?? 'websocket'
@@ -135,7 +140,11 @@ export function forwardUpgrade(
     }
     answered = true
     const failure = describeUpstreamError(error, { label, target: route.target, timeout: route.timeout })
-    logUpstreamFailure(logger, failure, label, req)
+    if (deps.failures) deps.failures.failed(failure, label, req)
+    else
+      logger.error(
+        `${failure.status} ${req.method} ${req.url} → ${label}: ${failure.cause} (${failure.hint})`,
+      )
     const { contentType, body } = errorBody(failure, label, req.headers.accept)
     socket.end(
       responseHead(failure.status, STATUS_CODES[failure.status] ?? '', [
@@ -146,60 +155,80 @@ export function forwardUpgrade(
     )
   }
 
+  let rewritten: string | Promise<string>
   try {
-    upstreamReq = (tls ? httpsRequest : httpRequest)({
-      ...connect,
-      method: req.method ?? 'GET',
-      path: joinTargetPath(route.target, route.rewritePath(path, req, deps.logger.warn)),
-      headers,
-      agent: false,
-    })
+    rewritten = route.rewritePath(path, req, deps.logger.warn)
   } catch (error) {
     fail(error)
     return
   }
-  // Until the upstream answers, the route's timeout applies as for HTTP requests (then 504).
-  upstreamReq.setTimeout(route.timeout || 0, () =>
-    upstreamReq.destroy(
-      Object.assign(new Error('upstream handshake timed out'), { code: 'UND_ERR_HEADERS_TIMEOUT' }),
-    ),
-  )
-  upstreamReq.on('error', fail)
-  socket.on('error', () => upstreamReq.destroy())
-  socket.once('close', () => {
-    if (!answered) upstreamReq.destroy()
-  })
+  if (typeof rewritten === 'string') open(rewritten)
+  else rewritten.then(open, fail)
 
-  upstreamReq.on('upgrade', (res, upstream, upstreamHead) => {
-    answered = true
-    upstream.setTimeout(0)
-    upstreamReq.setTimeout(0)
-    if (socket.destroyed) {
-      upstream.destroy()
+  function open(upstreamPath: string): void {
+    // The client may have given up while an async `pathRewrite` ran.
+    if (socket.destroyed) return
+    try {
+      upstreamReq = (tls ? httpsRequest : httpRequest)({
+        ...connect,
+        method: req.method ?? 'GET',
+        path: joinTargetPath(route.target, upstreamPath),
+        headers,
+        agent: false,
+      })
+    } catch (error) {
+      fail(error)
       return
     }
-    sockets.add(upstream)
-    socket.write(
-      responseHead(101, res.statusMessage || 'Switching Protocols', relayedFields(res, route, SWITCH_FIELDS)),
+    // Until the upstream answers, the route's timeout applies as for HTTP requests (then 504).
+    upstreamReq.setTimeout(route.timeout || 0, () =>
+      upstreamReq.destroy(
+        Object.assign(new Error('upstream handshake timed out'), { code: 'UND_ERR_HEADERS_TIMEOUT' }),
+      ),
     )
-    if (upstreamHead.length > 0) socket.write(upstreamHead)
-    // Bytes the client sent after its handshake (its first frames) go first.
-    if (head.length > 0) upstream.write(head)
-    join(socket, upstream, sockets)
-  })
+    upstreamReq.on('error', fail)
+    socket.on('error', () => upstreamReq.destroy())
+    socket.once('close', () => {
+      if (!answered) upstreamReq.destroy()
+    })
 
-  upstreamReq.on('response', (res) => {
-    answered = true
-    upstreamReq.setTimeout(0)
-    const fields = relayedFields(res, route, NOTHING).filter(
-      ([name]) => name.toLowerCase() !== 'content-length',
-    )
-    // Node has already removed the chunked framing: the body is delimited by the close.
-    fields.push(['connection', 'close'])
-    socket.write(responseHead(res.statusCode ?? 502, res.statusMessage ?? '', fields))
-    res.on('error', () => socket.destroy())
-    res.pipe(socket)
-  })
+    upstreamReq.on('upgrade', (res, upstream, upstreamHead) => {
+      answered = true
+      deps.failures?.answered(label)
+      upstream.setTimeout(0)
+      upstreamReq.setTimeout(0)
+      if (socket.destroyed) {
+        upstream.destroy()
+        return
+      }
+      sockets.add(upstream)
+      socket.write(
+        responseHead(
+          101,
+          res.statusMessage || 'Switching Protocols',
+          relayedFields(res, route, SWITCH_FIELDS),
+        ),
+      )
+      if (upstreamHead.length > 0) socket.write(upstreamHead)
+      // Bytes the client sent after its handshake (its first frames) go first.
+      if (head.length > 0) upstream.write(head)
+      join(socket, upstream, sockets)
+    })
 
-  upstreamReq.end()
+    upstreamReq.on('response', (res) => {
+      answered = true
+      deps.failures?.answered(label)
+      upstreamReq.setTimeout(0)
+      const fields = relayedFields(res, route, NOTHING).filter(
+        ([name]) => name.toLowerCase() !== 'content-length',
+      )
+      // Node has already removed the chunked framing: the body is delimited by the close.
+      fields.push(['connection', 'close'])
+      socket.write(responseHead(res.statusCode ?? 502, res.statusMessage ?? '', fields))
+      res.on('error', () => socket.destroy())
+      res.pipe(socket)
+    })
+
+    upstreamReq.end()
+  }
 }

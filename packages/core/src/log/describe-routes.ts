@@ -67,12 +67,19 @@ export function describeProtocol(req: ProxyRequest): string {
 }
 
 /**
- * One debug line per answered request: protocol, method, path as received, status. The same
- * format in every adapter, e.g. `h2 PUT /api/items/1 → 200`.
+ * One debug line per answered request, with both hops: protocol, method and path as received,
+ * where it went (the upstream URL, `mock backend`, or `cors-dev-proxy` for an answer given
+ * here, such as a preflight), status and time. The same format in every adapter, e.g.
+ * `h2 GET /api/users → http://localhost:3000/users 200 12 ms`.
  *
  * @example
- * describeExchange(req, 204) // 'h1.1 OPTIONS /api/items → 204'
+ * describeExchange(req, 204, 'cors-dev-proxy', 0.4) // 'h1.1 OPTIONS /api/items → cors-dev-proxy 204 0 ms'
  */
-export function describeExchange(req: ProxyRequest, status: number): string {
-  return `${describeProtocol(req)} ${req.method} ${req.url} → ${status}`
+export function describeExchange(
+  req: ProxyRequest,
+  status: number,
+  hop: string,
+  milliseconds: number,
+): string {
+  return `${describeProtocol(req)} ${req.method} ${req.url} → ${hop} ${status} ${Math.round(milliseconds)} ms`
 }

@@ -23,18 +23,19 @@ function mockTarget(
   path: string,
   req: ProxyRequest,
   report?: ProblemReport,
-): string {
+): string | Promise<string> {
+  // `createPathRewriter` always gives a leading slash; a hand-built route may not, and the
+  // mock only serves origin-form paths.
+  const slashed = (target: string): string => (target.startsWith('/') ? target : `/${target}`)
   const target = route.rewritePath(path, req, report)
-  // `createPathRewriter` always gives a leading slash; a hand-built `ResolvedRoute` may not, and
-  // the mock only serves origin-form paths.
-  return target.startsWith('/') ? target : `/${target}`
+  return typeof target === 'string' ? slashed(target) : target.then(slashed)
 }
 
 /**
  * Builds the terminal step of a route with `mock`: the mock backend answers where a target
- * would, at the path a target would see (`pathRewrite` applied, so by default `/api/users`
- * reaches the mock as `/users`). One backend per route, created here once from the route's
- * resolved mock options.
+ * would, at the path a target would see (`pathRewrite` applied, awaited when async, so by
+ * default `/api/users` reaches the mock as `/users`). One backend per route, created here once
+ * from the route's resolved mock options.
  *
  * @example
  * const { step } = createMockRouteStep(route) // route.kind === 'mock'
@@ -44,10 +45,20 @@ export function createMockRouteStep(route: ResolvedMockRoute, report?: ProblemRe
   return {
     backend,
     step: function mockStep(req, res, _next, path) {
-      backend.handle(req, res, mockTarget(route, path, req, report))
+      const target = mockTarget(route, path, req, report)
+      if (typeof target === 'string') backend.handle(req, res, target)
+      else void target.then((resolved) => backend.handle(req, res, resolved))
     },
     upgrade(req, socket, head, path) {
-      return backend.upgrade(req, socket, head, mockTarget(route, path, req, report))
+      const target = mockTarget(route, path, req, report)
+      if (typeof target === 'string') return backend.upgrade(req, socket, head, target)
+      // The socket is ours from here: a path the mock does not serve gets 404, not silence.
+      void target.then((resolved) => {
+        if (!backend.upgrade(req, socket, head, resolved)) {
+          socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+        }
+      })
+      return true
     },
   }
 }

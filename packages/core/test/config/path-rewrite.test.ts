@@ -108,7 +108,6 @@ describe('createPathRewriter: function', () => {
   it.each([
     ['undefined', () => undefined, 'returned undefined'],
     ['a number', () => 42, 'returned number'],
-    ['a Promise', async () => '/x', 'returned a Promise'],
     [
       'a throw',
       () => {
@@ -131,6 +130,34 @@ describe('createPathRewriter: function', () => {
     expect(problems[0]?.[0]).toContain("routes['/api'].pathRewrite")
     // The same cause gives the same key, so the logger prints it once.
     expect(problems[0]?.[1]).toBe(problems[1]?.[1])
+  })
+
+  it('awaits an async function, and stays synchronous for a synchronous one', async () => {
+    const rewrite = createPathRewriter({
+      prefix: '/api',
+      pathRewrite: async (path) => {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        return path.replace(/^\/api/, '/v2')
+      },
+    })
+    const result = rewrite('/api/users?x=1', req)
+    expect(result).toBeInstanceOf(Promise)
+    expect(await result).toBe('/v2/users?x=1')
+    expect(createPathRewriter({ prefix: '/api', pathRewrite: (path) => path })('/api/x', req)).toBe('/api/x')
+  })
+
+  it.each([
+    ['resolves to undefined', async () => undefined, 'returned undefined'],
+    ['rejects', async () => Promise.reject(new Error('lookup failed')), 'threw (lookup failed)'],
+  ])('an async function that %s keeps the path unchanged and reports it', async (_name, fn, text) => {
+    const problems: string[] = []
+    const rewrite = createPathRewriter({
+      prefix: '/api',
+      pathRewrite: fn as unknown as (path: string) => Promise<string>,
+      option: "routes['/api'].pathRewrite",
+    })
+    expect(await rewrite('/api/x', req, (message) => problems.push(message))).toBe('/api/x')
+    expect(problems).toEqual([expect.stringContaining(text)])
   })
 
   it('does not throw without a report function', () => {

@@ -52,6 +52,21 @@ const echo: Handler = async (req, res) => {
 }
 
 describe('forwardRequest', () => {
+  it('awaits an async pathRewrite function, which gets the path and the request', async () => {
+    const target = await startTarget(echo)
+    const proxy = await startProxy({
+      '/api': {
+        target: target.url,
+        pathRewrite: async (path, req) => {
+          await new Promise((resolve) => setTimeout(resolve, 5))
+          return `/tenant-${req.headers['x-tenant']}${path.slice('/api'.length)}`
+        },
+      },
+    })
+    const res = await sendRequest(`${proxy.url}/api/users?x=1`, { headers: { 'x-tenant': 'a' } })
+    expect(JSON.parse(res.body.toString())).toMatchObject({ url: '/tenant-a/users?x=1' })
+  })
+
   it('forwards the method, the rewritten path joined to the base path, the query and the body', async () => {
     const target = await startTarget(echo)
     const proxy = await startProxy({ '/api': `${target.url}/v1/` })

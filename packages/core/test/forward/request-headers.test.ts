@@ -254,3 +254,59 @@ describe('request headers over real sockets', () => {
     expect(seen[0]?.te).toBeUndefined()
   })
 })
+
+describe('the Origin rule (rewriteOrigin)', () => {
+  const own = { host: 'localhost:5173', origin: 'http://localhost:5173' }
+  it.each<[title: string, headers: Record<string, string>, route: RouteOptions, origin: string | undefined]>([
+    ['a same-origin call gets the target origin', own, {}, 'http://127.0.0.1:3000'],
+    [
+      'another page keeps its Origin',
+      { host: 'localhost:5173', origin: 'http://localhost:4000' },
+      {},
+      'http://localhost:4000',
+    ],
+    ['Origin: null stays null', { host: 'localhost:5173', origin: 'null' }, {}, 'null'],
+    [
+      'without changeOrigin, Host and Origin are the dev server pair: unchanged',
+      own,
+      { changeOrigin: false },
+      'http://localhost:5173',
+    ],
+    ['rewriteOrigin: false leaves it', own, { rewriteOrigin: false }, 'http://localhost:5173'],
+    ['no Origin stays absent', { host: 'localhost:5173' }, {}, undefined],
+    [
+      'a fixed origin header still wins',
+      own,
+      { headers: { origin: 'http://fixed.test' } },
+      'http://fixed.test',
+    ],
+  ])('%s', (_title, headers, route, origin) => {
+    expect(buildUpstreamHeaders(fakeRequest(headers), routeWith(route)).origin).toBe(origin)
+  })
+
+  it('compares with the scheme the client used: an https page is not the http origin', () => {
+    const tls = { remoteAddress: '127.0.0.1', encrypted: true }
+    expect(
+      buildUpstreamHeaders(
+        fakeRequest({ host: 'localhost:5173', origin: 'https://localhost:5173' }, tls),
+        routeWith(),
+      ).origin,
+    ).toBe('http://127.0.0.1:3000')
+    expect(
+      buildUpstreamHeaders(
+        fakeRequest({ host: 'localhost:5173', origin: 'http://localhost:5173' }, tls),
+        routeWith(),
+      ).origin,
+    ).toBe('http://localhost:5173')
+  })
+
+  it('is the shared default too, and a route may turn it off', () => {
+    const { routes } = resolveOptions(
+      { '/a': TARGET, '/b': { target: TARGET, rewriteOrigin: true } },
+      { rewriteOrigin: false },
+    )
+    const [first, second] = routes.map(forwardRoute)
+    expect(first?.rewriteOrigin).toBe(false)
+    expect(second?.rewriteOrigin).toBe(true)
+  })
+})

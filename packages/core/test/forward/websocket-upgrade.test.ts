@@ -6,10 +6,10 @@ import type { Duplex } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket, { WebSocketServer } from 'ws'
 import { serveProxy } from '../../../../test/support/proxy-server.js'
-import { collectBody, listen } from '../../../../test/support/servers.js'
+import { captureLogSink, collectBody, listen } from '../../../../test/support/servers.js'
 import { localhostCertificate } from '../../../../test/support/tls.js'
 import { type CorsDevProxy, createCorsDevProxy } from '../../src/create-cors-dev-proxy.js'
-import type { Routes } from '../../src/index.js'
+import type { CorsDevProxyOptions, Routes } from '../../src/index.js'
 
 const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -54,8 +54,8 @@ async function startUpstream(tls = false): Promise<Upstream> {
  * A dev server: the proxy's upgrade listener first, then its own "HMR" WebSocket server that
  * takes whatever the proxy leaves alone (as Vite's does), and records which listener took what.
  */
-async function startDevServer(routes: Routes) {
-  const proxy: CorsDevProxy = createCorsDevProxy(routes, { log: 'silent' })
+async function startDevServer(routes: Routes, options: CorsDevProxyOptions = { log: 'silent' }) {
+  const proxy: CorsDevProxy = createCorsDevProxy(routes, options)
   const server = createServer((req, res) => proxy.middleware(req, res))
   const hmr = new WebSocketServer({ noServer: true })
   hmr.on('connection', (socket) => socket.send('hmr hello'))
@@ -76,8 +76,8 @@ async function startDevServer(routes: Routes) {
 }
 
 /** Opens a client and resolves once it is open, with the first message it received. */
-async function openClient(url: string, protocols?: string[]) {
-  const client = new WebSocket(url, protocols)
+async function openClient(url: string, protocols?: string[], options?: WebSocket.ClientOptions) {
+  const client = new WebSocket(url, protocols, options)
   const messages: string[] = []
   const firstMessage = new Promise<string>((resolve) =>
     client.once('message', (data) => resolve(data.toString())),
@@ -89,8 +89,11 @@ async function openClient(url: string, protocols?: string[]) {
 }
 
 /** Resolves with the status and body of a handshake the server did not accept. */
-function unexpectedResponse(url: string): Promise<{ status: number; body: string }> {
-  const client = new WebSocket(url)
+function unexpectedResponse(
+  url: string,
+  options?: WebSocket.ClientOptions,
+): Promise<{ status: number; body: string }> {
+  const client = new WebSocket(url, options)
   cleanup.push(async () => client.terminate())
   client.on('error', () => undefined)
   return new Promise((resolve) => {
@@ -239,5 +242,90 @@ describe('CorsDevProxy.upgrade', () => {
     const peerClosed = once(upstream.peers[0] as WebSocket, 'close')
     await dev.proxy.close()
     await Promise.all([clientClosed, peerClosed])
+  })
+})
+
+describe('the Origin of a forwarded handshake', () => {
+  it('becomes the target origin when the page is on the dev server (changeOrigin), and goes up unchanged otherwise', async () => {
+    const upstream = await startUpstream()
+    const dev = await startDevServer({ '/socket': { target: upstream.url, ws: true } })
+    const own = dev.url.replace('ws:', 'http:')
+    await (await openClient(`${dev.url}/socket`, undefined, { origin: own })).firstMessage
+    await (await openClient(`${dev.url}/socket`, undefined, { origin: 'http://localhost:9999' })).firstMessage
+    expect(upstream.handshakes.map((req) => req.headers.origin)).toEqual([
+      upstream.url.replace('ws:', 'http:'),
+      'http://localhost:9999',
+    ])
+  })
+
+  it('always becomes the target origin with rewriteWsOrigin (Vite), and never changes with rewriteOrigin: false', async () => {
+    const upstream = await startUpstream()
+    const dev = await startDevServer({
+      '/vite': { target: upstream.url, ws: true, rewriteWsOrigin: true },
+      '/plain': { target: upstream.url, ws: true, rewriteOrigin: false },
+    })
+    const own = dev.url.replace('ws:', 'http:')
+    await (await openClient(`${dev.url}/vite`, undefined, { origin: 'http://localhost:9999' })).firstMessage
+    await (await openClient(`${dev.url}/plain`, undefined, { origin: own })).firstMessage
+    expect(upstream.handshakes.map((req) => req.headers.origin)).toEqual([
+      upstream.url.replace('ws:', 'http:'),
+      own,
+    ])
+  })
+})
+
+describe('a ws route with cors', () => {
+  it("checks the handshake's Origin against the route's origin policy: 403 and one log line otherwise", async () => {
+    const upstream = await startUpstream()
+    const sink = captureLogSink()
+    const dev = await startDevServer(
+      { '/socket': { target: upstream.url, ws: true, cors: { origin: ['http://localhost:5173'] } } },
+      { logger: sink },
+    )
+    for (let i = 0; i < 2; i++) {
+      const refused = await unexpectedResponse(`${dev.url}/socket`, { origin: 'http://evil.example' })
+      expect(refused.status).toBe(403)
+      expect(refused.body).toContain('http://evil.example')
+    }
+    expect(upstream.handshakes).toHaveLength(0)
+    expect(sink.lines.filter((line) => line.message.includes('refused (403)'))).toHaveLength(1)
+    expect(sink.text()).toContain("cors: { origin: ['http://evil.example'] }")
+    await (await openClient(`${dev.url}/socket`, undefined, { origin: 'http://localhost:5173' })).firstMessage
+    // A program (no Origin) is not a page: CORS is about pages.
+    await (await openClient(`${dev.url}/socket`)).firstMessage
+    expect(upstream.handshakes).toHaveLength(2)
+  })
+
+  it('asks an origin function, async too', async () => {
+    const upstream = await startUpstream()
+    const dev = await startDevServer({
+      '/socket': {
+        target: upstream.url,
+        ws: true,
+        cors: { origin: async (origin) => origin === 'http://app.localhost:5173' },
+      },
+    })
+    expect((await unexpectedResponse(`${dev.url}/socket`, { origin: 'http://localhost:1' })).status).toBe(403)
+    await (await openClient(`${dev.url}/socket`, undefined, { origin: 'http://app.localhost:5173' }))
+      .firstMessage
+    expect(upstream.handshakes).toHaveLength(1)
+  })
+})
+
+describe('an async pathRewrite on a ws route', () => {
+  it('is awaited before the handshake goes up', async () => {
+    const upstream = await startUpstream()
+    const dev = await startDevServer({
+      '/socket': {
+        target: upstream.url,
+        ws: true,
+        pathRewrite: async (path) => {
+          await new Promise((resolve) => setTimeout(resolve, 5))
+          return path.replace('/socket', '/rooms')
+        },
+      },
+    })
+    await (await openClient(`${dev.url}/socket/1`)).firstMessage
+    expect(upstream.handshakes.map((req) => req.url)).toEqual(['/rooms/1'])
   })
 })

@@ -102,8 +102,13 @@ describe('describeProtocol and describeExchange', () => {
   })
 
   it('formats one request as protocol, method, path and status', () => {
-    expect(describeExchange(request(2, 0, 'PUT', '/api/items/1?x=1'), 204)).toBe(
-      'h2 PUT /api/items/1?x=1 → 204',
-    )
+    expect(
+      describeExchange(
+        request(2, 0, 'PUT', '/api/items/1?x=1'),
+        204,
+        'http://localhost:3000/items/1?x=1',
+        12.4,
+      ),
+    ).toBe('h2 PUT /api/items/1?x=1 → http://localhost:3000/items/1?x=1 204 12 ms')
   })
 })

@@ -1,0 +1,100 @@
+import type { ResolvedForwardRoute } from '../config/resolved-route.js'
+import type { ProxyRequest } from '../http/proxy-types.js'
+import { requestedOrigin } from '../http/request-origin.js'
+import type { Logger } from '../log/logger.js'
+import type { LocationRewrite } from './location-rewrite.js'
+import { targetLabel } from './proxy-error.js'
+
+/** The fix for a body read before the proxy, as the 500 answer and the log give it. */
+export const BODY_FIX =
+  'Mount cors-dev-proxy before the body parser (express.json(), bodyParser...), or leave req.body in place'
+
+/** The answer's parts the hints look at. */
+interface Answer {
+  readonly statusCode: number
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>
+}
+
+/** One-line explanations of surprising answers, each printed once per route. */
+export interface ForwardHints {
+  /** A body parser read the body before the proxy: the request is answered 500, never forwarded empty. */
+  bodyLost(req: ProxyRequest, cause: string): void
+  /** Looks at an answer about to be relayed. */
+  answered(req: ProxyRequest, answer: Answer, path: string, upstreamPath: string): void
+}
+
+function pathOnly(path: string): string {
+  const query = path.indexOf('?')
+  return query === -1 ? path : path.slice(0, query)
+}
+
+/**
+ * The hints of one route. Each kind is printed at most once per route for the proxy's life: a
+ * hint explains a configuration, which does not change from one request to the next.
+ *
+ * @example
+ * const hints = createForwardHints(route, createLocationRewrite(route), logger)
+ * hints.answered(req, upstream, '/api/users', '/users')
+ */
+export function createForwardHints(
+  route: ResolvedForwardRoute,
+  location: LocationRewrite,
+  logger: Logger,
+): ForwardHints {
+  const label = targetLabel(route.target)
+  const given = new Set<string>()
+  const once = (kind: string, print: () => void): void => {
+    if (given.has(kind)) return
+    given.add(kind)
+    print()
+  }
+  // The default rewrite removed the prefix: a 404 may mean the server expected it.
+  const prefixRemoved = route.pathRewrite === undefined && route.prefix !== '/'
+
+  return {
+    bodyLost(req, cause) {
+      once('body', () =>
+        logger.error(
+          `500 ${req.method} ${req.url} → ${label}: ${cause}, so it was not forwarded. ${BODY_FIX}.`,
+        ),
+      )
+    },
+    answered(req, answer, path, upstreamPath) {
+      const status = answer.statusCode
+      if (status === 404 && prefixRemoved) {
+        once('404', () =>
+          logger.warn(
+            `${label} answered 404 for ${pathOnly(upstreamPath)}; ${route.prefix} was removed from the path (the default). ` +
+              `If the server serves ${pathOnly(path)}, set \`pathRewrite: false\` on route '${route.prefix}'.`,
+          ),
+        )
+      }
+      const origin = req.headers.origin
+      if (status === 403 && typeof origin === 'string') {
+        const own = requestedOrigin(req)
+        const rewritten = route.changeOrigin && route.rewriteOrigin && origin === own
+        if (!rewritten) {
+          once('403', () =>
+            logger.warn(
+              `${label} answered 403 to ${req.method} ${req.url}, whose Origin ${origin} went to it unchanged. ` +
+                `If the server checks Origin (a CSRF check, a WebSocket server), allow ${origin} there, or open the page ` +
+                `from the dev server${own === undefined ? '' : ` (${own})`} so the call is same-origin and cors-dev-proxy sends the target's own origin.`,
+            ),
+          )
+        }
+      }
+      if (location.kind === 'irreversible') {
+        const value = answer.headers.location
+        if (typeof value === 'string' && location.pointsAtTarget(value)) {
+          once('location', () =>
+            logger.warn(
+              `${label} redirected ${req.method} ${req.url} to ${value}, passed on unchanged: route '${route.prefix}' has a ` +
+                '`pathRewrite` that cannot be undone (a RegExp map or a function), so the browser leaves the dev server. ' +
+                'Use the default rewrite or `pathRewrite: false` to keep redirects on the dev server, or `rewriteLocation: false` to silence this.',
+            ),
+          )
+        }
+      }
+    },
+  }
+}

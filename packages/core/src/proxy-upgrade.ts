@@ -1,0 +1,96 @@
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { ResolvedRoute } from './config/resolved-route.js'
+import { createUpgradeOriginCheck, type UpgradeOriginCheck } from './cors/upgrade-origin.js'
+import type { BuiltRoutePipeline } from './create-route-pipeline.js'
+import type { FailureLog } from './forward/failure-log.js'
+import { forwardUpgrade } from './forward/websocket-upgrade.js'
+import type { Logger } from './log/logger.js'
+import type { RequestMatcher } from './pipeline/match-route.js'
+
+/** What the upgrade handler shares with the rest of the proxy. */
+export interface UpgradeHandlerDeps {
+  readonly routes: readonly ResolvedRoute[]
+  readonly matchOf: RequestMatcher
+  readonly pipelines: ReadonlyMap<ResolvedRoute, BuiltRoutePipeline>
+  readonly logger: Logger
+  readonly failures: FailureLog
+  /** Every socket the proxy holds, so `close()` can end them. */
+  readonly sockets: Set<Duplex>
+}
+
+function refuse(socket: Duplex, status: string, body: string): void {
+  socket.end(
+    `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  )
+}
+
+/**
+ * The proxy's `'upgrade'` listener: takes the WebSocket handshake of a `ws` route and returns
+ * `true`, or returns `false` without touching the socket (the dev server's own sockets). On a
+ * route with `cors`, the handshake's `Origin` must pass the route's origin policy (see
+ * `createUpgradeOriginCheck`), else 403, since browsers apply no CORS to WebSockets.
+ *
+ * @example
+ * server.on('upgrade', createUpgradeHandler(deps))
+ */
+export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
+  const { matchOf, pipelines, logger, failures, sockets } = deps
+  const checks = new Map<ResolvedRoute, UpgradeOriginCheck>()
+  for (const route of deps.routes)
+    if (route.ws && route.cors) checks.set(route, createUpgradeOriginCheck(route.cors))
+  const refused = new Set<string>()
+
+  function pass(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    route: ResolvedRoute,
+    path: string,
+  ): void {
+    if (route.kind === 'mock') {
+      if (!pipelines.get(route)?.mock?.upgrade(req, socket, head, path))
+        refuse(socket, '404 Not Found', 'Not Found\n')
+      return
+    }
+    forwardUpgrade(req, socket, head, route, path, { logger, sockets, failures })
+  }
+
+  return function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    if (req.headers.upgrade?.toLowerCase() !== 'websocket') return false
+    const match = matchOf(req)
+    // Only a `ws` route takes an upgrade, mock or not, so the dev server's HMR socket is never touched.
+    if (match === undefined || !match.route.ws) return false
+    const { route, path } = match
+    if (route.kind === 'mock' && !checks.has(route))
+      return pipelines.get(route)?.mock?.upgrade(req, socket, head, path) ?? false
+    const check = checks.get(route)
+    if (check === undefined) {
+      pass(req, socket, head, route, path)
+      return true
+    }
+    const decide = (allowed: boolean): void => {
+      if (allowed) {
+        pass(req, socket, head, route, path)
+        return
+      }
+      const origin = String(req.headers.origin)
+      if (!refused.has(`${route.prefix} ${origin}`)) {
+        refused.add(`${route.prefix} ${origin}`)
+        logger.warn(
+          `WebSocket ${req.url} from ${origin} refused (403): route '${route.prefix}' has \`cors\`, whose origin policy does not allow that page. ` +
+            `Fix: add it to the route's \`cors.origin\`, e.g. cors: { origin: ['${origin}'] }`,
+        )
+      }
+      refuse(
+        socket,
+        '403 Forbidden',
+        `Forbidden: the origin ${origin} may not open WebSockets on ${route.prefix}\n`,
+      )
+    }
+    const verdict = check(req)
+    if (typeof verdict === 'boolean') decide(verdict)
+    else void verdict.then(decide)
+    return true
+  }
+}
