@@ -194,11 +194,43 @@ export function describeAdapter(harness: AdapterHarness): void {
       )
     })
 
-    it('shows the negotiated protocol of each request at debug level, in one format', async () => {
+    it('shows both hops of each request at debug level, in one format', async () => {
       await send(`${server.origin}/api/protocol-h1`)
       await expect
         .poll(() => server.logs.find((entry) => entry.includes('/api/protocol-h1')), LOG_POLL)
-        .toMatch(/\[cors-dev-proxy\] h1\.1 GET \/api\/protocol-h1 → 200$/)
+        .toMatch(
+          new RegExp(
+            `\\[cors-dev-proxy\\] h1\\.1 GET /api/protocol-h1 → ${target.url.replaceAll('.', '\\.')}/protocol-h1 200 \\d+ ms$`,
+          ),
+        )
+    })
+
+    it('points a redirect from the target back at the dev server, prefix back', async () => {
+      const absolute = await send(`${server.origin}/api/redirect/absolute`)
+      expect(absolute.status).toBe(302)
+      expect(absolute.headers.location).toBe(`${server.origin}/api/posts`)
+      const relative = await send(`${server.origin}/api/redirect/relative`)
+      expect(relative.headers.location).toBe('/api/posts')
+    })
+
+    it("sends a same-origin call's Origin as the target's own, and any other Origin unchanged", async () => {
+      const same = await send(`${server.origin}/api/origin`, { headers: { origin: server.origin } })
+      expect((JSON.parse(same.body) as EchoBody).headers.origin).toBe(target.url)
+      const other = await send(`${server.origin}/api/origin`, {
+        headers: { origin: 'http://localhost:4000' },
+      })
+      expect((JSON.parse(other.body) as EchoBody).headers.origin).toBe('http://localhost:4000')
+    })
+
+    it("refuses a WebSocket upgrade whose Host the dev server's host check refuses (DNS rebinding)", async () => {
+      const before = target.upgrades.length
+      const answer = await rawExchange(
+        server.origin,
+        'GET /socket/chat HTTP/1.1\r\nHost: attacker.example\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n' +
+          'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+      )
+      expect(answer).toMatch(/^HTTP\/1\.1 403 /)
+      expect(target.upgrades.length).toBe(before)
     })
   })
 
@@ -273,7 +305,9 @@ export function describeAdapter(harness: AdapterHarness): void {
       await sendHttp2(server.origin, '/api/protocol-h2', { ca: tls.cert })
       await expect
         .poll(() => server.logs.find((entry) => entry.includes('/api/protocol-h2')), LOG_POLL)
-        .toMatch(/\[cors-dev-proxy\] h2 GET \/api\/protocol-h2 → 200$/)
+        .toMatch(
+          /\[cors-dev-proxy\] h2 GET \/api\/protocol-h2 → http:\/\/127\.0\.0\.1:\d+\/protocol-h2 200 \d+ ms$/,
+        )
     })
   })
 }

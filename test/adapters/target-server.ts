@@ -15,7 +15,7 @@ export interface EchoBody extends SeenRequest {
   body: string
 }
 
-/** A real HTTP/1.1 backend on 127.0.0.1 with an echo, a gated event stream and a WebSocket echo. */
+/** A real HTTP/1.1 backend on 127.0.0.1 with an echo, redirects, a gated event stream and a WebSocket echo. */
 export interface TargetServer {
   /** `http://127.0.0.1:<port>` */
   readonly url: string
@@ -45,6 +45,7 @@ export async function startTargetServer(): Promise<TargetServer> {
   const upgrades: string[] = []
   let release: (() => void) | undefined
   let released = false
+  let port = 0
 
   const server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers })
@@ -52,6 +53,13 @@ export async function startTargetServer(): Promise<TargetServer> {
     res.setHeader('keep-alive', 'timeout=5, max=1000')
     res.setHeader('connection', 'keep-alive')
     if (req.method === 'OPTIONS') return answerPreflight(req, res)
+    if (req.url?.startsWith('/redirect/')) {
+      // A redirect the way backends write them: absolute to itself, or path-absolute.
+      const absolute = req.url === '/redirect/absolute'
+      res.writeHead(302, { location: absolute ? `http://127.0.0.1:${port}/posts` : '/posts' })
+      res.end()
+      return
+    }
     if (req.url === '/events') {
       released = false
       return streamEvents(res, new Promise<void>((resolve) => (release = resolve)))
@@ -67,7 +75,7 @@ export async function startTargetServer(): Promise<TargetServer> {
 
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
+  port = (server.address() as AddressInfo).port
   return {
     url: `http://127.0.0.1:${port}`,
     requests,

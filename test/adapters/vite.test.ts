@@ -39,6 +39,18 @@ describe(`${viteHarness.name}: what the plugin leaves to Vite`, () => {
     }
   })
 
+  it("forwards another Vite app's HMR socket proxied under a route (same subprotocol, another path)", async () => {
+    server = await startVite({ routes: { '/app': { target: target.url, ws: true } } })
+    const before = target.upgrades.length
+    const remote = await openWebSocket(webSocketUrl(server, '/app/'), { protocols: ['vite-hmr'] })
+    try {
+      expect(JSON.parse(remote.first)).toMatchObject({ url: '/', protocol: 'vite-hmr' })
+      expect(target.upgrades.slice(before)).toEqual(['/'])
+    } finally {
+      await closeWebSocket(remote.socket)
+    }
+  })
+
   it("keeps Vite's default CORS allow-list for Vite's own files", async () => {
     server = await startVite({ routes: { '/api': target.url } })
     const foreign = await send(`${server.origin}/@vite/client`, {

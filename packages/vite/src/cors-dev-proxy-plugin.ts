@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http'
 import type { CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
 import { createDevServerProxy, type DevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
 import type { Plugin, PreviewServer, ViteDevServer } from 'vite'
@@ -9,21 +8,9 @@ import {
 } from './connect-stack.js'
 import { findProxyConflicts } from './proxy-conflicts.js'
 import { viteLogSink } from './vite-log-sink.js'
-
-/** `Sec-WebSocket-Protocol` values of Vite's own client: its HMR socket and its reconnect ping. */
-const VITE_SOCKET_PROTOCOLS: ReadonlySet<string> = new Set(['vite-hmr', 'vite-ping'])
+import { isHostAllowed, isViteHmrUpgrade, viteHmrPath } from './vite-sockets.js'
 
 type Server = ViteDevServer | PreviewServer
-
-/**
- * Vite's HMR client always asks for the `vite-hmr` (or `vite-ping`) subprotocol, exactly as
- * Vite's own listener checks it, so those sockets are left to Vite even when a `ws` route covers
- * Vite's HMR path (a route on `/`).
- */
-function isViteSocket(req: IncomingMessage): boolean {
-  const protocol = req.headers['sec-websocket-protocol']
-  return protocol !== undefined && VITE_SOCKET_PROTOCOLS.has(protocol)
-}
 
 /**
  * The Vite plugin: proxies the given path prefixes to their targets, in `vite` (dev) and
@@ -33,7 +20,8 @@ function isViteSocket(req: IncomingMessage): boolean {
  *
  * What it changes in Vite, and only for requests its routes claim: Vite's `cors` middleware
  * steps aside (so preflights reach the route's `cors` policy or the backend, instead of Vite's
- * 204), and WebSocket upgrades are forwarded unless they are Vite's own HMR socket.
+ * 204), and WebSocket upgrades of `ws` routes are forwarded unless they are Vite's own HMR
+ * socket (its subprotocol on its HMR path), after Vite's `allowedHosts` check.
  *
  * @example
  * // vite.config.ts
@@ -49,13 +37,18 @@ export function corsDevProxy(routes: Routes, options: CorsDevProxyOptions = {}):
 
   function install(server: Server, kind: 'server' | 'preview'): () => void {
     const { httpServer } = server
+    const { proxy: viteProxy, https, allowedHosts } = server.config[kind]
+    // Only the dev server has an HMR socket; `vite preview` has none to leave alone.
+    const hmrPath = kind === 'server' ? viteHmrPath(server.config) : undefined
     const proxy = createDevServerProxy(resolved, {
       sink: viteLogSink(server.config.logger),
       server: httpServer ?? undefined,
-      isOwnUpgrade: isViteSocket,
+      isOwnUpgrade: (req) => isViteHmrUpgrade(req, hmrPath),
+      // Upgrades skip the middleware chain and Vite's host check with it: the same rule, applied
+      // when Vite applies it to HTTP requests (not over HTTPS, where a rebinding cannot succeed).
+      isAllowedUpgrade: https ? undefined : (req) => isHostAllowed(req.headers.host, allowedHosts),
     })
     const { logger } = proxy
-    const { proxy: viteProxy, https } = server.config[kind]
     for (const { context, prefix } of findProxyConflicts(prefixes, viteProxy)) {
       logger.warn(
         `${kind}.proxy['${context}'] and the cors-dev-proxy route '${prefix}' claim the same requests: ` +
