@@ -45,6 +45,12 @@ export interface WebpackSetup {
   tls?: TestCertificate
   /** `'http2'` (default with `tls`, with a connect app) or `'https'`. */
   tlsType?: 'http2' | 'https'
+  /**
+   * The app of an `http2` server: connect, as webpack-dev-server documents for HTTP/2, or its
+   * default Express, which cors-dev-proxy refuses.
+   * @default 'connect'
+   */
+  http2App?: 'connect' | 'express'
   /** Extra `devServer` options (they win over the defaults here). */
   devServer?: Record<string, unknown>
   /** Extra webpack plugins (e.g. one that holds the build). */
@@ -102,23 +108,26 @@ export async function startWebpackDevServer(setup: WebpackSetup): Promise<DevSer
       ...(setup.tls
         ? { server: { type: tlsType, options: { cert: setup.tls.cert, key: setup.tls.key } } }
         : { server: 'http' }),
-      ...(setup.tls && tlsType === 'http2' ? { app: () => connect() } : {}),
+      ...(setup.tls && tlsType === 'http2' && setup.http2App !== 'express' ? { app: () => connect() } : {}),
       ...setup.devServer,
       ...corsDevProxy(setup.routes, setup.options),
     },
     compiler,
   )
-  await devServer.start()
-  const { port } = devServer.server!.address() as AddressInfo
-  return {
-    origin: `${setup.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
-    logs: capture.logs,
-    async close() {
-      await devServer.stop()
-      await new Promise<void>((resolve) => compiler.close(() => resolve()))
-      await rm(output, { recursive: true, force: true })
-    },
+  const close = async () => {
+    await devServer.stop()
+    await new Promise<void>((resolve) => compiler.close(() => resolve()))
+    await rm(output, { recursive: true, force: true })
   }
+  try {
+    await devServer.start()
+  } catch (error) {
+    // webpack-dev-server 5 leaves a refused start half set up (6 stops itself): release it all.
+    await close()
+    throw error
+  }
+  const { port } = devServer.server!.address() as AddressInfo
+  return { origin: `${setup.tls ? 'https' : 'http'}://127.0.0.1:${port}`, logs: capture.logs, close }
 }
 
 /** The shared adapter suite's view of webpack-dev-server. */

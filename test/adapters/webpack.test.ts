@@ -1,3 +1,4 @@
+import { CorsDevProxyError } from '@cors-dev-proxy/core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type webpack from 'webpack'
 import { localhostCertificate } from '../support/tls.js'
@@ -162,6 +163,34 @@ describe(`${webpackHarness.name}: placement among webpack-dev-server's middlewar
     const res = await send(`${server.origin}/api/secure`, { ca: tls.cert })
     expect(res.status).toBe(200)
     expect((JSON.parse(res.body) as EchoBody).headers['x-forwarded-proto']).toBe('https')
+  })
+})
+
+describe(`${webpackHarness.name}: mistakes in devServer caught at start`, () => {
+  let target: TargetServer
+  let server: DevServerHandle | undefined
+
+  beforeAll(async () => {
+    target = await startTargetServer()
+  })
+  afterEach(async () => {
+    await server?.close()
+    server = undefined
+  })
+  afterAll(async () => {
+    await target?.close()
+  })
+
+  it("refuses server: 'http2' on the default Express: start() rejects with the fix", async () => {
+    const tls = await localhostCertificate()
+    const started = startWebpackDevServer({ routes: { '/api': target.url }, tls, http2App: 'express' })
+    const error = await started.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    )
+    expect(error).toBeInstanceOf(CorsDevProxyError)
+    expect(error).toMatchObject({ code: 'CONFLICTING_OPTIONS', option: 'devServer.app' })
+    expect((error as Error).message).toContain("app: () => require('connect')()")
   })
 })
 

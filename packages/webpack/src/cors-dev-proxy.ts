@@ -1,7 +1,8 @@
 import type { CorsDevProxyOptions, LogSink, Routes } from '@cors-dev-proxy/core'
-import { createDevServerProxy, type Logger, resolveOptions } from '@cors-dev-proxy/core/adapter'
+import { createDevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
 import type { DevServerLike, DevServerMiddleware, NamedMiddleware } from './dev-server-types.js'
 import { hmrPath, hostIsAllowed, isHmrUpgrade, wsRoutesShadowedByHmr } from './hmr-socket.js'
+import { assertAppServesHttp2 } from './http2-app.js'
 import { insertAfterSecurityChecks } from './insert-middleware.js'
 
 /** The options of `createCorsDevProxy`, plus your own `setupMiddlewares` to compose with. */
@@ -35,21 +36,6 @@ function devServerLogSink(devServer: DevServerLike): LogSink | undefined {
 }
 
 /**
- * webpack-dev-server's default Express app cannot serve HTTP/2 (Express replaces the request's
- * prototype with one built on `http.IncomingMessage`); connect can. Express apps have `settings`.
- */
-function warnIfExpressOnHttp2(devServer: DevServerLike, logger: Logger): void {
-  const server = devServer.options.server
-  const type = typeof server === 'object' && server !== null ? (server as { type?: unknown }).type : server
-  const app = devServer.app
-  if (type !== 'http2' || typeof app !== 'function' || !('settings' in app)) return
-  logger.warn(
-    "server: 'http2' needs a connect app, webpack-dev-server's default Express cannot serve HTTP/2: " +
-      "add app: () => require('connect')() to devServer (npm i -D connect).",
-  )
-}
-
-/**
  * The webpack-dev-server integration (5 and 6): proxies the given path prefixes to their
  * targets. Routes and options are those of `createCorsDevProxy`; a configuration mistake throws
  * here, where the config is written. Logs go through webpack's infrastructure logger unless
@@ -60,7 +46,8 @@ function warnIfExpressOnHttp2(devServer: DevServerLike, logger: Logger): void {
  * calls never wait for a build) and before the dev server's catch-all OPTIONS answer
  * (preflights reach the route's `cors` policy or the backend). Works with `server: 'http'`,
  * `'https'` and `'http2'` (with `app: () => connect()`, which webpack-dev-server documents
- * for HTTP/2), from CommonJS (`require`) and ESM configs.
+ * for HTTP/2: on its default Express the start fails, see `assertAppServesHttp2`), from
+ * CommonJS (`require`) and ESM configs.
  *
  * @example
  * // webpack.config.js
@@ -77,6 +64,8 @@ export function corsDevProxy(
 
   return {
     setupMiddlewares<M>(middlewares: M[], devServer: DevServerLike): M[] {
+      // Before the proxy exists, so a refused start leaves no listener or pool behind.
+      assertAppServesHttp2(devServer)
       const { server } = devServer
       const proxy = createDevServerProxy(resolved, {
         sink: devServerLogSink(devServer),
@@ -85,7 +74,6 @@ export function corsDevProxy(
         isAllowedUpgrade: (req) => hostIsAllowed(devServer, req.headers),
       })
       const { logger } = proxy
-      warnIfExpressOnHttp2(devServer, logger)
       for (const prefix of wsRoutesShadowedByHmr(proxy.routes, devServer)) {
         logger.warn(
           `WebSocket upgrades of the ws route '${prefix}' go to webpack-dev-server's own socket (HMR, path ` +

@@ -83,19 +83,35 @@ describe('corsDevProxy (webpack-dev-server)', () => {
     expect(Object.keys(devServer)).toEqual(['port', 'setupMiddlewares'])
   })
 
-  it.each<[title: string, type: string, app: unknown, warns: boolean]>([
-    ["server: 'http2' on the default Express app", 'http2', Object.assign(() => {}, { settings: {} }), true],
-    ["server: 'http2' on a connect app", 'http2', () => {}, false],
-    ["server: 'http' on Express", 'http', Object.assign(() => {}, { settings: {} }), false],
-  ])('%s: warns %s, through the dev server logger', (_title, type, app, warns) => {
+  it("refuses server: 'http2' on Express before installing anything", () => {
+    const { devServer, lines, server } = fakeDevServer(
+      'http2',
+      Object.assign(() => {}, { settings: {} }),
+    )
+    let error: unknown
+    try {
+      corsDevProxy({ '/api': 'http://localhost:3000' }).setupMiddlewares([], devServer)
+    } catch (caught) {
+      error = caught
+    }
+    expect(error).toBeInstanceOf(CorsDevProxyError)
+    expect(error).toMatchObject({ code: 'CONFLICTING_OPTIONS', option: 'devServer.app' })
+    // No upgrade or close listener was attached, no startup line is pending.
+    expect(server.listenerCount('upgrade')).toBe(0)
+    expect(server.listenerCount('listening')).toBe(0)
+    expect(lines).toEqual([])
+  })
+
+  it.each<[title: string, type: string, app: unknown]>([
+    ["server: 'http2' on a connect app", 'http2', () => {}],
+    ["server: 'http' on Express", 'http', Object.assign(() => {}, { settings: {} })],
+  ])('%s: installs the proxy and announces the routes through the dev server logger', (_title, type, app) => {
     const { devServer, lines, server } = fakeDevServer(type, app)
-    corsDevProxy({ '/api': 'http://localhost:3000' }).setupMiddlewares([], devServer)
-    expect(
-      lines.some((line) => line.startsWith('warn') && line.includes("app: () => require('connect')()")),
-    ).toBe(warns)
+    const installed = corsDevProxy({ '/api': 'http://localhost:3000' }).setupMiddlewares([], devServer)
+    expect(installed).toEqual([expect.objectContaining({ name: 'cors-dev-proxy' })])
     server.emit('listening')
-    expect(lines.filter((line) => line.startsWith('info'))).toEqual([
-      expect.stringContaining('[cors-dev-proxy] routes: /api → http://localhost:3000'),
+    expect(lines).toEqual([
+      expect.stringContaining('info [cors-dev-proxy] routes: /api → http://localhost:3000'),
     ])
     server.emit('close')
   })
