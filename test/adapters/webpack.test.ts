@@ -1,6 +1,8 @@
+import { createServer } from 'node:http'
 import { CorsDevProxyError } from '@cors-dev-proxy/core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type webpack from 'webpack'
+import { listen } from '../support/servers.js'
 import { localhostCertificate } from '../support/tls.js'
 import type { DevServerHandle } from './adapter-harness.js'
 import { webSocketUrl } from './adapter-harness.js'
@@ -179,6 +181,43 @@ describe(`${webpackHarness.name}: mistakes in devServer caught at start`, () => 
   })
   afterAll(async () => {
     await target?.close()
+  })
+
+  it('warns about each devServer.proxy entry a route shadows, and leaves the others working', async () => {
+    // The entries' own backend: a bare server that says who answered and which path it got.
+    const other = await listen(
+      createServer((req, res) => res.end(JSON.stringify({ by: 'devServer.proxy', url: req.url }))),
+    )
+    try {
+      server = await startWebpackDevServer({
+        routes: { '/api': target.url },
+        devServer: {
+          proxy: [
+            { context: ['/auth', '/api/v1'], target: other.url },
+            { context: '/api2', target: other.url },
+            { context: (path: string) => path.startsWith('/fn'), target: other.url },
+          ],
+        },
+      })
+      const conflicts = server.logs.filter(
+        (line) => line.startsWith('warn:') && line.includes('devServer.proxy'),
+      )
+      expect(conflicts).toEqual([
+        expect.stringContaining(
+          "[cors-dev-proxy] devServer.proxy[0] (context '/api/v1') and the cors-dev-proxy route '/api' claim the " +
+            'same requests: cors-dev-proxy answers them first, so devServer.proxy[0] never sees them.',
+        ),
+      ])
+      const answer = async (path: string) =>
+        JSON.parse((await send(`${server!.origin}${path}`)).body) as unknown
+      // The shadowed path reaches the route's target (prefix removed); the others, the entries' backend.
+      expect(await answer('/api/v1/users')).toMatchObject({ url: '/v1/users', headers: expect.any(Object) })
+      expect(await answer('/auth/login')).toEqual({ by: 'devServer.proxy', url: '/auth/login' })
+      expect(await answer('/api2/x')).toEqual({ by: 'devServer.proxy', url: '/api2/x' })
+      expect(await answer('/fn/x')).toEqual({ by: 'devServer.proxy', url: '/fn/x' })
+    } finally {
+      await other.close()
+    }
   })
 
   it("refuses server: 'http2' on the default Express: start() rejects with the fix", async () => {

@@ -4,6 +4,7 @@ import type { DevServerLike, DevServerMiddleware, NamedMiddleware } from './dev-
 import { hmrPath, hostIsAllowed, isHmrUpgrade, wsRoutesShadowedByHmr } from './hmr-socket.js'
 import { assertAppServesHttp2 } from './http2-app.js'
 import { insertAfterSecurityChecks } from './insert-middleware.js'
+import { findProxyConflicts, type ProxyConflict } from './proxy-conflicts.js'
 
 /** The options of `createCorsDevProxy`, plus your own `setupMiddlewares` to compose with. */
 export interface WebpackCorsDevProxyOptions extends CorsDevProxyOptions {
@@ -35,6 +36,15 @@ function devServerLogSink(devServer: DevServerLike): LogSink | undefined {
   })
 }
 
+/** The start-up warning for a `devServer.proxy` entry a route shadows, worded like the Vite plugin's. */
+function describeProxyConflict({ index, key, context, glob, prefix }: ProxyConflict): string {
+  const entry = `devServer.proxy[${index}]`
+  return (
+    `${entry} (${key} '${context}') and the cors-dev-proxy route '${prefix}' ${glob ? 'can ' : ''}claim the same ` +
+    `requests: cors-dev-proxy answers them first, so ${entry} never sees them. Remove one of the two.`
+  )
+}
+
 /**
  * The webpack-dev-server integration (5 and 6): proxies the given path prefixes to their
  * targets. Routes and options are those of `createCorsDevProxy`; a configuration mistake throws
@@ -61,6 +71,7 @@ export function corsDevProxy(
   const { setupMiddlewares: userSetup, ...proxyOptions } = options
   // Resolved now, so every mistake fails when the config is loaded, not when the server starts.
   const resolved = resolveOptions(routes, proxyOptions)
+  const prefixes = resolved.routes.map((route) => route.prefix)
 
   return {
     setupMiddlewares<M>(middlewares: M[], devServer: DevServerLike): M[] {
@@ -80,6 +91,9 @@ export function corsDevProxy(
             `'${hmrPath(devServer)}'), not to the route's target: move the route, or move the dev server's socket ` +
             "with webSocketServer: { type: 'ws', options: { path: '/__wds' } }.",
         )
+      }
+      for (const conflict of findProxyConflicts(prefixes, devServer.options.proxy)) {
+        logger.warn(describeProxyConflict(conflict))
       }
       if (!server) {
         logger.warn(
