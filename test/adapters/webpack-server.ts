@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
-import { corsDevProxy, type WebpackCorsDevProxyOptions } from '@cors-dev-proxy/webpack'
+import {
+  corsDevProxy,
+  type WebpackCorsDevProxyOptions,
+  type WebpackDevServerSetup,
+} from '@cors-dev-proxy/webpack'
 import webpack from 'webpack'
 import type { TestCertificate } from '../support/tls.js'
 import { type AdapterHarness, createLogCapture, type DevServerHandle } from './adapter-harness.js'
@@ -55,6 +59,17 @@ export interface WebpackSetup {
   devServer?: Record<string, unknown>
   /** Extra webpack plugins (e.g. one that holds the build). */
   plugins?: webpack.WebpackPluginInstance[]
+  /**
+   * Keys written after `...corsDevProxy()` in `devServer`, where they replace its own; given
+   * what `corsDevProxy()` returned, so they can call it.
+   */
+  afterSpread?: (setup: WebpackDevServerSetup) => Record<string, unknown>
+}
+
+/** A running webpack-dev-server test instance. */
+export interface WebpackDevServerHandle extends DevServerHandle {
+  /** `stop()` then `start()` on the same instance, as a restart does; resolves with its new origin. */
+  restart(): Promise<string>
 }
 
 function captureConsole(push: (level: 'info' | 'warn' | 'error', message: unknown) => void): Console {
@@ -84,7 +99,7 @@ function captureConsole(push: (level: 'info' | 'warn' | 'error', message: unknow
  * development mode, with every infrastructure log line captured. With `tls` the server is
  * `http2` on a connect app (webpack-dev-server's documented HTTP/2 set-up), or `https`.
  */
-export async function startWebpackDevServer(setup: WebpackSetup): Promise<DevServerHandle> {
+export async function startWebpackDevServer(setup: WebpackSetup): Promise<WebpackDevServerHandle> {
   const capture = createLogCapture()
   const output = await mkdtemp(join(tmpdir(), 'cdp-webpack-'))
   const compiler = webpack({
@@ -98,6 +113,7 @@ export async function startWebpackDevServer(setup: WebpackSetup): Promise<DevSer
     plugins: setup.plugins ?? [],
   })
   const tlsType = setup.tlsType ?? 'http2'
+  const proxySetup = corsDevProxy(setup.routes, setup.options)
   const devServer = new WebpackDevServer(
     {
       host: '127.0.0.1',
@@ -110,7 +126,8 @@ export async function startWebpackDevServer(setup: WebpackSetup): Promise<DevSer
         : { server: 'http' }),
       ...(setup.tls && tlsType === 'http2' && setup.http2App !== 'express' ? { app: () => connect() } : {}),
       ...setup.devServer,
-      ...corsDevProxy(setup.routes, setup.options),
+      ...proxySetup,
+      ...setup.afterSpread?.(proxySetup),
     },
     compiler,
   )
@@ -126,8 +143,18 @@ export async function startWebpackDevServer(setup: WebpackSetup): Promise<DevSer
     await close()
     throw error
   }
-  const { port } = devServer.server!.address() as AddressInfo
-  return { origin: `${setup.tls ? 'https' : 'http'}://127.0.0.1:${port}`, logs: capture.logs, close }
+  const originOf = () =>
+    `${setup.tls ? 'https' : 'http'}://127.0.0.1:${(devServer.server!.address() as AddressInfo).port}`
+  return {
+    origin: originOf(),
+    logs: capture.logs,
+    close,
+    async restart() {
+      await devServer.stop()
+      await devServer.start()
+      return originOf()
+    },
+  }
 }
 
 /** The shared adapter suite's view of webpack-dev-server. */

@@ -183,6 +183,61 @@ describe(`${webpackHarness.name}: mistakes in devServer caught at start`, () => 
     await target?.close()
   })
 
+  /** The error a replaced setupMiddlewares gets, once the dev server listens. */
+  const replacedSetupErrors = (handle: DevServerHandle) =>
+    handle.logs.filter((line) => line.startsWith('error:') && line.includes('nothing is proxied'))
+
+  it('reports a setupMiddlewares written after the spread once the dev server listens, with the fix', async () => {
+    server = await startWebpackDevServer({
+      routes: { '/api': target.url },
+      afterSpread: () => ({ setupMiddlewares: (middlewares: unknown[]) => middlewares }),
+    })
+    expect(replacedSetupErrors(server)).toEqual([
+      expect.stringContaining(
+        "[cors-dev-proxy] nothing is proxied: a setupMiddlewares written after ...corsDevProxy() in devServer replaced cors-dev-proxy's, " +
+          "so requests to '/api' get the dev server's own answer (a 404). Pass yours to cors-dev-proxy instead, " +
+          'which calls it with the list that holds the proxy: devServer: { ...corsDevProxy(routes, { setupMiddlewares }) }.',
+      ),
+    ])
+    // What the error is about: the route is dead, and no startup line claimed otherwise.
+    expect((await send(`${server.origin}/api/x`)).status).toBe(404)
+    expect(server.logs.filter((line) => line.includes('[cors-dev-proxy] routes:'))).toEqual([])
+  })
+
+  it('says nothing when your setupMiddlewares calls its own, start after start', async () => {
+    let ran = 0
+    const handle = await startWebpackDevServer({
+      routes: { '/api': target.url },
+      afterSpread: (proxy) => ({
+        setupMiddlewares: (
+          middlewares: unknown[],
+          devServer: Parameters<typeof proxy.setupMiddlewares>[1],
+        ) => {
+          ran += 1
+          return proxy.setupMiddlewares(middlewares, devServer)
+        },
+      }),
+    })
+    server = handle
+    expect((await send(`${handle.origin}/api/first`)).headers['x-answered-by']).toBe('target')
+    const origin = await handle.restart()
+    expect((await send(`${origin}/api/second`)).headers['x-answered-by']).toBe('target')
+    expect(ran).toBe(2)
+    expect(replacedSetupErrors(handle)).toEqual([])
+  })
+
+  it('calls your onListening, passed as an option, once per start with the dev server', async () => {
+    const seen: unknown[] = []
+    const handle = await startWebpackDevServer({
+      routes: { '/api': target.url },
+      options: { onListening: (devServer) => void seen.push(devServer.server?.listening) },
+    })
+    server = handle
+    await handle.restart()
+    expect(seen).toEqual([true, true])
+    expect(replacedSetupErrors(handle)).toEqual([])
+  })
+
   it('warns about each devServer.proxy entry a route shadows, and leaves the others working', async () => {
     // The entries' own backend: a bare server that says who answered and which path it got.
     const other = await listen(

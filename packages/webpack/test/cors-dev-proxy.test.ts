@@ -77,10 +77,32 @@ describe('corsDevProxy (webpack-dev-server)', () => {
     ).not.toThrow()
   })
 
-  it('returns only setupMiddlewares, which fits a typed devServer configuration', () => {
+  it('returns only setupMiddlewares and onListening, which fit a typed devServer configuration', () => {
     // Type-checked by `tsc`: a webpack-dev-server 5 Configuration accepts the spread.
     const devServer: Configuration = { port: 8080, ...corsDevProxy({ '/api': 'http://localhost:3000' }) }
-    expect(Object.keys(devServer)).toEqual(['port', 'setupMiddlewares'])
+    expect(Object.keys(devServer)).toEqual(['port', 'setupMiddlewares', 'onListening'])
+  })
+
+  it('takes your onListening as an option and calls it after its own check, with the dev server', () => {
+    const seen: DevServerLike[] = []
+    const { devServer, lines, server } = fakeDevServer('http', () => {})
+    const setup = corsDevProxy(
+      { '/api': 'http://localhost:3000' },
+      { onListening: (ds) => void seen.push(ds) },
+    )
+    setup.setupMiddlewares([], devServer)
+    setup.onListening(devServer)
+    expect(seen).toEqual([devServer])
+    expect(lines.filter((line) => line.startsWith('error'))).toEqual([])
+    server.emit('close')
+  })
+
+  it('reports at onListening a start in which its setupMiddlewares never ran', () => {
+    const { devServer, lines } = fakeDevServer('http', () => {})
+    corsDevProxy({ '/api': 'http://localhost:3000' }).onListening(devServer)
+    expect(lines).toEqual([
+      expect.stringMatching(/^error \[cors-dev-proxy\] nothing is proxied: .*\{ setupMiddlewares \}/),
+    ])
   })
 
   it("refuses server: 'http2' on Express before installing anything", () => {
