@@ -5,7 +5,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
-import { corsDevProxy, type WebpackCorsDevProxyOptions } from '@cors-dev-proxy/webpack'
+import {
+  corsDevProxy,
+  type WebpackCorsDevProxyOptions,
+  type WebpackDevServerSetup,
+} from '@cors-dev-proxy/webpack'
 import webpack from 'webpack'
 import type { TestCertificate } from '../support/tls.js'
 import { type AdapterHarness, createLogCapture, type DevServerHandle } from './adapter-harness.js'
@@ -45,10 +49,27 @@ export interface WebpackSetup {
   tls?: TestCertificate
   /** `'http2'` (default with `tls`, with a connect app) or `'https'`. */
   tlsType?: 'http2' | 'https'
+  /**
+   * The app of an `http2` server: connect, as webpack-dev-server documents for HTTP/2, or its
+   * default Express, which cors-dev-proxy refuses.
+   * @default 'connect'
+   */
+  http2App?: 'connect' | 'express'
   /** Extra `devServer` options (they win over the defaults here). */
   devServer?: Record<string, unknown>
   /** Extra webpack plugins (e.g. one that holds the build). */
   plugins?: webpack.WebpackPluginInstance[]
+  /**
+   * Keys written after `...corsDevProxy()` in `devServer`, where they replace its own; given
+   * what `corsDevProxy()` returned, so they can call it.
+   */
+  afterSpread?: (setup: WebpackDevServerSetup) => Record<string, unknown>
+}
+
+/** A running webpack-dev-server test instance. */
+export interface WebpackDevServerHandle extends DevServerHandle {
+  /** `stop()` then `start()` on the same instance, as a restart does; resolves with its new origin. */
+  restart(): Promise<string>
 }
 
 function captureConsole(push: (level: 'info' | 'warn' | 'error', message: unknown) => void): Console {
@@ -78,7 +99,7 @@ function captureConsole(push: (level: 'info' | 'warn' | 'error', message: unknow
  * development mode, with every infrastructure log line captured. With `tls` the server is
  * `http2` on a connect app (webpack-dev-server's documented HTTP/2 set-up), or `https`.
  */
-export async function startWebpackDevServer(setup: WebpackSetup): Promise<DevServerHandle> {
+export async function startWebpackDevServer(setup: WebpackSetup): Promise<WebpackDevServerHandle> {
   const capture = createLogCapture()
   const output = await mkdtemp(join(tmpdir(), 'cdp-webpack-'))
   const compiler = webpack({
@@ -92,6 +113,7 @@ export async function startWebpackDevServer(setup: WebpackSetup): Promise<DevSer
     plugins: setup.plugins ?? [],
   })
   const tlsType = setup.tlsType ?? 'http2'
+  const proxySetup = corsDevProxy(setup.routes, setup.options)
   const devServer = new WebpackDevServer(
     {
       host: '127.0.0.1',
@@ -102,21 +124,35 @@ export async function startWebpackDevServer(setup: WebpackSetup): Promise<DevSer
       ...(setup.tls
         ? { server: { type: tlsType, options: { cert: setup.tls.cert, key: setup.tls.key } } }
         : { server: 'http' }),
-      ...(setup.tls && tlsType === 'http2' ? { app: () => connect() } : {}),
+      ...(setup.tls && tlsType === 'http2' && setup.http2App !== 'express' ? { app: () => connect() } : {}),
       ...setup.devServer,
-      ...corsDevProxy(setup.routes, setup.options),
+      ...proxySetup,
+      ...setup.afterSpread?.(proxySetup),
     },
     compiler,
   )
-  await devServer.start()
-  const { port } = devServer.server!.address() as AddressInfo
+  const close = async () => {
+    await devServer.stop()
+    await new Promise<void>((resolve) => compiler.close(() => resolve()))
+    await rm(output, { recursive: true, force: true })
+  }
+  try {
+    await devServer.start()
+  } catch (error) {
+    // webpack-dev-server 5 leaves a refused start half set up (6 stops itself): release it all.
+    await close()
+    throw error
+  }
+  const originOf = () =>
+    `${setup.tls ? 'https' : 'http'}://127.0.0.1:${(devServer.server!.address() as AddressInfo).port}`
   return {
-    origin: `${setup.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    origin: originOf(),
     logs: capture.logs,
-    async close() {
+    close,
+    async restart() {
       await devServer.stop()
-      await new Promise<void>((resolve) => compiler.close(() => resolve()))
-      await rm(output, { recursive: true, force: true })
+      await devServer.start()
+      return originOf()
     },
   }
 }

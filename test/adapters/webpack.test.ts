@@ -1,5 +1,8 @@
+import { createServer } from 'node:http'
+import { CorsDevProxyError } from '@cors-dev-proxy/core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type webpack from 'webpack'
+import { listen } from '../support/servers.js'
 import { localhostCertificate } from '../support/tls.js'
 import type { DevServerHandle } from './adapter-harness.js'
 import { webSocketUrl } from './adapter-harness.js'
@@ -162,6 +165,126 @@ describe(`${webpackHarness.name}: placement among webpack-dev-server's middlewar
     const res = await send(`${server.origin}/api/secure`, { ca: tls.cert })
     expect(res.status).toBe(200)
     expect((JSON.parse(res.body) as EchoBody).headers['x-forwarded-proto']).toBe('https')
+  })
+})
+
+describe(`${webpackHarness.name}: mistakes in devServer caught at start`, () => {
+  let target: TargetServer
+  let server: DevServerHandle | undefined
+
+  beforeAll(async () => {
+    target = await startTargetServer()
+  })
+  afterEach(async () => {
+    await server?.close()
+    server = undefined
+  })
+  afterAll(async () => {
+    await target?.close()
+  })
+
+  /** The error a replaced setupMiddlewares gets, once the dev server listens. */
+  const replacedSetupErrors = (handle: DevServerHandle) =>
+    handle.logs.filter((line) => line.startsWith('error:') && line.includes('nothing is proxied'))
+
+  it('reports a setupMiddlewares written after the spread once the dev server listens, with the fix', async () => {
+    server = await startWebpackDevServer({
+      routes: { '/api': target.url },
+      afterSpread: () => ({ setupMiddlewares: (middlewares: unknown[]) => middlewares }),
+    })
+    expect(replacedSetupErrors(server)).toEqual([
+      expect.stringContaining(
+        "[cors-dev-proxy] nothing is proxied: a setupMiddlewares written after ...corsDevProxy() in devServer replaced cors-dev-proxy's, " +
+          "so requests to '/api' get the dev server's own answer (a 404). Pass yours to cors-dev-proxy instead, " +
+          'which calls it with the list that holds the proxy: devServer: { ...corsDevProxy(routes, { setupMiddlewares }) }.',
+      ),
+    ])
+    // What the error is about: the route is dead, and no startup line claimed otherwise.
+    expect((await send(`${server.origin}/api/x`)).status).toBe(404)
+    expect(server.logs.filter((line) => line.includes('[cors-dev-proxy] routes:'))).toEqual([])
+  })
+
+  it('says nothing when your setupMiddlewares calls its own, start after start', async () => {
+    let ran = 0
+    const handle = await startWebpackDevServer({
+      routes: { '/api': target.url },
+      afterSpread: (proxy) => ({
+        setupMiddlewares: (
+          middlewares: unknown[],
+          devServer: Parameters<typeof proxy.setupMiddlewares>[1],
+        ) => {
+          ran += 1
+          return proxy.setupMiddlewares(middlewares, devServer)
+        },
+      }),
+    })
+    server = handle
+    expect((await send(`${handle.origin}/api/first`)).headers['x-answered-by']).toBe('target')
+    const origin = await handle.restart()
+    expect((await send(`${origin}/api/second`)).headers['x-answered-by']).toBe('target')
+    expect(ran).toBe(2)
+    expect(replacedSetupErrors(handle)).toEqual([])
+  })
+
+  it('calls your onListening, passed as an option, once per start with the dev server', async () => {
+    const seen: unknown[] = []
+    const handle = await startWebpackDevServer({
+      routes: { '/api': target.url },
+      options: { onListening: (devServer) => void seen.push(devServer.server?.listening) },
+    })
+    server = handle
+    await handle.restart()
+    expect(seen).toEqual([true, true])
+    expect(replacedSetupErrors(handle)).toEqual([])
+  })
+
+  it('warns about each devServer.proxy entry a route shadows, and leaves the others working', async () => {
+    // The entries' own backend: a bare server that says who answered and which path it got.
+    const other = await listen(
+      createServer((req, res) => res.end(JSON.stringify({ by: 'devServer.proxy', url: req.url }))),
+    )
+    try {
+      server = await startWebpackDevServer({
+        routes: { '/api': target.url },
+        devServer: {
+          proxy: [
+            { context: ['/auth', '/api/v1'], target: other.url },
+            { context: '/api2', target: other.url },
+            { context: (path: string) => path.startsWith('/fn'), target: other.url },
+          ],
+        },
+      })
+      const conflicts = server.logs.filter(
+        (line) => line.startsWith('warn:') && line.includes('devServer.proxy'),
+      )
+      expect(conflicts).toEqual([
+        expect.stringContaining(
+          "[cors-dev-proxy] devServer.proxy[0] (context '/api/v1') and the cors-dev-proxy route '/api' claim the " +
+            'same requests: cors-dev-proxy answers them first, so devServer.proxy[0] never sees them.',
+        ),
+      ])
+      const answer = async (path: string) =>
+        JSON.parse((await send(`${server!.origin}${path}`)).body) as unknown
+      // The shadowed path reaches the route's target (prefix removed); the others, the entries' backend.
+      expect(await answer('/api/v1/users')).toMatchObject({ url: '/v1/users', headers: expect.any(Object) })
+      expect(await answer('/auth/login')).toEqual({ by: 'devServer.proxy', url: '/auth/login' })
+      expect(await answer('/api2/x')).toEqual({ by: 'devServer.proxy', url: '/api2/x' })
+      expect(await answer('/fn/x')).toEqual({ by: 'devServer.proxy', url: '/fn/x' })
+    } finally {
+      await other.close()
+    }
+  })
+
+  it("refuses server: 'http2' on the default Express: start() rejects with the fix", async () => {
+    const tls = await localhostCertificate()
+    const started = startWebpackDevServer({ routes: { '/api': target.url }, tls, http2App: 'express' })
+    const error = await started.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    )
+    expect(error).toBeInstanceOf(CorsDevProxyError)
+    expect(error).toMatchObject({ code: 'CONFLICTING_OPTIONS', option: 'devServer.app' })
+    expect((error as Error).message).toContain("app: () => require('connect')()")
   })
 })
 

@@ -1,51 +1,51 @@
-import type { CorsDevProxyOptions, LogSink, Routes } from '@cors-dev-proxy/core'
-import { createDevServerProxy, type Logger, resolveOptions } from '@cors-dev-proxy/core/adapter'
+import type { CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
+import { createDevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
+import { devServerLogSink } from './dev-server-log-sink.js'
 import type { DevServerLike, DevServerMiddleware, NamedMiddleware } from './dev-server-types.js'
 import { hmrPath, hostIsAllowed, isHmrUpgrade, wsRoutesShadowedByHmr } from './hmr-socket.js'
+import { assertAppServesHttp2 } from './http2-app.js'
 import { insertAfterSecurityChecks } from './insert-middleware.js'
+import { findProxyConflicts, type ProxyConflict } from './proxy-conflicts.js'
+import { createSetupCheck } from './setup-check.js'
 
-/** The options of `createCorsDevProxy`, plus your own `setupMiddlewares` to compose with. */
+/** The options of `createCorsDevProxy`, plus your own `setupMiddlewares` and `onListening` to compose with. */
 export interface WebpackCorsDevProxyOptions extends CorsDevProxyOptions {
   /**
    * Your own `setupMiddlewares`. Pass it here instead of next to the spread: a
-   * `setupMiddlewares` key written after `...corsDevProxy()` replaces cors-dev-proxy's. It is
-   * called with the list that already holds cors-dev-proxy's middleware (`name: 'cors-dev-proxy'`).
+   * `setupMiddlewares` key written after `...corsDevProxy()` replaces cors-dev-proxy's (nothing
+   * is proxied, and an error says so once the dev server listens). It is called with the list
+   * that already holds cors-dev-proxy's middleware (`name: 'cors-dev-proxy'`).
    * Declared as a method so a function typed with webpack-dev-server's own `Middleware` and
    * `Server` types fits too.
    * @default none
    */
   setupMiddlewares?(middlewares: DevServerMiddleware[], devServer: DevServerLike): DevServerMiddleware[]
+  /**
+   * Your own `onListening`, called after cors-dev-proxy's. Pass it here: `...corsDevProxy()`
+   * brings an `onListening` that replaces one written before the spread, and one written after
+   * the spread replaces cors-dev-proxy's check for a replaced `setupMiddlewares`.
+   * @default none
+   */
+  onListening?(devServer: DevServerLike): void
 }
 
 /** What `corsDevProxy()` returns: spread it into `devServer`. */
 export interface WebpackDevServerSetup {
   /** Installs the proxy middleware and the WebSocket upgrade listener. */
   setupMiddlewares<M>(middlewares: M[], devServer: DevServerLike): M[]
+  /**
+   * Once the dev server listens: logs an error when `setupMiddlewares` above never ran (a key
+   * written after the spread replaced it), then calls your `onListening`, if any.
+   */
+  onListening(devServer: DevServerLike): void
 }
 
-/** Writes through webpack's infrastructure logger, so `infrastructureLogging` applies to these lines too. */
-function devServerLogSink(devServer: DevServerLike): LogSink | undefined {
-  const logger = devServer.logger
-  if (!logger) return undefined
-  return Object.freeze({
-    info: (message: string) => logger.info(message),
-    warn: (message: string) => logger.warn(message),
-    error: (message: string) => logger.error(message),
-  })
-}
-
-/**
- * webpack-dev-server's default Express app cannot serve HTTP/2 (Express replaces the request's
- * prototype with one built on `http.IncomingMessage`); connect can. Express apps have `settings`.
- */
-function warnIfExpressOnHttp2(devServer: DevServerLike, logger: Logger): void {
-  const server = devServer.options.server
-  const type = typeof server === 'object' && server !== null ? (server as { type?: unknown }).type : server
-  const app = devServer.app
-  if (type !== 'http2' || typeof app !== 'function' || !('settings' in app)) return
-  logger.warn(
-    "server: 'http2' needs a connect app, webpack-dev-server's default Express cannot serve HTTP/2: " +
-      "add app: () => require('connect')() to devServer (npm i -D connect).",
+/** The start-up warning for a `devServer.proxy` entry a route shadows, worded like the Vite plugin's. */
+function describeProxyConflict({ index, key, context, glob, prefix }: ProxyConflict): string {
+  const entry = `devServer.proxy[${index}]`
+  return (
+    `${entry} (${key} '${context}') and the cors-dev-proxy route '${prefix}' ${glob ? 'can ' : ''}claim the same ` +
+    `requests: cors-dev-proxy answers them first, so ${entry} never sees them. Remove one of the two.`
   )
 }
 
@@ -60,7 +60,13 @@ function warnIfExpressOnHttp2(devServer: DevServerLike, logger: Logger): void {
  * calls never wait for a build) and before the dev server's catch-all OPTIONS answer
  * (preflights reach the route's `cors` policy or the backend). Works with `server: 'http'`,
  * `'https'` and `'http2'` (with `app: () => connect()`, which webpack-dev-server documents
- * for HTTP/2), from CommonJS (`require`) and ESM configs.
+ * for HTTP/2: on its default Express the start fails, see `assertAppServesHttp2`), from
+ * CommonJS (`require`) and ESM configs.
+ *
+ * Returns `setupMiddlewares`, which installs the proxy, and `onListening`, which logs an error
+ * when a `setupMiddlewares` written after the spread kept the first from running. Your own
+ * `setupMiddlewares` and `onListening` go in `options`. At start-up a warning names every
+ * `devServer.proxy` entry a route shadows (see `findProxyConflicts`).
  *
  * @example
  * // webpack.config.js
@@ -71,12 +77,17 @@ export function corsDevProxy(
   routes: Routes,
   options: WebpackCorsDevProxyOptions = {},
 ): WebpackDevServerSetup {
-  const { setupMiddlewares: userSetup, ...proxyOptions } = options
+  const { setupMiddlewares: userSetup, onListening: userOnListening, ...proxyOptions } = options
   // Resolved now, so every mistake fails when the config is loaded, not when the server starts.
   const resolved = resolveOptions(routes, proxyOptions)
+  const prefixes = resolved.routes.map((route) => route.prefix)
+  const setupCheck = createSetupCheck(resolved)
 
   return {
     setupMiddlewares<M>(middlewares: M[], devServer: DevServerLike): M[] {
+      // Before the proxy exists, so a refused start leaves no listener or pool behind.
+      assertAppServesHttp2(devServer)
+      setupCheck.installed(devServer)
       const { server } = devServer
       const proxy = createDevServerProxy(resolved, {
         sink: devServerLogSink(devServer),
@@ -85,13 +96,15 @@ export function corsDevProxy(
         isAllowedUpgrade: (req) => hostIsAllowed(devServer, req.headers),
       })
       const { logger } = proxy
-      warnIfExpressOnHttp2(devServer, logger)
       for (const prefix of wsRoutesShadowedByHmr(proxy.routes, devServer)) {
         logger.warn(
           `WebSocket upgrades of the ws route '${prefix}' go to webpack-dev-server's own socket (HMR, path ` +
             `'${hmrPath(devServer)}'), not to the route's target: move the route, or move the dev server's socket ` +
             "with webSocketServer: { type: 'ws', options: { path: '/__wds' } }.",
         )
+      }
+      for (const conflict of findProxyConflicts(prefixes, devServer.options.proxy)) {
+        logger.warn(describeProxyConflict(conflict))
       }
       if (!server) {
         logger.warn(
@@ -103,6 +116,10 @@ export function corsDevProxy(
       const installed = insertAfterSecurityChecks(middlewares, entry as M)
       if (!userSetup) return installed
       return userSetup(installed as DevServerMiddleware[], devServer) as M[]
+    },
+    onListening(devServer: DevServerLike): void {
+      setupCheck.verify(devServer)
+      userOnListening?.(devServer)
     },
   }
 }

@@ -16,7 +16,7 @@ export interface DevServerLike {
     error(...args: unknown[]): void
   }
   /** The normalized options. */
-  options: { server?: unknown; webSocketServer?: unknown }
+  options: { server?: unknown; webSocketServer?: unknown; proxy?: unknown }
 }
 
 /** webpack-dev-server's description of a middleware, as `setupMiddlewares` receives and returns them. */

@@ -77,25 +77,63 @@ describe('corsDevProxy (webpack-dev-server)', () => {
     ).not.toThrow()
   })
 
-  it('returns only setupMiddlewares, which fits a typed devServer configuration', () => {
+  it('returns only setupMiddlewares and onListening, which fit a typed devServer configuration', () => {
     // Type-checked by `tsc`: a webpack-dev-server 5 Configuration accepts the spread.
     const devServer: Configuration = { port: 8080, ...corsDevProxy({ '/api': 'http://localhost:3000' }) }
-    expect(Object.keys(devServer)).toEqual(['port', 'setupMiddlewares'])
+    expect(Object.keys(devServer)).toEqual(['port', 'setupMiddlewares', 'onListening'])
   })
 
-  it.each<[title: string, type: string, app: unknown, warns: boolean]>([
-    ["server: 'http2' on the default Express app", 'http2', Object.assign(() => {}, { settings: {} }), true],
-    ["server: 'http2' on a connect app", 'http2', () => {}, false],
-    ["server: 'http' on Express", 'http', Object.assign(() => {}, { settings: {} }), false],
-  ])('%s: warns %s, through the dev server logger', (_title, type, app, warns) => {
+  it('takes your onListening as an option and calls it after its own check, with the dev server', () => {
+    const seen: DevServerLike[] = []
+    const { devServer, lines, server } = fakeDevServer('http', () => {})
+    const setup = corsDevProxy(
+      { '/api': 'http://localhost:3000' },
+      { onListening: (ds) => void seen.push(ds) },
+    )
+    setup.setupMiddlewares([], devServer)
+    setup.onListening(devServer)
+    expect(seen).toEqual([devServer])
+    expect(lines.filter((line) => line.startsWith('error'))).toEqual([])
+    server.emit('close')
+  })
+
+  it('reports at onListening a start in which its setupMiddlewares never ran', () => {
+    const { devServer, lines } = fakeDevServer('http', () => {})
+    corsDevProxy({ '/api': 'http://localhost:3000' }).onListening(devServer)
+    expect(lines).toEqual([
+      expect.stringMatching(/^error \[cors-dev-proxy\] nothing is proxied: .*\{ setupMiddlewares \}/),
+    ])
+  })
+
+  it("refuses server: 'http2' on Express before installing anything", () => {
+    const { devServer, lines, server } = fakeDevServer(
+      'http2',
+      Object.assign(() => {}, { settings: {} }),
+    )
+    let error: unknown
+    try {
+      corsDevProxy({ '/api': 'http://localhost:3000' }).setupMiddlewares([], devServer)
+    } catch (caught) {
+      error = caught
+    }
+    expect(error).toBeInstanceOf(CorsDevProxyError)
+    expect(error).toMatchObject({ code: 'CONFLICTING_OPTIONS', option: 'devServer.app' })
+    // No upgrade or close listener was attached, no startup line is pending.
+    expect(server.listenerCount('upgrade')).toBe(0)
+    expect(server.listenerCount('listening')).toBe(0)
+    expect(lines).toEqual([])
+  })
+
+  it.each<[title: string, type: string, app: unknown]>([
+    ["server: 'http2' on a connect app", 'http2', () => {}],
+    ["server: 'http' on Express", 'http', Object.assign(() => {}, { settings: {} })],
+  ])('%s: installs the proxy and announces the routes through the dev server logger', (_title, type, app) => {
     const { devServer, lines, server } = fakeDevServer(type, app)
-    corsDevProxy({ '/api': 'http://localhost:3000' }).setupMiddlewares([], devServer)
-    expect(
-      lines.some((line) => line.startsWith('warn') && line.includes("app: () => require('connect')()")),
-    ).toBe(warns)
+    const installed = corsDevProxy({ '/api': 'http://localhost:3000' }).setupMiddlewares([], devServer)
+    expect(installed).toEqual([expect.objectContaining({ name: 'cors-dev-proxy' })])
     server.emit('listening')
-    expect(lines.filter((line) => line.startsWith('info'))).toEqual([
-      expect.stringContaining('[cors-dev-proxy] routes: /api → http://localhost:3000'),
+    expect(lines).toEqual([
+      expect.stringContaining('info [cors-dev-proxy] routes: /api → http://localhost:3000'),
     ])
     server.emit('close')
   })
