@@ -88,3 +88,36 @@ describe('createFailureLog', () => {
     expect(lines()).toHaveLength(3)
   })
 })
+
+describe('failures through a real proxy', () => {
+  it('reports an outage at once and the recovery in one line', async () => {
+    const { createServer } = await import('node:http')
+    const { serveProxy } = await import('../../../../test/support/proxy-server.js')
+    const { listen, sendRequest } = await import('../../../../test/support/servers.js')
+    let down = true
+    const target = await listen(
+      createServer((req, res) => {
+        if (down) req.socket.destroy()
+        else res.end('up')
+      }),
+    )
+    const sink = captureLogSink()
+    const proxy = await serveProxy({ '/api': target.url }, { logger: sink })
+    try {
+      for (let i = 0; i < 3; i++) expect((await sendRequest(`${proxy.url}/api/x${i}`)).status).toBe(502)
+      down = false
+      expect((await sendRequest(`${proxy.url}/api/y`)).status).toBe(200)
+      expect((await sendRequest(`${proxy.url}/api/z`)).status).toBe(200)
+      const lines = sink.lines.map((line) => line.message)
+      expect(lines.filter((line) => line.includes(`→ ${target.url}:`))).toHaveLength(1)
+      expect(lines.filter((line) => line.includes('answers again'))).toEqual([
+        expect.stringMatching(
+          new RegExp(`${target.url.replaceAll('.', '\\.')} answers again, after 3 failed requests in \\d+ s`),
+        ),
+      ])
+    } finally {
+      await proxy.close()
+      await target.close()
+    }
+  })
+})
