@@ -1,29 +1,19 @@
-import type { IncomingHttpHeaders } from 'node:http'
-import type { Readable } from 'node:stream'
 import type { ProblemReport } from '../config/path-rewrite.js'
 import { joinTargetPath } from '../config/path-rewrite.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
-import { requestedOrigin } from '../http/request-origin.js'
 import { sendText } from '../http/send-text.js'
 import type { Logger } from '../log/logger.js'
 import { ClientAbort } from './client-abort.js'
 import type { FailureLog } from './failure-log.js'
 import { BODY_FIX, createForwardHints } from './forward-hints.js'
-import { createLocationRewrite, type LocationRewriter } from './location-rewrite.js'
-import { describeUpstreamError, errorCode, sendUpstreamFailure, targetLabel } from './proxy-error.js'
+import { createLocationRewrite } from './location-rewrite.js'
+import { describeUpstreamError, sendUpstreamFailure, targetLabel } from './proxy-error.js'
+import { discard, sendUpstreamResponse, type UpstreamResponse } from './relay-response.js'
 import { type RequestBody, requestBodyOf } from './request-body.js'
 import { buildUpstreamHeaders } from './request-headers.js'
-import { buildClientHeaders } from './response-headers.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
 import type { UpstreamPool } from './upstream-pool.js'
-
-/** The upstream's answer: status, headers, and the body as a stream that must be consumed or destroyed. */
-export interface UpstreamResponse {
-  statusCode: number
-  headers: IncomingHttpHeaders
-  body: Readable
-}
 
 /**
  * Per-request options of {@link requestUpstream}.
@@ -113,98 +103,6 @@ export function requestUpstream(
     // Request time never throws: whatever went wrong is answered like an upstream failure.
     return Promise.reject(error)
   }
-}
-
-/**
- * Drops a body that will not be relayed. undici's body reports an early destroy as an
- * `AbortError` event, which must have a listener or it would crash the dev server.
- */
-function discard(body: Readable): void {
-  body.on('error', () => undefined)
-  body.destroy()
-}
-
-/** Server-sent events are read event by event: their headers must reach the browser at once. */
-function isEventStream(contentType: unknown): boolean {
-  return typeof contentType === 'string' && contentType.toLowerCase().startsWith('text/event-stream')
-}
-
-/** What `sendUpstreamResponse` can do besides relaying, all optional. */
-export interface RelayOptions {
-  /** Points redirects at the target back at the dev server (see `createLocationRewrite`). */
-  rewriteLocation?: LocationRewriter
-}
-
-/**
- * Relays the upstream response: status, cleaned headers (see `buildClientHeaders`, with
- * redirects pointed back at the dev server), then the body piped with back-pressure, both ends
- * tied: the upstream ending the body ends the client's response (an event stream included,
- * where Vite's proxy leaves the browser hanging), the upstream failing mid-body destroys the
- * client's response so the browser sees an error rather than a short body, and the client
- * leaving destroys the upstream body, which makes undici abort the request and drop that
- * connection.
- */
-export function sendUpstreamResponse(
-  req: ProxyRequest,
-  res: ProxyResponse,
-  upstream: UpstreamResponse,
-  route: ResolvedForwardRoute,
-  logger: Logger,
-  options: RelayOptions = {},
-): void {
-  const body = upstream.body
-  if (isResponseClosed(res)) {
-    discard(body)
-    return
-  }
-  const headers = buildClientHeaders(upstream.headers, route, {
-    http2: req.httpVersionMajor === 2,
-    rewriteLocation: options.rewriteLocation,
-    browserOrigin: requestedOrigin(req),
-  })
-  try {
-    ;(res as { writeHead(status: number, headers: object): unknown }).writeHead(upstream.statusCode, headers)
-  } catch (error) {
-    // Node refuses a header it cannot send (an invalid value, a status it does not know). The
-    // HTTP/2 layer only checks them when it sends the head: none of them may stay for the 502.
-    discard(body)
-    for (const name of Object.keys(headers)) res.removeHeader(name)
-    const label = targetLabel(route.target)
-    const failure = {
-      status: 502 as const,
-      cause: 'invalid response header',
-      hint: `the server at ${label} sent a header Node cannot forward (${errorCode(error) ?? String(error)})`,
-      code: errorCode(error),
-    }
-    logger.error(
-      `502 ${req.method} ${req.url} → ${label}: ${failure.cause} (${failure.hint})`,
-      `${label} ${failure.cause}`,
-    )
-    sendUpstreamFailure(req, res, failure, label)
-    return
-  }
-  if (isEventStream(headers['content-type']) && 'flushHeaders' in res) res.flushHeaders()
-  // `pipe` rather than `pipeline`: the same back-pressure with less work per request (a quarter
-  // more requests per second measured on small answers), the two ends tied by hand.
-  let clientGone = false
-  res.once('close', () => {
-    if (body.readableEnded) return
-    clientGone = true
-    discard(body)
-  })
-  body.on('error', (error) => {
-    abortResponse(res)
-    const label = targetLabel(route.target)
-    if (clientGone) {
-      logger.debug(`${req.method} ${req.url}: the client went away during the response of ${label}`)
-      return
-    }
-    logger.warn(
-      `${req.method} ${req.url} → ${label}: the server broke off its response (${errorCode(error) ?? error.message})`,
-      `${label} response broke off`,
-    )
-  })
-  body.pipe(res)
 }
 
 /** The step that forwards one route's requests (see {@link createForwarder}). */
