@@ -11,8 +11,9 @@ import type { NextFunction, ProxyRequest, ProxyResponse } from './http/proxy-typ
 import { sendText } from './http/send-text.js'
 import { describeExchange } from './log/describe-routes.js'
 import { createLogger, type Logger } from './log/logger.js'
-import { createRequestMatcher, type RequestMatcher } from './pipeline/match-route.js'
+import { createRequestMatcher, type RequestMatcher, type RouteMatch } from './pipeline/match-route.js'
 import { refuseConnect, refuseRequest } from './pipeline/refuse-request.js'
+import { createRouteGate, type GateVerdict, type RouteGate } from './pipeline/route-gate.js'
 import { createUpgradeHandler } from './proxy-upgrade.js'
 
 /** The proxy engine: a middleware for HTTP requests, an upgrade handler for WebSockets, and `close`. */
@@ -106,6 +107,11 @@ export function buildCorsDevProxy(resolved: ResolvedCorsDevProxyOptions, logger:
   for (const route of resolved.routes) {
     pipelines.set(route, createRoutePipeline(route, { pool, logger, failures, hops }))
   }
+  const gates = new Map<ResolvedRoute, RouteGate>()
+  for (const route of resolved.routes) {
+    const gate = createRouteGate(route, logger)
+    if (gate !== undefined) gates.set(route, gate)
+  }
   const unwired = new Set<string>()
 
   /** At debug level: one line per answered request, both hops, when it is done. */
@@ -143,15 +149,40 @@ export function buildCorsDevProxy(resolved: ResolvedCorsDevProxyOptions, logger:
     )
   }
 
+  function passOnward(res: ProxyResponse, next: NextFunction | undefined): void {
+    if (next) next()
+    else answerNotFound(res)
+  }
+
   function corsDevProxyMiddleware(req: ProxyRequest, res: ProxyResponse, next?: NextFunction): void {
     if (refuseRequest(req, res)) return
     const match = matchOf(req)
-    const pipeline = match && pipelines.get(match.route)
-    if (match === undefined || pipeline === undefined) {
-      if (next) next()
-      else answerNotFound(res)
+    if (match === undefined || !pipelines.has(match.route)) {
+      passOnward(res, next)
       return
     }
+    const gate = gates.get(match.route)
+    if (gate === undefined) {
+      take(req, res, next, match)
+      return
+    }
+    const verdict = gate(req, res, match.path)
+    const decide = (settled: GateVerdict): void => {
+      if (settled === 'take') take(req, res, next, match)
+      else if (settled === 'pass') passOnward(res, next)
+    }
+    if (verdict instanceof Promise) void verdict.then(decide)
+    else decide(verdict)
+  }
+
+  /** The route takes the request: its steps run. */
+  function take(
+    req: ProxyRequest,
+    res: ProxyResponse,
+    next: NextFunction | undefined,
+    match: RouteMatch,
+  ): void {
+    const pipeline = pipelines.get(match.route) as BuiltRoutePipeline
     if (match.route.ws && req.headers.upgrade?.toLowerCase() === 'websocket') {
       answerUnwiredUpgrade(req, res, match.route)
       return
@@ -170,7 +201,15 @@ export function buildCorsDevProxy(resolved: ResolvedCorsDevProxyOptions, logger:
 
   return Object.freeze({
     middleware: corsDevProxyMiddleware,
-    upgrade: createUpgradeHandler({ routes: resolved.routes, matchOf, pipelines, logger, failures, sockets }),
+    upgrade: createUpgradeHandler({
+      routes: resolved.routes,
+      matchOf,
+      pipelines,
+      gates,
+      logger,
+      failures,
+      sockets,
+    }),
     connect: refuseConnect,
     routes: resolved.routes,
     logger,

@@ -7,12 +7,15 @@ import type { FailureLog } from './forward/failure-log.js'
 import { forwardUpgrade } from './forward/websocket-upgrade.js'
 import type { Logger } from './log/logger.js'
 import type { RequestMatcher } from './pipeline/match-route.js'
+import type { RouteGate } from './pipeline/route-gate.js'
 
 /** What the upgrade handler shares with the rest of the proxy. */
 export interface UpgradeHandlerDeps {
   readonly routes: readonly ResolvedRoute[]
   readonly matchOf: RequestMatcher
   readonly pipelines: ReadonlyMap<ResolvedRoute, BuiltRoutePipeline>
+  /** The routes' `pathFilter`/`bypass` gates (see `createRouteGate`). */
+  readonly gates: ReadonlyMap<ResolvedRoute, RouteGate>
   readonly logger: Logger
   readonly failures: FailureLog
   /** Every socket the proxy holds, so `close()` can end them. */
@@ -35,7 +38,7 @@ function refuse(socket: Duplex, status: string, body: string): void {
  * server.on('upgrade', createUpgradeHandler(deps))
  */
 export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
-  const { matchOf, pipelines, logger, failures, sockets } = deps
+  const { matchOf, pipelines, gates, logger, failures, sockets } = deps
   const checks = new Map<ResolvedRoute, UpgradeOriginCheck>()
   for (const route of deps.routes)
     if (route.ws && route.cors) checks.set(route, createUpgradeOriginCheck(route.cors))
@@ -56,18 +59,48 @@ export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
     forwardUpgrade(req, socket, head, route, path, { logger, sockets, failures })
   }
 
-  return function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+  function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
     if (req.headers.upgrade?.toLowerCase() !== 'websocket') return false
     const match = matchOf(req)
     // Only a `ws` route takes an upgrade, mock or not, so the dev server's HMR socket is never touched.
     if (match === undefined || !match.route.ws) return false
     const { route, path } = match
+    const gate = gates.get(route)
+    if (gate !== undefined) {
+      const verdict = gate(req, undefined, path)
+      if (verdict instanceof Promise) {
+        // An async `bypass` decides after the other listeners ran: the socket is ours to answer.
+        void verdict.then((settled) => {
+          if (settled === 'take') admit(req, socket, head, route, path)
+          else if (settled === 'refuse') refuse(socket, '404 Not Found', 'Not Found\n')
+        })
+        return true
+      }
+      if (verdict === 'pass') return false
+      if (verdict === 'refuse') {
+        refuse(socket, '404 Not Found', 'Not Found\n')
+        return true
+      }
+      if (verdict === 'done') return true
+    }
     if (route.kind === 'mock' && !checks.has(route))
       return pipelines.get(route)?.mock?.upgrade(req, socket, head, path) ?? false
+    admit(req, socket, head, route, path)
+    return true
+  }
+
+  /** A `ws` route takes the upgrade: its origin policy first, when it has `cors`. */
+  function admit(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    route: ResolvedRoute,
+    path: string,
+  ): void {
     const check = checks.get(route)
     if (check === undefined) {
       pass(req, socket, head, route, path)
-      return true
+      return
     }
     const decide = (allowed: boolean): void => {
       if (allowed) {
@@ -91,6 +124,7 @@ export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
     const verdict = check(req)
     if (typeof verdict === 'boolean') decide(verdict)
     else void verdict.then(decide)
-    return true
   }
+
+  return corsDevProxyUpgrade
 }

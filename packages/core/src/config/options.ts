@@ -3,6 +3,14 @@ import type { ProxyRequest } from '../http/proxy-types.js'
 export type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 
 import type { CorsOptions } from './cors-options.js'
+import type {
+  Bypass,
+  ConfigurableProxy,
+  PathFilter,
+  ProxyHooks,
+  Router,
+  TransformResponse,
+} from './hook-options.js'
 import type { MockBackendOptions } from './mock-options.js'
 
 /**
@@ -112,6 +120,43 @@ export interface RouteOptions {
    * @default false
    */
   rewriteWsOrigin?: boolean
+  /**
+   * http-proxy-middleware's hooks: `proxyReq`, `proxyRes`, `error`, `proxyReqWs` (async
+   * allowed). They run after the shared options' hooks. Not on a mock route.
+   * @default none
+   */
+  on?: ProxyHooks
+  /**
+   * Vite's `configure(proxy, options)`: called once, at construction; register hooks with
+   * `proxy.on('proxyReq' | 'proxyRes' | 'error' | 'proxyReqWs', fn)`. Not on a mock route.
+   * @default none
+   */
+  configure?: (proxy: ConfigurableProxy, options: RouteOptions) => void
+  /**
+   * Vite's `bypass(req, res, options)`: return a path to serve it from the dev server instead,
+   * `false` to answer 404, nothing to proxy. Also asked for WebSocket upgrades (`res` undefined).
+   * @default none
+   */
+  bypass?: Bypass
+  /**
+   * A target per request (http-proxy-middleware's `router`): a function, or an object of
+   * host / path / host+path → target. Not on a mock route.
+   * @default the route's target
+   */
+  router?: Router
+  /**
+   * Which requests of the prefix the route takes (http-proxy-middleware's `pathFilter`); the
+   * others go on to the dev server.
+   * @default all of them
+   */
+  pathFilter?: PathFilter
+  /**
+   * Rewrites the target's answers (http-proxy-middleware's `responseInterceptor`): gets the
+   * whole body, decompressed; returns the new one. Event streams are never buffered. Not on a
+   * mock route.
+   * @default none
+   */
+  transformResponse?: TransformResponse
 }
 
 /** A route: a target URL, or a route object. */
@@ -148,6 +193,7 @@ export interface CorsDevProxyOptions
     | 'jsonp'
     | 'rewriteLocation'
     | 'rewriteOrigin'
+    | 'on'
   > {
   /**
    * How much to log.

@@ -3,6 +3,7 @@ import { CorsDevProxyError } from './errors.js'
 import { describeType, globalOption, isPlainObject, quote, routeOption } from './option-path.js'
 import type { CorsDevProxyOptions, Routes } from './options.js'
 import { resolveCorsOptions } from './resolve-cors-options.js'
+import { resolveHooks } from './resolve-hooks.js'
 import { NO_SHARED_OPTIONS, type RouteDefaults, resolveRoute } from './resolve-route.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './resolved-route.js'
 import { assertKnownKeys, GLOBAL_OPTION_NAMES } from './unknown-options.js'
@@ -30,6 +31,7 @@ function resolveDefaults(options: Record<string, unknown>, warn: (message: strin
     rewriteOrigin:
       checkBoolean(options.rewriteOrigin, globalOption('rewriteOrigin'), 'rewriteOrigin') ??
       NO_SHARED_OPTIONS.rewriteOrigin,
+    hooks: resolveHooks(options.on, globalOption('on')),
   })
 }
 

@@ -1,9 +1,13 @@
 import { ROUTE_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
+import type { Bypass, TransformResponse } from './hook-options.js'
 import { describeType, isPlainObject, quote, renderValue, routeOption } from './option-path.js'
 import { createPathRewriter } from './path-rewrite.js'
 import { type ResolvedCorsOptions, resolveCorsOptions } from './resolve-cors-options.js'
+import { mergeHooks, NO_HOOKS, type ResolvedHooks, resolveHooks, runConfigure } from './resolve-hooks.js'
 import { resolveMockBackendOptions } from './resolve-mock-options.js'
+import { resolvePathFilter } from './resolve-path-filter.js'
+import { resolveRouter } from './resolve-router.js'
 import type { ResolvedJsonpOptions, ResolvedRoute } from './resolved-route.js'
 import { assertKnownKeys, ROUTE_OPTION_NAMES } from './unknown-options.js'
 import { checkHeaders, mergeHeaders } from './validate-headers.js'
@@ -12,6 +16,7 @@ import { validateTarget } from './validate-target.js'
 import {
   checkBoolean,
   checkCookieRewrite,
+  checkFunction,
   checkJsonp,
   checkPathRewrite,
   checkTimeout,
@@ -31,6 +36,8 @@ export interface RouteDefaults {
   readonly jsonp: ResolvedJsonpOptions | undefined
   readonly rewriteLocation: boolean
   readonly rewriteOrigin: boolean
+  /** The shared `on` hooks, run before each forwarding route's own. */
+  readonly hooks: ResolvedHooks
 }
 
 /** The shared defaults when the second argument sets nothing. */
@@ -44,6 +51,7 @@ export const NO_SHARED_OPTIONS: RouteDefaults = Object.freeze({
   jsonp: undefined,
   rewriteLocation: ROUTE_DEFAULTS.rewriteLocation,
   rewriteOrigin: ROUTE_DEFAULTS.rewriteOrigin,
+  hooks: NO_HOOKS,
 })
 
 /** Renders a route's target for the example fix of a prefix error. */
@@ -113,6 +121,13 @@ export function resolveRoute(
     prefix,
     rewritePath,
     pathRewrite,
+    pathFilter: resolvePathFilter(options.pathFilter, at('pathFilter')),
+    bypass: checkFunction<Bypass>(
+      options.bypass,
+      at('bypass'),
+      "{ bypass: (req) => (req.headers.accept?.includes('text/html') ? '/index.html' : undefined) }",
+    ),
+    source: Object.freeze({ ...options }),
     cors,
     jsonp: jsonp === undefined ? defaults.jsonp : jsonp || undefined,
   }
@@ -134,6 +149,17 @@ export function resolveRoute(
   const rewriteWsOrigin = checkBoolean(options.rewriteWsOrigin, at('rewriteWsOrigin'), 'rewriteWsOrigin')
 
   if (mocked) {
+    // What only a forwarding route can do: a mock answers itself, with nothing upstream.
+    for (const name of ['on', 'configure', 'router', 'transformResponse'] as const) {
+      if (options[name] !== undefined) {
+        throw new CorsDevProxyError(
+          'CONFLICTING_OPTIONS',
+          at(name),
+          'has no effect on a mock route, which answers itself: give the route a target, or remove it',
+          `{ ${quote(prefix)}: { target: 'http://localhost:3000', ${name}: ... } }`,
+        )
+      }
+    }
     return Object.freeze({
       kind: 'mock',
       ...common,
@@ -158,5 +184,16 @@ export function resolveRoute(
     rewriteLocation: rewriteLocation ?? defaults.rewriteLocation,
     rewriteOrigin: rewriteOrigin ?? defaults.rewriteOrigin,
     rewriteWsOrigin: rewriteWsOrigin ?? ROUTE_DEFAULTS.rewriteWsOrigin,
+    hooks: mergeHooks(
+      defaults.hooks,
+      resolveHooks(options.on, at('on')),
+      runConfigure(options.configure, config, at('configure')),
+    ),
+    router: resolveRouter(options.router, at('router')),
+    transformResponse: checkFunction<TransformResponse>(
+      options.transformResponse,
+      at('transformResponse'),
+      "{ transformResponse: (body) => body.toString().replaceAll('http://localhost:3000', '') }",
+    ),
   })
 }

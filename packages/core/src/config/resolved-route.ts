@@ -1,8 +1,12 @@
 import type { HeaderEntry } from '../http/header-list.js'
+import type { Bypass, TransformResponse } from './hook-options.js'
 import type { CookieRewrite, LogLevel, LogSink, PathRewrite } from './options.js'
 import type { PathRewriter } from './path-rewrite.js'
 import type { ResolvedCorsOptions } from './resolve-cors-options.js'
+import type { ResolvedHooks } from './resolve-hooks.js'
 import type { ResolvedMockBackendOptions } from './resolve-mock-options.js'
+import type { ResolvedPathFilter } from './resolve-path-filter.js'
+import type { ResolvedRouter } from './resolve-router.js'
 
 /** `jsonp` after resolution: the callback parameter's name. */
 export interface ResolvedJsonpOptions {
@@ -23,6 +27,12 @@ interface ResolvedRouteBase {
   readonly cors: ResolvedCorsOptions | undefined
   /** JSONP wrapping of GET answers; `undefined` when off. */
   readonly jsonp: ResolvedJsonpOptions | undefined
+  /** Which requests of the prefix the route takes (`pathFilter`); `undefined`: all. */
+  readonly pathFilter: ResolvedPathFilter | undefined
+  /** Vite's `bypass`, asked first; `undefined`: none. */
+  readonly bypass: Bypass | undefined
+  /** The route as the user wrote it, handed back to `bypass` as its third argument. */
+  readonly source: Readonly<Record<string, unknown>>
 }
 
 /** A route that forwards to a target. */
@@ -44,6 +54,12 @@ export interface ResolvedForwardRoute extends ResolvedRouteBase {
   readonly rewriteOrigin: boolean
   /** Send every upgrade's `Origin` as the target's (Vite's `rewriteWsOrigin`). */
   readonly rewriteWsOrigin: boolean
+  /** The hooks, in the order they run: the shared `on`, the route's `on`, its `configure`. */
+  readonly hooks: ResolvedHooks
+  /** A target per request; `undefined`: always `target`. */
+  readonly router: ResolvedRouter | undefined
+  /** Rewrites answers (`transformResponse`); `undefined`: none. */
+  readonly transformResponse: TransformResponse | undefined
 }
 
 /** A route that answers from the built-in mock backend. */

@@ -20,6 +20,12 @@ export const ROUTE_OPTION_NAMES: readonly string[] = Object.freeze([
   'rewriteLocation',
   'rewriteOrigin',
   'rewriteWsOrigin',
+  'on',
+  'configure',
+  'bypass',
+  'router',
+  'pathFilter',
+  'transformResponse',
 ])
 
 /** Keys a CORS policy accepts (`CorsOptions`, the `cors` package's option names). */
@@ -56,12 +62,16 @@ export const GLOBAL_OPTION_NAMES: readonly string[] = Object.freeze([
   'jsonp',
   'rewriteLocation',
   'rewriteOrigin',
+  'on',
   'log',
   'logger',
 ])
 
+/** The hooks `on` accepts (http-proxy-middleware's names). */
+export const HOOK_NAMES: readonly string[] = Object.freeze(['proxyReq', 'proxyRes', 'error', 'proxyReqWs'])
+
 /** Which object a key was found in: the advice and the example fix depend on it. */
-export type OptionLevel = 'route' | 'global' | 'cors' | 'mock' | 'jsonp'
+export type OptionLevel = 'route' | 'global' | 'cors' | 'mock' | 'jsonp' | 'hooks'
 
 /** A correct example per level, for a key with neither advice nor a close match. */
 const LEVEL_EXAMPLES: Readonly<Record<OptionLevel, string>> = {
@@ -70,6 +80,7 @@ const LEVEL_EXAMPLES: Readonly<Record<OptionLevel, string>> = {
   cors: "{ cors: { origin: 'http://localhost:5173', credentials: true } }",
   mock: "{ mock: { cors: 'reflect' } }",
   jsonp: "{ jsonp: { param: 'callback' } }",
+  hooks: "{ on: { proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') } }",
 }
 
 /** What a key is called in messages at each level. */
@@ -79,10 +90,12 @@ const LEVEL_NOUNS: Readonly<Record<OptionLevel, string>> = {
   cors: 'a CORS option',
   mock: 'a mock backend option',
   jsonp: 'a jsonp option',
+  hooks: 'a hook cors-dev-proxy runs',
 }
 
 /** Wraps the example of a nested option in its parent key, so the fix can be pasted as it is. */
 function nestedExample(level: OptionLevel, example: string): string {
+  if (level === 'hooks') return `{ on: ${example} }`
   return level === 'cors' || level === 'mock' || level === 'jsonp' ? `{ ${level}: ${example} }` : example
 }
 
@@ -92,17 +105,20 @@ interface Advice {
   example: string
 }
 
-const HOOKS = [
-  'configure',
-  'on',
-  'onProxyReq',
-  'onProxyRes',
-  'onProxyReqWs',
-  'onError',
-  'onOpen',
-  'onClose',
-  'plugins',
-]
+/** http-proxy-middleware 2's hook options, and what they are called in `on`. */
+const LEGACY_HOOKS: Readonly<Record<string, string>> = {
+  onProxyReq: 'proxyReq',
+  onProxyRes: 'proxyRes',
+  onProxyReqWs: 'proxyReqWs',
+  onError: 'error',
+}
+/** A valid function for each hook, with http-proxy-middleware's parameter names, for examples. */
+const HOOK_SIGNATURES: Readonly<Record<string, string>> = {
+  proxyReq: '(proxyReq, req, res) => {}',
+  proxyRes: '(proxyRes, req, res) => {}',
+  proxyReqWs: '(proxyReq, req, socket, head) => {}',
+  error: '(err, req, res) => {}',
+}
 const PER_ROUTE = [
   'target',
   'pathRewrite',
@@ -111,6 +127,12 @@ const PER_ROUTE = [
   'cookieDomainRewrite',
   'cookiePathRewrite',
   'rewrite',
+  'rewriteWsOrigin',
+  'configure',
+  'bypass',
+  'router',
+  'pathFilter',
+  'transformResponse',
 ]
 
 /**
@@ -127,6 +149,15 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice 
         }
       : undefined
   }
+  if (level === 'hooks') {
+    return ['open', 'close', 'start', 'end', 'econnreset'].includes(key)
+      ? {
+          problem:
+            'is an http-proxy-middleware event cors-dev-proxy does not emit: use `proxyReq`, `proxyRes`, `error` or `proxyReqWs`',
+          example: '{ on: { proxyRes: (proxyRes, req) => console.log(req.url, proxyRes.statusCode) } }',
+        }
+      : undefined
+  }
   if (level === 'mock' || level === 'jsonp') return undefined
   if (CORS_OPTION_NAMES.includes(key)) {
     return {
@@ -134,10 +165,11 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice 
       example: `{ cors: { ${key}: ${renderValue(value)} } }`,
     }
   }
-  if (HOOKS.includes(key) || key === 'bypass') {
+  const hook = LEGACY_HOOKS[key]
+  if (hook !== undefined) {
     return {
-      problem: `is not supported (cors-dev-proxy has no proxy hooks): use \`headers\` for fixed upstream headers, \`mock\` to answer locally, or a route prefix that leaves other paths to the dev server`,
-      example: `{ '/api': { target: 'http://localhost:3000', headers: { 'x-token': 'dev' } } }`,
+      problem: `is http-proxy-middleware 2's name: the hook goes in \`on\`, as \`on.${hook}\``,
+      example: `{ on: { ${hook}: ${HOOK_SIGNATURES[hook]} } }`,
     }
   }
   if (level === 'global' && PER_ROUTE.includes(key)) {
@@ -166,18 +198,32 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice 
       return { problem: 'is called `log` here', example: "{ log: 'debug' }" }
     case 'logProvider':
       return { problem: 'is called `logger` here', example: '{ logger: { info, warn, error } }' }
-    case 'pathFilter':
     case 'context':
     case 'filter':
       return {
         problem:
-          'is not needed: the route key is the path prefix (it matches the prefix and everything below it)',
-        example: "{ '/api': 'http://localhost:3000' }",
+          'is `pathFilter` here; the route key is already the path prefix (it matches the prefix and everything below it)',
+        example: "{ pathFilter: (path, req) => req.method === 'GET' }",
       }
-    case 'router':
+    case 'onOpen':
+    case 'onClose':
       return {
-        problem: 'is not supported: write one route per target',
-        example: "{ '/a': 'http://localhost:3001', '/b': 'http://localhost:3002' }",
+        problem:
+          'is not supported: WebSocket sockets are joined end to end; use `on.proxyReqWs` to act on the handshake',
+        example: "{ on: { proxyReqWs: (proxyReq) => proxyReq.setHeader('x-token', 'dev') } }",
+      }
+    case 'plugins':
+    case 'ejectPlugins':
+      return {
+        problem: 'is not supported (http-proxy-middleware plugins): use the `on` hooks',
+        example: "{ on: { proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') } }",
+      }
+    case 'selfHandleResponse':
+    case 'responseInterceptor':
+      return {
+        problem:
+          'is not needed: `transformResponse` gets the whole answer, decompressed, and returns the new body',
+        example: '{ transformResponse: (body) => body }',
       }
     case 'autoRewrite':
     case 'hostRewrite':

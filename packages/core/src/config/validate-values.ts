@@ -106,6 +106,12 @@ export function checkCookieRewrite(
   return Object.freeze({ ...(value as Record<string, string>) })
 }
 
+/** `undefined` or a function; anything else is INVALID_OPTION with `example`. */
+export function checkFunction<F>(value: unknown, option: string, example: string): F | undefined {
+  if (value === undefined || typeof value === 'function') return value as F | undefined
+  throw invalid(option, `must be a function, got ${describeType(value)}`, example)
+}
+
 /** `jsonp`: `undefined`, `false`, or `{ param }` with a valid query parameter name (`true` → `callback`). */
 export function checkJsonp(value: unknown, option: string): false | { readonly param: string } | undefined {
   if (value === undefined || value === false) return value

@@ -1,5 +1,7 @@
+import { routeOption } from '../config/option-path.js'
 import type { ProblemReport } from '../config/path-rewrite.js'
 import { joinTargetPath } from '../config/path-rewrite.js'
+import { RouterAnswerError } from '../config/resolve-router.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { sendText } from '../http/send-text.js'
@@ -7,12 +9,24 @@ import type { Logger } from '../log/logger.js'
 import { ClientAbort } from './client-abort.js'
 import type { FailureLog } from './failure-log.js'
 import { BODY_FIX, createForwardHints } from './forward-hints.js'
+import { HookFailure, type OutgoingParts, outgoingRequest, runHooks } from './hook-runner.js'
 import { createLocationRewrite } from './location-rewrite.js'
-import { describeUpstreamError, sendUpstreamFailure, targetLabel } from './proxy-error.js'
+import {
+  describeUpstreamError,
+  sendUpstreamFailure,
+  targetLabel,
+  type UpstreamFailure,
+} from './proxy-error.js'
 import { discard, sendUpstreamResponse, type UpstreamResponse } from './relay-response.js'
 import { type RequestBody, requestBodyOf } from './request-body.js'
 import { buildUpstreamHeaders } from './request-headers.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
+import {
+  isTransformable,
+  MAX_TRANSFORM_BYTES,
+  type TransformOutcome,
+  transformAnswer,
+} from './transform-answer.js'
 import type { UpstreamPool } from './upstream-pool.js'
 
 /**
@@ -42,6 +56,17 @@ export interface RequestUpstreamOptions {
    * @default ignore
    */
   onPath?: (path: string) => void
+  /**
+   * The target for this request, when `router` chose one.
+   * @default the route's target
+   */
+  target?: URL | undefined
+  /**
+   * Sees (and may change) the outgoing path and headers just before they are sent: where the
+   * `proxyReq` hooks run.
+   * @default none
+   */
+  prepare?: ((outgoing: OutgoingParts) => void | Promise<void>) | undefined
 }
 
 /** What the forwarder needs besides the route. */
@@ -55,15 +80,17 @@ export interface ForwardDeps {
 }
 
 /**
- * Sends the client's request to the route's target through the route's keep-alive pool and
- * resolves with the response head; the body streams on (`body`, back-pressured). The request
- * body is streamed too, straight from the client, never buffered, unless a body parser already
- * read it (then what it left is sent, see `requestBodyOf`). Rejects with undici's error
- * (connection refused, headers timeout...), which {@link describeUpstreamError} explains.
+ * Sends the client's request to the route's target (or the one `router` chose) through a
+ * keep-alive pool and resolves with the response head; the body streams on (`body`,
+ * back-pressured). The request body is streamed too, straight from the client, never buffered,
+ * unless a body parser already read it (then what it left is sent, see `requestBodyOf`).
+ * Rejects with undici's error (connection refused, headers timeout...), which
+ * {@link describeUpstreamError} explains, or with a hook's {@link HookFailure}.
  *
  * `path` is the matched, normalized path with its query (`matchRoute`'s `path`); the route's
- * `rewritePath` (awaited when it is async) and the target's base path are applied here.
- * Exported so an embedder can read an answer itself before relaying it.
+ * `rewritePath` (awaited when it is async) and the target's base path are applied here, then
+ * `prepare` (the `proxyReq` hooks) sees the result. Exported so an embedder can read an answer
+ * itself before relaying it.
  *
  * @example
  * const upstream = await requestUpstream(req, route, '/api/users?page=2', pool)
@@ -77,24 +104,30 @@ export function requestUpstream(
   options: RequestUpstreamOptions = {},
 ): Promise<UpstreamResponse> {
   const body = options.body ?? requestBodyOf(req)
-  const send = (rewritten: string): Promise<UpstreamResponse> => {
-    const upstreamPath = joinTargetPath(route.target, rewritten)
-    options.onPath?.(upstreamPath)
-    const headers = buildUpstreamHeaders(req, route)
-    if (body.kind === 'parsed') {
-      // The parser's bytes replace the stream: the framing has to describe them.
-      delete headers['transfer-encoding']
-      headers['content-length'] = String(body.bytes.byteLength)
-    }
-    return pool.poolFor(route).request({
+  const target = options.target ?? route.target
+  const routed = target === route.target ? route : { ...route, target }
+  const dispatch = (parts: OutgoingParts): Promise<UpstreamResponse> => {
+    options.onPath?.(parts.path)
+    return pool.poolFor(routed).request({
       method: req.method ?? 'GET',
-      path: upstreamPath,
-      headers,
+      path: parts.path,
+      headers: parts.headers,
       body: body.kind === 'stream' ? req : body.kind === 'parsed' ? body.bytes : null,
       signal: options.signal,
       headersTimeout: route.timeout,
       bodyTimeout: 0,
     })
+  }
+  const send = (rewritten: string): Promise<UpstreamResponse> => {
+    const headers = buildUpstreamHeaders(req, routed)
+    if (body.kind === 'parsed') {
+      // The parser's bytes replace the stream: the framing has to describe them.
+      delete headers['transfer-encoding']
+      headers['content-length'] = String(body.bytes.byteLength)
+    }
+    const parts: OutgoingParts = { path: joinTargetPath(target, rewritten), headers }
+    const prepared = options.prepare?.(parts)
+    return prepared instanceof Promise ? prepared.then(() => dispatch(parts)) : dispatch(parts)
   }
   try {
     const rewritten = route.rewritePath(path, req, options.report)
@@ -108,14 +141,23 @@ export function requestUpstream(
 /** The step that forwards one route's requests (see {@link createForwarder}). */
 export type Forwarder = (req: ProxyRequest, res: ProxyResponse, path: string) => void
 
+/** A failure of the user's code (a hook, the router, the transform): 502, naming it. */
+function userCodeFailure(error: HookFailure | RouterAnswerError | Error, name: string): UpstreamFailure {
+  return { status: 502, cause: `${name} failed`, hint: error.message, code: undefined }
+}
+
 /**
  * Builds the forwarding step of a route once: sends each request upstream and relays the
  * answer, answering failures with 502/504 and a short body (see `sendUpstreamFailure`), never
  * throwing. A client that goes away before the answer arrives aborts the upstream request
- * through a `ClientAbort`, so a closed tab does not leave work running on the target. Along the
- * way it explains what a developer would otherwise puzzle over, once per route: a 404 for a path
- * whose prefix was removed, a 403 to a request whose `Origin` went up unchanged, a redirect it
- * cannot point back, a body a parser had already read.
+ * through a `ClientAbort`, so a closed tab does not leave work running on the target.
+ *
+ * The per-request options run in http-proxy-middleware's order: `router` picks the target, then
+ * `pathRewrite`, then the `proxyReq` hooks see the outgoing request; the `proxyRes` hooks see
+ * the answer before it is relayed, `transformResponse` may replace its body, and the `error`
+ * hooks run before a 502/504 (which they may answer themselves). A hook, router or transform
+ * that throws gives a 502 naming it, logged once. Along the way the forwarder explains, once
+ * per route, what a developer would otherwise puzzle over (see `createForwardHints`).
  *
  * @example
  * const forward = createForwarder(route, { pool, logger, failures })
@@ -123,10 +165,152 @@ export type Forwarder = (req: ProxyRequest, res: ProxyResponse, path: string) =>
  */
 export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps): Forwarder {
   const { logger, failures, hops } = deps
-  const label = targetLabel(route.target)
+  const { hooks, router, transformResponse } = route
   const location = createLocationRewrite(route)
-  const rewriteLocation = location.kind === 'rewrite' ? location.rewrite : undefined
   const hints = createForwardHints(route, location, logger)
+  // Routed targets get their own redirect rewrite, built on first use (a few targets at most).
+  const routedLocations = new Map<string, ReturnType<typeof createLocationRewrite>>()
+  const locationFor = (target: URL) => {
+    if (target === route.target) return location
+    let known = routedLocations.get(target.href)
+    if (known === undefined) {
+      if (routedLocations.size >= 64) routedLocations.clear()
+      known = createLocationRewrite({ ...route, target })
+      routedLocations.set(target.href, known)
+    }
+    return known
+  }
+
+  const routerName = routeOption(route.prefix, 'router')
+
+  /** A failure of the user's code: logged once per hook and cause, answered 502. */
+  function failUserCode(req: ProxyRequest, res: ProxyResponse, error: unknown, label: string): void {
+    const name = error instanceof HookFailure ? error.hook : routerName
+    const failure = userCodeFailure(
+      error instanceof HookFailure || error instanceof RouterAnswerError
+        ? error
+        : new Error(`${name} threw: ${error instanceof Error ? error.message : String(error)}`),
+      name,
+    )
+    logger.error(`502 ${req.method} ${req.url} → ${label}: ${failure.hint}`, `${name} ${failure.hint}`)
+    sendUpstreamFailure(req, res, failure, label)
+  }
+
+  async function relay(req: ProxyRequest, res: ProxyResponse, upstream: UpstreamResponse, target: URL) {
+    const routed = target === route.target ? route : { ...route, target }
+    if (hooks.proxyRes.length > 0) {
+      const proxyRes = { statusCode: upstream.statusCode, headers: upstream.headers }
+      await runHooks(hooks.proxyRes, [proxyRes, req, res])
+      upstream.statusCode = proxyRes.statusCode
+    }
+    const rewrite = locationFor(target)
+    const rewriteLocation = rewrite.kind === 'rewrite' ? rewrite.rewrite : undefined
+    if (transformResponse !== undefined && isTransformable(req, upstream)) {
+      const proxyRes = { statusCode: upstream.statusCode, headers: upstream.headers }
+      let outcome: TransformOutcome
+      try {
+        outcome = await transformAnswer(upstream, proxyRes, transformResponse, req, res)
+      } catch (error) {
+        throw new HookFailure(routeOption(route.prefix, 'transformResponse'), error)
+      }
+      if (outcome.kind !== 'body') {
+        const label = targetLabel(target)
+        const hint =
+          outcome.kind === 'too-large'
+            ? `the answer is larger than ${MAX_TRANSFORM_BYTES} bytes, too large for transformResponse`
+            : `transformResponse cannot decode Content-Encoding: ${outcome.encoding}`
+        logger.error(
+          `502 ${req.method} ${req.url} → ${label}: ${hint}`,
+          `${route.prefix} transform ${outcome.kind}`,
+        )
+        sendUpstreamFailure(
+          req,
+          res,
+          { status: 502, cause: 'transformResponse failed', hint, code: undefined },
+          label,
+        )
+        return
+      }
+      upstream.statusCode = proxyRes.statusCode
+      sendUpstreamResponse(req, res, upstream, routed, logger, { rewriteLocation, body: outcome.body })
+      return
+    }
+    sendUpstreamResponse(req, res, upstream, routed, logger, { rewriteLocation })
+  }
+
+  async function forwardTo(req: ProxyRequest, res: ProxyResponse, path: string, body: RequestBody) {
+    const abort = new ClientAbort()
+    res.once('close', () => {
+      if (!res.writableEnded) abort.abort()
+    })
+    let target = route.target
+    let label = targetLabel(target)
+    try {
+      if (router !== undefined) {
+        const chosen = router(req)
+        target = (chosen instanceof Promise ? await chosen : chosen) ?? route.target
+        label = targetLabel(target)
+      }
+    } catch (error) {
+      failUserCode(req, res, error, label)
+      return
+    }
+    let upstreamPath = path
+    let upstream: UpstreamResponse
+    try {
+      upstream = await requestUpstream(req, route, path, deps.pool, {
+        signal: abort.signal,
+        report: logger.warn,
+        body,
+        target,
+        prepare:
+          hooks.proxyReq.length === 0
+            ? undefined
+            : (parts) =>
+                runHooks(hooks.proxyReq, [outgoingRequest(req.method ?? 'GET', target, parts), req, res]),
+        onPath(rewritten) {
+          upstreamPath = rewritten
+          hops?.set(req, `${label}${rewritten}`)
+        },
+      })
+    } catch (error) {
+      if (abort.aborted || isResponseClosed(res)) {
+        logger.debug(`${req.method} ${req.url}: the client went away before ${label} answered`)
+        return
+      }
+      if (error instanceof HookFailure) {
+        failUserCode(req, res, error, label)
+        return
+      }
+      const failure = describeUpstreamError(error, { label, target, timeout: route.timeout })
+      failures.failed(failure, label, req)
+      if (hooks.error.length > 0) {
+        try {
+          await runHooks(hooks.error, [error instanceof Error ? error : new Error(String(error)), req, res])
+        } catch (hookError) {
+          failUserCode(req, res, hookError, label)
+          return
+        }
+        // The hook answered itself: ours would be a second answer.
+        if (res.headersSent || res.writableEnded) return
+      }
+      sendUpstreamFailure(req, res, failure, label)
+      return
+    }
+    failures.answered(label)
+    if (abort.aborted) {
+      discard(upstream.body)
+      return
+    }
+    hints.answered(req, upstream, path, upstreamPath)
+    try {
+      await relay(req, res, upstream, target)
+    } catch (error) {
+      discard(upstream.body)
+      if (error instanceof HookFailure) failUserCode(req, res, error, label)
+      else throw error
+    }
+  }
 
   return function forward(req, res, path) {
     const body = requestBodyOf(req)
@@ -135,48 +319,10 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
       sendText(res, 500, 'text/plain; charset=utf-8', `cors-dev-proxy: ${body.cause}. ${BODY_FIX}\n`)
       return
     }
-    const abort = new ClientAbort()
-    res.once('close', () => {
-      if (!res.writableEnded) abort.abort()
+    forwardTo(req, res, path, body).catch((error: unknown) => {
+      // Nothing above should throw; if something does, the client gets a broken response, not a hang.
+      logger.error(`${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`)
+      abortResponse(res)
     })
-    let upstreamPath = path
-    requestUpstream(req, route, path, deps.pool, {
-      signal: abort.signal,
-      report: logger.warn,
-      body,
-      onPath(rewritten) {
-        upstreamPath = rewritten
-        hops?.set(req, `${label}${rewritten}`)
-      },
-    })
-      .then(
-        (upstream) => {
-          failures.answered(label)
-          if (abort.aborted) {
-            discard(upstream.body)
-            return
-          }
-          hints.answered(req, upstream, path, upstreamPath)
-          sendUpstreamResponse(req, res, upstream, route, logger, { rewriteLocation })
-        },
-        (error: unknown) => {
-          if (abort.aborted || isResponseClosed(res)) {
-            logger.debug(`${req.method} ${req.url}: the client went away before ${label} answered`)
-            return
-          }
-          const failure = describeUpstreamError(error, {
-            label,
-            target: route.target,
-            timeout: route.timeout,
-          })
-          failures.failed(failure, label, req)
-          sendUpstreamFailure(req, res, failure, label)
-        },
-      )
-      .catch((error: unknown) => {
-        // Nothing above should throw; if something does, the client gets a broken response, not a hang.
-        logger.error(`${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`)
-        abortResponse(res)
-      })
   }
 }

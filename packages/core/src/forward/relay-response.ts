@@ -33,7 +33,9 @@ function isEventStream(contentType: unknown): boolean {
 /** What `sendUpstreamResponse` can do besides relaying, all optional. */
 export interface RelayOptions {
   /** Points redirects at the target back at the dev server (see `createLocationRewrite`). */
-  rewriteLocation?: LocationRewriter
+  rewriteLocation?: LocationRewriter | undefined
+  /** The body to send instead of piping the upstream's (already read, by `transformResponse`). */
+  body?: Buffer | undefined
 }
 
 /**
@@ -82,6 +84,10 @@ export function sendUpstreamResponse(
       `${label} ${failure.cause}`,
     )
     sendUpstreamFailure(req, res, failure, label)
+    return
+  }
+  if (options.body !== undefined) {
+    res.end(options.body)
     return
   }
   if (isEventStream(headers['content-type']) && 'flushHeaders' in res) res.flushHeaders()

@@ -1,0 +1,109 @@
+/*
+ * The per-request options, with the names and meanings of http-proxy-middleware (`on`, `router`,
+ * `pathFilter`, its response interceptor) and Vite's `server.proxy` (`configure`, `bypass`), so a
+ * config moves over by copy. Requests go upstream through undici, not `http.ClientRequest`, so
+ * the objects handed to hooks offer the subset of methods hooks call, listed on each type.
+ */
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+
+/**
+ * The outgoing request as `on.proxyReq` sees it, after `router` and `pathRewrite`: what
+ * http-proxy-middleware's `proxyReq` snippets call. Header names are case-insensitive.
+ */
+export interface OutgoingProxyRequest {
+  /** The method sent upstream. */
+  readonly method: string
+  /** The upstream path with its query (the target's base path included); settable. */
+  path: string
+  /** The target this request goes to (after `router`). */
+  readonly target: URL
+  getHeader(name: string): string | string[] | undefined
+  setHeader(name: string, value: string | number | readonly string[]): void
+  removeHeader(name: string): void
+  hasHeader(name: string): boolean
+  /** The headers, names lowercased. */
+  getHeaders(): Record<string, string | string[]>
+}
+
+/**
+ * The target's answer as `on.proxyRes` sees it, before anything is sent to the browser: change
+ * `statusCode` or `headers` (names lowercased) and the browser gets the change.
+ */
+export interface IncomingProxyResponse {
+  statusCode: number
+  headers: IncomingHttpHeaders
+}
+
+/**
+ * The hooks of a route (`on`), http-proxy-middleware's names and arguments. Each may be async
+ * and is awaited; a hook that throws answers the request 502 naming the hook.
+ */
+export interface ProxyHooks {
+  /** The outgoing request, before it is sent: set or remove headers, change the path. */
+  proxyReq?: (proxyReq: OutgoingProxyRequest, req: ProxyRequest, res: ProxyResponse) => unknown
+  /** The target's answer, before it is relayed: change its status or headers. */
+  proxyRes?: (proxyRes: IncomingProxyResponse, req: ProxyRequest, res: ProxyResponse) => unknown
+  /**
+   * A request that could not be forwarded (target down, timeout...). Runs before the 502/504
+   * answer; when the hook answers itself (headers sent or response ended), ours is skipped.
+   * For a WebSocket upgrade, the third argument is the client's socket.
+   */
+  error?: (error: Error, req: ProxyRequest, res: ProxyResponse | Duplex) => unknown
+  /** The outgoing WebSocket handshake, before it is sent. */
+  proxyReqWs?: (proxyReq: OutgoingProxyRequest, req: IncomingMessage, socket: Duplex, head: Buffer) => unknown
+}
+
+/** The name of a hook. */
+export type ProxyHookName = keyof ProxyHooks
+
+/**
+ * What Vite's `configure(proxy, options)` receives: register hooks with `proxy.on(event, fn)`,
+ * the events and arguments of {@link ProxyHooks}.
+ */
+export interface ConfigurableProxy {
+  on<E extends ProxyHookName>(event: E, listener: NonNullable<ProxyHooks[E]>): ConfigurableProxy
+  once<E extends ProxyHookName>(event: E, listener: NonNullable<ProxyHooks[E]>): ConfigurableProxy
+  off<E extends ProxyHookName>(event: E, listener: NonNullable<ProxyHooks[E]>): ConfigurableProxy
+}
+
+/**
+ * A target per request: a function returning a URL (sync or async; `undefined` keeps the
+ * route's target), or an object whose keys are a host (`'api.localhost:5173'`), a path
+ * (`'/v2'`, segment-safe) or both (`'api.localhost:5173/v2'`), tried in order.
+ */
+export type Router =
+  | ((req: ProxyRequest) => string | URL | undefined | null | Promise<string | URL | undefined | null>)
+  | Record<string, string>
+
+/**
+ * Which requests of the route's prefix it takes (http-proxy-middleware's `pathFilter`): a
+ * function of the path (without the query) and the request, a path prefix, or a list of them.
+ * A request it declines goes on to the dev server.
+ */
+export type PathFilter = string | readonly string[] | ((path: string, req: ProxyRequest) => boolean)
+
+/**
+ * Vite's `bypass(req, res, options)`: a string serves that path instead (the request goes on to
+ * the dev server with `req.url` set to it), `false` answers 404, nothing proxies. For a
+ * WebSocket upgrade `res` is `undefined`. May be async.
+ */
+export type Bypass = (
+  req: ProxyRequest,
+  res: ProxyResponse | undefined,
+  // biome-ignore lint/suspicious/noExplicitAny: the route as the user wrote it, passed back unchanged.
+  options: any,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a bypass that returns nothing (`(req) => { ... }`) proxies; `undefined` would reject it.
+) => string | false | null | undefined | void | Promise<string | false | null | undefined | void>
+
+/**
+ * http-proxy-middleware's `responseInterceptor`: gets the target's whole answer (decompressed)
+ * and returns the new body: a Buffer or string as it is, anything else as JSON. May be async.
+ */
+export type TransformResponse = (
+  body: Buffer,
+  proxyRes: IncomingProxyResponse,
+  req: ProxyRequest,
+  res: ProxyResponse,
+) => unknown
