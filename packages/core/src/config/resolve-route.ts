@@ -1,6 +1,6 @@
 import { ROUTE_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
-import { describeType, isPlainObject, quote, renderValue, routeOption } from './option-path.js'
+import { describeType, isPlainObject, quote, routeOption } from './option-path.js'
 import { createPathRewriter } from './path-rewrite.js'
 import { type ResolvedCorsOptions, resolveCorsOptions } from './resolve-cors-options.js'
 import { resolveMockBackendOptions } from './resolve-mock-options.js'
@@ -42,11 +42,19 @@ export const NO_SHARED_OPTIONS: RouteDefaults = Object.freeze({
   jsonp: undefined,
 })
 
-/** Renders a route's target for the example fix of a prefix error. */
-function exampleTarget(config: unknown): string {
-  if (typeof config === 'string') return renderValue(config)
-  if (isPlainObject(config) && typeof config.target === 'string') return renderValue(config.target)
-  return "'http://localhost:3000'"
+/**
+ * Renders a route for the example fix of a prefix error: the user's own target when it is
+ * valid (the example must work as it is), `{ mock: true }` for a mock route, else a placeholder.
+ */
+function exampleRoute(config: unknown): string {
+  if (isPlainObject(config) && config.mock !== undefined && config.mock !== false) return '{ mock: true }'
+  const target = isPlainObject(config) ? config.target : config
+  try {
+    validateTarget(target, 'target')
+    return quote((target as string).trim())
+  } catch {
+    return "'http://localhost:3000'"
+  }
 }
 
 /**
@@ -66,10 +74,12 @@ export function resolveRoute(
   defaults: RouteDefaults = NO_SHARED_OPTIONS,
   warn: (message: string) => void = () => undefined,
 ): ResolvedRoute {
-  const prefix = normalizePrefix(key, exampleTarget(config))
+  const prefix = normalizePrefix(key, exampleRoute(config))
   const at = (name: string): string => routeOption(key, name)
   if (typeof config !== 'string' && !isPlainObject(config)) {
-    const fix = typeof config === 'number' ? `'http://localhost:${config}'` : "'http://localhost:3000'"
+    // A port number is read as the user meaning that port on localhost.
+    const port = Number.isInteger(config) && (config as number) > 0 && (config as number) < 65_536
+    const fix = port ? `'http://localhost:${config}'` : "'http://localhost:3000'"
     throw new CorsDevProxyError(
       'INVALID_TARGET',
       routeOption(key),

@@ -1,6 +1,8 @@
+import { parseOrigin } from '../http/parse-origin.js'
 import { didYouMean } from './did-you-mean.js'
 import { CorsDevProxyError } from './errors.js'
-import { renderValue } from './option-path.js'
+import { nestedExample, quote } from './option-path.js'
+import { validateTarget } from './validate-target.js'
 
 /** Keys a route object accepts (`RouteOptions`). */
 export const ROUTE_OPTION_NAMES: readonly string[] = Object.freeze([
@@ -58,13 +60,86 @@ export const GLOBAL_OPTION_NAMES: readonly string[] = Object.freeze([
 /** Which object a key was found in: the advice and the example fix depend on it. */
 export type OptionLevel = 'route' | 'global' | 'cors' | 'mock' | 'jsonp'
 
-/** A correct example per level, for a key with neither advice nor a close match. */
+/**
+ * A correct example per level, for a key with neither advice nor a close match (wrapped in
+ * its parent key, or its factory's call, for the nested levels).
+ */
 const LEVEL_EXAMPLES: Readonly<Record<OptionLevel, string>> = {
   route: "{ target: 'http://localhost:3000', changeOrigin: true }",
   global: "{ log: 'info', timeout: 30000 }",
-  cors: "{ cors: { origin: 'http://localhost:5173', credentials: true } }",
-  mock: "{ mock: { cors: 'reflect' } }",
-  jsonp: "{ jsonp: { param: 'callback' } }",
+  cors: "{ origin: 'http://localhost:5173', credentials: true }",
+  mock: "{ cors: 'reflect' }",
+  jsonp: "{ param: 'callback' }",
+}
+
+/**
+ * A valid value per option and level, for examples that name an option the user did not write
+ * correctly (a typo, a name from another tool): the user's own value may not be valid for it.
+ * `'true'` means the option takes either boolean, so the user's boolean is kept. A name missing
+ * here shows `true`; `test/config/fix-examples.test.ts` fails when that is not valid for it.
+ */
+const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, string>>>> = {
+  route: {
+    target: "'http://localhost:3000'",
+    changeOrigin: 'true',
+    pathRewrite: 'false',
+    headers: "{ 'x-api-key': 'dev' }",
+    xfwd: 'true',
+    ws: 'true',
+    secure: 'true',
+    timeout: '30000',
+    cookieDomainRewrite: "{ 'api.example.com': 'localhost' }",
+    cookiePathRewrite: "{ '/api': '/' }",
+    cors: 'true',
+    mock: 'true',
+    jsonp: 'true',
+  },
+  global: {
+    changeOrigin: 'true',
+    xfwd: 'true',
+    secure: 'true',
+    timeout: '30000',
+    headers: "{ 'x-api-key': 'dev' }",
+    cors: 'true',
+    jsonp: 'true',
+    log: "'debug'",
+    logger: 'console',
+  },
+  cors: {
+    origin: "'http://localhost:5173'",
+    methods: "['GET', 'POST', 'PUT']",
+    allowedHeaders: "['content-type', 'authorization']",
+    exposedHeaders: "['x-total-count']",
+    credentials: 'true',
+    maxAge: '600',
+    preflightContinue: 'true',
+    optionsSuccessStatus: '204',
+  },
+  mock: { cors: "'reflect'", jsonpParam: "'callback'", bodyLimit: '1048576', logLimit: '1000' },
+  jsonp: { param: "'callback'" },
+}
+
+/**
+ * The value to show for `key` at `level` in an example: the user's own value when it is valid
+ * there (a boolean for an option that takes either, a valid target or origin string), else the
+ * option's example value (`pathRewrite: true` is not valid, so `pathRewrite` shows `false`).
+ */
+function exampleValue(level: OptionLevel, key: string, value: unknown): string {
+  const example = EXAMPLE_VALUES[level][key] ?? 'true'
+  if (typeof value === 'boolean') return example === 'true' ? String(value) : example
+  if (typeof value !== 'string') return example
+  if (key === 'origin' && parseOrigin(value) !== null) return quote(value)
+  if (key === 'target' && isValidTarget(value)) return quote(value)
+  return example
+}
+
+function isValidTarget(value: string): boolean {
+  try {
+    validateTarget(value, 'target')
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** What a key is called in messages at each level. */
@@ -76,9 +151,14 @@ const LEVEL_NOUNS: Readonly<Record<OptionLevel, string>> = {
   jsonp: 'a jsonp option',
 }
 
-/** Wraps the example of a nested option in its parent key, so the fix can be pasted as it is. */
-function nestedExample(level: OptionLevel, example: string): string {
-  return level === 'cors' || level === 'mock' || level === 'jsonp' ? `{ ${level}: ${example} }` : example
+/**
+ * Wraps the example of a nested option in its parent key (or its standalone factory's call),
+ * so the fix can be pasted as it is where `option` points.
+ */
+function wrapForLevel(level: OptionLevel, option: string, example: string): string {
+  return level === 'cors' || level === 'mock' || level === 'jsonp'
+    ? nestedExample(option, level, example)
+    : example
 }
 
 /** Advice for a key that exists in another tool (or elsewhere in ours), with a correct example. */
@@ -98,6 +178,8 @@ const HOOKS = [
   'onClose',
   'plugins',
 ]
+/** Vite's `rewrite`, as our `pathRewrite`. */
+const REWRITE_EXAMPLE = "(path) => path.replace(/^\\/api/, '')"
 const PER_ROUTE = [
   'target',
   'pathRewrite',
@@ -113,12 +195,12 @@ const PER_ROUTE = [
  * or put at the wrong level. `secure`, `changeOrigin`, `headers`, `xfwd`, `ws`, `timeout` and
  * the cookie rewrites have the same name and meaning here, so they need no advice.
  */
-function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice | undefined {
+function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: string): Advice | undefined {
   if (level === 'cors') {
     return key === 'headers'
       ? {
           problem: 'is not a CORS option; did you mean `allowedHeaders`?',
-          example: "{ cors: { allowedHeaders: ['content-type'] } }",
+          example: nestedExample(option, 'cors', "{ allowedHeaders: ['content-type'] }"),
         }
       : undefined
   }
@@ -126,7 +208,7 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice 
   if (CORS_OPTION_NAMES.includes(key)) {
     return {
       problem: `is a CORS option: put it inside \`cors\``,
-      example: `{ cors: { ${key}: ${renderValue(value)} } }`,
+      example: `{ cors: { ${key}: ${exampleValue('cors', key, value)} } }`,
     }
   }
   if (HOOKS.includes(key) || key === 'bypass') {
@@ -141,13 +223,18 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice 
       example:
         key === 'target'
           ? "{ '/api': { target: 'http://localhost:3000' } }"
-          : `{ '/api': { target: 'http://localhost:3000', ${key === 'rewrite' ? 'pathRewrite' : key}: ... } }`,
+          : key === 'mock'
+            ? "{ '/api': { mock: true } }"
+            : key === 'rewrite'
+              ? `{ '/api': { target: 'http://localhost:3000', pathRewrite: ${REWRITE_EXAMPLE} } }`
+              : `{ '/api': { target: 'http://localhost:3000', ${key}: ${exampleValue('route', key, value)} } }`,
     }
   }
   if (level === 'route' && ['log', 'logger', 'logLevel', 'logProvider'].includes(key)) {
+    const shared = key === 'logger' || key === 'logProvider' ? '{ logger: console }' : "{ log: 'debug' }"
     return {
       problem: `is shared by all routes: pass it in the second argument`,
-      example: `({ '/api': 'http://localhost:3000' }, { log: 'debug' })`,
+      example: `({ '/api': 'http://localhost:3000' }, ${shared})`,
     }
   }
   switch (key) {
@@ -155,12 +242,15 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice 
       return {
         problem:
           'is the name Vite uses: here it is `pathRewrite` (a function, or an object of RegExp → replacement)',
-        example: `{ '/api': { target: 'http://localhost:3000', pathRewrite: (path) => path.replace(/^\\/api/, '') } }`,
+        example: `{ '/api': { target: 'http://localhost:3000', pathRewrite: ${REWRITE_EXAMPLE} } }`,
       }
     case 'logLevel':
       return { problem: 'is called `log` here', example: "{ log: 'debug' }" }
     case 'logProvider':
-      return { problem: 'is called `logger` here', example: '{ logger: { info, warn, error } }' }
+      return {
+        problem: 'is called `logger` here (an object with info, warn and error)',
+        example: '{ logger: console }',
+      }
     case 'pathFilter':
     case 'context':
     case 'filter':
@@ -199,7 +289,13 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice 
       return { problem: 'is set with `jsonp: { param }`', example: "{ jsonp: { param: 'callback' } }" }
     case 'ignorePath':
     case 'prependPath':
-      return { problem: 'is not supported: use `pathRewrite`', example: '{ pathRewrite: false }' }
+      return {
+        problem: 'is not supported: use `pathRewrite`',
+        example:
+          level === 'global'
+            ? "{ '/api': { target: 'http://localhost:3000', pathRewrite: false } }"
+            : '{ pathRewrite: false }',
+      }
     default:
       return undefined
   }
@@ -223,22 +319,23 @@ export function assertKnownKeys(
   for (const key of Object.keys(object)) {
     if (known.includes(key)) continue
     const value = object[key]
-    const advice = foreignAdvice(key, value, level)
-    if (advice) throw new CorsDevProxyError('UNKNOWN_OPTION', optionPath(key), advice.problem, advice.example)
+    const option = optionPath(key)
+    const advice = foreignAdvice(key, value, level, option)
+    if (advice) throw new CorsDevProxyError('UNKNOWN_OPTION', option, advice.problem, advice.example)
     const suggestion = didYouMean(key, known)
     if (suggestion) {
       throw new CorsDevProxyError(
         'UNKNOWN_OPTION',
-        optionPath(key),
+        option,
         `is not ${LEVEL_NOUNS[level]}; did you mean \`${suggestion}\`?`,
-        nestedExample(level, `{ ${suggestion}: ${renderValue(value)} }`),
+        wrapForLevel(level, option, `{ ${suggestion}: ${exampleValue(level, suggestion, value)} }`),
       )
     }
     throw new CorsDevProxyError(
       'UNKNOWN_OPTION',
-      optionPath(key),
+      option,
       `is not ${LEVEL_NOUNS[level]}. Known options: ${known.join(', ')}`,
-      LEVEL_EXAMPLES[level],
+      wrapForLevel(level, option, LEVEL_EXAMPLES[level]),
     )
   }
 }
