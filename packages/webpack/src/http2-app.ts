@@ -28,6 +28,6 @@ export function assertAppServesHttp2(devServer: DevServerLike): void {
     "is Express (webpack-dev-server's default), which cannot serve server: 'http2': the first HTTP/2 " +
       'request would crash the dev server. Use connect, the app webpack-dev-server documents for HTTP/2 (npm i -D connect; in an ESM ' +
       "config: import connect from 'connect', then app: () => connect()).",
-    "devServer: { server: 'http2', app: () => require('connect')(), ...corsDevProxy(routes) }",
+    "{ devServer: { server: 'http2', app: () => require('connect')(), ...corsDevProxy(routes) } }",
   )
 }

@@ -32,7 +32,7 @@ describe('assertAppServesHttp2', () => {
     expect(error).toBeInstanceOf(CorsDevProxyError)
     expect(error).toMatchObject({ code: 'CONFLICTING_OPTIONS', option: 'devServer.app' })
     expect((error as Error).message).toContain(
-      "Fix it like this: devServer: { server: 'http2', app: () => require('connect')(), ...corsDevProxy(routes) }",
+      "Fix it like this: { devServer: { server: 'http2', app: () => require('connect')(), ...corsDevProxy(routes) } }",
     )
     expect((error as Error).message).toContain("import connect from 'connect'")
   })

@@ -92,7 +92,7 @@ export function resolveOriginPolicy(value: unknown, option: string): CorsOriginP
         throw fail(
           at,
           `must be an origin string or a RegExp, got ${describeType(entry)}`,
-          "['http://localhost:5173', /\\.localhost:\\d+$/]",
+          "{ origin: ['http://localhost:5173', /\\.localhost:\\d+$/] }",
         )
     })
     return {

@@ -3,9 +3,18 @@
  * exact place in the user's config: `routes['/api'].target`, `options.timeout`.
  */
 
-/** Quotes a string as a single-quoted JavaScript literal, the way users write their config. */
+/**
+ * Quotes a string as a single-quoted JavaScript literal, the way users write their config.
+ * Control characters and U+2028/U+2029 are escaped, so the literal stays on one line and an
+ * example fix that contains it can be pasted as it is.
+ */
 export function quote(value: string): string {
-  return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`
+  const escaped = value
+    .replaceAll('\\', '\\\\')
+    .replaceAll("'", "\\'")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters to escape.
+    .replace(/[\0-\x1f\x7f\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return `'${escaped}'`
 }
 
 /**
@@ -39,9 +48,28 @@ export function globalOption(name: string): string {
   return `options.${name}`
 }
 
+/** The standalone factory that takes each nested option as its argument. */
+const FACTORIES = { cors: 'createCorsMiddleware', mock: 'createMockBackend', jsonp: 'createJsonpMiddleware' }
+
 /**
- * A short source-like rendering of a user's value for an example fix: strings quoted,
- * primitives as written, anything else elided.
+ * An example fix for a nested option (`cors`, `mock`, `jsonp`), written where `option` (the
+ * path the message names) puts it: `{ cors: … }` to paste into a route or the shared options,
+ * or a call of the standalone factory, whose messages name the option from its own root
+ * (`cors`, `cors.origin`).
+ *
+ * @example
+ * nestedExample("routes['/api'].cors.credential", 'cors', '{ credentials: true }') // '{ cors: { credentials: true } }'
+ * nestedExample('cors.credential', 'cors', '{ credentials: true }') // 'createCorsMiddleware({ credentials: true })'
+ */
+export function nestedExample(option: string, name: keyof typeof FACTORIES, inner: string): string {
+  const standalone = option === name || option.startsWith(`${name}.`) || option.startsWith(`${name}[`)
+  return standalone ? `${FACTORIES[name]}(${inner})` : `{ ${name}: ${inner} }`
+}
+
+/**
+ * A short source-like rendering of a user's value for a problem (`got a string ('x')`): strings
+ * quoted (and cut at 60 characters), primitives as written, anything else elided. The result is
+ * not always code (`{ ... }`), so examples never use it.
  *
  * @example
  * renderValue('http://localhost:3000') // "'http://localhost:3000'"

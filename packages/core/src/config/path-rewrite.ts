@@ -76,7 +76,7 @@ function regexRules(rules: Record<string, string>, option: string): PathRewriter
         'INVALID_OPTION',
         optionEntry(option, source),
         `is not a valid regular expression (${(error as Error).message})`,
-        "pathRewrite: { '^/api/v1': '/v2' }",
+        "{ pathRewrite: { '^/api/v1': '/v2' } }",
       )
     }
   })

@@ -4,7 +4,7 @@ import type { CorsOptions } from './cors-options.js'
 import { type CorsOriginPolicy, resolveOriginPolicy } from './cors-origin-policy.js'
 import { CORS_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
-import { describeType, isPlainObject } from './option-path.js'
+import { describeType, isPlainObject, nestedExample } from './option-path.js'
 import { assertKnownKeys, CORS_OPTION_NAMES } from './unknown-options.js'
 import { checkBoolean } from './validate-values.js'
 
@@ -90,7 +90,7 @@ export function resolveCorsOptions(
     throw fail(
       option,
       `must be true, false or an object of CORS options, got ${describeType(source)}`,
-      '{ cors: { credentials: true } }',
+      nestedExample(option, 'cors', '{ credentials: true }'),
     )
   }
   assertKnownKeys(source, CORS_OPTION_NAMES, 'cors', at)
@@ -102,7 +102,7 @@ export function resolveCorsOptions(
     throw fail(
       at('origin'),
       "is '*' with `credentials: true`, which the browser refuses: a credentialed response must name the page's origin (Fetch standard §3.2.5)",
-      "{ cors: { origin: 'http://localhost:5173', credentials: true } } or { cors: { origin: true, credentials: true } }",
+      `${nestedExample(option, 'cors', "{ origin: 'http://localhost:5173', credentials: true }")} or ${nestedExample(option, 'cors', '{ origin: true, credentials: true }')}`,
     )
   }
   const origin = resolveOriginPolicy(source.origin, at('origin'))

@@ -106,16 +106,16 @@ export function runConfigure(configure: unknown, options: unknown, option: strin
     if (typeof event !== 'string' || !isHookName(event)) {
       throw new CorsDevProxyError(
         'INVALID_OPTION',
-        `${option}: proxy.on(${JSON.stringify(event)})`,
-        `is not an event cors-dev-proxy emits (${HOOK_NAMES.join(', ')})`,
+        option,
+        `registers proxy.on(${JSON.stringify(event)}), not an event cors-dev-proxy emits (${HOOK_NAMES.join(', ')})`,
         "{ configure: (proxy) => proxy.on('error', (err) => console.error(err)) }",
       )
     }
     if (typeof listener !== 'function') {
       throw new CorsDevProxyError(
         'INVALID_OPTION',
-        `${option}: proxy.on('${event}')`,
-        `needs a function, got ${describeType(listener)}`,
+        option,
+        `registers proxy.on('${event}') with ${describeType(listener)}, which is not a function`,
         "{ configure: (proxy) => proxy.on('error', (err) => console.error(err)) }",
       )
     }

@@ -2,7 +2,7 @@ import { isValidJsonpParam, JSONP_PARAM_RULE } from './callback-name.js'
 import { MOCK_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
 import type { MockBackendOptions, MockCorsMode } from './mock-options.js'
-import { describeType, isPlainObject } from './option-path.js'
+import { describeType, isPlainObject, nestedExample } from './option-path.js'
 import { assertKnownKeys, MOCK_OPTION_NAMES } from './unknown-options.js'
 
 /** {@link MockBackendOptions} with every default filled in. */
@@ -29,8 +29,7 @@ export function resolveMockBackendOptions(
   option = 'mock',
 ): ResolvedMockBackendOptions {
   // A route writes `mock: { … }`; `createMockBackend` takes the object itself.
-  const example = (inner: string): string =>
-    option === 'mock' ? `createMockBackend(${inner})` : `{ mock: ${inner} }`
+  const example = (inner: string): string => nestedExample(option, 'mock', inner)
   const source: unknown = options === true || options === undefined ? {} : options
   if (!isPlainObject(source)) {
     throw new CorsDevProxyError(

@@ -1,7 +1,7 @@
 import { ROUTE_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
 import type { Bypass, TransformResponse } from './hook-options.js'
-import { describeType, isPlainObject, quote, renderValue, routeOption } from './option-path.js'
+import { describeType, isPlainObject, quote, routeOption } from './option-path.js'
 import { createPathRewriter } from './path-rewrite.js'
 import { type ResolvedCorsOptions, resolveCorsOptions } from './resolve-cors-options.js'
 import { mergeHooks, NO_HOOKS, type ResolvedHooks, resolveHooks, runConfigure } from './resolve-hooks.js'
@@ -54,11 +54,27 @@ export const NO_SHARED_OPTIONS: RouteDefaults = Object.freeze({
   hooks: NO_HOOKS,
 })
 
-/** Renders a route's target for the example fix of a prefix error. */
-function exampleTarget(config: unknown): string {
-  if (typeof config === 'string') return renderValue(config)
-  if (isPlainObject(config) && typeof config.target === 'string') return renderValue(config.target)
-  return "'http://localhost:3000'"
+/** The options only a forwarding route takes, each with a valid value for the example fix. */
+const FORWARD_ONLY: ReadonlyArray<readonly [name: string, example: string]> = [
+  ['on', "{ proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') }"],
+  ['configure', "(proxy) => proxy.on('error', (err) => console.error(err))"],
+  ['router', "{ '/v2': 'http://localhost:3002' }"],
+  ['transformResponse', '(body) => body'],
+]
+
+/**
+ * Renders a route for the example fix of a prefix error: the user's own target when it is
+ * valid (the example must work as it is), `{ mock: true }` for a mock route, else a placeholder.
+ */
+function exampleRoute(config: unknown): string {
+  if (isPlainObject(config) && config.mock !== undefined && config.mock !== false) return '{ mock: true }'
+  const target = isPlainObject(config) ? config.target : config
+  try {
+    validateTarget(target, 'target')
+    return quote((target as string).trim())
+  } catch {
+    return "'http://localhost:3000'"
+  }
 }
 
 /**
@@ -78,10 +94,12 @@ export function resolveRoute(
   defaults: RouteDefaults = NO_SHARED_OPTIONS,
   warn: (message: string) => void = () => undefined,
 ): ResolvedRoute {
-  const prefix = normalizePrefix(key, exampleTarget(config))
+  const prefix = normalizePrefix(key, exampleRoute(config))
   const at = (name: string): string => routeOption(key, name)
   if (typeof config !== 'string' && !isPlainObject(config)) {
-    const fix = typeof config === 'number' ? `'http://localhost:${config}'` : "'http://localhost:3000'"
+    // A port number is read as the user meaning that port on localhost.
+    const port = Number.isInteger(config) && (config as number) > 0 && (config as number) < 65_536
+    const fix = port ? `'http://localhost:${config}'` : "'http://localhost:3000'"
     throw new CorsDevProxyError(
       'INVALID_TARGET',
       routeOption(key),
@@ -150,13 +168,13 @@ export function resolveRoute(
 
   if (mocked) {
     // What only a forwarding route can do: a mock answers itself, with nothing upstream.
-    for (const name of ['on', 'configure', 'router', 'transformResponse'] as const) {
+    for (const [name, example] of FORWARD_ONLY) {
       if (options[name] !== undefined) {
         throw new CorsDevProxyError(
           'CONFLICTING_OPTIONS',
           at(name),
-          'has no effect on a mock route, which answers itself: give the route a target, or remove it',
-          `{ ${quote(prefix)}: { target: 'http://localhost:3000', ${name}: ... } }`,
+          'has no effect on a mock route, which answers itself: give the route a target instead of `mock`, or remove it',
+          `{ ${quote(prefix)}: { target: 'http://localhost:3000', ${name}: ${example} } }`,
         )
       }
     }

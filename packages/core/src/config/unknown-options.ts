@@ -1,6 +1,8 @@
+import { parseOrigin } from '../http/parse-origin.js'
 import { didYouMean } from './did-you-mean.js'
 import { CorsDevProxyError } from './errors.js'
-import { renderValue } from './option-path.js'
+import { nestedExample, quote } from './option-path.js'
+import { validateTarget } from './validate-target.js'
 
 /** Keys a route object accepts (`RouteOptions`). */
 export const ROUTE_OPTION_NAMES: readonly string[] = Object.freeze([
@@ -73,14 +75,105 @@ export const HOOK_NAMES: readonly string[] = Object.freeze(['proxyReq', 'proxyRe
 /** Which object a key was found in: the advice and the example fix depend on it. */
 export type OptionLevel = 'route' | 'global' | 'cors' | 'mock' | 'jsonp' | 'hooks'
 
-/** A correct example per level, for a key with neither advice nor a close match. */
+/**
+ * A correct example per level, for a key with neither advice nor a close match (wrapped in
+ * its parent key, or its factory's call, for the nested levels).
+ */
 const LEVEL_EXAMPLES: Readonly<Record<OptionLevel, string>> = {
   route: "{ target: 'http://localhost:3000', changeOrigin: true }",
   global: "{ log: 'info', timeout: 30000 }",
-  cors: "{ cors: { origin: 'http://localhost:5173', credentials: true } }",
-  mock: "{ mock: { cors: 'reflect' } }",
-  jsonp: "{ jsonp: { param: 'callback' } }",
-  hooks: "{ on: { proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') } }",
+  cors: "{ origin: 'http://localhost:5173', credentials: true }",
+  mock: "{ cors: 'reflect' }",
+  jsonp: "{ param: 'callback' }",
+  hooks: "{ proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') }",
+}
+
+/**
+ * A valid value per option and level, for examples that name an option the user did not write
+ * correctly (a typo, a name from another tool): the user's own value may not be valid for it.
+ * `'true'` means the option takes either boolean, so the user's boolean is kept. A name missing
+ * here shows `true`; `test/config/fix-examples.test.ts` fails when that is not valid for it.
+ */
+const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, string>>>> = {
+  route: {
+    target: "'http://localhost:3000'",
+    changeOrigin: 'true',
+    pathRewrite: 'false',
+    headers: "{ 'x-api-key': 'dev' }",
+    xfwd: 'true',
+    ws: 'true',
+    secure: 'true',
+    timeout: '30000',
+    cookieDomainRewrite: "{ 'api.example.com': 'localhost' }",
+    cookiePathRewrite: "{ '/api': '/' }",
+    cors: 'true',
+    mock: 'true',
+    jsonp: 'true',
+    rewriteLocation: 'true',
+    rewriteOrigin: 'true',
+    rewriteWsOrigin: 'true',
+    on: "{ proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') }",
+    configure: "(proxy) => proxy.on('error', (err) => console.error(err))",
+    bypass: "(req) => (req.headers.accept?.includes('text/html') ? '/index.html' : undefined)",
+    router: "{ '/v2': 'http://localhost:3002' }",
+    pathFilter: "['/api/v2']",
+    transformResponse: '(body) => body',
+  },
+  global: {
+    changeOrigin: 'true',
+    xfwd: 'true',
+    secure: 'true',
+    timeout: '30000',
+    headers: "{ 'x-api-key': 'dev' }",
+    cors: 'true',
+    jsonp: 'true',
+    log: "'debug'",
+    logger: 'console',
+    rewriteLocation: 'true',
+    rewriteOrigin: 'true',
+    on: "{ proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') }",
+  },
+  cors: {
+    origin: "'http://localhost:5173'",
+    methods: "['GET', 'POST', 'PUT']",
+    allowedHeaders: "['content-type', 'authorization']",
+    exposedHeaders: "['x-total-count']",
+    credentials: 'true',
+    maxAge: '600',
+    preflightContinue: 'true',
+    optionsSuccessStatus: '204',
+  },
+  mock: { cors: "'reflect'", jsonpParam: "'callback'", bodyLimit: '1048576', logLimit: '1000' },
+  jsonp: { param: "'callback'" },
+  hooks: {
+    proxyReq: '(proxyReq, req, res) => {}',
+    proxyRes: '(proxyRes, req, res) => {}',
+    error: '(err, req, res) => {}',
+    proxyReqWs: '(proxyReq, req, socket, head) => {}',
+  },
+}
+
+/**
+ * The value to show for `key` at `level` in an example: the user's own value when it is valid
+ * there (a boolean for an option that takes either, a valid target or origin string), else the
+ * option's example value (`pathRewrite: true` is not valid, so `pathRewrite` shows `false`).
+ */
+function exampleValue(level: OptionLevel, key: string, value: unknown): string {
+  const example = EXAMPLE_VALUES[level][key] ?? 'true'
+  if (typeof value === 'boolean') return example === 'true' ? String(value) : example
+  if (typeof value !== 'string') return example
+  if (key === 'origin' && parseOrigin(value) !== null) return quote(value)
+  if (key === 'target' && isValidTarget(value)) return quote(value)
+  return example
+}
+
+function isValidTarget(value: string): boolean {
+  try {
+    validateTarget(value, 'target')
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** What a key is called in messages at each level. */
@@ -93,10 +186,20 @@ const LEVEL_NOUNS: Readonly<Record<OptionLevel, string>> = {
   hooks: 'a hook cors-dev-proxy runs',
 }
 
-/** Wraps the example of a nested option in its parent key, so the fix can be pasted as it is. */
-function nestedExample(level: OptionLevel, example: string): string {
+/**
+ * Wraps the example of a nested option in its parent key (or its standalone factory's call),
+ * so the fix can be pasted as it is where `option` points.
+ */
+function wrapForLevel(level: OptionLevel, option: string, example: string): string {
   if (level === 'hooks') return `{ on: ${example} }`
-  return level === 'cors' || level === 'mock' || level === 'jsonp' ? `{ ${level}: ${example} }` : example
+  return level === 'cors' || level === 'mock' || level === 'jsonp'
+    ? nestedExample(option, level, example)
+    : example
+}
+
+/** An option that only a route takes, as an example for `level`: inside a route when written in the shared options. */
+function routeFragment(level: OptionLevel, entry: string): string {
+  return level === 'global' ? `{ '/api': { target: 'http://localhost:3000', ${entry} } }` : `{ ${entry} }`
 }
 
 /** Advice for a key that exists in another tool (or elsewhere in ours), with a correct example. */
@@ -112,13 +215,8 @@ const LEGACY_HOOKS: Readonly<Record<string, string>> = {
   onProxyReqWs: 'proxyReqWs',
   onError: 'error',
 }
-/** A valid function for each hook, with http-proxy-middleware's parameter names, for examples. */
-const HOOK_SIGNATURES: Readonly<Record<string, string>> = {
-  proxyReq: '(proxyReq, req, res) => {}',
-  proxyRes: '(proxyRes, req, res) => {}',
-  proxyReqWs: '(proxyReq, req, socket, head) => {}',
-  error: '(err, req, res) => {}',
-}
+/** Vite's `rewrite`, as our `pathRewrite`. */
+const REWRITE_EXAMPLE = "(path) => path.replace(/^\\/api/, '')"
 const PER_ROUTE = [
   'target',
   'pathRewrite',
@@ -140,12 +238,12 @@ const PER_ROUTE = [
  * or put at the wrong level. `secure`, `changeOrigin`, `headers`, `xfwd`, `ws`, `timeout` and
  * the cookie rewrites have the same name and meaning here, so they need no advice.
  */
-function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice | undefined {
+function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: string): Advice | undefined {
   if (level === 'cors') {
     return key === 'headers'
       ? {
           problem: 'is not a CORS option; did you mean `allowedHeaders`?',
-          example: "{ cors: { allowedHeaders: ['content-type'] } }",
+          example: nestedExample(option, 'cors', "{ allowedHeaders: ['content-type'] }"),
         }
       : undefined
   }
@@ -162,14 +260,14 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice 
   if (CORS_OPTION_NAMES.includes(key)) {
     return {
       problem: `is a CORS option: put it inside \`cors\``,
-      example: `{ cors: { ${key}: ${renderValue(value)} } }`,
+      example: `{ cors: { ${key}: ${exampleValue('cors', key, value)} } }`,
     }
   }
   const hook = LEGACY_HOOKS[key]
   if (hook !== undefined) {
     return {
       problem: `is http-proxy-middleware 2's name: the hook goes in \`on\`, as \`on.${hook}\``,
-      example: `{ on: { ${hook}: ${HOOK_SIGNATURES[hook]} } }`,
+      example: `{ on: { ${hook}: ${EXAMPLE_VALUES.hooks[hook]} } }`,
     }
   }
   if (level === 'global' && PER_ROUTE.includes(key)) {
@@ -178,13 +276,18 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice 
       example:
         key === 'target'
           ? "{ '/api': { target: 'http://localhost:3000' } }"
-          : `{ '/api': { target: 'http://localhost:3000', ${key === 'rewrite' ? 'pathRewrite' : key}: ... } }`,
+          : key === 'mock'
+            ? "{ '/api': { mock: true } }"
+            : key === 'rewrite'
+              ? `{ '/api': { target: 'http://localhost:3000', pathRewrite: ${REWRITE_EXAMPLE} } }`
+              : `{ '/api': { target: 'http://localhost:3000', ${key}: ${exampleValue('route', key, value)} } }`,
     }
   }
   if (level === 'route' && ['log', 'logger', 'logLevel', 'logProvider'].includes(key)) {
+    const shared = key === 'logger' || key === 'logProvider' ? '{ logger: console }' : "{ log: 'debug' }"
     return {
       problem: `is shared by all routes: pass it in the second argument`,
-      example: `({ '/api': 'http://localhost:3000' }, { log: 'debug' })`,
+      example: `({ '/api': 'http://localhost:3000' }, ${shared})`,
     }
   }
   switch (key) {
@@ -192,18 +295,21 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice 
       return {
         problem:
           'is the name Vite uses: here it is `pathRewrite` (a function, or an object of RegExp → replacement)',
-        example: `{ '/api': { target: 'http://localhost:3000', pathRewrite: (path) => path.replace(/^\\/api/, '') } }`,
+        example: `{ '/api': { target: 'http://localhost:3000', pathRewrite: ${REWRITE_EXAMPLE} } }`,
       }
     case 'logLevel':
       return { problem: 'is called `log` here', example: "{ log: 'debug' }" }
     case 'logProvider':
-      return { problem: 'is called `logger` here', example: '{ logger: { info, warn, error } }' }
+      return {
+        problem: 'is called `logger` here (an object with info, warn and error)',
+        example: '{ logger: console }',
+      }
     case 'context':
     case 'filter':
       return {
         problem:
           'is `pathFilter` here; the route key is already the path prefix (it matches the prefix and everything below it)',
-        example: "{ pathFilter: (path, req) => req.method === 'GET' }",
+        example: routeFragment(level, "pathFilter: (path, req) => req.method === 'GET'"),
       }
     case 'onOpen':
     case 'onClose':
@@ -223,7 +329,7 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice 
       return {
         problem:
           'is not needed: `transformResponse` gets the whole answer, decompressed, and returns the new body',
-        example: '{ transformResponse: (body) => body }',
+        example: routeFragment(level, 'transformResponse: (body) => body'),
       }
     case 'autoRewrite':
     case 'hostRewrite':
@@ -258,7 +364,13 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel): Advice 
       return { problem: 'is set with `jsonp: { param }`', example: "{ jsonp: { param: 'callback' } }" }
     case 'ignorePath':
     case 'prependPath':
-      return { problem: 'is not supported: use `pathRewrite`', example: '{ pathRewrite: false }' }
+      return {
+        problem: 'is not supported: use `pathRewrite`',
+        example:
+          level === 'global'
+            ? "{ '/api': { target: 'http://localhost:3000', pathRewrite: false } }"
+            : '{ pathRewrite: false }',
+      }
     default:
       return undefined
   }
@@ -282,22 +394,23 @@ export function assertKnownKeys(
   for (const key of Object.keys(object)) {
     if (known.includes(key)) continue
     const value = object[key]
-    const advice = foreignAdvice(key, value, level)
-    if (advice) throw new CorsDevProxyError('UNKNOWN_OPTION', optionPath(key), advice.problem, advice.example)
+    const option = optionPath(key)
+    const advice = foreignAdvice(key, value, level, option)
+    if (advice) throw new CorsDevProxyError('UNKNOWN_OPTION', option, advice.problem, advice.example)
     const suggestion = didYouMean(key, known)
     if (suggestion) {
       throw new CorsDevProxyError(
         'UNKNOWN_OPTION',
-        optionPath(key),
+        option,
         `is not ${LEVEL_NOUNS[level]}; did you mean \`${suggestion}\`?`,
-        nestedExample(level, `{ ${suggestion}: ${renderValue(value)} }`),
+        wrapForLevel(level, option, `{ ${suggestion}: ${exampleValue(level, suggestion, value)} }`),
       )
     }
     throw new CorsDevProxyError(
       'UNKNOWN_OPTION',
-      optionPath(key),
+      option,
       `is not ${LEVEL_NOUNS[level]}. Known options: ${known.join(', ')}`,
-      LEVEL_EXAMPLES[level],
+      wrapForLevel(level, option, LEVEL_EXAMPLES[level]),
     )
   }
 }

@@ -55,7 +55,8 @@ export function checkHeaders(value: unknown, option: string): HeaderEntry[] | un
       throw invalid(
         at,
         `must be a string, got ${describeType(headerValue)}`,
-        `{ headers: { ${quote(name)}: ${quote(String(headerValue))} } }`,
+        // A number or boolean is what the user meant as text; anything else gets a placeholder.
+        `{ headers: { ${quote(name)}: ${quote(typeof headerValue === 'number' || typeof headerValue === 'boolean' ? String(headerValue) : 'dev')} } }`,
       )
     }
     if (!FIELD_VALUE.test(headerValue)) {

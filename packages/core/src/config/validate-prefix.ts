@@ -6,16 +6,6 @@ const BROWSER_ENCODED = /[\0-\x20"<>`{}\\\x7f-\uffff]/
 /** `.` or `..` as a whole segment, percent-encoded forms included (WHATWG URL standard). */
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i
 
-function invalid(
-  key: string,
-  problem: string,
-  fixedKey: string | undefined,
-  target: string,
-): CorsDevProxyError {
-  const example = `{ ${fixedKey === undefined ? "'/api'" : quote(fixedKey)}: ${target} }`
-  return new CorsDevProxyError('INVALID_PREFIX', routeOption(key), problem, example)
-}
-
 /** `api/` → `/api`, `///api` → `/api`: the key the user most likely meant. */
 function withOneSlash(path: string): string {
   const trimmed = path.replace(/^\/+/, '').replace(/\/+$/, '')
@@ -40,53 +30,68 @@ function withOneSlash(path: string): string {
  * normalizePrefix('/api/', "'http://localhost:3000'") // '/api'
  */
 export function normalizePrefix(key: string, target = "'http://localhost:3000'"): string {
-  if (key.startsWith('^')) {
-    const fixed = withOneSlash(key.slice(1).replace(/(?:\.\*|\/\*|\$|\.\+)+$/, ''))
-    throw invalid(
-      key,
-      'looks like a regular expression: keys are path prefixes (matching whole segments)',
-      fixed,
-      target,
-    )
-  }
-  if (!key.startsWith('/')) throw invalid(key, "must start with '/'", withOneSlash(key), target)
-  if (/[?#]/.test(key)) {
-    const fixed = withOneSlash(key.split(/[?#]/)[0] as string)
-    throw invalid(
-      key,
-      'must not contain a query or fragment (? or #): prefixes match paths only',
-      fixed,
-      target,
-    )
-  }
-  if (key.includes('*')) {
-    const fixed = withOneSlash(key.replace(/\/?\*.*$/, ''))
-    throw invalid(
-      key,
-      'must not contain wildcards: a prefix already matches everything below it',
-      fixed,
-      target,
-    )
-  }
-  if (key.includes('//')) {
-    throw invalid(key, "must not contain '//'", withOneSlash(key.replace(/\/{2,}/g, '/')), target)
-  }
-  if (key.includes('..') || DOT_SEGMENT.test(key)) {
-    throw invalid(
-      key,
-      "must not contain '..' or '.' segments: request paths are resolved before matching, so it would never match",
-      undefined,
-      target,
-    )
-  }
-  if (BROWSER_ENCODED.test(key)) {
-    const fixed = new URL(key, 'http://localhost').pathname
-    throw invalid(
-      key,
-      'contains characters a browser percent-encodes: write the key as the browser sends it',
-      fixed,
-      target,
-    )
+  const found = firstProblem(key)
+  if (found !== undefined) {
+    const example = `{ ${quote(repair(found.fixed))}: ${target} }`
+    throw new CorsDevProxyError('INVALID_PREFIX', routeOption(key), found.problem, example)
   }
   return key.length > 1 && key.endsWith('/') ? key.slice(0, -1) : key
+}
+
+/** What is wrong with a key, and the key the user most likely meant (`undefined`: no guess). */
+interface PrefixProblem {
+  problem: string
+  fixed: string | undefined
+}
+
+/**
+ * Applies the fixes one after the other, since a key can have several problems (`^api*`), so
+ * the example's key is itself valid; `/api` when there is no guess.
+ */
+function repair(fixed: string | undefined): string {
+  for (let step = 0; fixed !== undefined && step < 8; step++) {
+    const next = firstProblem(fixed)
+    if (next === undefined) return fixed
+    fixed = next.fixed
+  }
+  return '/api'
+}
+
+function firstProblem(key: string): PrefixProblem | undefined {
+  if (key.startsWith('^')) {
+    return {
+      problem: 'looks like a regular expression: keys are path prefixes (matching whole segments)',
+      fixed: withOneSlash(key.slice(1).replace(/(?:\.\*|\/\*|\$|\.\+)+$/, '')),
+    }
+  }
+  if (!key.startsWith('/')) return { problem: "must start with '/'", fixed: withOneSlash(key) }
+  if (/[?#]/.test(key)) {
+    return {
+      problem: 'must not contain a query or fragment (? or #): prefixes match paths only',
+      fixed: withOneSlash(key.split(/[?#]/)[0] as string),
+    }
+  }
+  if (key.includes('*')) {
+    return {
+      problem: 'must not contain wildcards: a prefix already matches everything below it',
+      fixed: withOneSlash(key.replace(/\/?\*.*$/, '')),
+    }
+  }
+  if (key.includes('//')) {
+    return { problem: "must not contain '//'", fixed: withOneSlash(key.replace(/\/{2,}/g, '/')) }
+  }
+  if (key.includes('..') || DOT_SEGMENT.test(key)) {
+    return {
+      problem:
+        "must not contain '..' or '.' segments: request paths are resolved before matching, so it would never match",
+      fixed: undefined,
+    }
+  }
+  if (BROWSER_ENCODED.test(key)) {
+    return {
+      problem: 'contains characters a browser percent-encodes: write the key as the browser sends it',
+      fixed: new URL(key, 'http://localhost').pathname,
+    }
+  }
+  return undefined
 }

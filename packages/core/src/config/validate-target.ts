@@ -11,6 +11,8 @@ export interface ValidatedTarget {
 
 const SCHEME_WITH_AUTHORITY = /^([a-z][a-z\d+.-]*):\/\//i
 const SCHEME = /^([a-z][a-z\d+.-]*):/i
+/** `http//localhost:3000`, `https:/localhost`, `ws:localhost`: one of our schemes with `:` or a `/` missing. */
+const MISTYPED_SCHEME = /^(https?|wss?)(?::(?!\d)\/?|\/\/?)(?=[^/])/i
 /** `localhost:3000`, `127.0.0.1:3000/v1`, `[::1]:3000`, or a bare host name: a URL without its scheme. */
 const HOST_WITHOUT_SCHEME = /^(?:[\w.-]+|\[[\da-f:.]+\])(?::\d+)?(?:\/|$)/i
 
@@ -52,8 +54,14 @@ export function validateTarget(value: unknown, option: string): ValidatedTarget 
   if (text === '') throw new CorsDevProxyError('INVALID_TARGET', option, 'is empty', example)
   const withAuthority = SCHEME_WITH_AUTHORITY.exec(text)
   if (!withAuthority) {
+    // `http//host` and `http:/host` are a scheme mistyped, not a host called `http`.
+    const mistyped = MISTYPED_SCHEME.exec(text)
+    if (mistyped !== null) {
+      const fixed = `${mistyped[1]}://${text.slice(mistyped[0].length)}`
+      throw new CorsDevProxyError('INVALID_TARGET', option, `has a mistyped scheme`, suggestion(fixed))
+    }
     if (HOST_WITHOUT_SCHEME.test(text)) {
-      throw new CorsDevProxyError('INVALID_TARGET', option, `has no scheme`, quote(`http://${text}`))
+      throw new CorsDevProxyError('INVALID_TARGET', option, `has no scheme`, suggestion(`http://${text}`))
     }
     const scheme = SCHEME.exec(text)?.[1]?.toLowerCase()
     if (scheme !== undefined && !Object.hasOwn(HTTP_SCHEMES, `${scheme}:`))
@@ -89,6 +97,16 @@ export function validateTarget(value: unknown, option: string): ValidatedTarget 
   // Both are special schemes, so the protocol setter accepts the change (WHATWG URL, "scheme state").
   if (websocket) url.protocol = protocol
   return { url, websocket }
+}
+
+/** A corrected target, quoted, when it is itself a valid target; the placeholder otherwise. */
+function suggestion(fixed: string): string {
+  try {
+    validateTarget(fixed, 'target')
+    return quote(fixed)
+  } catch {
+    return "'http://localhost:3000'"
+  }
 }
 
 function unsupported(scheme: string, text: string, option: string): CorsDevProxyError {

@@ -1,7 +1,7 @@
 import { isValidJsonpParam, JSONP_PARAM_RULE } from './callback-name.js'
 import { JSONP_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
-import { describeType, isPlainObject, optionEntry, quote } from './option-path.js'
+import { describeType, isPlainObject, nestedExample, optionEntry, quote } from './option-path.js'
 import type { CookieRewrite, LogLevel, LogSink, PathRewrite } from './options.js'
 import { assertKnownKeys, JSONP_OPTION_NAMES } from './unknown-options.js'
 
@@ -48,11 +48,11 @@ export function checkTimeout(value: unknown, option: string): number | undefined
 export function checkPathRewrite(value: unknown, option: string): PathRewrite | undefined {
   if (value === undefined || value === false || typeof value === 'function')
     return value as PathRewrite | undefined
-  const example = "{ pathRewrite: { '^/api': '' } } or { pathRewrite: false } to keep the prefix"
+  const example = "{ pathRewrite: { '^/api/v1': '/v2' } } or { pathRewrite: false }"
   if (!isPlainObject(value)) {
     throw invalid(
       option,
-      `must be false, an object of RegExp → replacement or a function, got ${describeType(value)}`,
+      `must be false (keep the prefix), an object of RegExp → replacement or a function, got ${describeType(value)}`,
       example,
     )
   }
@@ -116,7 +116,7 @@ export function checkFunction<F>(value: unknown, option: string, example: string
 export function checkJsonp(value: unknown, option: string): false | { readonly param: string } | undefined {
   if (value === undefined || value === false) return value
   if (value === true) return Object.freeze({ param: JSONP_DEFAULTS.param })
-  const example = "{ jsonp: { param: 'callback' } }"
+  const example = nestedExample(option, 'jsonp', "{ param: 'callback' }")
   if (!isPlainObject(value))
     throw invalid(option, `must be true, false or { param }, got ${describeType(value)}`, example)
   assertKnownKeys(value, JSONP_OPTION_NAMES, 'jsonp', (key) => `${option}.${key}`)

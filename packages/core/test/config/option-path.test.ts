@@ -3,6 +3,7 @@ import {
   describeType,
   globalOption,
   isPlainObject,
+  nestedExample,
   quote,
   renderValue,
   routeOption,
@@ -16,6 +17,12 @@ describe('option paths', () => {
     [routeOption('/a\\b'), "routes['/a\\\\b']"],
     [globalOption('timeout'), 'options.timeout'],
     [quote('x'), "'x'"],
+    [quote('a\nb\u2028\0'), "'a\\u000ab\\u2028\\u0000'"],
+    [nestedExample("routes['/api'].cors.origin", 'cors', '{ origin: true }'), '{ cors: { origin: true } }'],
+    [nestedExample('options.jsonp', 'jsonp', "{ param: 'cb' }"), "{ jsonp: { param: 'cb' } }"],
+    [nestedExample('cors.origin', 'cors', '{ origin: true }'), 'createCorsMiddleware({ origin: true })'],
+    [nestedExample('mock', 'mock', '{}'), 'createMockBackend({})'],
+    [nestedExample('jsonp.param', 'jsonp', "{ param: 'cb' }"), "createJsonpMiddleware({ param: 'cb' })"],
   ])('%s', (actual, expected) => {
     expect(actual).toBe(expected)
   })

@@ -90,6 +90,25 @@ describe('resolveCorsOptions', () => {
     expect(error.message).toContain('Fix it like this:')
   })
 
+  it.each([
+    ["routes['/api'].cors", [], '{ cors: { credentials: true } }'],
+    ['cors', [], 'createCorsMiddleware({ credentials: true })'],
+    ['cors', { credential: true }, 'createCorsMiddleware({ credentials: true })'],
+    ['cors', { bogus: 1 }, "createCorsMiddleware({ origin: 'http://localhost:5173', credentials: true })"],
+    [
+      'cors',
+      { origin: '*', credentials: true },
+      "createCorsMiddleware({ origin: 'http://localhost:5173', credentials: true }) or createCorsMiddleware({ origin: true, credentials: true })",
+    ],
+    [
+      "routes['/api'].cors",
+      { origin: [/x/, 1] },
+      "{ origin: ['http://localhost:5173', /\\.localhost:\\d+$/] }",
+    ],
+  ])('at %s, shows %j the fix for where it is written', (option, options, example) => {
+    expect(errorOf(options, option).message).toContain(`Fix it like this: ${example}`)
+  })
+
   it('warns about what the browser caps or ignores', () => {
     const warnings: string[] = []
     const warn = (message: string) => warnings.push(message)

@@ -29,7 +29,7 @@ describe('resolveMockBackendOptions', () => {
       { cros: 'off' },
       'UNKNOWN_OPTION',
       "routes['/api'].mock.cros",
-      "did you mean `cors`?\n  Fix it like this: { mock: { cors: 'off' } }",
+      "did you mean `cors`?\n  Fix it like this: { mock: { cors: 'reflect' } }",
     ],
     ['yes', 'INVALID_OPTION', "routes['/api'].mock", "{ mock: { cors: 'reflect' } }"],
   ])(

@@ -60,6 +60,32 @@ describe('resolveRoute', () => {
     })
   })
 
+  it.each([
+    [3000, "{ '/api': 'http://localhost:3000' }"],
+    [8080, "{ '/api': 'http://localhost:8080' }"],
+    [70_000, "{ '/api': 'http://localhost:3000' }"],
+    [Number.POSITIVE_INFINITY, "{ '/api': 'http://localhost:3000' }"],
+  ])('reads a route value %j as a port only when it is one', (config, example) => {
+    expectConfigError(() => resolveRoute('/api', config), {
+      code: 'INVALID_TARGET',
+      option: "routes['/api']",
+      contains: [`Fix it like this: ${example}`],
+    })
+  })
+
+  it.each([
+    ['http://127.0.0.1:4000', "{ '/api': 'http://127.0.0.1:4000' }"],
+    ['localhost:4000', "{ '/api': 'http://localhost:3000' }"],
+    [{ target: 'http://user:secret@h' }, "{ '/api': 'http://localhost:3000' }"],
+    [{ mock: { cors: 'reflect' } }, "{ '/api': { mock: true } }"],
+  ])('shows a prefix fix for %j that works as it is', (config, example) => {
+    expectConfigError(() => resolveRoute('api', config), {
+      code: 'INVALID_PREFIX',
+      option: "routes['api']",
+      contains: [`Fix it like this: ${example}`],
+    })
+  })
+
   it.each([null, true, ['http://h'], () => 'http://h'])('refuses a route value %j', (config) => {
     expectConfigError(() => resolveRoute('/api', config), {
       code: 'INVALID_TARGET',

@@ -17,8 +17,15 @@ describe('assertKnownKeys', () => {
     ['chageOrigin', false, 'did you mean `changeOrigin`?', '{ changeOrigin: false }'],
     ['changeorigin', true, 'did you mean `changeOrigin`?', '{ changeOrigin: true }'],
     ['traget', 'http://x', 'did you mean `target`?', "{ target: 'http://x' }"],
-    ['header', {}, 'did you mean `headers`?', '{ headers: { ... } }'],
-    ['cookieDomainRewite', '', 'did you mean `cookieDomainRewrite`?', "{ cookieDomainRewrite: '' }"],
+    ['header', {}, 'did you mean `headers`?', "{ headers: { 'x-api-key': 'dev' } }"],
+    ['traget', 'localhost:3000', 'did you mean `target`?', "{ target: 'http://localhost:3000' }"],
+    ['pathRewirte', true, 'did you mean `pathRewrite`?', '{ pathRewrite: false }'],
+    [
+      'cookieDomainRewite',
+      '',
+      'did you mean `cookieDomainRewrite`?',
+      "{ cookieDomainRewrite: { 'api.example.com': 'localhost' } }",
+    ],
     ['rewrite', () => '/', 'here it is `pathRewrite`', 'pathRewrite: (path) =>'],
     ['context', '/api', 'is `pathFilter` here', '{ pathFilter: (path, req) =>'],
     [
@@ -51,6 +58,9 @@ describe('assertKnownKeys', () => {
     ['credentials', true, 'is a CORS option', '{ cors: { credentials: true } }'],
     ['log', 'debug', 'pass it in the second argument', "{ log: 'debug' }"],
     ['logLevel', 'debug', 'pass it in the second argument', "{ log: 'debug' }"],
+    ['logger', console, 'pass it in the second argument', '{ logger: console }'],
+    ['ignorePath', true, 'use `pathRewrite`', 'Fix it like this: { pathRewrite: false }'],
+    ['methods', ['GET'], 'is a CORS option', "{ cors: { methods: ['GET', 'POST', 'PUT'] } }"],
     ['callback', 'cb', 'jsonp: { param }', "{ jsonp: { param: 'callback' } }"],
     [
       'bogus',
@@ -71,13 +81,20 @@ describe('assertKnownKeys', () => {
 
   it.each([
     ['target', 'http://x', 'is set per route', "{ '/api': { target: 'http://localhost:3000' } }"],
-    ['ws', true, 'is set per route', 'ws: ...'],
-    ['rewrite', () => '/', 'is set per route', 'pathRewrite: ...'],
+    ['ws', false, 'is set per route', "{ '/api': { target: 'http://localhost:3000', ws: false } }"],
+    ['mock', true, 'is set per route', "{ '/api': { mock: true } }"],
+    ['rewrite', () => '/', 'is set per route', 'pathRewrite: (path) => path.replace('],
+    [
+      'ignorePath',
+      true,
+      'use `pathRewrite`',
+      "{ '/api': { target: 'http://localhost:3000', pathRewrite: false } }",
+    ],
     ['logLevel', 'debug', 'is called `log` here', "{ log: 'debug' }"],
-    ['logProvider', {}, 'is called `logger` here', '{ logger: { info, warn, error } }'],
-    ['timout', 5, 'did you mean `timeout`?', '{ timeout: 5 }'],
-    ['loger', {}, 'did you mean `logger`?', '{ logger: { ... } }'],
-    ['methods', ['GET'], 'is a CORS option', '{ cors: { methods: [...] } }'],
+    ['logProvider', {}, 'is called `logger` here', '{ logger: console }'],
+    ['timout', 5, 'did you mean `timeout`?', '{ timeout: 30000 }'],
+    ['loger', {}, 'did you mean `logger`?', '{ logger: console }'],
+    ['methods', ['GET'], 'is a CORS option', "{ cors: { methods: ['GET', 'POST', 'PUT'] } }"],
     ['bogus', 1, 'Known options: changeOrigin, xfwd', "{ log: 'info', timeout: 30000 }"],
   ])('shared key %s', (key, value, problem, example) => {
     expectConfigError(() => assertKnownKeys({ [key]: value }, GLOBAL_OPTION_NAMES, 'global', globalPath), {

@@ -40,10 +40,16 @@ describe('normalizePrefix: refused with the fixed key', () => {
     ['/café', 'percent-encodes', "{ '/caf%C3%A9': 'http://localhost:3000' }"],
     ['/my api', 'percent-encodes', "{ '/my%20api': 'http://localhost:3000' }"],
     ['/api\\v1', 'percent-encodes', "{ '/api/v1': 'http://localhost:3000' }"],
+    // Several problems: the example's key has them all fixed.
+    ['^api*', 'looks like a regular expression', "{ '/api': 'http://localhost:3000' }"],
+    ['api v1', "must start with '/'", "{ '/api%20v1': 'http://localhost:3000' }"],
+    // The URL parser drops a newline, as the browser does.
+    ['a\nb', "must start with '/'", "{ '/ab': 'http://localhost:3000' }"],
+    ['api/../x', "must start with '/'", "{ '/api': 'http://localhost:3000' }"],
   ])('%j: %s', (key, problem, example) => {
     expectConfigError(() => normalizePrefix(key), {
       code: 'INVALID_PREFIX',
-      option: `routes['${key.replaceAll('\\', '\\\\')}']`,
+      option: `routes['${key.replaceAll('\\', '\\\\').replaceAll('\n', '\\u000a')}']`,
       contains: [problem, example],
     })
   })

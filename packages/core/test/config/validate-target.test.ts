@@ -32,6 +32,12 @@ describe('validateTarget: refused', () => {
     ['localhost:3000', 'INVALID_TARGET', ['has no scheme', "'http://localhost:3000'"]],
     ['127.0.0.1:3000/v1', 'INVALID_TARGET', ['has no scheme', "'http://127.0.0.1:3000/v1'"]],
     ['[::1]:3000', 'INVALID_TARGET', ['has no scheme', "'http://[::1]:3000'"]],
+    // A mistyped scheme is repaired, not read as a host called `http`.
+    ['http//localhost:3000', 'INVALID_TARGET', ['mistyped scheme', "this: 'http://localhost:3000'"]],
+    ['https:/localhost:3000/v1', 'INVALID_TARGET', ['mistyped scheme', "this: 'https://localhost:3000/v1'"]],
+    ['ws:localhost:3000', 'INVALID_TARGET', ['mistyped scheme', "this: 'ws://localhost:3000'"]],
+    // The suggestion would still be wrong (a query), so the example is the placeholder.
+    ['localhost:3000/?q=1', 'INVALID_TARGET', ['has no scheme', "this: 'http://localhost:3000'"]],
     ['/relative/path', 'INVALID_TARGET', ['is not an absolute URL']],
     ['http://', 'INVALID_TARGET', ['is not a valid URL']],
     ['http://exa mple.com', 'INVALID_TARGET', ['is not a valid URL']],

@@ -69,9 +69,9 @@ describe('checkPathRewrite', () => {
     expect(Object.isFrozen(rules)).toBe(false)
   })
   it.each([
-    [true, at, 'must be false, an object of RegExp'],
-    ['/v2', at, 'must be false, an object of RegExp'],
-    [/^\/api/, at, 'must be false, an object of RegExp'],
+    [true, at, 'must be false (keep the prefix), an object of RegExp'],
+    ['/v2', at, 'must be false (keep the prefix), an object of RegExp'],
+    [/^\/api/, at, 'must be false (keep the prefix), an object of RegExp'],
     [{ '^/api': 1 }, `${at}['^/api']`, 'must be a replacement string'],
   ])('%j is refused', (value, option, problem) => {
     expectConfigError(() => checkPathRewrite(value, at), {
