@@ -331,6 +331,35 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
           'is not needed: `transformResponse` gets the whole answer, decompressed, and returns the new body',
         example: routeFragment(level, 'transformResponse: (body) => body'),
       }
+    case 'forward':
+    case 'toProxy':
+      return {
+        problem:
+          'is not supported: a route forwards to its one `target`; write another route for another server',
+        example: "{ '/a': 'http://localhost:3001', '/b': 'http://localhost:3002' }",
+      }
+    case 'ssl':
+      return {
+        problem:
+          'is not supported: the dev server terminates TLS; for a self-signed https target, set `secure: false`',
+        example: routeFragment(level, "target: 'https://localhost:3443', secure: false"),
+      }
+    case 'auth':
+      return {
+        problem: 'is not supported: send the credentials as a header',
+        example: routeFragment(level, "headers: { authorization: 'Basic dXNlcjpwYXNzd29yZA==' }"),
+      }
+    case 'localAddress':
+    case 'preserveHeaderKeyCase':
+      return {
+        problem: `is not supported: requests go upstream through undici's pool, which chooses the interface and sends header names lowercased (as HTTP/2 requires); remove it`,
+        example: "{ '/api': 'http://localhost:3000' }",
+      }
+    case 'buffer':
+      return {
+        problem: 'is not needed: a body a parser already read is sent again from `req.body`; remove it',
+        example: "{ '/api': 'http://localhost:3000' }",
+      }
     case 'autoRewrite':
     case 'hostRewrite':
     case 'protocolRewrite':

@@ -3,13 +3,15 @@ import { request as httpsRequest } from 'node:https'
 import { isIP } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { joinTargetPath } from '../config/path-rewrite.js'
+import { RouterAnswerError } from '../config/resolve-router.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import { connectionListedHeaders, HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js'
 import type { Logger } from '../log/logger.js'
 import { rewriteSetCookie } from './cookie-rewrite.js'
 import type { FailureLog } from './failure-log.js'
+import { HookFailure, type OutgoingParts, outgoingRequest, runHooks } from './hook-runner.js'
 import { describeUpstreamError, errorBody, targetLabel } from './proxy-error.js'
-import { buildUpstreamHeaders, targetOriginOf } from './request-headers.js'
+import { buildUpstreamHeaders, targetOriginOf, type UpstreamHeaders } from './request-headers.js'
 
 /** What the WebSocket forwarder needs from the proxy. */
 export interface UpgradeDeps {
@@ -120,26 +122,47 @@ export function forwardUpgrade(
   deps: UpgradeDeps,
 ): void {
   const { logger, sockets } = deps
-  const label = targetLabel(route.target)
-  const { tls, ...connect } = connectOptions(route.target, route.secure)
-  const headers = buildUpstreamHeaders(req, route)
-  // Vite's `rewriteWsOrigin`: whatever page opened the socket, the target sees its own origin.
-  if (route.rewriteWsOrigin && headers.origin !== undefined) headers.origin = targetOriginOf(route)
-  // The hop-by-hop pair is what asks for the switch: regenerated for the next hop (RFC 9110 section 7.8).
-  headers.connection = 'Upgrade'
-  headers.upgrade = req.headers.upgrade ?? 'websocket'
+  let target = route.target
+  let label = targetLabel(target)
   let answered = false
   let upstreamReq: ClientRequest
   sockets.add(socket)
   socket.once('close', () => sockets.delete(socket))
 
-  const fail = (error: unknown) => {
+  const fail = async (error: unknown) => {
     if (answered || socket.destroyed) {
       socket.destroy()
       return
     }
     answered = true
-    const failure = describeUpstreamError(error, { label, target: route.target, timeout: route.timeout })
+    if (error instanceof HookFailure || error instanceof RouterAnswerError) {
+      logger.error(`502 ${req.method} ${req.url} → ${label}: ${error.message}`, error.message)
+      const body = `${error.message}\n`
+      socket.end(
+        responseHead(502, 'Bad Gateway', [
+          ['content-type', 'text/plain; charset=utf-8'],
+          ['content-length', String(Buffer.byteLength(body))],
+          ['connection', 'close'],
+        ]) + body,
+      )
+      return
+    }
+    if (route.hooks.error.length > 0) {
+      try {
+        await runHooks(route.hooks.error, [
+          error instanceof Error ? error : new Error(String(error)),
+          req,
+          socket,
+        ])
+      } catch (hookError) {
+        answered = false
+        await fail(hookError)
+        return
+      }
+      // The hook answered the socket itself.
+      if (socket.destroyed || !socket.writable) return
+    }
+    const failure = describeUpstreamError(error, { label, target, timeout: route.timeout })
     if (deps.failures) deps.failures.failed(failure, label, req)
     else
       logger.error(
@@ -155,29 +178,67 @@ export function forwardUpgrade(
     )
   }
 
-  let rewritten: string | Promise<string>
-  try {
-    rewritten = route.rewritePath(path, req, deps.logger.warn)
-  } catch (error) {
-    fail(error)
-    return
+  /** The handshake's headers for the target, before the hooks see them. */
+  const headersFor = (routed: ResolvedForwardRoute): UpstreamHeaders => {
+    const headers = buildUpstreamHeaders(req, routed)
+    // Vite's `rewriteWsOrigin`: whatever page opened the socket, the target sees its own origin.
+    if (route.rewriteWsOrigin && headers.origin !== undefined) headers.origin = targetOriginOf(routed)
+    // The hop-by-hop pair is what asks for the switch: regenerated for the next hop (RFC 9110 section 7.8).
+    headers.connection = 'Upgrade'
+    headers.upgrade = req.headers.upgrade ?? 'websocket'
+    return headers
   }
-  if (typeof rewritten === 'string') open(rewritten)
-  else rewritten.then(open, fail)
 
-  function open(upstreamPath: string): void {
-    // The client may have given up while an async `pathRewrite` ran.
+  // The common case (no router, no hook, a synchronous rewrite) opens the connection at once;
+  // the per-request options run in http-proxy-middleware's order otherwise.
+  if (route.router === undefined && route.hooks.proxyReqWs.length === 0) {
+    let rewritten: string | Promise<string>
+    try {
+      rewritten = route.rewritePath(path, req, deps.logger.warn)
+    } catch (error) {
+      void fail(error)
+      return
+    }
+    const send = (upstreamPath: string) =>
+      open({ path: joinTargetPath(target, upstreamPath), headers: headersFor(route) })
+    if (typeof rewritten === 'string') send(rewritten)
+    else rewritten.then(send, fail)
+  } else {
+    void (async () => {
+      const chosen = route.router === undefined ? undefined : await route.router(req)
+      if (chosen !== undefined) {
+        target = chosen
+        label = targetLabel(target)
+      }
+      const routed = target === route.target ? route : { ...route, target }
+      const parts: OutgoingParts = {
+        path: joinTargetPath(target, await route.rewritePath(path, req, deps.logger.warn)),
+        headers: headersFor(routed),
+      }
+      await runHooks(route.hooks.proxyReqWs, [
+        outgoingRequest(req.method ?? 'GET', target, parts),
+        req,
+        socket,
+        head,
+      ])
+      return parts
+    })().then(open, fail)
+  }
+
+  function open(parts: OutgoingParts): void {
+    // The client may have given up while an async `pathRewrite`, router or hook ran.
     if (socket.destroyed) return
+    const { tls, ...connect } = connectOptions(target, route.secure)
     try {
       upstreamReq = (tls ? httpsRequest : httpRequest)({
         ...connect,
         method: req.method ?? 'GET',
-        path: joinTargetPath(route.target, upstreamPath),
-        headers,
+        path: parts.path,
+        headers: parts.headers,
         agent: false,
       })
     } catch (error) {
-      fail(error)
+      void fail(error)
       return
     }
     // Until the upstream answers, the route's timeout applies as for HTTP requests (then 504).
