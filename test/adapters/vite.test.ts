@@ -3,10 +3,12 @@ import { localhostCertificate } from '../support/tls.js'
 import { webSocketUrl } from './adapter-harness.js'
 import { describeAdapter } from './adapter-suite.js'
 import { closeWebSocket, openWebSocket, send, sendHttp2 } from './clients.js'
+import { describeHooks } from './hooks-suite.js'
 import { startTargetServer, type TargetServer } from './target-server.js'
 import { startVite, type ViteHandle, vite, viteHarness } from './vite-server.js'
 
 describeAdapter(viteHarness)
+describeHooks(viteHarness)
 
 describe(`${viteHarness.name}: what the plugin leaves to Vite`, () => {
   let target: TargetServer

@@ -8,11 +8,13 @@ import type { DevServerHandle } from './adapter-harness.js'
 import { webSocketUrl } from './adapter-harness.js'
 import { describeAdapter } from './adapter-suite.js'
 import { closeWebSocket, open, openWebSocket, readStream, send } from './clients.js'
+import { describeHooks } from './hooks-suite.js'
 import { type EchoBody, startTargetServer, type TargetServer } from './target-server.js'
 import { webpackConfigHarness } from './webpack-config-server.js'
 import { startWebpackDevServer, webpackHarness } from './webpack-server.js'
 
 describeAdapter(webpackHarness)
+describeHooks(webpackHarness)
 
 /** A webpack plugin that keeps the first build running until released. */
 function holdBuild(): {
