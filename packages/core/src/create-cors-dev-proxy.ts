@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { consoleLogSink } from './config/defaults.js'
+import type { CorsDevProxyConfig } from './config/define-config.js'
 import type { CorsDevProxyOptions, Routes } from './config/options.js'
 import { resolveOptions } from './config/resolve-options.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './config/resolved-route.js'
@@ -70,6 +71,7 @@ function answerNotFound(res: ProxyResponse): void {
  * Creates the proxy: validates and resolves the routes once (a mistake throws
  * `CorsDevProxyError` here, naming the option and showing a fix), builds each route's pipeline
  * once, and returns the handlers a server plugs in. Logs go to `options.logger`, else the console.
+ * Takes `(routes, options?)` or one `{ routes, ...options }` object (see `defineConfig`).
  *
  * @example
  * const proxy = createCorsDevProxy({ '/api': 'http://localhost:3000', '/socket': { target: 'ws://localhost:3001', ws: true } })
@@ -77,7 +79,10 @@ function answerNotFound(res: ProxyResponse): void {
  * server.on('upgrade', (req, socket, head) => proxy.upgrade(req, socket, head) || socket.destroy())
  * server.on('close', () => proxy.close())
  */
-export function createCorsDevProxy(routes: Routes, options?: CorsDevProxyOptions): CorsDevProxy {
+export function createCorsDevProxy(
+  routes: Routes | CorsDevProxyConfig,
+  options?: CorsDevProxyOptions,
+): CorsDevProxy {
   const resolved = resolveOptions(routes, options)
   const { middleware, upgrade, connect, close } = buildCorsDevProxy(
     resolved,

@@ -20,6 +20,8 @@ export type {
 export { evaluateCors } from './browser/evaluate-cors.js'
 // Our CORS policy, standalone
 export type { CorsOptions, CorsOriginFunction, CorsOriginResult } from './config/cors-options.js'
+export type { CorsDevProxyConfig } from './config/define-config.js'
+export { defineConfig } from './config/define-config.js'
 export type { CorsDevProxyErrorCode } from './config/errors.js'
 export { CorsDevProxyError } from './config/errors.js'
 // The mock backend

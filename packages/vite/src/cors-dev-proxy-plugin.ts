@@ -1,4 +1,4 @@
-import type { CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
+import type { CorsDevProxyConfig, CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
 import { createDevServerProxy, type DevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
 import type { Plugin, PreviewServer, ViteDevServer } from 'vite'
 import {
@@ -15,7 +15,8 @@ type Server = ViteDevServer | PreviewServer
 /**
  * The Vite plugin: proxies the given path prefixes to their targets, in `vite` (dev) and
  * `vite preview`, over HTTP/1.1 and, with `server.https`, HTTP/2. Routes and options are those
- * of `createCorsDevProxy`; every configuration mistake, nested options included, throws here,
+ * of `createCorsDevProxy` (or one `{ routes, ...options }` object, as `cors-dev-proxy.config.*`
+ * exports it); every configuration mistake, nested options included, throws here,
  * where the config is written. Logs go through Vite's logger unless `options.logger` is given.
  *
  * What it changes in Vite, and only for requests its routes claim: Vite's `cors` middleware
@@ -29,7 +30,7 @@ type Server = ViteDevServer | PreviewServer
  * import { corsDevProxy } from '@cors-dev-proxy/vite'
  * export default defineConfig({ plugins: [corsDevProxy({ '/api': 'http://localhost:3000' })] })
  */
-export function corsDevProxy(routes: Routes, options: CorsDevProxyOptions = {}): Plugin {
+export function corsDevProxy(routes: Routes | CorsDevProxyConfig, options?: CorsDevProxyOptions): Plugin {
   const resolved = resolveOptions(routes, options)
   const prefixes = resolved.routes.map((route) => route.prefix)
   // Servers without an HTTP server of their own (middleware mode) are closed with the plugin container.

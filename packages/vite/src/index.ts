@@ -1,2 +1,8 @@
-export type { CorsDevProxyOptions, RouteConfig, RouteOptions, Routes } from '@cors-dev-proxy/core'
+export type {
+  CorsDevProxyConfig,
+  CorsDevProxyOptions,
+  RouteConfig,
+  RouteOptions,
+  Routes,
+} from '@cors-dev-proxy/core'
 export { corsDevProxy } from './cors-dev-proxy-plugin.js'

@@ -48,6 +48,14 @@ describe('corsDevProxy (Vite plugin)', () => {
     },
   )
 
+  it('takes the one-object config of cors-dev-proxy.config.* too', () => {
+    expect(corsDevProxy({ routes: { '/api': 'http://localhost:3000' }, log: 'silent' }).name).toBe(
+      'cors-dev-proxy',
+    )
+    const error = thrown(() => corsDevProxy({ routes: { '/api': 'localhost:3000' } }))
+    expect(error.code).toBe('INVALID_TARGET')
+  })
+
   it('is a plugin for the dev server and for vite preview, and leaves the caller’s objects alone', () => {
     const routes = Object.freeze({ '/api': Object.freeze({ target: 'http://localhost:3000', ws: true }) })
     const options = Object.freeze({ log: 'warn' as const })

@@ -1,5 +1,5 @@
 import type { CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
-import { createDevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
+import { createDevServerProxy, resolveOptions, splitConfig } from '@cors-dev-proxy/core/adapter'
 import { devServerLogSink } from './dev-server-log-sink.js'
 import type { DevServerLike, DevServerMiddleware, NamedMiddleware } from './dev-server-types.js'
 import { hmrPath, hostIsAllowed, isHmrUpgrade, wsRoutesShadowedByHmr } from './hmr-socket.js'
@@ -74,10 +74,11 @@ function describeProxyConflict({ index, key, context, glob, prefix }: ProxyConfl
  * module.exports = { devServer: { ...corsDevProxy({ '/api': 'http://localhost:3000' }) } }
  */
 export function corsDevProxy(
-  routes: Routes,
-  options: WebpackCorsDevProxyOptions = {},
+  routesOrConfig: Routes | (WebpackCorsDevProxyOptions & { routes: Routes }),
+  options?: WebpackCorsDevProxyOptions,
 ): WebpackDevServerSetup {
-  const { setupMiddlewares: userSetup, onListening: userOnListening, ...proxyOptions } = options
+  const [routes, given = {}] = splitConfig(routesOrConfig, options)
+  const { setupMiddlewares: userSetup, onListening: userOnListening, ...proxyOptions } = given
   // Resolved now, so every mistake fails when the config is loaded, not when the server starts.
   const resolved = resolveOptions(routes, proxyOptions)
   const prefixes = resolved.routes.map((route) => route.prefix)

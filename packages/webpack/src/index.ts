@@ -1,4 +1,10 @@
-export type { CorsDevProxyOptions, RouteConfig, RouteOptions, Routes } from '@cors-dev-proxy/core'
+export type {
+  CorsDevProxyConfig,
+  CorsDevProxyOptions,
+  RouteConfig,
+  RouteOptions,
+  Routes,
+} from '@cors-dev-proxy/core'
 export type { WebpackCorsDevProxyOptions, WebpackDevServerSetup } from './cors-dev-proxy.js'
 export { corsDevProxy } from './cors-dev-proxy.js'
 export type { DevServerLike, DevServerMiddleware, NamedMiddleware } from './dev-server-types.js'

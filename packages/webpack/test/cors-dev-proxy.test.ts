@@ -53,6 +53,12 @@ describe('corsDevProxy (webpack-dev-server)', () => {
     },
   )
 
+  it('takes the one-object config of cors-dev-proxy.config.* too, your setupMiddlewares included', () => {
+    const setup = corsDevProxy({ routes: { '/api': 'http://localhost:3000' }, setupMiddlewares: (m) => m })
+    expect(typeof setup.setupMiddlewares).toBe('function')
+    expect(() => corsDevProxy({ routes: { '/api': 'localhost:3000' } })).toThrow(CorsDevProxyError)
+  })
+
   it('takes your setupMiddlewares as an option, not as a proxy option', () => {
     const options = Object.freeze({ log: 'warn' as const, setupMiddlewares: <M>(list: M[]) => list })
     expect(() => corsDevProxy({ '/api': 'http://localhost:3000' }, options)).not.toThrow()

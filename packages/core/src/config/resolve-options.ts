@@ -1,4 +1,5 @@
 import { GLOBAL_DEFAULTS } from './defaults.js'
+import { type CorsDevProxyConfig, splitConfig } from './define-config.js'
 import { CorsDevProxyError } from './errors.js'
 import { describeType, globalOption, isPlainObject, quote, routeOption } from './option-path.js'
 import type { CorsDevProxyOptions, Routes } from './options.js'
@@ -50,11 +51,17 @@ function resolveDefaults(options: Record<string, unknown>, warn: (message: strin
  * configuration that resolves cannot fail later when a server starts. Advice that is not an
  * error is returned in `warnings`, for the proxy to log.
  *
+ * The configuration may also come as one object, `{ routes, ...options }` (see `defineConfig`).
+ *
  * @example
  * const { routes, log } = resolveOptions({ '/api': 'http://localhost:3000', '/api/auth': { target: 'http://localhost:4000' } })
  * routes.map((route) => route.prefix) // ['/api/auth', '/api']
  */
-export function resolveOptions(routes: Routes, options?: CorsDevProxyOptions): ResolvedCorsDevProxyOptions {
+export function resolveOptions(
+  routesOrConfig: Routes | CorsDevProxyConfig,
+  sharedOptions?: CorsDevProxyOptions,
+): ResolvedCorsDevProxyOptions {
+  const [routes, options] = splitConfig(routesOrConfig, sharedOptions)
   if (!isPlainObject(routes)) {
     throw new CorsDevProxyError(
       'INVALID_ROUTES',
