@@ -1,6 +1,4 @@
-import pc from 'picocolors'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
-import type { Logger } from '../log/logger.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
 
 /** Why a request could not be forwarded, in words a developer can act on. */
@@ -196,19 +194,6 @@ export function errorBody(
     return { contentType: 'application/json; charset=utf-8', body }
   }
   return { contentType: 'text/plain; charset=utf-8', body: `${failure.cause}: ${failure.hint}\n` }
-}
-
-/** One coloured line per cause: the de-duplication key is target + cause, so 20 failures give one line and a count. */
-export function logUpstreamFailure(
-  logger: Logger,
-  failure: UpstreamFailure,
-  label: string,
-  request: { method?: string | undefined; url?: string | undefined },
-): void {
-  logger.error(
-    `${pc.red(pc.bold(String(failure.status)))} ${request.method ?? ''} ${request.url ?? ''} → ${label}: ${pc.red(failure.cause)} (${failure.hint})`,
-    `${label} ${failure.cause}`,
-  )
 }
 
 /**
