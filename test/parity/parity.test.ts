@@ -1,18 +1,11 @@
-import { createServer } from 'node:http'
-import {
-  type CorsDevProxyConfig,
-  createCorsDevProxy,
-  defineConfig,
-  type RunningMockBackend,
-  startMockBackend,
-} from '@cors-dev-proxy/core'
+import { defineConfig, type RunningMockBackend, startMockBackend } from '@cors-dev-proxy/core'
 import { resolveOptions } from '@cors-dev-proxy/core/adapter'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { renderCaddy } from '../../packages/cli/src/export/caddy.js'
 import { renderNginx } from '../../packages/cli/src/export/nginx.js'
 import { freePort, type RunningProxy, startCaddy, startNginx } from '../support/reverse-proxy.js'
-import { listen } from '../support/servers.js'
 import { type Observation, PARITY_CHECKS } from './parity-cases.js'
+import { startDevProxy } from './start-dev-proxy.js'
 
 /*
  * The parity suite: one configuration, served by the dev proxy, by real nginx with the nginx
@@ -21,27 +14,6 @@ import { type Observation, PARITY_CHECKS } from './parity-cases.js'
  * received). Every difference that remains is in EXCEPTIONS with its reason, as in the README's
  * "nginx and Caddy exports" section; a difference missing there, or listed but gone, fails.
  */
-
-/**
- * The dev proxy the exports are compared with. A stand-in for `cors-dev-proxy serve` until the
- * CLI has it: the core's proxy on a node:http server with WebSocket upgrades wired. Swap this one
- * function for the real `serve` child process (listening on a free port) when it exists.
- */
-async function startDevProxy(config: CorsDevProxyConfig): Promise<RunningProxy> {
-  const proxy = createCorsDevProxy(config)
-  const server = createServer((req, res) => proxy.middleware(req, res))
-  server.on('upgrade', (req, socket, head) => proxy.upgrade(req, socket, head) || socket.destroy())
-  server.on('connect', proxy.connect)
-  const started = await listen(server)
-  return {
-    origin: started.url,
-    output: () => '',
-    async stop() {
-      await proxy.close()
-      await started.close()
-    },
-  }
-}
 
 type Exported = 'nginx' | 'caddy'
 

@@ -149,7 +149,9 @@ describe('prepare-test-tools.mjs as a process', () => {
   it('refuses at once when not root and nothing is installed, printing the command to run', async () => {
     const result = await run({ CDP_TOOLS_PATH: fakeBin([]), CDP_TOOLS_NOT_ROOT: '1' })
     expect(result.code).toBe(1)
-    expect(result.stderr).toContain('\n  sudo apt-get update && sudo apt-get install -y chromium nginx caddy\n')
+    expect(result.stderr).toContain(
+      '\n  sudo apt-get update && sudo apt-get install -y chromium nginx caddy\n',
+    )
     // Refused before the Node 24 step, which could otherwise download.
     expect(result.stdout).not.toContain('Node 24')
   })

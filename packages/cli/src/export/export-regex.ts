@@ -78,9 +78,6 @@ export function exportRegExp(pattern: RegExp, dialect: RegexDialect): ExportedRe
   if (extraFlags !== '' && extraFlags !== 'u') {
     return { problem: `the flag ${extraFlags}, which ${engine} does not read like JavaScript` }
   }
-  if (dialect === 're2' && pattern.source.includes('"')) {
-    return { problem: 'a double quote, which a Caddyfile cannot carry inside a quoted pattern' }
-  }
   const found = constructsOf(pattern.source)
   const problems = UNSUPPORTED.filter(
     ([construct, dialects]) => found.has(construct) && dialects.includes(dialect),
