@@ -138,6 +138,60 @@ function check(name: string, ask: Ask, expected: Observation, extra?: readonly s
 
 const ws = (proxy: string) => `${proxy.replace(/^http/, 'ws')}/live/ws`
 
+/** Origins around the edges of the loopback default and of `/api/v2`'s list and RegExp. */
+const ORIGINS = [
+  PAGE,
+  'https://localhost',
+  'http://LOCALHOST:3000',
+  'http://app.localhost:8080',
+  'http://a.b.localhost',
+  'http://127.0.0.1:9',
+  'http://127.255.255.254',
+  'http://[::1]:5173',
+  'http://localhost:65535',
+  'http://localhost:65536',
+  'http://localhost:5173/',
+  'http://localhost.evil.test',
+  'http://127.0.0.1.evil.test',
+  'http://256.0.0.1',
+  'ws://localhost:5173',
+  'null',
+  FOREIGN_PAGE,
+  'http://app.test',
+  'http://app.test:80',
+  LISTED_PAGE,
+  'HTTP://X.EXAMPLE.TEST',
+  'http://example.test',
+]
+
+/** The origins each policy admits: the `Access-Control-Allow-Origin` of a GET from each. */
+const ALLOWED_ORIGINS: ParityCheck = {
+  name: 'the origins each policy admits, one by one',
+  expected: {
+    '/api http://localhost:5173': PAGE,
+    '/api http://LOCALHOST:3000': 'http://LOCALHOST:3000',
+    '/api http://[::1]:5173': 'http://[::1]:5173',
+    '/api http://localhost:65536': null,
+    '/api http://localhost.evil.test': null,
+    '/api null': null,
+    '/api/v2 http://app.test': 'http://app.test',
+    '/api/v2 http://app.test:80': null,
+    '/api/v2 http://app.example.test': LISTED_PAGE,
+    '/api/v2 HTTP://X.EXAMPLE.TEST': null,
+    '/api/v2 http://localhost:5173': null,
+  },
+  async observe({ proxy }) {
+    const allowed: Observation = {}
+    for (const route of ['/api', '/api/v2']) {
+      for (const origin of ORIGINS) {
+        const answer = await send(proxy, { path: `${route}/x`, headers: { origin } })
+        allowed[`${route} ${origin}`] = answer.headers['access-control-allow-origin']?.join(' | ') ?? null
+      }
+    }
+    return allowed
+  },
+}
+
 /**
  * The checks, against the routes of parity.test.ts (`/api`, `/api/v2`, `/plain`, `/keep`,
  * `/live`). Each is sent through the dev proxy, nginx and Caddy.
@@ -302,6 +356,7 @@ export const PARITY_CHECKS: readonly ParityCheck[] = [
     { path: '/api/v2/x', headers: { origin: 'http://app.test' } },
     { 'header access-control-allow-origin': 'http://app.test' },
   ),
+  ALLOWED_ORIGINS,
   check(
     'a route without cors passes the backend’s CORS headers',
     { path: '/plain/x?cors=reflect', headers: { origin: PAGE } },

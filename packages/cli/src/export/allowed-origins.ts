@@ -2,13 +2,15 @@ import type { AllowedOrigins } from '@cors-dev-proxy/core/adapter'
 import { type ExportedRegex, escapeRegex, exportRegExp, type RegexDialect } from './export-regex.js'
 
 const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
+/** 0 to 65535: an origin with another port does not parse, so the core admits none. */
+const PORT = '(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})'
 
 /**
  * The core's default origin rule (`isLoopbackOrigin`) as a pattern: `http` or `https` on
  * `localhost`, `*.localhost`, 127.0.0.0/8 or `[::1]`, any port. Case-insensitive, since the core
  * parses the origin (which lowercases scheme and host) before it tests the host.
  */
-const LOOPBACK = `(?i:^https?://(?:localhost|[^\\s/?#@:\\[\\]]+\\.localhost|127\\.${OCTET}\\.${OCTET}\\.${OCTET}|\\[::1\\])(?::[0-9]{1,5})?$)`
+const LOOPBACK = `(?i:^https?://(?:localhost|[^\\s/?#@:\\[\\]]+\\.localhost|127\\.${OCTET}\\.${OCTET}\\.${OCTET}|\\[::1\\])(?::${PORT})?$)`
 
 /**
  * One pattern that matches exactly the origins a `match` policy admits, in `dialect`: the

@@ -86,12 +86,16 @@ function tlsOf(defs: NginxDefinitions, plan: RoutePlan): string[] {
   return [...lines, 'proxy_ssl_verify on;', `proxy_ssl_trusted_certificate ${CA_BUNDLE};`]
 }
 
-/** `proxy_cookie_domain` / `proxy_cookie_path`: patterns compared whole and case-sensitively, as the dev proxy compares values. */
+/**
+ * `proxy_cookie_domain` / `proxy_cookie_path`: values compared whole and case-sensitively, as the
+ * dev proxy looks them up (nginx compiles domain patterns case-insensitively, hence `(?-i)`).
+ */
 function cookieLinesOf(defs: NginxDefinitions, rules: readonly CookieRule[]): string[] {
   return rules.map(({ attribute, match, replacement }) => {
     const directive = attribute === 'Domain' ? 'proxy_cookie_domain' : 'proxy_cookie_path'
     // A non-empty replacement never fills in an empty value, hence `.+` for "any value".
-    const pattern = match === undefined ? (replacement === '' ? '~.*' : '~.+') : `~^${escapeRegex(match)}$`
+    const pattern =
+      match === undefined ? (replacement === '' ? '~.*' : '~.+') : `~(?-i)^${escapeRegex(match)}$`
     return `${directive} ${nginxQuote(pattern)} ${defs.literal(replacement)};`
   })
 }

@@ -27,9 +27,13 @@ export interface RoutePlan {
   readonly notes: readonly string[]
 }
 
-/** One upstream (nginx `upstream` block, Caddy upstream address), shared by routes with the same origin. */
+/**
+ * One upstream (nginx `upstream` block, Caddy upstream address), shared by the routes with the
+ * same origin and, for https, the same `secure`: like the dev proxy's pools, an upstream whose
+ * kept-alive TLS connections were not verified never serves a route that asks for verification.
+ */
 export interface UpstreamPlan {
-  /** `cdp_127_0_0_1_3000`, `cdp_https_api_example_com_443`. */
+  /** `cdp_127_0_0_1_3000`, `cdp_https_api_example_com_443`, `cdp_https_insecure_localhost_8443`. */
   readonly name: string
   readonly tls: boolean
   /** `host:port`, port always written. */
@@ -76,12 +80,13 @@ export function routeLabel(prefix: string): string {
   return `routes['${prefix.replace(/['\\]/g, '\\$&')}']`
 }
 
-function upstreamOf(target: URL): UpstreamPlan {
+function upstreamOf(target: URL, secure: boolean): UpstreamPlan {
   const tls = target.protocol === 'https:'
   const port = target.port === '' ? (tls ? '443' : '80') : target.port
   const serverName = target.hostname.replace(/^\[|\]$/g, '')
   const slug = `${serverName}_${port}`.replace(/[^A-Za-z0-9]+/g, '_')
-  return { name: `cdp_${tls ? 'https_' : ''}${slug}`, tls, address: `${target.hostname}:${port}`, serverName }
+  const kind = tls ? (secure ? 'https_' : 'https_insecure_') : ''
+  return { name: `cdp_${kind}${slug}`, tls, address: `${target.hostname}:${port}`, serverName }
 }
 
 /** The target's origin as a pattern: any case, the default port optional, scheme-relative too (`//host`). */
@@ -194,7 +199,7 @@ export function planRoutes(routes: readonly ResolvedRoute[]): { routes: RoutePla
       route,
       id: `r${index + 1}`,
       label,
-      upstream: upstreamOf(route.target),
+      upstream: upstreamOf(route.target, route.secure),
       path: {
         strip: route.pathRewrite === undefined && route.prefix !== '/',
         base: route.target.pathname.replace(/\/+$/, ''),

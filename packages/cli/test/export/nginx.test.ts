@@ -75,7 +75,7 @@ describe('renderNginx', () => {
       'proxy_read_timeout 1501ms;',
       'proxy_buffering off;',
       'proxy_cookie_domain "~.+" "example.test";',
-      'proxy_cookie_path "~^/$" "/api/";',
+      'proxy_cookie_path "~(?-i)^/$" "/api/";',
       'proxy_cookie_path "~.*" "";',
     ]) {
       expect(api).toContain(line)
@@ -91,7 +91,10 @@ describe('renderNginx', () => {
 
   it('verifies https targets unless secure is false', () => {
     const output = render(EXPORT_CONFIGS['https targets']!)
-    expect(locationOf(output, "routes['/insecure']")).toContain('proxy_ssl_verify off;')
+    const insecure = locationOf(output, "routes['/insecure']")
+    expect(insecure).toContain('proxy_ssl_verify off;')
+    // Its own upstream: kept-alive connections that were never verified must not serve /verified.
+    expect(insecure).toContain('proxy_pass https://cdp_https_insecure_localhost_8443;')
     const verified = locationOf(output, "routes['/verified']")
     expect(verified).toContain('proxy_pass https://cdp_https_localhost_8443;')
     expect(verified).toContain('proxy_ssl_name "localhost";')
@@ -133,7 +136,7 @@ describe('renderNginx', () => {
     }
     expect(locationOf(output, "routes['/origin-function']")).not.toContain('add_header')
     expect(locationOf(output, "routes['/cookies']")).toContain(
-      'proxy_cookie_domain "~^old\\\\.example$" "new.example";',
+      'proxy_cookie_domain "~(?-i)^old\\\\.example$" "new.example";',
     )
   })
 })

@@ -86,6 +86,19 @@ describe('planRoutes', () => {
     expect(planOf('/api', { target }).upstream).toEqual(upstream)
   })
 
+  it('gives an https target with secure: false an upstream of its own, as the dev proxy gives it a pool', () => {
+    const { routes } = planRoutes(
+      resolveOptions({
+        '/a': 'https://localhost:8443',
+        '/b': { target: 'https://localhost:8443', secure: false },
+      }).routes,
+    )
+    expect(routes.map((plan) => plan.upstream.name)).toEqual([
+      'cdp_https_localhost_8443',
+      'cdp_https_insecure_localhost_8443',
+    ])
+  })
+
   it('ids follow the resolved order, and a mock route is skipped with a note', () => {
     const { routes, skipped } = planRoutes(
       resolveOptions({ '/a': 'http://h:1', '/a/b': 'http://h:1', '/m': { mock: true } }).routes,
