@@ -194,7 +194,7 @@ const ALLOWED_ORIGINS: ParityCheck = {
 
 /**
  * The checks, against the routes of parity.test.ts (`/api`, `/api/v2`, `/plain`, `/keep`,
- * `/live`). Each is sent through the dev proxy, nginx and Caddy.
+ * `/live`, `/slow`, `/dead`). Each is sent through the dev proxy, nginx and Caddy.
  */
 export const PARITY_CHECKS: readonly ParityCheck[] = [
   check(
@@ -208,6 +208,12 @@ export const PARITY_CHECKS: readonly ParityCheck[] = [
     { path: '/api/v2/items?page=2' },
     { 'echo path': '/v2/items', 'echo header x-token': 'fixed' },
   ),
+  check(
+    'percent-encoded characters stay encoded',
+    { path: '/api/a%2Fb%20c%7E?q=%2F' },
+    { 'echo path': '/a%2Fb%20c%7E', 'echo query': { q: '/' } },
+  ),
+  check('repeated slashes after the prefix', { path: '/api//x//y' }, { 'echo path': '/x//y' }),
   check('pathRewrite: false keeps the path', { path: '/keep/a/b?c=d' }, { 'echo path': '/keep/a/b' }),
   {
     name: '/api does not take /api2',
@@ -403,6 +409,18 @@ export const PARITY_CHECKS: readonly ParityCheck[] = [
         'every gap at least 100 ms': gaps.length === 2 && gaps.every((gap) => gap >= 100),
       }
     },
+  },
+  {
+    // What the body of an error says is each server's own (the dev proxy names the target and
+    // the cause; nginx and Caddy send their own page): the status is what is compared.
+    name: 'a target slower than timeout is answered 504',
+    expected: { status: 504 },
+    observe: async ({ proxy }) => ({ status: (await send(proxy, { path: '/slow/x?delay=1500' })).status }),
+  },
+  {
+    name: 'a target that refuses the connection is answered 502',
+    expected: { status: 502 },
+    observe: async ({ proxy }) => ({ status: (await send(proxy, { path: '/dead/x' })).status }),
   },
   {
     name: 'WebSocket echo',

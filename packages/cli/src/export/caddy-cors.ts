@@ -26,6 +26,7 @@ export function caddyCors(plan: RoutePlan, policy: ResolvedCorsOptions): CaddyCo
   const at = (name: string) => `@cdp_${plan.id}_${name}`
   const preflight = at('preflight')
   const lines = [
+    `# CORS, as the dev proxy answers for ${plan.label}: preflights here, the headers on every answer.`,
     // Fetch standard §4.8: OPTIONS with Origin and Access-Control-Request-Method; any other OPTIONS is forwarded.
     `${preflight} {`,
     '\tmethod OPTIONS',

@@ -14,15 +14,16 @@ const BROWSER_ORIGIN = '{http.request.scheme}://{http.request.hostport}'
 
 /**
  * The upstream path as the dev proxy builds it: the prefix removed (`/api/users?x=1` →
- * `/users?x=1`, `/api` → `/`) and the target's base path in front, by one regular-expression
- * rewrite of the path (the query is left as it is).
+ * `/users?x=1`, `/api` → `/`, and `/api//x` → `/x`: a path starting with `//` would read as a host
+ * name) and the target's base path in front, by one regular-expression rewrite of the path (the
+ * query is left as it is).
  */
 function rewriteOf(plan: RoutePlan): string[] {
   const { strip, base } = plan.path
   const replacement = (text: string) => caddyQuote(caddyReplacementText(text))
   if (strip)
     return [
-      `uri path_regexp ${caddyQuote(`^${escapeRegex(plan.route.prefix)}/?`)} ${replacement(`${base}/`)}`,
+      `uri path_regexp ${caddyQuote(`^${escapeRegex(plan.route.prefix)}/*`)} ${replacement(`${base}/`)}`,
     ]
   return base === '' ? [] : [`uri path_regexp "^" ${replacement(base)}`]
 }
@@ -78,7 +79,8 @@ function reverseProxyOf(plan: RoutePlan, notes: string[]): string[] {
   if (route.xfwd) {
     // Caddy sets X-Forwarded-For/-Proto/-Host itself; trusting every peer makes it append to the
     // client's X-Forwarded-For as the dev proxy does, and the lines below set -Proto and -Host
-    // from this hop, whatever the client sent.
+    // from this hop, whatever the client sent. Caddy calls those two lines unnecessary when it
+    // loads them: without them it would pass on the values a trusted client sent.
     set.push(
       ['X-Real-IP', '{http.request.remote.host}'],
       ['X-Forwarded-Proto', '{http.request.scheme}'],

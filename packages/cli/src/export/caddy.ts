@@ -15,7 +15,8 @@ function sharedOf(plans: readonly RoutePlan[]): string[] {
   const lines: string[] = []
   if (plans.some((plan) => plan.route.xfwd)) {
     lines.push(
-      // X-Forwarded-Port as the dev proxy sends it: the port in Host, else the scheme's default (RFC 9110 §4.2).
+      // As the dev proxy sends it: RFC 9110 §4.2 gives each scheme its default port.
+      "# X-Forwarded-Port: the port in Host, else the scheme's default.",
       `map {http.request.scheme}|{http.request.port} ${FORWARDED_PORT} {`,
       `\t~^[a-z]+\\|([0-9]+)$ "\${1}"`,
       '\thttps| 443',
@@ -25,7 +26,7 @@ function sharedOf(plans: readonly RoutePlan[]): string[] {
   }
   if (plans.some((plan) => plan.sameOriginAs !== undefined)) {
     lines.push(
-      // A same-origin call: its Origin is this site's own scheme and Host, compared whole as the dev proxy compares them.
+      "# A same-origin call: the page's Origin is this site's own scheme and Host.",
       `${SAME_ORIGIN_MATCHER} expression \`{http.request.header.Origin} == {http.request.scheme} + "://" + {http.request.hostport}\``,
     )
   }

@@ -31,8 +31,11 @@ export type NginxCors =
   | { readonly problem: string }
 
 /** A value that only preflights carry: a map from `$cdp_preflight` to `value`, else empty (no header). */
-function onPreflight(defs: NginxDefinitions, variable: string, value: string): string {
-  return defs.define(variable, nginxMap(preflightVariable(defs), variable, '""', [['1', value]]))
+function onPreflight(defs: NginxDefinitions, variable: string, header: string, value: string): string {
+  return defs.define(
+    variable,
+    nginxMap(`${header} on preflights only.`, preflightVariable(defs), variable, '""', [['1', value]]),
+  )
 }
 
 /** The `Access-Control-Allow-Origin` value: `*`, the request's `Origin`, or a map that admits only the allowed ones. */
@@ -47,7 +50,13 @@ function allowOriginOf(defs: NginxDefinitions, plan: RoutePlan, policy: Resolved
   return {
     value: defs.define(
       variable,
-      nginxMap('$http_origin', variable, '""', [[nginxQuote(`~${pattern.source}`), '$http_origin']]),
+      nginxMap(
+        `${plan.label}.cors: the page's Origin when the policy admits it, else none.`,
+        '$http_origin',
+        variable,
+        '""',
+        [[nginxQuote(`~${pattern.source}`), '$http_origin']],
+      ),
     ),
   }
 }
@@ -77,23 +86,52 @@ export function nginxCors(defs: NginxDefinitions, plan: RoutePlan, policy: Resol
   if (policy.allowMethods !== '') {
     add(
       'Access-Control-Allow-Methods',
-      onPreflight(defs, `$cdp_${plan.id}_allow_methods`, defs.literal(policy.allowMethods)),
+      onPreflight(
+        defs,
+        `$cdp_${plan.id}_allow_methods`,
+        `${plan.label}: Access-Control-Allow-Methods`,
+        defs.literal(policy.allowMethods),
+      ),
     )
   }
   if (policy.allowHeaders === undefined) {
     add(
       'Access-Control-Allow-Headers',
-      onPreflight(defs, '$cdp_request_headers', '$http_access_control_request_headers'),
+      onPreflight(
+        defs,
+        '$cdp_request_headers',
+        'The requested headers, reflected',
+        '$http_access_control_request_headers',
+      ),
     )
-    add('Vary', onPreflight(defs, '$cdp_preflight_vary', '"Access-Control-Request-Headers"'))
+    add(
+      'Vary',
+      onPreflight(
+        defs,
+        '$cdp_preflight_vary',
+        'Vary by the requested headers',
+        '"Access-Control-Request-Headers"',
+      ),
+    )
   } else if (policy.allowHeaders !== '') {
     add(
       'Access-Control-Allow-Headers',
-      onPreflight(defs, `$cdp_${plan.id}_allow_headers`, defs.literal(policy.allowHeaders)),
+      onPreflight(
+        defs,
+        `$cdp_${plan.id}_allow_headers`,
+        `${plan.label}: Access-Control-Allow-Headers`,
+        defs.literal(policy.allowHeaders),
+      ),
     )
   }
   if (policy.maxAge !== undefined) {
-    add('Access-Control-Max-Age', onPreflight(defs, `$cdp_${plan.id}_max_age`, nginxQuote(policy.maxAge)))
+    const maxAge = onPreflight(
+      defs,
+      `$cdp_${plan.id}_max_age`,
+      `${plan.label}: Access-Control-Max-Age`,
+      nginxQuote(policy.maxAge),
+    )
+    add('Access-Control-Max-Age', maxAge)
   }
 
   const checks: string[] = []
@@ -101,10 +139,13 @@ export function nginxCors(defs: NginxDefinitions, plan: RoutePlan, policy: Resol
     const forbidden = `$cdp_${plan.id}_ws_forbidden`
     defs.define(
       forbidden,
-      nginxMap(`"$http_upgrade|$http_origin|${allowOrigin.value}"`, forbidden, '0', [
-        // A handshake with an Origin the policy does not admit; one without Origin is a program's, and passes.
-        [nginxQuote('~*^websocket\\|[^|]+\\|$'), '1'],
-      ]),
+      nginxMap(
+        `1 for a WebSocket handshake from an Origin ${plan.label}.cors does not admit (one without Origin is a program's, and passes).`,
+        `"$http_upgrade|$http_origin|${allowOrigin.value}"`,
+        forbidden,
+        '0',
+        [[nginxQuote('~*^websocket\\|[^|]+\\|$'), '1']],
+      ),
     )
     checks.push(`if (${forbidden}) {`, '    return 403;', '}')
   }

@@ -25,14 +25,15 @@ function locationOf(plan: RoutePlan): string {
 }
 
 /**
- * The upstream path: the prefix removed (`/api/users?x=1` → `/users?x=1`, `/api` → `/`) and the
- * target's base path put in front, by a `rewrite ... break` (nginx appends the query itself).
+ * The upstream path: the prefix removed (`/api/users?x=1` → `/users?x=1`, `/api` → `/`, and
+ * `/api//x` → `/x`, as the dev proxy never sends a path starting with `//`) and the target's
+ * base path put in front, by a `rewrite ... break` (nginx appends the query itself).
  * Without either, no rewrite: nginx then sends the request URI exactly as the client did.
  */
 function rewriteOf(defs: NginxDefinitions, plan: RoutePlan): string[] {
   const { strip, base } = plan.path
   if (strip) {
-    const pattern = nginxQuote(`^${escapeRegex(plan.route.prefix)}/?(.*)$`)
+    const pattern = nginxQuote(`^${escapeRegex(plan.route.prefix)}/*(.*)$`)
     return [`rewrite ${pattern} "${defs.literalText(`${base}/`)}$1" break;`]
   }
   return base === '' ? [] : [`rewrite "^(.*)$" "${defs.literalText(base)}$1" break;`]
@@ -65,7 +66,7 @@ function requestHeadersOf(defs: NginxDefinitions, plan: RoutePlan): string[] {
   let origin =
     plan.sameOriginAs === undefined
       ? undefined
-      : sameOriginVariable(defs, plan.upstream.name, plan.sameOriginAs)
+      : sameOriginVariable(defs, plan.upstream.name.replace(/^cdp_/, ''), plan.sameOriginAs)
   if (route.ws && route.rewriteWsOrigin) {
     origin = wsOriginVariable(defs, plan.id, route.target.origin, origin ?? '$http_origin')
   }

@@ -20,9 +20,13 @@ export interface NginxDefinitions {
 export function preflightVariable(defs: NginxDefinitions): string {
   return defs.define(
     '$cdp_preflight',
-    nginxMap('"$request_method|$http_origin|$http_access_control_request_method"', '$cdp_preflight', '0', [
-      [nginxQuote('~^OPTIONS\\|[^|]+\\|.'), '1'],
-    ]),
+    nginxMap(
+      '1 for a CORS preflight: OPTIONS with Origin and Access-Control-Request-Method.',
+      '"$request_method|$http_origin|$http_access_control_request_method"',
+      '$cdp_preflight',
+      '0',
+      [[nginxQuote('~^OPTIONS\\|[^|]+\\|.'), '1']],
+    ),
   )
 }
 
@@ -33,16 +37,31 @@ export function preflightVariable(defs: NginxDefinitions): string {
 export function connectionUpgradeVariable(defs: NginxDefinitions): string {
   return defs.define(
     '$cdp_connection_upgrade',
-    nginxMap('$http_upgrade', '$cdp_connection_upgrade', 'upgrade', [['""', '""']]),
+    nginxMap(
+      "Connection towards a ws route's target: upgrade for a WebSocket handshake, else none (the connection stays alive).",
+      '$http_upgrade',
+      '$cdp_connection_upgrade',
+      'upgrade',
+      [['""', '""']],
+    ),
   )
 }
 
 /** `X-Forwarded-Port`, as the dev proxy sends it: the port in `Host`, else the scheme's default (RFC 9110 §4.2). */
 export function forwardedPortVariable(defs: NginxDefinitions): string {
-  defs.define('$cdp_default_port', nginxMap('$scheme', '$cdp_default_port', '80', [['https', '443']]))
+  defs.define(
+    '$cdp_default_port',
+    nginxMap('The default port of the scheme.', '$scheme', '$cdp_default_port', '80', [['https', '443']]),
+  )
   return defs.define(
     '$cdp_forwarded_port',
-    nginxMap('$http_host', '$cdp_forwarded_port', '$cdp_default_port', [[nginxQuote('~:([0-9]+)$'), '$1']]),
+    nginxMap(
+      "X-Forwarded-Port: the port in Host, else the scheme's default.",
+      '$http_host',
+      '$cdp_forwarded_port',
+      '$cdp_default_port',
+      [[nginxQuote('~:([0-9]+)$'), '$1']],
+    ),
   )
 }
 
@@ -54,15 +73,25 @@ export function forwardedPortVariable(defs: NginxDefinitions): string {
 export function sameOriginVariable(defs: NginxDefinitions, slug: string, targetOrigin: string): string {
   defs.define(
     '$cdp_same_origin',
-    nginxMap('"$http_origin $scheme://$http_host"', '$cdp_same_origin', '0', [
+    nginxMap(
+      "1 for a same-origin call: the page's Origin is this server's own scheme and Host.",
+      '"$http_origin $scheme://$http_host"',
+      '$cdp_same_origin',
+      '0',
       // The backreference compares the two halves whole, as the dev proxy compares the strings.
-      [nginxQuote('~^(\\S+) \\1$'), '1'],
-    ]),
+      [[nginxQuote('~^(\\S+) \\1$'), '1']],
+    ),
   )
   const variable = `$cdp_origin_${slug}`
   return defs.define(
     variable,
-    nginxMap('$cdp_same_origin', variable, '$http_origin', [['1', defs.literal(targetOrigin)]]),
+    nginxMap(
+      `Origin sent to ${targetOrigin}: its own for a same-origin call, else the page's.`,
+      '$cdp_same_origin',
+      variable,
+      '$http_origin',
+      [['1', defs.literal(targetOrigin)]],
+    ),
   )
 }
 
@@ -79,8 +108,12 @@ export function wsOriginVariable(
   const variable = `$cdp_ws_origin_${slug}`
   return defs.define(
     variable,
-    nginxMap('"$http_upgrade|$http_origin"', variable, otherwise, [
-      [nginxQuote('~^[^|]+\\|.'), defs.literal(targetOrigin)],
-    ]),
+    nginxMap(
+      `Origin of a WebSocket handshake to ${targetOrigin} (rewriteWsOrigin): the target's own.`,
+      '"$http_upgrade|$http_origin"',
+      variable,
+      otherwise,
+      [[nginxQuote('~^[^|]+\\|.'), defs.literal(targetOrigin)]],
+    ),
   )
 }

@@ -41,19 +41,20 @@ export function nginxLiteralText(text: string): { text: string; usesDollar: bool
 }
 
 /**
- * A `map` block. Entries are `[source, value]` tokens already quoted as needed; `default` first,
- * as nginx documents it.
+ * A `map` block, after a `# comment` line that says what the variable holds. Entries are
+ * `[source, value]` tokens already quoted as needed; `default` first, as nginx documents it.
  *
  * @example
- * nginxMap('$scheme', '$cdp_default_port', '80', [['https', '443']])
+ * nginxMap('Port by scheme.', '$scheme', '$cdp_default_port', '80', [['https', '443']])
  */
 export function nginxMap(
+  comment: string,
   source: string,
   variable: string,
   fallback: string,
   entries: ReadonlyArray<readonly [string, string]>,
 ): string {
-  const lines = [`map ${source} ${variable} {`, `    default ${fallback};`]
+  const lines = [`# ${comment}`, `map ${source} ${variable} {`, `    default ${fallback};`]
   for (const [key, value] of entries) lines.push(`    ${key} ${value};`)
   lines.push('}')
   return lines.join('\n')

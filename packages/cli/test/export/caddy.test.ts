@@ -51,12 +51,12 @@ describe('renderCaddy', () => {
       output.indexOf('@cdp_r2 path_regexp "^/api(/|$)"'),
     )
     const api = handleOf(output, "routes['/api']")
-    expect(api).toContain('uri path_regexp "^/api/?" "/"')
+    expect(api).toContain('uri path_regexp "^/api/*" "/"')
     expect(api).toContain('reverse_proxy http://127.0.0.1:3000 {')
     expect(api).toContain('flush_interval -1')
     expect(api).toContain('response_header_timeout 30000ms')
     expect(api).toContain('request_header -Upgrade')
-    expect(handleOf(output, "routes['/api/v2']")).toContain('uri path_regexp "^/api/v2/?" "/v2/"')
+    expect(handleOf(output, "routes['/api/v2']")).toContain('uri path_regexp "^/api/v2/*" "/v2/"')
   })
 
   it('carries every forwarding option', () => {

@@ -55,11 +55,11 @@ describe('renderNginx', () => {
     )
     expect(order.every((at, index) => at > -1 && (index === 0 || at > (order[index - 1] ?? 0)))).toBe(true)
     const api = locationOf(output, "routes['/api']")
-    expect(api).toContain('rewrite "^/api/?(.*)$" "/$1" break;')
+    expect(api).toContain('rewrite "^/api/*(.*)$" "/$1" break;')
     expect(api).toContain('proxy_pass http://cdp_127_0_0_1_3000;')
     expect(api).toContain('proxy_set_header Connection "";')
     expect(api).toContain('proxy_http_version 1.1;')
-    expect(locationOf(output, "routes['/api/v2']")).toContain('rewrite "^/api/v2/?(.*)$" "/v2/$1" break;')
+    expect(locationOf(output, "routes['/api/v2']")).toContain('rewrite "^/api/v2/*(.*)$" "/v2/$1" break;')
   })
 
   it('carries every forwarding option', () => {
