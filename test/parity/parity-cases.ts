@@ -136,7 +136,7 @@ function check(name: string, ask: Ask, expected: Observation, extra?: readonly s
   }
 }
 
-const ws = (proxy: string) => `${proxy.replace(/^http/, 'ws')}/live/ws`
+const ws = (proxy: string, route = '/live') => `${proxy.replace(/^http/, 'ws')}${route}/ws`
 
 /** Origins around the edges of the loopback default and of `/api/v2`'s list and RegExp. */
 const ORIGINS = [
@@ -418,6 +418,14 @@ export const PARITY_CHECKS: readonly ParityCheck[] = [
     observe: async ({ proxy }) => ({ status: (await send(proxy, { path: '/slow/x?delay=1500' })).status }),
   },
   {
+    name: 'a stream silent longer than timeout',
+    expected: { 'event ids': ['1', '2'], complete: true },
+    async observe({ proxy }) {
+      const { events, complete } = await readEvents(proxy, '/slow/events?count=2&interval=600')
+      return { 'event ids': events.map((event) => event.id), complete }
+    },
+  },
+  {
     name: 'a target that refuses the connection is answered 502',
     expected: { status: 502 },
     observe: async ({ proxy }) => ({ status: (await send(proxy, { path: '/dead/x' })).status }),
@@ -426,6 +434,11 @@ export const PARITY_CHECKS: readonly ParityCheck[] = [
     name: 'WebSocket echo',
     expected: { outcome: { echo: 'ping' } },
     observe: async ({ proxy }) => ({ outcome: await echoOverWebSocket(ws(proxy), PAGE, 'ping') }),
+  },
+  {
+    name: 'a WebSocket handshake on a route without ws',
+    expected: { outcome: { closed: true } },
+    observe: async ({ proxy }) => ({ outcome: await echoOverWebSocket(ws(proxy, '/plain'), PAGE, 'ping') }),
   },
   {
     name: 'WebSocket from an origin the policy refuses',

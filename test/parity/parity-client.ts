@@ -64,12 +64,13 @@ export interface ArrivedEvent {
 
 /**
  * Reads an event stream and notes when each event arrives, so a test can tell events that
- * arrive one by one from events held back and delivered together at the end.
+ * arrive one by one from events held back and delivered together at the end. `complete` is
+ * false when the connection was cut before the answer's end.
  */
 export function readEvents(
   origin: string,
   path: string,
-): Promise<{ answer: Answer; events: ArrivedEvent[] }> {
+): Promise<{ answer: Answer; events: ArrivedEvent[]; complete: boolean }> {
   return new Promise((resolve, reject) => {
     const started = performance.now()
     const events: ArrivedEvent[] = []
@@ -88,13 +89,15 @@ export function readEvents(
           end = pending.indexOf('\n\n')
         }
       })
-      res.on('end', () =>
+      // A cut stream ends in 'aborted' and 'error' rather than 'end': what arrived still counts.
+      res.on('error', () => undefined)
+      res.on('close', () =>
         resolve({
           answer: { status: res.statusCode ?? 0, headers: headerLines(res.rawHeaders), body: text },
           events,
+          complete: res.complete,
         }),
       )
-      res.on('error', reject)
     })
     req.on('timeout', () => req.destroy(new Error(`event stream ${origin}${path} stalled`)))
     req.on('error', reject)
@@ -102,8 +105,11 @@ export function readEvents(
   })
 }
 
-/** What a WebSocket handshake ended in: the echo of `message`, or the HTTP status it was refused with. */
-export type WebSocketOutcome = { echo: string } | { refused: number }
+/**
+ * What a WebSocket handshake ended in: the echo of `message`, the HTTP status it was refused
+ * with, or `closed` when the server ended the connection without an answer.
+ */
+export type WebSocketOutcome = { echo: string } | { refused: number } | { closed: true }
 
 /** Opens a WebSocket, sends `message` and waits for the echo (or the refusal), within 5 s. */
 export function echoOverWebSocket(url: string, origin: string, message: string): Promise<WebSocketOutcome> {
@@ -126,7 +132,8 @@ export function echoOverWebSocket(url: string, origin: string, message: string):
     socket.on('message', (data) => done({ echo: data.toString() }))
     socket.on('error', (error) => {
       clearTimeout(timer)
-      reject(error)
+      if (/socket hang up|ECONNRESET/.test(error.message)) done({ closed: true })
+      else reject(error)
     })
   })
 }

@@ -39,6 +39,9 @@ function inBoth(check: string, field: string, dev: unknown, got: unknown, reason
 const TRUST =
   'Forwarding headers a client sent are kept by the dev proxy (a tunnel in front of it saw the browser) but replaced by nginx and Caddy with what they saw: at a production edge, trusting them would let any client choose its address, scheme and host. X-Forwarded-For is appended to by all three.'
 
+const SILENCE =
+  "The dev proxy's `timeout` (and Caddy's response_header_timeout) is the time to the answer's head; nginx has no such timeout, and its proxy_read_timeout also ends a stream that stays silent longer between two reads."
+
 /** Every difference that remains between the dev proxy and the exports, with its reason. */
 const EXCEPTIONS: readonly Exception[] = [
   ...inBoth(
@@ -94,6 +97,29 @@ const EXCEPTIONS: readonly Exception[] = [
     reason:
       'nginx merges repeated slashes (merge_slashes, on by default and left on: it is what its location matching relies on).',
   },
+  {
+    check: 'a stream silent longer than timeout',
+    server: 'nginx',
+    field: 'event ids',
+    dev: ['1', '2'],
+    got: ['1'],
+    reason: SILENCE,
+  },
+  {
+    check: 'a stream silent longer than timeout',
+    server: 'nginx',
+    field: 'complete',
+    dev: true,
+    got: false,
+    reason: SILENCE,
+  },
+  ...inBoth(
+    'a WebSocket handshake on a route without ws',
+    'outcome',
+    { closed: true },
+    { refused: 426 },
+    'Without `ws` the dev proxy leaves the upgrade to its server (here it closes the socket); nginx and Caddy forward the handshake as a plain request without Upgrade, which the backend answers (the mock with 426).',
+  ),
   {
     check: 'Set-Cookie loses its Domain',
     server: 'nginx',

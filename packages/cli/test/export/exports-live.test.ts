@@ -22,9 +22,19 @@ import { renderNginx } from '../../src/export/nginx.js'
  * The dev proxy, nginx and Caddy run the same routes; where they differ, the tests say how and why.
  */
 
-/** `?stream`: three chunks 150 ms apart, as a plain (not event-stream) chunked answer; `?c=...`: these Set-Cookie lines. */
+/**
+ * `?stream`: three chunks 150 ms apart, as a plain (not event-stream) chunked answer; `?echo`: the
+ * request headers as JSON; `?c=...`: these Set-Cookie lines; `?cl=...`: this Content-Location.
+ */
 function target(req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://target')
+  if (url.searchParams.has('echo')) {
+    res.setHeader('content-type', 'application/json')
+    res.end(JSON.stringify(req.headers))
+    return
+  }
+  const contentLocation = url.searchParams.get('cl')
+  if (contentLocation !== null) res.setHeader('content-location', contentLocation)
   if (url.searchParams.has('stream')) {
     res.writeHead(200, { 'content-type': 'application/x-ndjson' })
     let sent = 0
@@ -65,6 +75,8 @@ beforeAll(async () => {
         Object.entries(cookieRoutes).map(([prefix, options]) => [prefix, { target: plain.url, ...options }]),
       ),
       '/stream': plain.url,
+      '/loc': plain.url,
+      '/noxfwd': { target: plain.url, xfwd: false },
       '/tls-insecure': { target: tlsTarget, secure: false },
       '/tls-verified': tlsTarget,
     },
@@ -101,6 +113,56 @@ describe.each(['dev', 'nginx', 'caddy'] as const)('through %s', (name) => {
   it('reaches a self-signed target with secure: false, and refuses it (502) by default', async () => {
     expect((await send(origin(), { path: '/tls-insecure/x' })).body).toBe('ok')
     expect((await send(origin(), { path: '/tls-verified/x' })).status).toBe(502)
+  })
+})
+
+describe('Content-Location pointing at the target', () => {
+  it('is pointed back at the proxy by the dev proxy and Caddy; nginx passes it unchanged', async () => {
+    const seen = new Map<string, string | undefined>()
+    for (const [name, server] of servers) {
+      const answer = await send(server.origin, {
+        path: `/loc/x?cl=${encodeURIComponent(`${plain.url}/y?z=1`)}`,
+      })
+      seen.set(name, answer.headers['content-location']?.[0]?.replace(server.origin, '<proxy>'))
+    }
+    expect(Object.fromEntries(seen)).toEqual({
+      dev: '<proxy>/loc/y?z=1',
+      caddy: '<proxy>/loc/y?z=1',
+      // proxy_redirect rewrites Location and Refresh only.
+      nginx: `${plain.url}/y?z=1`,
+    })
+  })
+})
+
+describe('xfwd: false', () => {
+  it('adds no forwarding header; Caddy also removes the ones the client sent', async () => {
+    const seen = new Map<string, unknown>()
+    for (const [name, server] of servers) {
+      const answer = await send(server.origin, {
+        path: '/noxfwd/x?echo',
+        headers: {
+          'x-forwarded-for': '203.0.113.9',
+          'x-forwarded-proto': 'https',
+          'x-real-ip': '203.0.113.9',
+        },
+      })
+      const headers = JSON.parse(answer.body) as Record<string, string>
+      seen.set(
+        name,
+        Object.fromEntries(Object.entries(headers).filter(([header]) => /^x-(forwarded|real)/.test(header))),
+      )
+    }
+    const passed = {
+      'x-forwarded-for': '203.0.113.9',
+      'x-forwarded-proto': 'https',
+      'x-real-ip': '203.0.113.9',
+    }
+    // Caddy always sets X-Forwarded-For/-Proto/-Host itself: deleting them is the only way not to send its own.
+    expect(Object.fromEntries(seen)).toEqual({
+      dev: passed,
+      nginx: passed,
+      caddy: { 'x-real-ip': '203.0.113.9' },
+    })
   })
 })
 
