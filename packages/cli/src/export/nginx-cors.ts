@@ -39,7 +39,11 @@ function onPreflight(defs: NginxDefinitions, variable: string, header: string, v
 }
 
 /** The `Access-Control-Allow-Origin` value: `*`, the request's `Origin`, or a map that admits only the allowed ones. */
-function allowOriginOf(defs: NginxDefinitions, plan: RoutePlan, policy: ResolvedCorsOptions) {
+function allowOriginOf(
+  defs: NginxDefinitions,
+  plan: RoutePlan,
+  policy: ResolvedCorsOptions,
+): { value: string } | { problem: string } {
   const origin = policy.origin
   if (origin.kind === 'any') return { value: '"*"' }
   if (origin.kind === 'reflect') return { value: '$http_origin' }
@@ -76,7 +80,7 @@ function allowOriginOf(defs: NginxDefinitions, plan: RoutePlan, policy: Resolved
  */
 export function nginxCors(defs: NginxDefinitions, plan: RoutePlan, policy: ResolvedCorsOptions): NginxCors {
   const allowOrigin = allowOriginOf(defs, plan, policy)
-  if ('problem' in allowOrigin) return { problem: allowOrigin.problem ?? 'unknown' }
+  if ('problem' in allowOrigin) return allowOrigin
   const headers = BACKEND_CORS_HEADERS.map((name) => `proxy_hide_header ${name};`)
   const add = (name: string, value: string) => headers.push(`add_header ${name} ${value} always;`)
   add('Access-Control-Allow-Origin', allowOrigin.value)
