@@ -30,7 +30,8 @@ export const EXPORT_CONFIGS: Record<string, CorsDevProxyConfig> = {
     routes: {
       '/insecure': { target: 'https://localhost:8443', secure: false },
       '/verified': 'https://localhost:8443/base',
-      '/ip': { target: 'https://127.0.0.1:8443', secure: false },
+      // The longest timeout the core accepts.
+      '/ip': { target: 'https://127.0.0.1:8443', secure: false, timeout: 2_147_483_647 },
     },
   },
   'CORS policies': {
