@@ -28,8 +28,11 @@ const TAG = '[prepare-test-tools]'
 export const DEBIAN_PACKAGES = Object.freeze({
   // The browser and playground tests drive it through playwright-core (test/support/browser.ts).
   chromium: 'chromium',
-  // The benchmark's production baseline (bench/nginx.mjs) and, once it exists, the CLI's nginx export.
+  // The benchmark's production baseline (bench/nginx.mjs), and the CLI's nginx export
+  // (packages/cli/test/export, test/parity).
   nginx: 'nginx',
+  // The CLI's Caddy export (packages/cli/test/export, test/parity).
+  caddy: 'caddy',
 })
 
 /** The Node major the matrix's webpack-dev-server 6 cell runs on. */

@@ -52,6 +52,11 @@ describe('planDebianPackages', () => {
       isRoot: true,
       plan: { action: 'run', packages: ['nginx'], commands: [update, install('nginx')] },
     },
+    {
+      missing: ['caddy'],
+      isRoot: true,
+      plan: { action: 'run', packages: ['caddy'], commands: [update, install('caddy')] },
+    },
   ])('missing $missing, root $isRoot → $plan.action', ({ missing, isRoot, plan }) => {
     expect(planDebianPackages({ missing, isRoot })).toEqual(plan)
   })
@@ -63,6 +68,10 @@ describe('planDebianPackages', () => {
     },
     { missing: ['chromium'], command: 'sudo apt-get update && sudo apt-get install -y chromium' },
     { missing: ['nginx'], command: 'sudo apt-get update && sudo apt-get install -y nginx' },
+    {
+      missing: ['nginx', 'caddy'],
+      command: 'sudo apt-get update && sudo apt-get install -y nginx caddy',
+    },
   ])('not root, missing $missing → refuses with the command to run', ({ missing, command }) => {
     const plan = planDebianPackages({ missing, isRoot: false })
     expect(plan.action).toBe('refuse')
@@ -92,7 +101,7 @@ describe('planDebianPackages', () => {
   })
 
   it('lists the programs the tests need today', () => {
-    expect(DEBIAN_PACKAGES).toEqual({ chromium: 'chromium', nginx: 'nginx' })
+    expect(DEBIAN_PACKAGES).toEqual({ chromium: 'chromium', nginx: 'nginx', caddy: 'caddy' })
     expect(Object.isFrozen(DEBIAN_PACKAGES)).toBe(true)
   })
 })
@@ -140,15 +149,18 @@ describe('prepare-test-tools.mjs as a process', () => {
   it('refuses at once when not root and nothing is installed, printing the command to run', async () => {
     const result = await run({ CDP_TOOLS_PATH: fakeBin([]), CDP_TOOLS_NOT_ROOT: '1' })
     expect(result.code).toBe(1)
-    expect(result.stderr).toContain('\n  sudo apt-get update && sudo apt-get install -y chromium nginx\n')
+    expect(result.stderr).toContain(
+      '\n  sudo apt-get update && sudo apt-get install -y chromium nginx caddy\n',
+    )
     // Refused before the Node 24 step, which could otherwise download.
     expect(result.stdout).not.toContain('Node 24')
   })
 
   it('asks only for what is missing', async () => {
-    const result = await run({ CDP_TOOLS_PATH: fakeBin(['chromium']), CDP_TOOLS_NOT_ROOT: '1' })
+    const result = await run({ CDP_TOOLS_PATH: fakeBin(['chromium', 'nginx']), CDP_TOOLS_NOT_ROOT: '1' })
     expect(result.code).toBe(1)
-    expect(result.stderr).toContain('\n  sudo apt-get update && sudo apt-get install -y nginx\n')
+    expect(result.stderr).toContain('\n  sudo apt-get update && sudo apt-get install -y caddy\n')
     expect(result.stderr).not.toContain('install -y chromium')
+    expect(result.stderr).not.toContain('nginx')
   })
 })

@@ -2,6 +2,7 @@
 // config file needs. Documented in the README ("Writing an adapter"); semver applies to it like
 // to the main entry.
 
+export type { AllowedOrigins, CorsOriginPolicy } from './config/cors-origin-policy.js'
 export { splitConfig } from './config/define-config.js'
 export type { ResolvedCorsOptions } from './config/resolve-cors-options.js'
 export type { ResolvedMockBackendOptions } from './config/resolve-mock-options.js'

@@ -11,9 +11,22 @@ export type CorsOriginPolicy =
   /** `true`: the request's origin is reflected. */
   | { readonly kind: 'reflect' }
   /** A string, RegExp, list or the default: the request's origin is reflected when it passes. */
-  | { readonly kind: 'match'; readonly test: (origin: string) => boolean }
+  | { readonly kind: 'match'; readonly test: (origin: string) => boolean; readonly allowed: AllowedOrigins }
   /** A function decides per request. */
   | { readonly kind: 'function'; readonly decide: CorsOriginFunction }
+
+/**
+ * What a `match` policy admits, as the user wrote it: `test` is the rule, this is its data, for
+ * code that must carry the same rule elsewhere (the CLI's nginx and Caddy exports).
+ */
+export interface AllowedOrigins {
+  /** The default rule: localhost and loopback origins (`isLoopbackOrigin`). */
+  readonly loopback: boolean
+  /** Origins allowed exactly, normalized (`'http://localhost:5173'`, or `'null'` when listed). */
+  readonly origins: readonly string[]
+  /** Patterns tested against the request's `Origin`, without `g`/`y`. */
+  readonly patterns: readonly RegExp[]
+}
 
 /** Origins remembered per policy by the default matcher, so repeated requests skip URL parsing. */
 const ORIGIN_CACHE_SIZE = 64
@@ -43,6 +56,10 @@ function statelessRegExp(pattern: RegExp): RegExp {
     : pattern
 }
 
+function allowedOrigins(loopback: boolean, origins: string[], patterns: RegExp[]): AllowedOrigins {
+  return Object.freeze({ loopback, origins: Object.freeze(origins), patterns: Object.freeze(patterns) })
+}
+
 /**
  * Resolves `cors.origin` once into a matcher: the default (localhost and loopback, with a small
  * cache), `true` (reflect), `'*'`, a normalized origin string, a RegExp (without `g`/`y`), a
@@ -57,6 +74,7 @@ export function resolveOriginPolicy(value: unknown, option: string): CorsOriginP
     const cache = new Map<string, boolean>()
     return {
       kind: 'match',
+      allowed: allowedOrigins(true, [], []),
       test(origin) {
         let allowed = cache.get(origin)
         if (allowed === undefined) {
@@ -73,11 +91,19 @@ export function resolveOriginPolicy(value: unknown, option: string): CorsOriginP
   if (typeof value === 'function') return { kind: 'function', decide: value as CorsOriginFunction }
   if (typeof value === 'string') {
     const allowed = checkOriginString(value, option)
-    return { kind: 'match', test: (origin) => origin === allowed }
+    return {
+      kind: 'match',
+      allowed: allowedOrigins(false, [allowed], []),
+      test: (origin) => origin === allowed,
+    }
   }
   if (value instanceof RegExp) {
     const pattern = statelessRegExp(value)
-    return { kind: 'match', test: (origin) => pattern.test(origin) }
+    return {
+      kind: 'match',
+      allowed: allowedOrigins(false, [], [pattern]),
+      test: (origin) => pattern.test(origin),
+    }
   }
   if (Array.isArray(value)) {
     const strings = new Set<string>()
@@ -97,6 +123,7 @@ export function resolveOriginPolicy(value: unknown, option: string): CorsOriginP
     })
     return {
       kind: 'match',
+      allowed: allowedOrigins(false, [...strings], patterns),
       test: (origin) => strings.has(origin) || patterns.some((pattern) => pattern.test(origin)),
     }
   }

@@ -11,6 +11,7 @@ import { buildEcho, readRequestBody } from './mock-echo.js'
 import { createMockEventStreams } from './mock-events.js'
 import { closeAfterResponse, type MockResponse, parseRequestTarget, sendJson } from './mock-http.js'
 import { createMockLog, type MockRequestLog } from './mock-log.js'
+import { answerRedirect } from './mock-redirect.js'
 import { type MockSwitches, parseMockSwitches } from './mock-switches.js'
 import { createMockWebSocketEcho, MOCK_WEBSOCKET_PATH } from './mock-websocket.js'
 
@@ -41,7 +42,8 @@ export interface MockBackend {
 /**
  * Creates the mock backend. Paths: `/cookie` (set and read cookies), `/events` (server-sent
  * events), `/ws` (WebSocket echo); every other path echoes the request as JSON, or as JSONP on
- * a GET with a `callback` parameter (another method with it is answered 405). Query switches
+ * a GET with a `callback` parameter (another method with it is answered 405). `?redirect=` on
+ * any path answers a redirect instead. Query switches
  * (`?cors=`, `?status=`, `?delay=`, ...; see {@link MockSwitches}) choose the behaviour per
  * request. Preflights are answered according to the CORS mode. A mistake in `options` throws
  * `CorsDevProxyError` naming `mock.<option>`.
@@ -81,7 +83,9 @@ export function buildMockBackend(resolved: ResolvedMockBackendOptions): MockBack
 
   function dispatch(req: ProxyRequest, res: MockResponse, url: URL, switches: MockSwitches): void {
     const callback = url.searchParams.get(resolved.jsonpParam)
-    if (url.pathname === '/cookie') {
+    if (switches.redirect !== undefined) {
+      answerRedirect(req, res, switches.redirect, switches.status)
+    } else if (url.pathname === '/cookie') {
       answerCookieRequest(req, res, url, switches.status)
     } else if (url.pathname === '/events') {
       events.answer(res, url)

@@ -25,6 +25,9 @@ export function parseCookieHeader(header: string | readonly string[] | undefined
   return cookies
 }
 
+/** A host name for `?domain=`: letters, digits, dots and hyphens, as RFC 6265 §4.1.1's `domain-av` allows. */
+const COOKIE_DOMAIN = /^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/
+
 /**
  * Attributes of a cookie set by the mock. A cross-site request carries a cookie only when it
  * is `SameSite=None`, which browsers accept only with `Secure`, so over https the cookie is
@@ -37,8 +40,10 @@ function cookieAttributes(secure: boolean): string {
 
 /**
  * `/cookie`: `?set=name=value` (repeatable) sets cookies, `?clear=name` removes one, and the
- * answer lists the cookies the request carried, updated by what it set. A name or value that
- * is not valid cookie syntax is answered 400 rather than written into a header.
+ * answer lists the cookies the request carried, updated by what it set. `?domain=api.example`
+ * adds that `Domain` attribute to each, as a backend on another host would send it (what a
+ * proxy's cookie rewrite removes). A name, value or domain that is not valid cookie syntax is
+ * answered 400 rather than written into a header.
  *
  * @example
  * await fetch('http://127.0.0.1:4000/cookie?set=session=abc', { credentials: 'include' })
@@ -46,7 +51,15 @@ function cookieAttributes(secure: boolean): string {
  */
 export function answerCookieRequest(req: ProxyRequest, res: MockResponse, url: URL, status?: number): void {
   const cookies = parseCookieHeader(req.headers.cookie)
-  const attributes = cookieAttributes(isEncrypted(req))
+  const domain = url.searchParams.get('domain')
+  if (domain !== null && !COOKIE_DOMAIN.test(domain)) {
+    sendJson(res, 400, { error: 'domain must be a host name', example: '/cookie?set=a=1&domain=api.example' })
+    return
+  }
+  const attributes =
+    domain === null
+      ? cookieAttributes(isEncrypted(req))
+      : `Domain=${domain}; ${cookieAttributes(isEncrypted(req))}`
   const setCookie: string[] = []
   for (const pair of url.searchParams.getAll('set')) {
     const eq = pair.indexOf('=')

@@ -18,6 +18,7 @@ import { HTTP_TOKEN } from '../http/http-token.js'
  * | `expose` | comma-separated header names | `Access-Control-Expose-Headers` on the answer |
  * | `credentials` | `true`, `false` | send or omit `Access-Control-Allow-Credentials: true`, whatever the mode's default |
  * | `maxAge` | `0`–`86400` | `Access-Control-Max-Age` of the preflight answer, in seconds |
+ * | `redirect` | a path (`/next?x=1`) or a URL on this server | answer 302 (or the 3xx `status`) with this `Location`, as written, to see how a proxy rewrites redirects |
  *
  * An unknown value is answered 400 with a JSON body naming the switch and its allowed values.
  * Query parameters that are not switches are ignored (and echoed).
@@ -45,6 +46,8 @@ export interface MockSwitches {
   readonly credentials: boolean | undefined
   /** `Access-Control-Max-Age` in seconds, or `undefined` to omit it. */
   readonly maxAge: number | undefined
+  /** `Location` of a redirect answer (a path, or an absolute URL the backend checks is its own); `undefined`: no redirect. */
+  readonly redirect: string | undefined
 }
 
 /** Why a switch was refused: enough for a 400 body that says how to fix the URL. */
@@ -71,6 +74,9 @@ export const MAX_MOCK_DELAY = 10_000
 const MAX_MAX_AGE = 86_400
 
 const DIGITS = /^\d{1,9}$/
+
+/** Longest `redirect` accepted: a Location is a header line, not a document. */
+const MAX_REDIRECT_LENGTH = 2048
 
 type SwitchName = Exclude<keyof MockSwitches, 'preflightFail'> | 'preflight'
 type Parser = (value: string) => { value: unknown } | undefined
@@ -99,6 +105,18 @@ function tokenList(allowStar: boolean): Parser {
   }
 }
 
+/**
+ * A redirect target: a path-absolute reference (`/next`, never `//host`, which is another host)
+ * or an absolute http(s) URL, without control characters or spaces (it becomes a header value).
+ * Whether an absolute URL is the backend's own is checked where the request is known.
+ */
+function redirectTarget(value: string): { value: unknown } | undefined {
+  if (value.length > MAX_REDIRECT_LENGTH || !/^[\x21-\x7e]+$/.test(value)) return undefined
+  if (value.startsWith('/')) return value.startsWith('//') || value.startsWith('/\\') ? undefined : { value }
+  if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) return undefined
+  return { value }
+}
+
 /** Every switch with the description of its allowed values, in the order of the table above. */
 const SWITCHES: ReadonlyArray<readonly [SwitchName, string, Parser]> = [
   ['cors', 'off | wildcard | reflect', choice('off', 'wildcard', 'reflect')],
@@ -110,6 +128,7 @@ const SWITCHES: ReadonlyArray<readonly [SwitchName, string, Parser]> = [
   ['expose', 'comma-separated header names (e.g. x-a,x-b)', tokenList(false)],
   ['credentials', 'true | false', choice('true', 'false')],
   ['maxAge', `seconds from 0 to ${MAX_MAX_AGE}`, integer(0, MAX_MAX_AGE)],
+  ['redirect', 'a path (e.g. /next) or an http(s) URL on this server', redirectTarget],
 ]
 
 /**
@@ -147,6 +166,7 @@ export function parseMockSwitches(query: URLSearchParams): MockSwitchesResult {
       expose: parsed.expose as string | undefined,
       credentials: parsed.credentials === undefined ? undefined : parsed.credentials === 'true',
       maxAge: parsed.maxAge as number | undefined,
+      redirect: parsed.redirect as string | undefined,
     },
   }
 }

@@ -29,6 +29,20 @@ describe('resolveCorsOptions', () => {
     expect(Object.isFrozen(resolved)).toBe(true)
   })
 
+  it.each([
+    [undefined, { loopback: true, origins: [], patterns: [] }],
+    ['HTTP://LocalHost:80', { loopback: false, origins: ['http://localhost'], patterns: [] }],
+    [/\.test$/i, { loopback: false, origins: [], patterns: [/\.test$/i] }],
+    [
+      ['http://a.test', /^https:\/\/b\.test$/g, 'null', 'http://a.test'],
+      { loopback: false, origins: ['http://a.test', 'null'], patterns: [/^https:\/\/b\.test$/] },
+    ],
+  ])('keeps what origin %s admits, as written, for the exports', (origin, allowed) => {
+    const policy = resolveCorsOptions({ origin })!.origin
+    expect(policy.kind === 'match' && policy.allowed).toEqual(allowed)
+    expect(policy.kind === 'match' && Object.isFrozen(policy.allowed.patterns)).toBe(true)
+  })
+
   it('means no policy for false, undefined and origin: false', () => {
     expect(resolveCorsOptions(false)).toBeUndefined()
     expect(resolveCorsOptions(undefined)).toBeUndefined()

@@ -53,6 +53,16 @@ describe('/cookie', () => {
     }
   })
 
+  it('adds ?domain= to each cookie it sets, as a backend on another host would', async () => {
+    mock = await startMockBackend()
+    const res = await request(`${mock.origin}/cookie?set=a=1&set=b=2&domain=api.example`)
+    expect(res.headers['set-cookie']).toEqual([
+      'a=1; Domain=api.example; Path=/; HttpOnly; SameSite=Lax',
+      'b=2; Domain=api.example; Path=/; HttpOnly; SameSite=Lax',
+    ])
+    await res.body.dump()
+  })
+
   it('clears a cookie with Max-Age=0', async () => {
     mock = await startMockBackend()
     const res = await request(`${mock.origin}/cookie?clear=session`, {
@@ -68,6 +78,8 @@ describe('/cookie', () => {
     ['set=a=x,y'],
     ['set==novalue'],
     ['clear=a;b'],
+    ['set=a=1&domain=evil.example;Secure'],
+    ['set=a=1&domain=.'],
   ])('refuses %s with 400 instead of writing it into Set-Cookie', async (query) => {
     mock = await startMockBackend()
     const res = await request(`${mock.origin}/cookie?${query.replace(/ /g, '%20').replace(/;/g, '%3B')}`)

@@ -11,6 +11,7 @@ const none = {
   expose: undefined,
   credentials: undefined,
   maxAge: undefined,
+  redirect: undefined,
 }
 
 describe('parseMockSwitches', () => {
@@ -39,6 +40,9 @@ describe('parseMockSwitches', () => {
     ['maxAge=0', { maxAge: 0 }],
     ['maxAge=7200', { maxAge: 7200 }],
     ['cors=reflect&status=404&delay=5', { cors: 'reflect', status: 404, delay: 5 }],
+    ['redirect=/next', { redirect: '/next' }],
+    ['redirect=%2Fnext%3Fa%3D1', { redirect: '/next?a=1' }],
+    ['redirect=http://127.0.0.1:4000/x', { redirect: 'http://127.0.0.1:4000/x' }],
   ])('accepts %j', (query, expected) => {
     expect(parseMockSwitches(new URLSearchParams(query))).toEqual({
       ok: true,
@@ -63,6 +67,9 @@ describe('parseMockSwitches', () => {
     ['credentials=1', 'credentials', 'true | false'],
     ['maxAge=86401', 'maxAge', 'seconds from 0 to 86400'],
     ['maxAge=1e3', 'maxAge', 'seconds from 0 to 86400'],
+    ...['//evil.example/x', '/%5Cevil.example', 'next', 'javascript:alert(1)', '/a%20b', '/a%0d%0ab', ''].map(
+      (value) => [`redirect=${value}`, 'redirect', 'a path (e.g. /next) or an http(s) URL on this server'],
+    ),
   ])('refuses %j, naming the switch and its allowed values', (query, name, allowed) => {
     const result = parseMockSwitches(new URLSearchParams(query))
     expect(result.ok).toBe(false)

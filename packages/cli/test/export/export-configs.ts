@@ -1,0 +1,88 @@
+import type { CorsDevProxyConfig } from '@cors-dev-proxy/core'
+
+/**
+ * Configurations both exports must turn into something nginx and Caddy accept, covering every
+ * option the exports read. Targets are local names: nginx resolves upstream names when it loads.
+ */
+export const EXPORT_CONFIGS: Record<string, CorsDevProxyConfig> = {
+  'one route': { routes: { '/api': 'http://127.0.0.1:3000' } },
+  'every forwarding option': {
+    routes: {
+      '/api': {
+        target: 'http://localhost:3000/v1',
+        changeOrigin: false,
+        xfwd: false,
+        headers: { 'x-token': 'a$b{c}"d\\', 'x-other': 'plain' },
+        timeout: 1500.5,
+        ws: true,
+        rewriteWsOrigin: true,
+        cookieDomainRewrite: 'example.test',
+        cookiePathRewrite: { '/': '/api/', '*': '' },
+      },
+      '/fixed-host': {
+        target: 'http://localhost:3000',
+        headers: { host: 'fixed.example' },
+        rewriteLocation: false,
+      },
+    },
+  },
+  'https targets': {
+    routes: {
+      '/insecure': { target: 'https://localhost:8443', secure: false },
+      '/verified': 'https://localhost:8443/base',
+      // The longest timeout the core accepts.
+      '/ip': { target: 'https://127.0.0.1:8443', secure: false, timeout: 2_147_483_647 },
+    },
+  },
+  'CORS policies': {
+    routes: {
+      '/default': { target: 'http://127.0.0.1:3000', cors: true, ws: true },
+      '/any': { target: 'http://127.0.0.1:3000', cors: { origin: '*' } },
+      '/reflect': {
+        target: 'http://127.0.0.1:3000',
+        cors: { origin: true, credentials: true, preflightContinue: true },
+        ws: true,
+      },
+      '/listed': {
+        target: 'http://127.0.0.1:3000',
+        cors: {
+          origin: ['http://a.test', /\.b\.test$/i, 'null'],
+          allowedHeaders: [],
+          methods: 'GET',
+          maxAge: 0,
+          optionsSuccessStatus: 200,
+          exposedHeaders: 'x-a,x-b',
+        },
+      },
+      '/lookahead': { target: 'http://127.0.0.1:3000', cors: { origin: /^https:\/\/(?!evil)/ } },
+    },
+  },
+  'what cannot be exported': {
+    routes: {
+      '/router': { target: 'http://127.0.0.1:3000', router: () => 'http://127.0.0.1:3001' },
+      '/filter': { target: 'http://127.0.0.1:3000', pathFilter: '/filter/x' },
+      '/hooks': { target: 'http://127.0.0.1:3000', on: { proxyReq: () => undefined }, jsonp: true },
+      '/function': { target: 'http://127.0.0.1:3000', pathRewrite: (path) => path.toUpperCase() },
+      '/map': { target: 'http://127.0.0.1:3000', pathRewrite: { '^/map/old': '/new' } },
+      '/origin-function': {
+        target: 'http://127.0.0.1:3000',
+        cors: { origin: (_origin, cb) => cb(null, true) },
+      },
+      '/cookies': {
+        target: 'http://127.0.0.1:3000',
+        cookieDomainRewrite: { 'old.example': 'new.example', '*': '' },
+      },
+      '/mock': { mock: true },
+    },
+  },
+  'odd prefixes, shared options': {
+    routes: {
+      '/a$b': 'http://[::1]:3000',
+      "/it's": 'http://127.0.0.1:3000/x$y',
+      '/': 'http://localhost:3000',
+    },
+    cors: { credentials: true },
+    headers: { 'x-shared': '1' },
+    timeout: 5000,
+  },
+}

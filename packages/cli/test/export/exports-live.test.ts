@@ -1,0 +1,232 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
+import type { CorsDevProxyConfig, RouteOptions } from '@cors-dev-proxy/core'
+import { resolveOptions } from '@cors-dev-proxy/core/adapter'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readEvents, send } from '../../../../test/parity/parity-client.js'
+import { startDevProxy } from '../../../../test/parity/start-dev-proxy.js'
+import {
+  freePort,
+  type RunningProxy,
+  startCaddy,
+  startNginx,
+} from '../../../../test/support/reverse-proxy.js'
+import { listen, type StartedServer } from '../../../../test/support/servers.js'
+import { localhostCertificate } from '../../../../test/support/tls.js'
+import { renderCaddy } from '../../src/export/caddy.js'
+import { renderNginx } from '../../src/export/nginx.js'
+
+/*
+ * The exports at work on what the mock backend of the parity suite does not send: a stream
+ * without `X-Accel-Buffering`, Set-Cookie lines of every shape, a self-signed https target.
+ * The dev proxy, nginx and Caddy run the same routes; where they differ, the tests say how and why.
+ */
+
+/**
+ * `?stream`: three chunks 150 ms apart, as a plain (not event-stream) chunked answer; `?echo`: the
+ * request headers as JSON; `?c=...`: these Set-Cookie lines; `?cl=...`: this Content-Location.
+ */
+function target(req: IncomingMessage, res: ServerResponse): void {
+  const url = new URL(req.url ?? '/', 'http://target')
+  if (url.searchParams.has('echo')) {
+    res.setHeader('content-type', 'application/json')
+    res.end(JSON.stringify(req.headers))
+    return
+  }
+  const contentLocation = url.searchParams.get('cl')
+  if (contentLocation !== null) res.setHeader('content-location', contentLocation)
+  if (url.searchParams.has('stream')) {
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' })
+    let sent = 0
+    const tick = () => {
+      sent += 1
+      res.write(`id: ${sent}\n\n`)
+      if (sent < 3) setTimeout(tick, 150)
+      else res.end()
+    }
+    tick()
+    return
+  }
+  res.setHeader('set-cookie', url.searchParams.getAll('c'))
+  res.end('ok')
+}
+
+/** Routes to the plain target, each with its cookie rewrites. */
+const cookieRoutes: Record<string, Omit<RouteOptions, 'target'>> = {
+  '/c-default': {},
+  '/c-string': { cookieDomainRewrite: 'new.example' },
+  '/c-map': { cookieDomainRewrite: { 'old.example': 'new.example' } },
+  '/c-keep': { cookieDomainRewrite: false },
+  '/c-path': { cookieDomainRewrite: false, cookiePathRewrite: { '/': '/c-path/' } },
+}
+
+const servers = new Map<'dev' | 'nginx' | 'caddy', RunningProxy>()
+let plain: StartedServer<ReturnType<typeof createServer>>
+let tls: StartedServer<ReturnType<typeof createHttpsServer>>
+
+beforeAll(async () => {
+  const { cert, key } = await localhostCertificate()
+  plain = await listen(createServer(target))
+  tls = await listen(createHttpsServer({ cert, key }, target), 'https')
+  const tlsTarget = `https://localhost:${tls.port}`
+  const config: CorsDevProxyConfig = {
+    routes: {
+      ...Object.fromEntries(
+        Object.entries(cookieRoutes).map(([prefix, options]) => [prefix, { target: plain.url, ...options }]),
+      ),
+      '/stream': plain.url,
+      '/loc': plain.url,
+      '/noxfwd': { target: plain.url, xfwd: false },
+      '/tls-insecure': { target: tlsTarget, secure: false },
+      '/tls-verified': tlsTarget,
+    },
+    log: 'silent',
+  }
+  const resolved = resolveOptions(config)
+  const [nginxPort, caddyPort] = [await freePort(), await freePort()]
+  const at = (port: number) => ({ listen: `127.0.0.1:${port}`, serverName: undefined })
+  servers.set('dev', await startDevProxy(config))
+  servers.set('nginx', await startNginx(renderNginx(resolved, at(nginxPort)), nginxPort))
+  servers.set('caddy', await startCaddy(renderCaddy(resolved, at(caddyPort)), caddyPort))
+})
+
+afterAll(async () => {
+  await Promise.all([...servers.values()].map((server) => server.stop()))
+  await plain?.close()
+  await tls?.close()
+})
+
+describe.each(['dev', 'nginx', 'caddy'] as const)('through %s', (name) => {
+  const origin = () => servers.get(name)?.origin ?? ''
+
+  it('streams an answer chunk by chunk, though the target never says X-Accel-Buffering', async () => {
+    const { answer, events } = await readEvents(origin(), '/stream/x?stream')
+    expect(answer.status).toBe(200)
+    expect(events.map((event) => event.id)).toEqual(['1', '2', '3'])
+    const gaps = events.slice(1).map((event, index) => event.at - (events[index]?.at ?? 0))
+    expect(
+      gaps.every((gap) => gap >= 100),
+      `gaps ${gaps.join(', ')} ms`,
+    ).toBe(true)
+  })
+
+  it('reaches a self-signed target with secure: false, and refuses it (502) by default', async () => {
+    expect((await send(origin(), { path: '/tls-insecure/x' })).body).toBe('ok')
+    expect((await send(origin(), { path: '/tls-verified/x' })).status).toBe(502)
+  })
+})
+
+describe('Content-Location pointing at the target', () => {
+  it('is pointed back at the proxy by the dev proxy and Caddy; nginx passes it unchanged', async () => {
+    const seen = new Map<string, string | undefined>()
+    for (const [name, server] of servers) {
+      const answer = await send(server.origin, {
+        path: `/loc/x?cl=${encodeURIComponent(`${plain.url}/y?z=1`)}`,
+      })
+      seen.set(name, answer.headers['content-location']?.[0]?.replace(server.origin, '<proxy>'))
+    }
+    expect(Object.fromEntries(seen)).toEqual({
+      dev: '<proxy>/loc/y?z=1',
+      caddy: '<proxy>/loc/y?z=1',
+      // proxy_redirect rewrites Location and Refresh only.
+      nginx: `${plain.url}/y?z=1`,
+    })
+  })
+})
+
+describe('xfwd: false', () => {
+  it('adds no forwarding header; Caddy also removes the ones the client sent', async () => {
+    const seen = new Map<string, unknown>()
+    for (const [name, server] of servers) {
+      const answer = await send(server.origin, {
+        path: '/noxfwd/x?echo',
+        headers: {
+          'x-forwarded-for': '203.0.113.9',
+          'x-forwarded-proto': 'https',
+          'x-real-ip': '203.0.113.9',
+        },
+      })
+      const headers = JSON.parse(answer.body) as Record<string, string>
+      seen.set(
+        name,
+        Object.fromEntries(Object.entries(headers).filter(([header]) => /^x-(forwarded|real)/.test(header))),
+      )
+    }
+    const passed = {
+      'x-forwarded-for': '203.0.113.9',
+      'x-forwarded-proto': 'https',
+      'x-real-ip': '203.0.113.9',
+    }
+    // Caddy always sets X-Forwarded-For/-Proto/-Host itself: deleting them is the only way not to send its own.
+    expect(Object.fromEntries(seen)).toEqual({
+      dev: passed,
+      nginx: passed,
+      caddy: { 'x-real-ip': '203.0.113.9' },
+    })
+  })
+})
+
+/** Set-Cookie lines of every shape a backend sends. */
+const COOKIES = [
+  'a=1; Domain=old.example; Path=/',
+  'b=2; domain = old.example ; path=/x',
+  'c=3; Path=/; HttpOnly',
+  'd=4; Domain=; Path=/',
+  'e=5; Expires=Wed, 21 Oct 2037 07:28:00 GMT; Domain=Old.Example',
+  'f=6; Domain=other.example; Domain=old.example',
+]
+
+/** nginx can rewrite an attribute's value, not remove the attribute: removal leaves `Domain=`. */
+const EMPTY_DOMAIN =
+  'an empty Domain is what nginx leaves where the dev proxy removes the attribute; browsers ignore an empty Domain (RFC 6265 §5.2.3), so the cookie is host-only either way'
+/** nginx writes the attribute it rewrote as `name=value`. */
+const SPACES =
+  "nginx writes the attribute it rewrote without the spaces around `=` (the dev proxy keeps the backend's); browsers trim them anyway (RFC 6265 §5.2)"
+
+/**
+ * Where an export writes a Set-Cookie line differently from the dev proxy: per server and route,
+ * the dev proxy's line → the export's line, with the reason. Caddy writes every line as the dev
+ * proxy does.
+ */
+const COOKIE_DIFFERENCES: Record<
+  string,
+  ReadonlyArray<readonly [dev: string, got: string, reason: string]>
+> = {
+  'nginx /c-default': [
+    ['a=1; Path=/', 'a=1; Domain=; Path=/', EMPTY_DOMAIN],
+    ['b=2; path=/x', 'b=2; domain=; path=/x', EMPTY_DOMAIN],
+    ['d=4; Path=/', 'd=4; Domain=; Path=/', EMPTY_DOMAIN],
+    [
+      'e=5; Expires=Wed, 21 Oct 2037 07:28:00 GMT',
+      'e=5; Expires=Wed, 21 Oct 2037 07:28:00 GMT; Domain=',
+      EMPTY_DOMAIN,
+    ],
+    ['f=6', 'f=6; Domain=; Domain=', EMPTY_DOMAIN],
+  ],
+  'nginx /c-string': [['b=2; domain =new.example; path=/x', 'b=2; domain=new.example; path=/x', SPACES]],
+  'nginx /c-map': [['b=2; domain =new.example; path=/x', 'b=2; domain=new.example; path=/x', SPACES]],
+}
+
+describe('Set-Cookie rewrites', () => {
+  it.each(Object.keys(cookieRoutes))(
+    '%s: nginx and Caddy write what the dev proxy writes',
+    async (prefix) => {
+      const query = COOKIES.map((line) => `c=${encodeURIComponent(line)}`).join('&')
+      const seen = new Map<string, string[]>()
+      for (const [name, server] of servers) {
+        seen.set(
+          name,
+          (await send(server.origin, { path: `${prefix}/x?${query}` })).headers['set-cookie'] ?? [],
+        )
+      }
+      const dev = seen.get('dev') ?? []
+      expect(dev).toHaveLength(COOKIES.length)
+      for (const name of ['nginx', 'caddy']) {
+        const known = new Map(COOKIE_DIFFERENCES[`${name} ${prefix}`]?.map(([from, to]) => [from, to]))
+        // Every listed difference occurs (the dev line exists), and no other.
+        for (const from of known.keys()) expect(dev).toContain(from)
+        expect(seen.get(name), name).toEqual(dev.map((line) => known.get(line) ?? line))
+      }
+    },
+  )
+})
