@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+import { runCli } from './cli.js'
+
+// The servers (`serve`, `mock`) resolve once they were stopped and closed; exit then, so a
+// handle nobody awaits (an idle keep-alive timer) cannot keep a stopped server's process alive.
+runCli(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+    if (['serve', 'mock'].includes(process.argv[2] ?? '')) process.exit(code)
+  },
+  (error: unknown) => {
+    console.error(error)
+    process.exit(1)
+  },
+)
