@@ -1,5 +1,4 @@
 import type { ResolvedCorsDevProxyOptions } from '@cors-dev-proxy/core/adapter'
-import { resolveOptions } from '@cors-dev-proxy/core/adapter'
 import type { CommandSpec, FlagSpec } from '../args/command-spec.js'
 import { CONFIG_FLAG, CORS_FLAGS, ROUTE_FLAG, readConfigFlags } from '../args/config-flags.js'
 import { formatHelp } from '../args/format-help.js'
@@ -7,6 +6,7 @@ import { invalidFlagValue, parseFlags } from '../args/parse-flags.js'
 import { UsageError } from '../args/usage-error.js'
 import { applyFlags } from '../config/apply-flags.js'
 import { loadConfig } from '../config/load-config.js'
+import { resolveConfig } from '../config/resolve-config.js'
 import type { ExportOptions } from '../export/export-options.js'
 import type { CommandContext } from '../io.js'
 
@@ -71,14 +71,15 @@ export async function runExport(
   const listen = readListen(spec, flags.string('listen') ?? '8080')
   const serverName = flags.string('server-name')
   const loaded = await loadConfig(cwd, flags.string('config'))
-  const config = applyFlags(loaded.config, readConfigFlags(spec, flags))
+  const configFlags = readConfigFlags(spec, flags)
+  const config = applyFlags(loaded.config, configFlags)
   if (Object.keys(config.routes).length === 0) {
     throw new UsageError(
       'no routes to export: give a --route, or write a cors-dev-proxy.config.* file',
       spec.examples[0],
     )
   }
-  const resolved = resolveOptions(config)
+  const resolved = resolveConfig(config, configFlags)
   for (const warning of resolved.warnings) io.err(`[cors-dev-proxy] ${warning}`)
   io.out(render(resolved, { listen, serverName }))
   return 0

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { type MockCorsMode, startMockBackend } from '@cors-dev-proxy/core'
+import { type MockCorsMode, parseOrigin, startMockBackend } from '@cors-dev-proxy/core'
 import pc from 'picocolors'
 import type { CommandSpec } from '../args/command-spec.js'
 import { readPort } from '../args/flag-values.js'
@@ -75,6 +75,9 @@ function readCors(flags: ReturnType<typeof parseFlags>): {
   if (value !== undefined && !MODES.includes(value))
     throw invalidFlagValue(mockSpec, 'cors', value, 'off, reflect or wildcard')
   const origin = flags.string('origin')
+  if (origin !== undefined && parseOrigin(origin) === null) {
+    throw invalidFlagValue(mockSpec, 'origin', origin, 'an origin, scheme://host[:port] without a path')
+  }
   const credentials = flags.boolean('credentials') || undefined
   const cors = (value ?? (origin !== undefined ? 'reflect' : 'off')) as MockCorsMode
   if (origin !== undefined && cors !== 'reflect') {

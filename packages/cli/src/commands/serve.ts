@@ -9,8 +9,10 @@ import { parseFlags } from '../args/parse-flags.js'
 import { UsageError } from '../args/usage-error.js'
 import { applyFlags } from '../config/apply-flags.js'
 import { loadConfig } from '../config/load-config.js'
+import { resolveConfig } from '../config/resolve-config.js'
 import type { CommandContext } from '../io.js'
-import { formatServerUrls } from '../serve/server-urls.js'
+import type { LocalCertificate } from '../serve/certificate.js'
+import { formatServerUrls, type ServerUrls } from '../serve/server-urls.js'
 import { startServe } from '../serve/start-serve.js'
 import { stopRequested } from '../serve/stop-requested.js'
 import { VERSION } from '../version.js'
@@ -85,6 +87,46 @@ function displayPath(cwd: string, path: string): string {
   return inside === '' ? '.' : inside.startsWith('..') || isAbsolute(inside) ? path : inside
 }
 
+/** What `serve` prints once it listens, in Vite's shape: version, URLs, then what it serves. */
+function serveBanner(facts: {
+  readonly cwd: string
+  readonly https: boolean
+  readonly urls: ServerUrls
+  readonly configPath: string | undefined
+  readonly staticDir: string | undefined
+  readonly certificate: LocalCertificate | undefined
+}): string {
+  const protocol = facts.https ? 'HTTP/2 over TLS, HTTP/1.1 accepted' : 'HTTP/1.1'
+  const arrow = pc.green('➜')
+  const row = (label: string, text: string) => `  ${arrow}  ${pc.bold(label.padEnd(8))} ${text}`
+  const lines = [
+    '',
+    `  ${pc.bold(pc.cyan('cors-dev-proxy'))} ${pc.cyan(`v${VERSION}`)}  ${pc.dim(`serve, ${protocol}`)}`,
+    '',
+  ]
+  lines.push(formatServerUrls(facts.urls))
+  if (facts.configPath !== undefined) lines.push(row('Config:', displayPath(facts.cwd, facts.configPath)))
+  if (facts.staticDir !== undefined) {
+    lines.push(
+      row(
+        'Static:',
+        `${displayPath(facts.cwd, facts.staticDir)} ${pc.dim('(navigations fall back to index.html)')}`,
+      ),
+    )
+  }
+  if (facts.certificate !== undefined) {
+    const how = facts.certificate.generated ? 'generated' : 'reused'
+    const where = displayPath(facts.cwd, facts.certificate.dir)
+    lines.push(
+      row(
+        'TLS:',
+        `self-signed certificate ${how}, cached in ${where} ${pc.dim('(the browser asks once to accept it)')}`,
+      ),
+    )
+  }
+  return `${lines.join('\n')}\n`
+}
+
 /** The `--static` folder, absolute; it must exist. */
 function readStaticDir(cwd: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined
@@ -115,48 +157,30 @@ export async function runServe({ argv, cwd, io }: CommandContext): Promise<numbe
   const host = flags.string('host') ?? '127.0.0.1'
   const staticDir = readStaticDir(cwd, flags.string('static'))
   const loaded = await loadConfig(cwd, flags.string('config'))
-  const config = applyFlags(loaded.config, readConfigFlags(serveSpec, flags))
-  if (Object.keys(config.routes).length === 0 && staticDir === undefined) {
+  const configFlags = readConfigFlags(serveSpec, flags)
+  const config = applyFlags(loaded.config, configFlags)
+  const hasRoutes = Object.keys(config.routes).length > 0
+  if (!hasRoutes && staticDir === undefined) {
     throw new UsageError(
       'nothing to serve: give a --route, a --mock or --static, or write a cors-dev-proxy.config.* file',
       serveSpec.examples[0],
     )
   }
+  // Resolved before anything listens: a mistake is reported and nothing is started.
+  const resolved = hasRoutes ? resolveConfig(config, configFlags) : undefined
   const https = flags.boolean('https')
   const stopping = stopRequested()
   const serve = await startServe({
-    config,
+    resolved,
     port,
     host,
     staticDir,
     https,
     allowedHosts: flags.strings('allowed-host'),
     cwd,
-    onListening: ({ urls }) => {
-      const protocol = https ? 'HTTP/2 over TLS, HTTP/1.1 accepted' : 'HTTP/1.1'
-      const lines = [
-        '',
-        `  ${pc.bold(pc.cyan('cors-dev-proxy'))} ${pc.cyan(`v${VERSION}`)}  ${pc.dim(`serve, ${protocol}`)}`,
-        '',
-      ]
-      lines.push(formatServerUrls(urls))
-      const arrow = pc.green('➜')
-      if (loaded.path !== undefined)
-        lines.push(`  ${arrow}  ${pc.bold('Config:')}  ${displayPath(cwd, loaded.path)}`)
-      if (staticDir !== undefined) {
-        lines.push(
-          `  ${arrow}  ${pc.bold('Static:')}  ${displayPath(cwd, staticDir)} ${pc.dim('(navigations fall back to index.html)')}`,
-        )
-      }
-      io.out(`${lines.join('\n')}\n`)
-    },
+    onListening: ({ urls, certificate }) =>
+      io.out(serveBanner({ cwd, https, urls, configPath: loaded.path, staticDir, certificate })),
   })
-  if (serve.certificate !== undefined) {
-    const how = serve.certificate.generated ? 'generated' : 'reused'
-    io.out(
-      `  ${pc.dim(`Self-signed certificate ${how}, cached in ${displayPath(cwd, serve.certificate.dir)}: the browser asks once to accept it.`)}\n`,
-    )
-  }
   const signal = await stopping
   const inFlight = serve.connections.inFlight
   io.out(

@@ -7,12 +7,12 @@ import {
 } from 'node:http2'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
-import type { CorsDevProxyConfig, LogSink } from '@cors-dev-proxy/core'
+import type { LogSink } from '@cors-dev-proxy/core'
 import {
   createDevServerProxy,
   type DevServerProxy,
   matchRoute,
-  resolveOptions,
+  type ResolvedCorsDevProxyOptions,
 } from '@cors-dev-proxy/core/adapter'
 import { certificateCacheDir, type LocalCertificate, localCertificate } from './certificate.js'
 import { type ConnectionTracker, trackConnections } from './connection-tracker.js'
@@ -26,8 +26,8 @@ type Middleware = (req: Request, res: Response, next: () => void) => void
 
 /** What `serve` runs: the proxy configuration and the server around it. */
 export interface ServeOptions {
-  /** Routes and shared options; without routes only the static files are served. */
-  readonly config: CorsDevProxyConfig
+  /** The routes and shared options, resolved by the core; without them only the static files are served. */
+  readonly resolved: ResolvedCorsDevProxyOptions | undefined
   /** @default 8080 */
   readonly port: number
   /** @default '127.0.0.1' */
@@ -46,7 +46,11 @@ export interface ServeOptions {
    * Called once the server listens, before the proxy prints its routes line, so the URLs come
    * first as in Vite's banner.
    */
-  readonly onListening?: (listening: { readonly urls: ServerUrls; readonly port: number }) => void
+  readonly onListening?: (listening: {
+    readonly urls: ServerUrls
+    readonly port: number
+    readonly certificate: LocalCertificate | undefined
+  }) => void
 }
 
 /** A running `serve`. */
@@ -111,17 +115,16 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
  * Starts the standalone dev proxy: a host check (DNS-rebinding protection, WebSocket upgrades
  * included), then the routes (the core's proxy, which also refuses absolute-form targets and
  * CONNECT), then the static files with the SPA fallback, then 404. With `https` the server
- * speaks HTTP/2 over TLS and still accepts HTTP/1.1. The configuration is resolved before
- * anything listens, so a mistake throws `CorsDevProxyError` and nothing is started.
+ * speaks HTTP/2 over TLS and still accepts HTTP/1.1.
  *
  * @example
- * const serve = await startServe({ config: { routes: { '/api': 'http://127.0.0.1:3000' } }, port: 0, host: '127.0.0.1', cwd: process.cwd() })
+ * const resolved = resolveOptions({ routes: { '/api': 'http://127.0.0.1:3000' } })
+ * const serve = await startServe({ resolved, port: 0, host: '127.0.0.1', cwd: process.cwd() })
  * console.log(serve.url)
  * await serve.close()
  */
 export async function startServe(options: ServeOptions): Promise<RunningServe> {
-  const hasRoutes = Object.keys(options.config.routes ?? {}).length > 0
-  const resolved = hasRoutes ? resolveOptions(options.config) : undefined
+  const { resolved } = options
   const isAllowed = createHostCheck({ bindHost: options.host, allowedHosts: options.allowedHosts ?? [] })
   const certificate = options.https
     ? await localCertificate(certificateCacheDir(options.cwd), options.host)
@@ -139,7 +142,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     return { port, urls: serverUrls(certificate === undefined ? 'http' : 'https', options.host, port) }
   }
   // Registered before the proxy's own 'listening' listener (its routes line).
-  server.once('listening', () => options.onListening?.(addressOf()))
+  server.once('listening', () => options.onListening?.({ ...addressOf(), certificate }))
 
   const proxy =
     resolved === undefined
