@@ -1,5 +1,5 @@
-import { isValidJsonpParam, JSONP_PARAM_RULE } from './callback-name.js'
 import { parseOrigin } from '../http/parse-origin.js'
+import { isValidJsonpParam, JSONP_PARAM_RULE } from './callback-name.js'
 import { MOCK_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
 import type { MockBackendOptions, MockCorsMode } from './mock-options.js'
@@ -71,7 +71,11 @@ export function resolveMockBackendOptions(
   }
   // An Access-Control-Allow-Origin value the browser can compare: one origin, or `null`.
   if (origin !== undefined && (typeof origin !== 'string' || parseOrigin(origin) === null)) {
-    throw invalid('origin', 'must be an origin such as http://localhost:5173', "{ cors: 'reflect', origin: 'http://localhost:5173' }")
+    throw invalid(
+      'origin',
+      'must be an origin such as http://localhost:5173',
+      "{ cors: 'reflect', origin: 'http://localhost:5173' }",
+    )
   }
   if (credentials !== undefined && typeof credentials !== 'boolean') {
     throw invalid('credentials', 'must be true or false', '{ credentials: true }')

@@ -149,7 +149,10 @@ const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, strin
     cors: "'reflect'",
     origin: "'http://localhost:5173'",
     credentials: 'true',
-    jsonpParam: "'callback'", bodyLimit: '1048576', logLimit: '1000' },
+    jsonpParam: "'callback'",
+    bodyLimit: '1048576',
+    logLimit: '1000',
+  },
   jsonp: { param: "'callback'" },
   hooks: {
     proxyReq: '(proxyReq, req, res) => {}',
