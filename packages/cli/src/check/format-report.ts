@@ -33,7 +33,9 @@ export function formatCheckReport(report: CheckReport): string {
     '',
   ]
   const { classification } = report
-  if (classification.kind === 'simple') {
+  if (report.sameOrigin) {
+    lines.push(`${pc.bold('Request class:')} same-origin: CORS does not apply (no preflight, no CORS check)`)
+  } else if (classification.kind === 'simple') {
     lines.push(
       `${pc.bold('Request class:')} simple (no preflight): the method is GET, HEAD or POST and every header is CORS-safelisted`,
     )

@@ -6,6 +6,7 @@ import {
   checkCors,
   classifyRequest,
   evaluateCors,
+  isSameOrigin,
 } from '@cors-dev-proxy/core'
 import { type AltSvc, readAltSvc } from './alt-svc.js'
 import { type NegotiatedProtocol, negotiatedProtocol } from './negotiated-protocol.js'
@@ -49,6 +50,8 @@ export interface CheckReport {
   readonly method: string
   readonly credentials: 'include' | 'same-origin'
   readonly initiator: CorsInitiator
+  /** The page and the URL share an origin: CORS does not apply, nothing is preflighted or checked. */
+  readonly sameOrigin: boolean
   readonly classification: {
     readonly kind: 'simple' | 'preflight'
     /** Why a preflight is sent (empty for a simple request). */
@@ -140,6 +143,7 @@ export async function runCheckCall(input: CheckInput): Promise<CheckReport> {
     method: classification.method,
     credentials: request.credentials,
     initiator: input.initiator,
+    sameOrigin: isSameOrigin(input.url, input.origin),
     classification: {
       kind: classification.kind,
       reasons: classification.reasons.map((reason) => ({ ...reason })),

@@ -82,6 +82,21 @@ describe('check: exit codes and the report', () => {
     expect(result.stdout).toContain('Fix: add `x-foo` to `cors.allowedHeaders`')
   })
 
+  it('exit 0 for a same-origin call: no CORS, no preflight', async () => {
+    const { code, report } = await checkJson([
+      `${mock.origin}/items?cors=off`,
+      '--origin',
+      mock.origin,
+      '--method',
+      'DELETE',
+    ])
+    expect(code).toBe(0)
+    expect(report).toMatchObject({ sameOrigin: true, verdict: { outcome: 'readable' } })
+    expect(report.exchanges.map((exchange) => exchange.kind)).toEqual(['request'])
+    const text = await runCli(['check', `${mock.origin}/items?cors=off`, '--origin', mock.origin])
+    expect(text.stdout).toContain('Request class: same-origin: CORS does not apply')
+  })
+
   it('exit 2 when the server cannot be reached', async () => {
     const result = await runCli(['check', `http://127.0.0.1:${closedPort}/x`, '--origin', ORIGIN])
     expect(result.code).toBe(2)
