@@ -183,9 +183,13 @@ export async function runServe({ argv, cwd, io }: CommandContext): Promise<numbe
   })
   const signal = await stopping
   const inFlight = serve.connections.inFlight
-  io.out(
-    `${pc.cyan('[cors-dev-proxy]')} ${signal}: stopping${inFlight > 0 ? `, waiting for ${inFlight} request${inFlight === 1 ? '' : 's'} in flight (at most ${GRACE_MS / 1000} s)` : ''}`,
-  )
+  const waiting =
+    inFlight === 0
+      ? ''
+      : `, waiting for ${inFlight} request${inFlight === 1 ? '' : 's'} in flight (at most ${GRACE_MS / 1000} s)`
+  // Through the proxy's logger when there is one, so `--log silent` silences this too.
+  if (serve.proxy !== undefined) serve.proxy.logger.info(`${signal}: stopping${waiting}`)
+  else io.out(`${pc.cyan('[cors-dev-proxy]')} ${signal}: stopping${waiting}`)
   await serve.close(GRACE_MS)
   return 0
 }

@@ -68,6 +68,22 @@ describe('serve --https', () => {
     }
   })
 
+  it('answers 403 to an HTTP/2 request whose :authority is not allowed', async () => {
+    const ca = readFileSync(join(certDir(), 'localhost-cert.pem'), 'utf8')
+    const session = connect(serve.origin, { ca })
+    try {
+      const stream = session.request({ ':path': '/api/items', ':authority': 'evil.example' })
+      const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+        stream.once('response', resolve)
+        stream.once('error', reject)
+      })
+      stream.resume()
+      expect(headers[':status']).toBe(403)
+    } finally {
+      session.close()
+    }
+  })
+
   it('still accepts HTTP/1.1 over TLS, host check included', async () => {
     const ok = await sendRequest(`${serve.origin}/api/items`)
     expect(ok.status).toBe(200)
