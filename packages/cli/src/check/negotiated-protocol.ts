@@ -2,8 +2,8 @@ import { connect } from 'node:tls'
 
 /** The HTTP version a browser would get from a server, and why. */
 export interface NegotiatedProtocol {
-  /** `h2` or `http/1.1` (ALPN's names), or `undefined` when TLS could not be set up. */
-  readonly alpn: 'h2' | 'http/1.1' | undefined
+  /** `h2` or `http/1.1` (ALPN's names), or `null` when TLS could not be set up. */
+  readonly alpn: 'h2' | 'http/1.1' | null
   /** One sentence for the report. */
   readonly note: string
 }
@@ -42,7 +42,7 @@ export function negotiatedProtocol(
       resolve(result)
     }
     socket.setTimeout(options.timeout, () =>
-      done({ alpn: undefined, note: 'unknown: the TLS handshake timed out' }),
+      done({ alpn: null, note: 'unknown: the TLS handshake timed out' }),
     )
     socket.once('secureConnect', () => {
       const h2 = socket.alpnProtocol === 'h2'
@@ -56,7 +56,7 @@ export function negotiatedProtocol(
       )
     })
     socket.once('error', (error: NodeJS.ErrnoException) =>
-      done({ alpn: undefined, note: `unknown: the TLS handshake failed (${error.code ?? error.message})` }),
+      done({ alpn: null, note: `unknown: the TLS handshake failed (${error.code ?? error.message})` }),
     )
   })
 }

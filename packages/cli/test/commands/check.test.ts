@@ -233,6 +233,6 @@ describe('check: protocol and Alt-Svc', () => {
     const { code, report } = await checkJson([`${h2Mock.origin}/x`, '--origin', ORIGIN])
     expect(code).toBe(2)
     expect(report.verdict.outcome).toBe('unreachable')
-    expect(report.protocol.alpn).toBeUndefined()
+    expect(report.protocol.alpn).toBeNull()
   })
 })
