@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici'
 import { type HeadersInput, headerEntries } from '../http/header-list.js'
+import { isSameOrigin } from '../http/parse-origin.js'
 import { classifyRequest } from './classify-request.js'
 import type { CorsResponseInput, CorsVerdict } from './evaluate-cors.js'
 import { evaluateCors } from './evaluate-cors.js'
@@ -75,7 +76,8 @@ export async function checkCors(
   })
   try {
     let preflightResponse: (CorsResponseInput & { redirected: boolean }) | undefined
-    if (classification.kind === 'preflight') {
+    // A same-origin request takes the Fetch standard's "basic" path (main fetch): no preflight, no CORS check.
+    if (classification.kind === 'preflight' && !isSameOrigin(call.url, call.origin)) {
       // The preflight carries no credentials and none of the script's headers (Fetch §4.8).
       const preflightHeaders: Record<string, string> = {
         origin: call.origin,

@@ -18,6 +18,20 @@ export interface MockBackendOptions {
    */
   cors?: MockCorsMode
   /**
+   * In `reflect` mode, the origin sent as `Access-Control-Allow-Origin` instead of the request's
+   * own, as a backend configured for one front end answers: a page on that origin may read, a
+   * page on another gets Chromium's "... is not equal to the supplied origin".
+   * @default undefined (the request's origin is reflected)
+   */
+  origin?: string
+  /**
+   * Send `Access-Control-Allow-Credentials: true` (or, `false`, never) when a request does not
+   * choose with `?credentials=`. `true` with `wildcard` shows the browser refusing `*` with
+   * credentials.
+   * @default undefined (sent in `reflect` mode only)
+   */
+  credentials?: boolean
+  /**
    * Name of the JSONP callback query parameter.
    * @default 'callback'
    */

@@ -1,3 +1,4 @@
+import { parseOrigin } from '../http/parse-origin.js'
 import { isValidJsonpParam, JSONP_PARAM_RULE } from './callback-name.js'
 import { MOCK_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
@@ -8,6 +9,10 @@ import { assertKnownKeys, MOCK_OPTION_NAMES } from './unknown-options.js'
 /** {@link MockBackendOptions} with every default filled in. */
 export interface ResolvedMockBackendOptions {
   readonly cors: MockCorsMode
+  /** The fixed `Access-Control-Allow-Origin` of `reflect` mode, or `undefined` to reflect. */
+  readonly origin: string | undefined
+  /** The default of the `?credentials=` switch, or `undefined` for the mode's own. */
+  readonly credentials: boolean | undefined
   readonly jsonpParam: string
   readonly bodyLimit: number
   readonly logLimit: number
@@ -50,6 +55,7 @@ export function resolveMockBackendOptions(
   const { cors = MOCK_DEFAULTS.cors, jsonpParam = MOCK_DEFAULTS.jsonpParam } = source as MockBackendOptions
   const { bodyLimit = MOCK_DEFAULTS.bodyLimit, logLimit = MOCK_DEFAULTS.logLimit } =
     source as MockBackendOptions
+  const { origin, credentials } = source as MockBackendOptions
   if (!CORS_MODES.includes(cors)) {
     throw invalid('cors', "must be 'off', 'reflect' or 'wildcard'", "{ cors: 'reflect' }")
   }
@@ -63,5 +69,16 @@ export function resolveMockBackendOptions(
   if (!Number.isSafeInteger(logLimit) || logLimit < 0) {
     throw invalid('logLimit', 'must be a whole number (0 or more)', '{ logLimit: 1000 }')
   }
-  return Object.freeze({ cors, jsonpParam, bodyLimit, logLimit })
+  // An Access-Control-Allow-Origin value the browser can compare: one origin, or `null`.
+  if (origin !== undefined && (typeof origin !== 'string' || parseOrigin(origin) === null)) {
+    throw invalid(
+      'origin',
+      'must be an origin such as http://localhost:5173',
+      "{ cors: 'reflect', origin: 'http://localhost:5173' }",
+    )
+  }
+  if (credentials !== undefined && typeof credentials !== 'boolean') {
+    throw invalid('credentials', 'must be true or false', '{ credentials: true }')
+  }
+  return Object.freeze({ cors, origin, credentials, jsonpParam, bodyLimit, logLimit })
 }

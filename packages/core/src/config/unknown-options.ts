@@ -45,6 +45,8 @@ export const CORS_OPTION_NAMES: readonly string[] = Object.freeze([
 /** Keys the mock backend accepts (`MockBackendOptions`). */
 export const MOCK_OPTION_NAMES: readonly string[] = Object.freeze([
   'cors',
+  'origin',
+  'credentials',
   'jsonpParam',
   'bodyLimit',
   'logLimit',
@@ -143,7 +145,14 @@ const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, strin
     preflightContinue: 'true',
     optionsSuccessStatus: '204',
   },
-  mock: { cors: "'reflect'", jsonpParam: "'callback'", bodyLimit: '1048576', logLimit: '1000' },
+  mock: {
+    cors: "'reflect'",
+    origin: "'http://localhost:5173'",
+    credentials: 'true',
+    jsonpParam: "'callback'",
+    bodyLimit: '1048576',
+    logLimit: '1000',
+  },
   jsonp: { param: "'callback'" },
   hooks: {
     proxyReq: '(proxyReq, req, res) => {}',

@@ -122,17 +122,17 @@ export function buildMockBackend(resolved: ResolvedMockBackendOptions): MockBack
     const parsed = parseMockSwitches(url.searchParams)
     if (!parsed.ok) {
       // The backend's default mode still applies, so a script can read why its URL was refused.
-      applyMockCorsHeaders(req, res, resolved.cors, undefined)
+      applyMockCorsHeaders(req, res, resolved.cors, undefined, resolved)
       sendJson(res, 400, parsed.error)
       return
     }
     const switches = parsed.switches
     const mode = switches.cors ?? resolved.cors
     if (preflight) {
-      answerMockPreflight(req, res, mode, switches)
+      answerMockPreflight(req, res, mode, switches, resolved)
       return
     }
-    applyMockCorsHeaders(req, res, mode, switches)
+    applyMockCorsHeaders(req, res, mode, switches, resolved)
     if (switches.delay === 0) {
       dispatch(req, res, url, switches)
       return

@@ -1,5 +1,6 @@
 import { CORS_DEFAULTS } from '../config/defaults.js'
 import type { MockCorsMode } from '../config/mock-options.js'
+import type { ResolvedMockBackendOptions } from '../config/resolve-mock-options.js'
 import { appendVary } from '../cors/cors-decision.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import { headerValue, type MockResponse, sendJson } from './mock-http.js'
@@ -13,24 +14,30 @@ import type { MockSwitches } from './mock-switches.js'
  * - `off`: none, so the browser blocks every cross-origin read.
  * - `wildcard`: `Access-Control-Allow-Origin: *`; credentials only when `?credentials=true`,
  *   which the browser then refuses (`*` is never valid with credentials).
- * - `reflect`: the request's Origin, `Access-Control-Allow-Credentials: true` (unless
- *   `?credentials=false`) and `Vary: Origin`, because the answer depends on the Origin.
+ * - `reflect`: the request's Origin (or the backend's fixed `origin`),
+ *   `Access-Control-Allow-Credentials: true` (unless `?credentials=false`) and `Vary: Origin`,
+ *   because the answer depends on the Origin.
+ *
+ * The backend's `credentials` option is the default of the `?credentials=` switch.
  */
 export function applyMockCorsHeaders(
   req: ProxyRequest,
   res: MockResponse,
   mode: MockCorsMode,
   switches: MockSwitches | undefined,
+  backend: Pick<ResolvedMockBackendOptions, 'origin' | 'credentials'>,
 ): void {
   if (mode === 'off' || res.headersSent) return
   const origin = req.headers.origin
+  const credentials = switches?.credentials ?? backend.credentials
   if (mode === 'wildcard') {
     res.setHeader('access-control-allow-origin', '*')
-    if (switches?.credentials === true) res.setHeader('access-control-allow-credentials', 'true')
+    if (credentials === true) res.setHeader('access-control-allow-credentials', 'true')
   } else {
     appendVary(res, ['Origin'])
-    if (origin !== undefined) res.setHeader('access-control-allow-origin', origin)
-    if (switches?.credentials !== false) res.setHeader('access-control-allow-credentials', 'true')
+    const allowed = backend.origin ?? origin
+    if (allowed !== undefined) res.setHeader('access-control-allow-origin', allowed)
+    if (credentials !== false) res.setHeader('access-control-allow-credentials', 'true')
   }
   if (switches?.expose) res.setHeader('access-control-expose-headers', switches.expose)
 }
@@ -45,8 +52,9 @@ export function answerMockPreflight(
   res: MockResponse,
   mode: MockCorsMode,
   switches: MockSwitches,
+  backend: Pick<ResolvedMockBackendOptions, 'origin' | 'credentials'>,
 ): void {
-  applyMockCorsHeaders(req, res, mode, switches)
+  applyMockCorsHeaders(req, res, mode, switches, backend)
   if (mode !== 'off') {
     const methods = switches.allowMethods ?? CORS_DEFAULTS.methods
     if (methods !== '') res.setHeader('access-control-allow-methods', methods)

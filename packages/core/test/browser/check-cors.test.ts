@@ -48,6 +48,18 @@ describe('checkCors sends what the browser would send', () => {
     expect(put?.method).toBe('PUT')
   })
 
+  test('a same-origin PUT with JSON: no preflight, as the browser sends none, and allowed', async () => {
+    const url = `${backend.origin}/items/1?cors=off&tag=same`
+    const verdict = await checkCors({
+      url,
+      origin: backend.origin,
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+    })
+    expect(verdict).toMatchObject({ allowed: true, preflight: false })
+    expect(requestsFor('same').map((entry) => entry.method)).toEqual(['PUT'])
+  })
+
   test('a header the preflight does not allow: blocked at the preflight, the request is never sent', async () => {
     const url = `${backend.origin}/items/1?allowHeaders=content-type&tag=hdr`
     const verdict = await checkCors({

@@ -26,6 +26,13 @@ describe('resolveMockBackendOptions', () => {
     [{ bodyLimit: 1.5 }, 'INVALID_OPTION', "routes['/api'].mock.bodyLimit", '{ bodyLimit: 1048576 }'],
     [{ logLimit: Number.NaN }, 'INVALID_OPTION', "routes['/api'].mock.logLimit", '{ logLimit: 1000 }'],
     [
+      { origin: 'http://localhost:5173/' },
+      'INVALID_OPTION',
+      "routes['/api'].mock.origin",
+      "{ cors: 'reflect', origin: 'http://localhost:5173' }",
+    ],
+    [{ credentials: 'yes' }, 'INVALID_OPTION', "routes['/api'].mock.credentials", '{ credentials: true }'],
+    [
       { cros: 'off' },
       'UNKNOWN_OPTION',
       "routes['/api'].mock.cros",

@@ -7,16 +7,22 @@ const PREFLIGHT_PUT = { origin: ORIGIN, 'access-control-request-method': 'PUT' }
 
 let mock: RunningMockBackend
 let reflectMock: RunningMockBackend
+let fixedOriginMock: RunningMockBackend
+let credentialsMock: RunningMockBackend
 const agent = new Agent()
 
 beforeAll(async () => {
   mock = await startMockBackend()
   reflectMock = await startMockBackend({ cors: 'reflect' })
+  fixedOriginMock = await startMockBackend({ cors: 'reflect', origin: 'http://localhost:3000' })
+  credentialsMock = await startMockBackend({ cors: 'wildcard', credentials: true })
 })
 afterAll(async () => {
   await agent.close()
   await mock.close()
   await reflectMock.close()
+  await fixedOriginMock.close()
+  await credentialsMock.close()
 })
 
 async function send(path: string, method: string, headers: Record<string, string>, base = mock) {
@@ -70,6 +76,29 @@ describe('mock backend CORS on actual responses', () => {
     expect(res.headers['access-control-allow-origin']).toBe(ORIGIN)
     const off = await send('/x?cors=off', 'GET', { origin: ORIGIN }, reflectMock)
     expect(off.headers['access-control-allow-origin']).toBeUndefined()
+  })
+
+  it('sends the fixed origin of `origin` in reflect mode, whatever the request says', async () => {
+    const res = await send('/x', 'GET', { origin: ORIGIN }, fixedOriginMock)
+    expect(corsHeadersOf(res.headers)).toEqual({
+      'access-control-allow-origin': 'http://localhost:3000',
+      'access-control-allow-credentials': 'true',
+      vary: 'Origin',
+    })
+    const preflight = await send('/x', 'OPTIONS', PREFLIGHT_PUT, fixedOriginMock)
+    expect(preflight.headers['access-control-allow-origin']).toBe('http://localhost:3000')
+    const wildcard = await send('/x?cors=wildcard', 'GET', { origin: ORIGIN }, fixedOriginMock)
+    expect(wildcard.headers['access-control-allow-origin']).toBe('*')
+  })
+
+  it('takes `credentials` as the default of ?credentials=, which a request still overrides', async () => {
+    const res = await send('/x', 'GET', { origin: ORIGIN }, credentialsMock)
+    expect(corsHeadersOf(res.headers)).toEqual({
+      'access-control-allow-origin': '*',
+      'access-control-allow-credentials': 'true',
+    })
+    const off = await send('/x?credentials=false', 'GET', { origin: ORIGIN }, credentialsMock)
+    expect(corsHeadersOf(off.headers)).toEqual({ 'access-control-allow-origin': '*' })
   })
 
   it('reflect without an Origin sends no allow-origin but still Vary: Origin', async () => {

@@ -1,0 +1,110 @@
+import { CorsDevProxyError } from '@cors-dev-proxy/core'
+import pc from 'picocolors'
+import type { CommandSpec } from './args/command-spec.js'
+import { closestName } from './args/did-you-mean.js'
+import { UsageError } from './args/usage-error.js'
+import { caddySpec, runCaddy } from './commands/caddy.js'
+import { checkSpec, runCheck } from './commands/check.js'
+import { mockSpec, runMock } from './commands/mock.js'
+import { nginxSpec, runNginx } from './commands/nginx.js'
+import { runServe, serveSpec } from './commands/serve.js'
+import { ConfigFileError } from './config/config-file-error.js'
+import { type CliIo, type CommandContext, processIo } from './io.js'
+import { VERSION } from './version.js'
+
+/** A command: its spec (flags, help) and what runs it; resolves with the exit code. */
+interface Command {
+  readonly spec: CommandSpec
+  readonly run: (context: CommandContext) => Promise<number>
+}
+
+const COMMANDS: readonly Command[] = [
+  { spec: serveSpec, run: runServe },
+  { spec: mockSpec, run: runMock },
+  { spec: checkSpec, run: runCheck },
+  { spec: nginxSpec, run: runNginx },
+  { spec: caddySpec, run: runCaddy },
+]
+
+/** The exit code of a mistake in the arguments or the configuration. */
+export const USAGE_EXIT_CODE = 2
+
+function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map(({ spec }) => spec.name.length)) + 2
+  return [
+    'Usage: cors-dev-proxy <command> [flags]',
+    '',
+    'Cross-origin calls that just work in development, and explained when they do not.',
+    '',
+    'Commands:',
+    ...COMMANDS.map(({ spec }) => `  ${spec.name.padEnd(width)} ${spec.summary}`),
+    '',
+    'Global flags:',
+    '  -h, --help     show help (cors-dev-proxy <command> --help for a command)',
+    '  -v, --version  print the version',
+    '',
+    'Every command reads cors-dev-proxy.config.{ts,mts,js,mjs,cjs,json} from the working directory',
+    '(or --config FILE) where it needs routes; flags override the file.',
+    '',
+  ].join('\n')
+}
+
+/** Prints a mistake the way every command does: the message, a working example, where help is. */
+function printUsageError(io: CliIo, error: UsageError, command: string | undefined): void {
+  const lines = [`${pc.red('error')} ${error.message}`]
+  if (error.example !== undefined) lines.push(`  example: ${error.example}`)
+  lines.push(`  see: cors-dev-proxy ${command === undefined ? '' : `${command} `}--help`)
+  io.err(lines.join('\n'))
+}
+
+/**
+ * The whole command line: `--version`, `--help`, or a command with its arguments. Resolves with
+ * the exit code: 0 on success, 2 for a mistake in the arguments or the configuration (printed
+ * with the fix, never with a stack trace), and each command's own codes (`check`: 1 blocked, 2
+ * unreachable). `serve` and `mock` resolve when they were stopped.
+ *
+ * @example
+ * process.exitCode = await runCli(process.argv.slice(2))
+ */
+export async function runCli(
+  argv: readonly string[],
+  options: { readonly cwd?: string; readonly io?: CliIo } = {},
+): Promise<number> {
+  const io = options.io ?? processIo
+  const cwd = options.cwd ?? process.cwd()
+  const [first, ...rest] = argv
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    io.out(mainHelp())
+    return first === undefined ? USAGE_EXIT_CODE : 0
+  }
+  if (first === '--version' || first === '-v') {
+    io.out(VERSION)
+    return 0
+  }
+  const command = COMMANDS.find(({ spec }) => spec.name === first)
+  try {
+    if (command === undefined) {
+      const names = COMMANDS.map(({ spec }) => spec.name)
+      const guess = first.startsWith('-') ? undefined : closestName(first, names)
+      throw new UsageError(
+        first.startsWith('-')
+          ? `${first} is not a global flag: a command comes first (${names.join(', ')})`
+          : `unknown command "${first}"${guess === undefined ? ` (commands: ${names.join(', ')})` : `: did you mean ${guess}?`}`,
+        `cors-dev-proxy ${guess ?? 'serve'} --help`,
+      )
+    }
+    return await command.run({ argv: rest, cwd, io })
+  } catch (error) {
+    if (error instanceof UsageError) {
+      printUsageError(io, error, command?.spec.name)
+      return USAGE_EXIT_CODE
+    }
+    if (error instanceof CorsDevProxyError || error instanceof ConfigFileError) {
+      io.err(error.message)
+      return USAGE_EXIT_CODE
+    }
+    // Anything else is a failure at run time (a port in use...): its message says what to do.
+    io.err(`${pc.red('error')} ${error instanceof Error ? error.message : String(error)}`)
+    return 1
+  }
+}

@@ -1,0 +1,195 @@
+import { parseOrigin } from '@cors-dev-proxy/core'
+import type { CommandSpec } from '../args/command-spec.js'
+import { readMilliseconds } from '../args/flag-values.js'
+import { formatHelp } from '../args/format-help.js'
+import { invalidFlagValue, type ParsedFlags, parseFlags } from '../args/parse-flags.js'
+import { UsageError } from '../args/usage-error.js'
+import { bodyOfType } from '../check/body-type.js'
+import { formatCheckReport } from '../check/format-report.js'
+import { type CheckInput, runCheckCall } from '../check/run-check.js'
+import type { CommandContext } from '../io.js'
+
+/** `cors-dev-proxy check`: its flags, for the parser and `--help`. */
+export const checkSpec: CommandSpec = Object.freeze<CommandSpec>({
+  name: 'check',
+  summary:
+    "Sends the preflight and the request a browser would send, and prints the verdict in Chromium's words, with the fix.",
+  usage: 'cors-dev-proxy check <url> --origin ORIGIN [flags]',
+  positionals: [{ name: '<url>', description: 'the URL the page calls (http: or https:)' }],
+  flags: {
+    origin: {
+      type: 'string',
+      value: 'ORIGIN',
+      description: "the page's origin (required), e.g. http://localhost:5173",
+      example: 'http://127.0.0.1:3000/users --origin http://localhost:5173',
+    },
+    method: {
+      type: 'string',
+      value: 'METHOD',
+      description: 'the method as the script writes it (patch stays lowercase, as in the browser)',
+      default: 'GET',
+      example: 'http://127.0.0.1:3000/items/1 --origin http://localhost:5173 --method PUT',
+    },
+    header: {
+      type: 'string',
+      multiple: true,
+      value: "'NAME: VALUE'",
+      description: 'a header the script sets',
+      example: "http://127.0.0.1:3000/items --origin http://localhost:5173 --header 'X-Foo: bar'",
+    },
+    credentials: { type: 'boolean', description: "credentials: 'include' (XMLHttpRequest: withCredentials)" },
+    'body-type': {
+      type: 'string',
+      value: 'TYPE',
+      description:
+        'send a body: text, form (URLSearchParams), multipart (FormData), json, or a MIME type (a Blob of it)',
+      example: 'http://127.0.0.1:3000/items --origin http://localhost:5173 --method POST --body-type json',
+    },
+    xhr: { type: 'boolean', description: 'word the verdict as for XMLHttpRequest instead of fetch' },
+    json: { type: 'boolean', description: 'print one JSON object with the same facts' },
+    timeout: {
+      type: 'string',
+      value: 'MS',
+      description: 'milliseconds to wait for each answer',
+      default: '10000',
+      example: 'http://127.0.0.1:3000/users --origin http://localhost:5173 --timeout 5000',
+    },
+    insecure: {
+      type: 'boolean',
+      description: 'accept a self-signed certificate (a browser would ask you to accept it first)',
+    },
+  },
+  examples: [
+    'cors-dev-proxy check http://127.0.0.1:3000/users --origin http://localhost:5173',
+    "cors-dev-proxy check http://127.0.0.1:3000/items/1 --origin http://localhost:5173 --method PUT --header 'Content-Type: application/json'",
+    'cors-dev-proxy check https://api.example.test/me --origin https://app.example.test --credentials --json',
+  ],
+  notes: [
+    'Exit codes: 0 the script can read the response, 1 the browser blocks it, 2 the server could not be reached or the arguments are wrong.',
+  ],
+})
+
+/** Methods fetch refuses before sending anything (Fetch standard §2.2.1 "forbidden method"). */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+function readUrl(value: string | undefined): string {
+  if (value === undefined) throw new UsageError('check needs the URL the page calls', checkSpec.examples[0])
+  if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) {
+    throw new UsageError(
+      `the URL must be an http: or https: URL, got ${JSON.stringify(value)}`,
+      checkSpec.examples[0],
+    )
+  }
+  return value
+}
+
+function readOrigin(value: string | undefined): string {
+  if (value === undefined) {
+    throw new UsageError(
+      '--origin is required: the origin of the page that makes the call',
+      checkSpec.examples[0],
+    )
+  }
+  const parsed = parseOrigin(value)
+  if (parsed === null) {
+    throw invalidFlagValue(
+      checkSpec,
+      'origin',
+      value,
+      'an origin, scheme://host[:port] without a path (or null)',
+    )
+  }
+  return value
+}
+
+function readMethod(value: string): string {
+  if (!TOKEN.test(value))
+    throw invalidFlagValue(checkSpec, 'method', value, 'a method name such as GET, PUT or PATCH')
+  if (FORBIDDEN_METHODS.has(value.toUpperCase())) {
+    throw new UsageError(
+      `fetch refuses ${value.toUpperCase()} before sending anything ("'${value.toUpperCase()}' HTTP method is unsupported."): there is nothing to check`,
+      checkSpec.flags.method?.example === undefined
+        ? undefined
+        : `cors-dev-proxy check ${checkSpec.flags.method.example}`,
+    )
+  }
+  return value
+}
+
+function readHeaders(values: readonly string[]): [string, string][] {
+  return values.map((value) => {
+    const colon = value.indexOf(':')
+    const name = colon === -1 ? '' : value.slice(0, colon).trim()
+    const headerValue = colon === -1 ? '' : value.slice(colon + 1).trim()
+    if (!TOKEN.test(name) || /[\r\n\0]/.test(headerValue)) {
+      throw invalidFlagValue(
+        checkSpec,
+        'header',
+        value,
+        "'Name: value', e.g. 'Content-Type: application/json'",
+      )
+    }
+    return [name, headerValue]
+  })
+}
+
+function readInput(flags: ParsedFlags): CheckInput {
+  const url = readUrl(flags.positionals[0])
+  const origin = readOrigin(flags.string('origin'))
+  const method = readMethod(flags.string('method') ?? 'GET')
+  const headers = readHeaders(flags.strings('header'))
+  const bodyType = flags.string('body-type')
+  let body: string | undefined
+  if (bodyType !== undefined) {
+    const kind = bodyOfType(bodyType)
+    if (kind === undefined) {
+      throw invalidFlagValue(
+        checkSpec,
+        'body-type',
+        bodyType,
+        'text, form, multipart, json or a MIME type such as application/xml',
+      )
+    }
+    if (['GET', 'HEAD'].includes(method.toUpperCase())) {
+      throw new UsageError(
+        `fetch refuses a body on ${method.toUpperCase()} ("Request with GET/HEAD method cannot have body"): give a --method`,
+        `cors-dev-proxy check ${checkSpec.flags['body-type']?.example ?? ''}`,
+      )
+    }
+    body = kind.body
+    // The body's type is only the default: a Content-Type the script sets wins (Fetch standard §5.4).
+    if (!headers.some(([name]) => name.toLowerCase() === 'content-type'))
+      headers.push(['content-type', kind.contentType])
+  }
+  return {
+    url,
+    origin,
+    method,
+    headers,
+    credentials: flags.boolean('credentials'),
+    body,
+    initiator: flags.boolean('xhr') ? 'XMLHttpRequest' : 'fetch',
+    timeout: readMilliseconds(checkSpec, 'timeout', flags.string('timeout') ?? '10000'),
+    secure: !flags.boolean('insecure'),
+  }
+}
+
+/**
+ * Runs `check` and prints the report (or, with `--json`, one JSON object). Returns 0 when the
+ * script could read the response, 1 when the browser blocks it, 2 when the server could not be
+ * reached.
+ *
+ * @example
+ * process.exitCode = await runCheck({ argv: ['http://127.0.0.1:3000/x', '--origin', 'http://localhost:5173'], cwd: process.cwd(), io: processIo })
+ */
+export async function runCheck({ argv, io }: CommandContext): Promise<number> {
+  const flags = parseFlags(checkSpec, argv)
+  if (flags.help) {
+    io.out(formatHelp(checkSpec))
+    return 0
+  }
+  const report = await runCheckCall(readInput(flags))
+  io.out(flags.boolean('json') ? JSON.stringify(report, null, 2) : formatCheckReport(report))
+  return report.exitCode
+}

@@ -1,0 +1,195 @@
+import { existsSync, statSync } from 'node:fs'
+import { isAbsolute, relative, resolve } from 'node:path'
+import pc from 'picocolors'
+import type { CommandSpec } from '../args/command-spec.js'
+import { CONFIG_FLAG, CORS_FLAGS, LOG_FLAG, ROUTE_FLAG, readConfigFlags } from '../args/config-flags.js'
+import { readPort } from '../args/flag-values.js'
+import { formatHelp } from '../args/format-help.js'
+import { parseFlags } from '../args/parse-flags.js'
+import { UsageError } from '../args/usage-error.js'
+import { applyFlags } from '../config/apply-flags.js'
+import { loadConfig } from '../config/load-config.js'
+import { resolveConfig } from '../config/resolve-config.js'
+import type { CommandContext } from '../io.js'
+import type { LocalCertificate } from '../serve/certificate.js'
+import { formatServerUrls, type ServerUrls } from '../serve/server-urls.js'
+import { startServe } from '../serve/start-serve.js'
+import { stopRequested } from '../serve/stop-requested.js'
+import { VERSION } from '../version.js'
+
+/** How long requests in flight may take to finish once a stop is asked for. */
+const GRACE_MS = 3000
+
+/** `cors-dev-proxy serve`: its flags, for the parser and `--help`. */
+export const serveSpec: CommandSpec = Object.freeze<CommandSpec>({
+  name: 'serve',
+  summary:
+    'A standalone dev proxy for stacks without Vite or webpack: routes, static files with an SPA fallback, HTTPS with HTTP/2.',
+  usage: 'cors-dev-proxy serve [flags]',
+  flags: {
+    port: {
+      type: 'string',
+      value: 'PORT',
+      description: 'port to listen on; 0 picks a free one',
+      default: '8080',
+      example: '--port 8080',
+    },
+    host: {
+      type: 'string',
+      value: 'HOST',
+      description: 'address to listen on; 0.0.0.0 exposes it to the network',
+      default: '127.0.0.1',
+      example: '--host 127.0.0.1',
+    },
+    ...ROUTE_FLAG,
+    mock: {
+      type: 'string',
+      multiple: true,
+      value: 'PREFIX',
+      description: 'answer a path prefix from the built-in mock backend (WebSocket echo at PREFIX/ws)',
+      example: '--mock /mock',
+    },
+    static: {
+      type: 'string',
+      value: 'DIR',
+      description: 'serve the files of DIR; navigations to paths without a file get DIR/index.html',
+      example: '--static ./dist',
+    },
+    https: {
+      type: 'boolean',
+      description:
+        'HTTP/2 over TLS (HTTP/1.1 accepted) with a self-signed certificate made and cached locally',
+    },
+    ...CORS_FLAGS,
+    'allowed-host': {
+      type: 'string',
+      multiple: true,
+      value: 'NAME',
+      description: 'also accept this Host (.example.test accepts its subdomains too)',
+      example: '--allowed-host dev.example.test',
+    },
+    ...CONFIG_FLAG,
+    ...LOG_FLAG,
+  },
+  examples: [
+    'cors-dev-proxy serve --route /api=http://127.0.0.1:3000 --static ./dist',
+    'cors-dev-proxy serve --port 0 --mock /api --cors',
+    'cors-dev-proxy serve --https --route /api=http://127.0.0.1:3000',
+  ],
+  notes: [
+    'Requests whose Host is not loopback, the bind address or an --allowed-host are answered 403 (DNS-rebinding protection), WebSocket upgrades too. Routes answer before static files. Flags override the configuration file. Ctrl-C stops after the requests in flight (at most 3 s).',
+  ],
+})
+
+/** A path as the user reads it best: relative when it is inside the working directory, else absolute. */
+function displayPath(cwd: string, path: string): string {
+  const inside = relative(cwd, path)
+  return inside === '' ? '.' : inside.startsWith('..') || isAbsolute(inside) ? path : inside
+}
+
+/** What `serve` prints once it listens, in Vite's shape: version, URLs, then what it serves. */
+function serveBanner(facts: {
+  readonly cwd: string
+  readonly https: boolean
+  readonly urls: ServerUrls
+  readonly configPath: string | undefined
+  readonly staticDir: string | undefined
+  readonly certificate: LocalCertificate | undefined
+}): string {
+  const protocol = facts.https ? 'HTTP/2 over TLS, HTTP/1.1 accepted' : 'HTTP/1.1'
+  const arrow = pc.green('➜')
+  const row = (label: string, text: string) => `  ${arrow}  ${pc.bold(label.padEnd(8))} ${text}`
+  const lines = [
+    '',
+    `  ${pc.bold(pc.cyan('cors-dev-proxy'))} ${pc.cyan(`v${VERSION}`)}  ${pc.dim(`serve, ${protocol}`)}`,
+    '',
+  ]
+  lines.push(formatServerUrls(facts.urls))
+  if (facts.configPath !== undefined) lines.push(row('Config:', displayPath(facts.cwd, facts.configPath)))
+  if (facts.staticDir !== undefined) {
+    lines.push(
+      row(
+        'Static:',
+        `${displayPath(facts.cwd, facts.staticDir)} ${pc.dim('(navigations fall back to index.html)')}`,
+      ),
+    )
+  }
+  if (facts.certificate !== undefined) {
+    const how = facts.certificate.generated ? 'generated' : 'reused'
+    const where = displayPath(facts.cwd, facts.certificate.dir)
+    lines.push(
+      row(
+        'TLS:',
+        `self-signed certificate ${how}, cached in ${where} ${pc.dim('(the browser asks once to accept it)')}`,
+      ),
+    )
+  }
+  return `${lines.join('\n')}\n`
+}
+
+/** The `--static` folder, absolute; it must exist. */
+function readStaticDir(cwd: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const dir = resolve(cwd, value)
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new UsageError(
+      `--static ${value}: no such folder (looked for ${dir})`,
+      'cors-dev-proxy serve --static ./dist',
+    )
+  }
+  return dir
+}
+
+/**
+ * Runs `serve` until SIGINT or SIGTERM, then stops cleanly (no new connections, idle ones
+ * closed, requests in flight given 3 s, the proxy closed) and returns 0.
+ *
+ * @example
+ * process.exitCode = await runServe({ argv: ['--port', '0'], cwd: process.cwd(), io: processIo })
+ */
+export async function runServe({ argv, cwd, io }: CommandContext): Promise<number> {
+  const flags = parseFlags(serveSpec, argv)
+  if (flags.help) {
+    io.out(formatHelp(serveSpec))
+    return 0
+  }
+  const port = readPort(serveSpec, 'port', flags.string('port') ?? '8080')
+  const host = flags.string('host') ?? '127.0.0.1'
+  const staticDir = readStaticDir(cwd, flags.string('static'))
+  const loaded = await loadConfig(cwd, flags.string('config'))
+  const configFlags = readConfigFlags(serveSpec, flags)
+  const config = applyFlags(loaded.config, configFlags)
+  const hasRoutes = Object.keys(config.routes).length > 0
+  if (!hasRoutes && staticDir === undefined) {
+    throw new UsageError(
+      'nothing to serve: give a --route, a --mock or --static, or write a cors-dev-proxy.config.* file',
+      serveSpec.examples[0],
+    )
+  }
+  // Resolved before anything listens: a mistake is reported and nothing is started.
+  const resolved = hasRoutes ? resolveConfig(config, configFlags) : undefined
+  const https = flags.boolean('https')
+  const stopping = stopRequested()
+  const serve = await startServe({
+    resolved,
+    port,
+    host,
+    staticDir,
+    https,
+    allowedHosts: flags.strings('allowed-host'),
+    cwd,
+    onListening: ({ urls, certificate }) =>
+      io.out(serveBanner({ cwd, https, urls, configPath: loaded.path, staticDir, certificate })),
+  })
+  const signal = await stopping
+  const inFlight = serve.connections.inFlight
+  const waiting =
+    inFlight === 0
+      ? ''
+      : `, waiting for ${inFlight} request${inFlight === 1 ? '' : 's'} in flight (at most ${GRACE_MS / 1000} s)`
+  // Through the proxy's logger when there is one, so `--log silent` silences this too.
+  if (serve.proxy !== undefined) serve.proxy.logger.info(`${signal}: stopping${waiting}`)
+  else io.out(`${pc.cyan('[cors-dev-proxy]')} ${signal}: stopping${waiting}`)
+  await serve.close(GRACE_MS)
+  return 0
+}

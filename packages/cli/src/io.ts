@@ -1,0 +1,25 @@
+/**
+ * Where a command writes: its normal output and its diagnostics. The bin passes the process's
+ * streams; a test or another tool may pass its own.
+ */
+export interface CliIo {
+  /** Results: help, URLs, the `check` report, the exported configuration. */
+  out(text: string): void
+  /** Mistakes and failures. */
+  err(text: string): void
+}
+
+/** The process's stdout and stderr (synchronous for files and pipes on POSIX, so nothing is lost at exit). */
+export const processIo: CliIo = Object.freeze({
+  out: (text: string) => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+  err: (text: string) => void process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+})
+
+/** What every command is run with. */
+export interface CommandContext {
+  /** The arguments after the command's name. */
+  readonly argv: readonly string[]
+  /** The directory a config file is looked for in, and relative paths are read from. */
+  readonly cwd: string
+  readonly io: CliIo
+}

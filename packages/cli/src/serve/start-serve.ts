@@ -1,0 +1,206 @@
+import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import {
+  createSecureServer,
+  type Http2SecureServer,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+} from 'node:http2'
+import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
+import type { LogSink } from '@cors-dev-proxy/core'
+import {
+  createDevServerProxy,
+  type DevServerProxy,
+  matchRoute,
+  type ResolvedCorsDevProxyOptions,
+} from '@cors-dev-proxy/core/adapter'
+import { certificateCacheDir, type LocalCertificate, localCertificate } from './certificate.js'
+import { type ConnectionTracker, trackConnections } from './connection-tracker.js'
+import { createHostCheck, forbiddenHostMessage, hostCheckMiddleware, requestHost } from './host-check.js'
+import { type ServerUrls, serverUrls } from './server-urls.js'
+import { createStaticFiles } from './static-files.js'
+
+type Request = IncomingMessage | Http2ServerRequest
+type Response = ServerResponse | Http2ServerResponse
+type Middleware = (req: Request, res: Response, next: () => void) => void
+
+/** What `serve` runs: the proxy configuration and the server around it. */
+export interface ServeOptions {
+  /** The routes and shared options, resolved by the core; without them only the static files are served. */
+  readonly resolved: ResolvedCorsDevProxyOptions | undefined
+  /** @default 8080 */
+  readonly port: number
+  /** @default '127.0.0.1' */
+  readonly host: string
+  /** The folder of static files (absolute), or `undefined` for none. */
+  readonly staticDir?: string | undefined
+  /** Serve HTTP/2 over TLS (HTTP/1.1 still accepted) with a local self-signed certificate. */
+  readonly https?: boolean
+  /** Hosts the host check accepts besides loopback and the bind address. */
+  readonly allowedHosts?: readonly string[]
+  /** The project folder, where the certificate is cached (`node_modules/.cache`). */
+  readonly cwd: string
+  /** Where the proxy logs, unless the configuration names a `logger`. @default the console */
+  readonly sink?: LogSink
+  /**
+   * Called once the server listens, before the proxy prints its routes line, so the URLs come
+   * first as in Vite's banner.
+   */
+  readonly onListening?: (listening: {
+    readonly urls: ServerUrls
+    readonly port: number
+    readonly certificate: LocalCertificate | undefined
+  }) => void
+}
+
+/** A running `serve`. */
+export interface RunningServe {
+  /** The first local URL, e.g. `http://127.0.0.1:8080/`. */
+  readonly url: string
+  readonly urls: ServerUrls
+  readonly port: number
+  readonly server: HttpServer | Http2SecureServer
+  /** The proxy, when there are routes. */
+  readonly proxy: DevServerProxy | undefined
+  /** The certificate, with `https`. */
+  readonly certificate: LocalCertificate | undefined
+  /** The server's connections (requests in flight). */
+  readonly connections: ConnectionTracker
+  /** Stops: no new connections, idle ones closed, requests in flight given `graceMs`, then the proxy closed. */
+  close(graceMs?: number): Promise<void>
+}
+
+const NOT_FOUND = 'Not Found\n'
+const NOT_A_PATH = 'cors-dev-proxy serves paths only: absolute URLs and CONNECT are refused\n'
+
+function answer(res: Response, status: number, body: string): void {
+  res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    'x-content-type-options': 'nosniff',
+  })
+  res.end(body)
+}
+
+/** Runs the middlewares in order; the last `next` answers 404. */
+function chain(middlewares: readonly Middleware[]) {
+  return function corsDevProxyServe(req: Request, res: Response): void {
+    let index = 0
+    const next = (): void => {
+      const middleware = middlewares[index++]
+      if (middleware === undefined) answer(res, 404, NOT_FOUND)
+      else middleware(req, res, next)
+    }
+    next()
+  }
+}
+
+/** Why `listen` failed, in words that say what to do. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host}:${port}`
+  if (error.code === 'EADDRINUSE') {
+    return new Error(`${where} is already in use: choose another --port, or --port 0 for a free one`)
+  }
+  if (error.code === 'EACCES')
+    return new Error(`no permission to listen on ${where}: use a --port above 1023`)
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+    return new Error(
+      `cannot listen on ${where}: ${host} is not an address of this machine (try --host 127.0.0.1)`,
+    )
+  }
+  return new Error(`cannot listen on ${where}: ${error.message}`)
+}
+
+/**
+ * Starts the standalone dev proxy: a host check (DNS-rebinding protection, WebSocket upgrades
+ * included), then the routes (the core's proxy, which also refuses absolute-form targets and
+ * CONNECT), then the static files with the SPA fallback, then 404. With `https` the server
+ * speaks HTTP/2 over TLS and still accepts HTTP/1.1.
+ *
+ * @example
+ * const resolved = resolveOptions({ routes: { '/api': 'http://127.0.0.1:3000' } })
+ * const serve = await startServe({ resolved, port: 0, host: '127.0.0.1', cwd: process.cwd() })
+ * console.log(serve.url)
+ * await serve.close()
+ */
+export async function startServe(options: ServeOptions): Promise<RunningServe> {
+  const { resolved } = options
+  const isAllowed = createHostCheck({ bindHost: options.host, allowedHosts: options.allowedHosts ?? [] })
+  const certificate = options.https
+    ? await localCertificate(certificateCacheDir(options.cwd), options.host)
+    : undefined
+
+  const middlewares: Middleware[] = [hostCheckMiddleware(isAllowed)]
+  const handler = chain(middlewares)
+  const server: HttpServer | Http2SecureServer =
+    certificate === undefined
+      ? createServer(handler)
+      : createSecureServer({ cert: certificate.cert, key: certificate.key, allowHTTP1: true }, handler)
+  const connections = trackConnections(server)
+  const addressOf = () => {
+    const { port } = server.address() as AddressInfo
+    return { port, urls: serverUrls(certificate === undefined ? 'http' : 'https', options.host, port) }
+  }
+  // Registered before the proxy's own 'listening' listener (its routes line).
+  server.once('listening', () => options.onListening?.({ ...addressOf(), certificate }))
+
+  const proxy =
+    resolved === undefined
+      ? undefined
+      : createDevServerProxy(resolved, {
+          sink: options.sink,
+          server,
+          isAllowedUpgrade: (req) => isAllowed(requestHost(req)),
+        })
+  if (proxy !== undefined) middlewares.push(proxy.middleware as Middleware)
+  else {
+    // Without routes the core is not there to refuse what is not a path; the same answers here.
+    middlewares.push((req, res, next) => (req.url?.startsWith('/') ? next() : answer(res, 400, NOT_A_PATH)))
+    if (certificate === undefined) {
+      server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+        socket.on('error', () => socket.destroy())
+        socket.end(
+          `HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: ${NOT_A_PATH.length}\r\n\r\n${NOT_A_PATH}`,
+        )
+      })
+    }
+  }
+  if (options.staticDir !== undefined) middlewares.push(createStaticFiles({ root: options.staticDir }))
+
+  // Upgrades no ws route takes would otherwise hang: refuse them, with 403 for a foreign Host.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
+    if (proxy !== undefined && req.url !== undefined && matchRoute(proxy.routes, req.url)?.route.ws) return
+    const allowed = isAllowed(requestHost(req))
+    const body = allowed ? 'No WebSocket endpoint at this path\n' : forbiddenHostMessage(requestHost(req))
+    socket.on('error', () => socket.destroy())
+    socket.end(
+      `HTTP/1.1 ${allowed ? '404 Not Found' : '403 Forbidden'}\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    )
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(listenError(error, options.host, options.port)),
+    )
+    server.listen(options.port, options.host, () => resolve())
+  }).catch(async (error: unknown) => {
+    await proxy?.close()
+    throw error
+  })
+  const { port, urls } = addressOf()
+  const url = urls.local[0] ?? urls.network[0] ?? `http://${options.host}:${port}/`
+
+  return {
+    url,
+    urls,
+    port,
+    server,
+    proxy,
+    certificate,
+    connections,
+    async close(graceMs = 3000) {
+      await connections.close(graceMs)
+      await proxy?.close()
+    },
+  }
+}

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { runCli } from './support/cli-process.js'
+
+/** The command line as a whole, in a child process: version, help, unknown commands. */
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string
+}
+const COMMANDS = ['serve', 'mock', 'check', 'nginx', 'caddy']
+
+describe.concurrent('cors-dev-proxy', () => {
+  it.each([['--version'], ['-v']])('%s prints the version of the package', async (flag) => {
+    const result = await runCli([flag])
+    expect(result).toMatchObject({ code: 0, stdout: `${version}\n` })
+  })
+
+  it('--help lists every command', async () => {
+    const result = await runCli(['--help'])
+    expect(result.code).toBe(0)
+    for (const command of COMMANDS) expect(result.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'))
+  })
+
+  it('without a command prints the help and exits 2', async () => {
+    const result = await runCli([])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('Usage: cors-dev-proxy <command> [flags]')
+  })
+
+  it.each(COMMANDS)('%s --help prints its usage, flags and examples', async (command) => {
+    const result = await runCli([command, '--help'])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain(`Usage: cors-dev-proxy ${command}`)
+    expect(result.stdout).toMatch(/^Flags:$/m)
+    expect(result.stdout).toMatch(/^ {2}-h, --help +show this help$/m)
+    expect(result.stdout).toMatch(new RegExp(`^Examples:\\n {2}cors-dev-proxy ${command} `, 'm'))
+  })
+
+  it('suggests the command meant, exit 2', async () => {
+    const result = await runCli(['serv', '--port', '0'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('unknown command "serv": did you mean serve?')
+    expect(result.stderr).toContain('example: cors-dev-proxy serve --help')
+  })
+
+  it('explains that a command comes first, exit 2', async () => {
+    const result = await runCli(['--port', '8080'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('--port is not a global flag: a command comes first')
+  })
+})

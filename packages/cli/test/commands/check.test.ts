@@ -1,0 +1,238 @@
+import { createServer } from 'node:http'
+import { type RunningMockBackend, startMockBackend } from '@cors-dev-proxy/core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listen, type StartedServer } from '../../../../test/support/servers.js'
+import { localhostCertificate } from '../../../../test/support/tls.js'
+import type { CheckReport } from '../../src/check/run-check.js'
+import { runCli } from '../support/cli-process.js'
+
+/**
+ * `cors-dev-proxy check` in a child process against real servers on 127.0.0.1: the report, its
+ * exit codes (0 readable, 1 blocked, 2 unreachable or bad arguments), `--json`, the negotiated
+ * protocol and `Alt-Svc`. That its verdicts equal Chromium's is test/browser/check-agrees-with-chromium.test.ts.
+ */
+
+const ORIGIN = 'http://localhost:5173'
+let mock: RunningMockBackend
+let h2Mock: RunningMockBackend
+let altSvc: StartedServer<ReturnType<typeof createServer>>
+let closedPort: number
+
+beforeAll(async () => {
+  const { cert, key } = await localhostCertificate()
+  mock = await startMockBackend()
+  h2Mock = await startMockBackend({ https: { cert, key }, http2: true, cors: 'reflect' })
+  altSvc = await listen(
+    createServer((_req, res) => {
+      res.writeHead(200, { 'access-control-allow-origin': '*', 'alt-svc': 'h3=":443"; ma=86400' })
+      res.end('{}')
+    }),
+  )
+  const closed = await listen(createServer())
+  closedPort = closed.port
+  await closed.close()
+})
+
+afterAll(async () => {
+  await Promise.all([mock?.close(), h2Mock?.close(), altSvc?.close()])
+})
+
+async function checkJson(args: string[]): Promise<{ code: number | null; report: CheckReport }> {
+  const result = await runCli(['check', ...args, '--json'])
+  return { code: result.code, report: JSON.parse(result.stdout) as CheckReport }
+}
+
+describe('check: exit codes and the report', () => {
+  it('exit 0 for a readable simple request, with its class, the exchange and the verdict', async () => {
+    const result = await runCli(['check', `${mock.origin}/users?cors=reflect`, '--origin', ORIGIN])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain(`check GET ${mock.origin}/users?cors=reflect`)
+    expect(result.stdout).toContain('Request class: simple (no preflight)')
+    expect(result.stdout).toMatch(/1\. Request +GET /)
+    expect(result.stdout).toContain(`   > origin: ${ORIGIN}`)
+    expect(result.stdout).toContain(`   < access-control-allow-origin: ${ORIGIN}`)
+    expect(result.stdout).toContain('Protocol: HTTP/1.1: browsers speak HTTP/2 only over TLS (https:)')
+    expect(result.stdout).toContain('Verdict: readable')
+  })
+
+  it("exit 1 for a blocked preflighted request: why it is preflighted, the preflight, Chromium's words, the fix", async () => {
+    const url = `${mock.origin}/items/1?cors=reflect&allowHeaders=content-type`
+    const result = await runCli([
+      'check',
+      url,
+      '--origin',
+      ORIGIN,
+      '--method',
+      'PUT',
+      '--header',
+      'Content-Type: application/json',
+      '--header',
+      'X-Foo: bar',
+    ])
+    expect(result.code).toBe(1)
+    expect(result.stdout).toContain('Request class: preflighted')
+    expect(result.stdout).toContain('  - the method PUT is not GET, HEAD or POST')
+    expect(result.stdout).toContain('  - the header x-foo is not CORS-safelisted')
+    expect(result.stdout).toContain('   > access-control-request-headers: content-type,x-foo')
+    expect(result.stdout).toContain('   < access-control-allow-headers: content-type')
+    expect(result.stdout).toContain('Request   not sent: the browser stops after a failed preflight')
+    expect(result.stdout).toContain(
+      `  Access to fetch at '${url}' from origin '${ORIGIN}' has been blocked by CORS policy: Request header field x-foo is not allowed by Access-Control-Allow-Headers in preflight response.`,
+    )
+    expect(result.stdout).toContain('Fix: add `x-foo` to `cors.allowedHeaders`')
+  })
+
+  it('exit 0 for a same-origin call: no CORS, no preflight', async () => {
+    const { code, report } = await checkJson([
+      `${mock.origin}/items?cors=off`,
+      '--origin',
+      mock.origin,
+      '--method',
+      'DELETE',
+    ])
+    expect(code).toBe(0)
+    expect(report).toMatchObject({ sameOrigin: true, verdict: { outcome: 'readable' } })
+    expect(report.exchanges.map((exchange) => exchange.kind)).toEqual(['request'])
+    const text = await runCli(['check', `${mock.origin}/items?cors=off`, '--origin', mock.origin])
+    expect(text.stdout).toContain('Request class: same-origin: CORS does not apply')
+  })
+
+  it('exit 2 when the server cannot be reached', async () => {
+    const result = await runCli(['check', `http://127.0.0.1:${closedPort}/x`, '--origin', ORIGIN])
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('Verdict: unreachable')
+    expect(result.stdout).toContain('ECONNREFUSED')
+  })
+
+  it.concurrent.each([
+    [[], 'check needs the URL the page calls'],
+    [['http://127.0.0.1:1/x'], '--origin is required'],
+    [['ftp://127.0.0.1/x', '--origin', ORIGIN], 'the URL must be an http: or https: URL'],
+    [['http://127.0.0.1:1/x', '--origin', 'localhost:5173'], '--origin must be an origin'],
+    [
+      ['http://127.0.0.1:1/x', '--origin', ORIGIN, '--method', 'CONNECT'],
+      'fetch refuses CONNECT before sending anything',
+    ],
+    [['http://127.0.0.1:1/x', '--origin', ORIGIN, '--method', 'GE T'], '--method must be a method name'],
+    [['http://127.0.0.1:1/x', '--origin', ORIGIN, '--header', 'X-Foo'], "--header must be 'Name: value'"],
+    [['http://127.0.0.1:1/x', '--origin', ORIGIN, '--body-type', 'json'], 'fetch refuses a body on GET'],
+    [
+      ['http://127.0.0.1:1/x', '--origin', ORIGIN, '--body-type', 'yaml', '--method', 'POST'],
+      '--body-type must be',
+    ],
+    [
+      ['http://127.0.0.1:1/x', '--origin', ORIGIN, '--timeout', '0'],
+      '--timeout must be a whole number of milliseconds',
+    ],
+    [['http://127.0.0.1:1/x', '--orign', ORIGIN], 'unknown flag --orign for `check`: did you mean --origin?'],
+  ])('exit 2 for bad arguments %j', async (args, message) => {
+    const result = await runCli(['check', ...args])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(message)
+    expect(result.stderr).toContain('example: cors-dev-proxy check ')
+  })
+})
+
+describe('check --json', () => {
+  it('prints one object with the same facts, and the same exit code', async () => {
+    const url = `${mock.origin}/items/1?cors=reflect&allowMethods=GET,POST`
+    const { code, report } = await checkJson([url, '--origin', ORIGIN, '--method', 'PUT'])
+    expect(code).toBe(1)
+    expect(report).toMatchObject({
+      url,
+      origin: ORIGIN,
+      method: 'PUT',
+      credentials: 'same-origin',
+      initiator: 'fetch',
+      classification: { kind: 'preflight', reasons: [{ code: 'method' }], unsafeHeaderNames: [] },
+      exchanges: [
+        {
+          kind: 'preflight',
+          method: 'OPTIONS',
+          requestHeaders: { origin: ORIGIN, 'access-control-request-method': 'PUT' },
+          status: 204,
+          responseHeaders: { 'access-control-allow-methods': 'GET, POST' },
+        },
+      ],
+      protocol: { alpn: 'http/1.1' },
+      altSvc: null,
+      verdict: {
+        outcome: 'blocked',
+        stage: 'preflight',
+        message: `Access to fetch at '${url}' from origin '${ORIGIN}' has been blocked by CORS policy: Method PUT is not allowed by Access-Control-Allow-Methods in preflight response.`,
+        error: { kind: 'method-not-allowed', preflight: true, hint: 'PUT' },
+      },
+      exitCode: 1,
+    })
+    expect(report.exchanges).toHaveLength(1)
+  })
+
+  it('sends the body type the browser would: a JSON body is preflighted, a form body is not', async () => {
+    const json = await checkJson([
+      `${mock.origin}/x?cors=reflect`,
+      '--origin',
+      ORIGIN,
+      '--method',
+      'POST',
+      '--body-type',
+      'json',
+    ])
+    expect(json.code).toBe(0)
+    expect(json.report.classification).toMatchObject({
+      kind: 'preflight',
+      reasons: [{ code: 'content-type' }],
+    })
+    expect(json.report.exchanges.map((exchange) => exchange.kind)).toEqual(['preflight', 'request'])
+    expect(json.report.exchanges[1]?.requestHeaders['content-type']).toBe('application/json')
+    const form = await checkJson([
+      `${mock.origin}/x?cors=reflect`,
+      '--origin',
+      ORIGIN,
+      '--method',
+      'post',
+      '--body-type',
+      'form',
+    ])
+    expect(form.report.classification.kind).toBe('simple')
+    expect(form.report.method).toBe('POST')
+  })
+
+  it('words the verdict for XMLHttpRequest with --xhr, and checks credentials with --credentials', async () => {
+    const url = `${mock.origin}/me?cors=wildcard`
+    const { code, report } = await checkJson([url, '--origin', ORIGIN, '--credentials', '--xhr'])
+    expect(code).toBe(1)
+    expect(report.credentials).toBe('include')
+    expect(report.verdict.message).toBe(
+      `Access to XMLHttpRequest at '${url}' from origin '${ORIGIN}' has been blocked by CORS policy: The value of the 'Access-Control-Allow-Origin' header in the response must not be the wildcard '*' when the request's credentials mode is 'include'. The credentials mode of requests initiated by the XMLHttpRequest is controlled by the withCredentials attribute.`,
+    )
+  })
+})
+
+describe('check: protocol and Alt-Svc', () => {
+  it('explains an Alt-Svc that advertises HTTP/3', async () => {
+    const result = await runCli(['check', `${altSvc.url}/x`, '--origin', ORIGIN])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('Alt-Svc: h3=":443"; ma=86400')
+    expect(result.stdout).toContain(
+      'HTTP/3 advertised (h3 at ":443"): a browser may send later requests to this origin over QUIC (UDP)',
+    )
+    const { report } = await checkJson([`${altSvc.url}/x`, '--origin', ORIGIN])
+    expect(report.altSvc).toMatchObject({ value: 'h3=":443"; ma=86400', http3: true })
+  })
+
+  it('reports HTTP/2 negotiated by ALPN on an https server that offers it', async () => {
+    const { code, report } = await checkJson([`${h2Mock.origin}/x`, '--origin', ORIGIN, '--insecure'])
+    expect(code).toBe(0)
+    expect(report.protocol).toEqual({
+      alpn: 'h2',
+      note: 'HTTP/2, negotiated by ALPN (the browser offers h2 and http/1.1)',
+    })
+  })
+
+  it('refuses a self-signed certificate without --insecure, as the browser does until you accept it', async () => {
+    const { code, report } = await checkJson([`${h2Mock.origin}/x`, '--origin', ORIGIN])
+    expect(code).toBe(2)
+    expect(report.verdict.outcome).toBe('unreachable')
+    expect(report.protocol.alpn).toBeNull()
+  })
+})

@@ -1,0 +1,190 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+/** The built CLI, run as a user runs it: `node packages/cli/dist/bin.js`. */
+export const CLI_BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url))
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url))
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url))
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour escapes are what is stripped here.
+const ANSI = /\u001b\[[0-9;]*m/g
+
+/** Fails fast, with the command to run, when a source file is newer than its build (`pnpm test` builds first). */
+function assertBuilt(): void {
+  const stale: string[] = []
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (entry.name.endsWith('.ts')) {
+        const built = join(DIST, path.slice(SRC.length)).replace(/\.ts$/, '.js')
+        if (!existsSync(built) || statSync(built).mtimeMs < statSync(path).mtimeMs)
+          stale.push(path.slice(SRC.length))
+      }
+    }
+  }
+  walk(SRC)
+  if (stale.length > 0) {
+    throw new Error(`packages/cli/dist is older than ${stale.join(', ')}: run \`pnpm build\` first`)
+  }
+}
+assertBuilt()
+
+/** A finished CLI run. */
+export interface CliResult {
+  /** The exit code, or `null` when a signal ended it. */
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  /** Output with colours stripped. */
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Options of a CLI run. */
+export interface CliRunOptions {
+  readonly cwd?: string
+  /** Milliseconds before the child is killed and the run fails. @default 15000 */
+  readonly timeout?: number
+  readonly env?: NodeJS.ProcessEnv
+}
+
+function spawnCli(args: readonly string[], options: CliRunOptions): ChildProcess {
+  return spawn(process.execPath, [CLI_BIN, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+}
+
+/**
+ * Runs `cors-dev-proxy <args>` to its end and collects its output; a run that takes longer than
+ * `timeout` is killed and rejects, so a hanging command fails the test instead of holding it up.
+ *
+ * @example
+ * const { code, stderr } = await runCli(['serve', '--prot', '8080'])
+ */
+export function runCli(args: readonly string[], options: CliRunOptions = {}): Promise<CliResult> {
+  const child = spawnCli(args, options)
+  let stdout = ''
+  let stderr = ''
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk))
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk))
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(
+        new Error(
+          `cors-dev-proxy ${args.join(' ')} did not end within ${options.timeout ?? 15_000} ms\n${stdout}${stderr}`,
+        ),
+      )
+    }, options.timeout ?? 15_000)
+    child.once('error', reject)
+    child.once('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, stdout: stdout.replace(ANSI, ''), stderr: stderr.replace(ANSI, '') })
+    })
+  })
+}
+
+/** A CLI server (`serve`, `mock`) running in a child process. */
+export interface CliServer {
+  readonly child: ChildProcess
+  /** The first URL it printed (`Local:`), e.g. `http://127.0.0.1:41234/`. */
+  readonly url: string
+  /** `url` without the trailing slash. */
+  readonly origin: string
+  /** Everything printed so far, stdout and stderr interleaved, colours stripped. */
+  output(): string
+  /** Waits (at most `timeout` ms) until the output contains `text`. */
+  waitFor(text: string | RegExp, timeout?: number): Promise<void>
+  /** Sends the signal and waits for the exit (killing it after `timeout` ms and rejecting). */
+  stop(signal?: NodeJS.Signals, timeout?: number): Promise<CliResult>
+}
+
+/**
+ * Starts `cors-dev-proxy serve|mock <args>` (use `--port 0`) and resolves once it printed its
+ * URL. Rejects with its output when it exits first or takes longer than `timeout`.
+ *
+ * @example
+ * const serve = await startCliServer(['serve', '--port', '0', '--mock', '/api'])
+ * afterAll(() => serve.stop())
+ */
+export function startCliServer(args: readonly string[], options: CliRunOptions = {}): Promise<CliServer> {
+  const child = spawnCli(args, options)
+  let output = ''
+  let stdout = ''
+  let stderr = ''
+  const waiters = new Set<() => void>()
+  const onData = (into: 'stdout' | 'stderr') => (chunk: Buffer) => {
+    const text = chunk.toString().replace(ANSI, '')
+    output += text
+    if (into === 'stdout') stdout += text
+    else stderr += text
+    for (const waiter of waiters) waiter()
+  }
+  child.stdout?.on('data', onData('stdout'))
+  child.stderr?.on('data', onData('stderr'))
+  const exited = new Promise<CliResult>((resolve) =>
+    child.once('close', (code, signal) => {
+      resolve({ code, signal, stdout, stderr })
+      for (const waiter of waiters) waiter()
+    }),
+  )
+
+  function waitFor(text: string | RegExp, timeout = 10_000): Promise<void> {
+    const found = () => (typeof text === 'string' ? output.includes(text) : text.test(output))
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (found()) done(resolve)
+        else if (child.exitCode !== null || child.signalCode !== null) {
+          done(() =>
+            reject(
+              new Error(
+                `cors-dev-proxy ${args.join(' ')} exited (${child.exitCode ?? child.signalCode}) before printing ${text}:\n${output}`,
+              ),
+            ),
+          )
+        }
+      }
+      const timer = setTimeout(
+        () => done(() => reject(new Error(`no ${text} within ${timeout} ms:\n${output}`))),
+        timeout,
+      )
+      const done = (settle: () => void) => {
+        clearTimeout(timer)
+        waiters.delete(check)
+        settle()
+      }
+      waiters.add(check)
+      check()
+    })
+  }
+
+  return waitFor(/Local: +\S+|Network: +https?:\S+/, options.timeout ?? 15_000).then(
+    () => {
+      const url = /(?:Local|Network): +(https?:\/\/\S+)/.exec(output)?.[1] as string
+      return {
+        child,
+        url,
+        origin: url.replace(/\/$/, ''),
+        output: () => output,
+        waitFor,
+        async stop(signal = 'SIGINT', timeout = 10_000) {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+          const timer = setTimeout(() => child.kill('SIGKILL'), timeout)
+          const result = await exited
+          clearTimeout(timer)
+          if (result.signal === 'SIGKILL')
+            throw new Error(`did not stop within ${timeout} ms after ${signal}:\n${output}`)
+          return result
+        },
+      }
+    },
+    (error: unknown) => {
+      child.kill('SIGKILL')
+      throw error
+    },
+  )
+}

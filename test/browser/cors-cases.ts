@@ -1,0 +1,174 @@
+import type { CorsInitiator } from '@cors-dev-proxy/core'
+
+/** What the browser does with a case: the script reads the answer, or Chromium blocks it with this text. */
+export type BrowserOutcome =
+  | { readonly readable: true }
+  | {
+      readonly readable: false
+      /** Chromium's console text after `... has been blocked by CORS policy: `, word for word. */
+      readonly text: string
+      /** Which answer failed: the preflight's (the request is then never sent) or the response's. */
+      readonly stage: 'preflight' | 'response'
+    }
+
+/** One call of the browser matrix: a page's script calling the mock backend on another origin. */
+export interface BrowserCorsCase {
+  readonly name: string
+  /** The path on the mock backend. */
+  readonly path: string
+  /** The mock's query switches that shape the answer (`cors=reflect&allowMethods=GET,POST`). */
+  readonly switches: string
+  readonly initiator: CorsInitiator
+  /** As the script writes it. */
+  readonly method: string
+  readonly headers?: Readonly<Record<string, string>>
+  readonly body?: string
+  /** `credentials: 'include'` (XMLHttpRequest: `withCredentials`). */
+  readonly credentials?: boolean
+  /** Whether the browser sends a preflight first. */
+  readonly preflight: boolean
+  readonly expected: BrowserOutcome
+}
+
+const JSON_TYPE = { 'Content-Type': 'application/json' } as const
+const NO_ALLOW_ORIGIN = "No 'Access-Control-Allow-Origin' header is present on the requested resource."
+
+/**
+ * The cases headless Chromium runs in test/browser/cors-verdicts.test.ts, which checks that
+ * Chromium behaves and prints exactly as `expected` says, and that `evaluateCors` predicts it;
+ * test/browser/check-agrees-with-chromium.test.ts sends the same cases with `cors-dev-proxy check`
+ * and requires the same verdict in the same words. One table, so the two cannot drift apart.
+ */
+export const BROWSER_CORS_CASES: readonly BrowserCorsCase[] = [
+  {
+    name: 'GET with cors=reflect is readable',
+    path: '/users',
+    switches: 'cors=reflect',
+    initiator: 'fetch',
+    method: 'GET',
+    preflight: false,
+    expected: { readable: true },
+  },
+  {
+    name: 'GET with cors=wildcard is readable',
+    path: '/users',
+    switches: 'cors=wildcard',
+    initiator: 'fetch',
+    method: 'GET',
+    preflight: false,
+    expected: { readable: true },
+  },
+  {
+    name: 'GET with cors=off is blocked, yet the backend received and answered it',
+    path: '/users',
+    switches: 'cors=off',
+    initiator: 'fetch',
+    method: 'GET',
+    preflight: false,
+    expected: { readable: false, text: NO_ALLOW_ORIGIN, stage: 'response' },
+  },
+  {
+    name: 'XMLHttpRequest GET with cors=off is blocked in XMLHttpRequest words',
+    path: '/users',
+    switches: 'cors=off',
+    initiator: 'XMLHttpRequest',
+    method: 'GET',
+    preflight: false,
+    expected: { readable: false, text: NO_ALLOW_ORIGIN, stage: 'response' },
+  },
+  {
+    name: 'PUT with Content-Type: application/json is preflighted and allowed with cors=reflect',
+    path: '/items/1',
+    switches: 'cors=reflect',
+    initiator: 'fetch',
+    method: 'PUT',
+    headers: JSON_TYPE,
+    body: '{"name":"ada"}',
+    preflight: true,
+    expected: { readable: true },
+  },
+  {
+    name: 'PUT is blocked when the preflight allows only GET,POST, and is never sent',
+    path: '/items/1',
+    switches: 'cors=reflect&allowMethods=GET,POST',
+    initiator: 'fetch',
+    method: 'PUT',
+    headers: JSON_TYPE,
+    body: '{}',
+    preflight: true,
+    expected: {
+      readable: false,
+      text: 'Method PUT is not allowed by Access-Control-Allow-Methods in preflight response.',
+      stage: 'preflight',
+    },
+  },
+  {
+    name: 'PUT with X-Foo is blocked when the preflight allows only content-type',
+    path: '/items/1',
+    switches: 'cors=reflect&allowHeaders=content-type',
+    initiator: 'fetch',
+    method: 'PUT',
+    headers: { ...JSON_TYPE, 'X-Foo': 'bar' },
+    body: '{}',
+    preflight: true,
+    expected: {
+      readable: false,
+      text: 'Request header field x-foo is not allowed by Access-Control-Allow-Headers in preflight response.',
+      stage: 'preflight',
+    },
+  },
+  {
+    name: 'PUT is blocked when the preflight is answered 500',
+    path: '/items/1',
+    switches: 'cors=reflect&preflight=fail',
+    initiator: 'fetch',
+    method: 'PUT',
+    headers: JSON_TYPE,
+    body: '{}',
+    preflight: true,
+    expected: {
+      readable: false,
+      text: "Response to preflight request doesn't pass access control check: It does not have HTTP ok status.",
+      stage: 'preflight',
+    },
+  },
+  {
+    name: 'PUT is blocked when the preflight answer has no CORS headers',
+    path: '/items/1',
+    switches: 'cors=off',
+    initiator: 'fetch',
+    method: 'PUT',
+    headers: JSON_TYPE,
+    body: '{}',
+    preflight: true,
+    expected: {
+      readable: false,
+      text: `Response to preflight request doesn't pass access control check: ${NO_ALLOW_ORIGIN}`,
+      stage: 'preflight',
+    },
+  },
+  {
+    name: "credentials: 'include' is allowed with a reflected origin",
+    path: '/me',
+    switches: 'cors=reflect',
+    initiator: 'fetch',
+    method: 'GET',
+    credentials: true,
+    preflight: false,
+    expected: { readable: true },
+  },
+  {
+    name: "credentials: 'include' is blocked with Access-Control-Allow-Origin: '*'",
+    path: '/me',
+    switches: 'cors=wildcard',
+    initiator: 'fetch',
+    method: 'GET',
+    credentials: true,
+    preflight: false,
+    expected: {
+      readable: false,
+      text: "The value of the 'Access-Control-Allow-Origin' header in the response must not be the wildcard '*' when the request's credentials mode is 'include'.",
+      stage: 'response',
+    },
+  },
+]
