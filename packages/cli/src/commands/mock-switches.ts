@@ -13,13 +13,14 @@ export const MOCK_SWITCHES: ReadonlyArray<readonly [name: string, values: string
     ['expose', 'x-a,x-b', 'Access-Control-Expose-Headers'],
     ['credentials', 'true|false', 'force Access-Control-Allow-Credentials on or off'],
     ['maxAge', '0-86400', 'Access-Control-Max-Age of the preflight answer'],
+    ['redirect', '/next?x=1', 'answer 302 (or the 3xx status) with that Location, exactly as written'],
   ])
 
 /** The paths the mock backend answers specially; every other path echoes the request. */
 export const MOCK_PATHS: ReadonlyArray<readonly [path: string, effect: string]> = Object.freeze([
   ['/any/path', 'echoes method, path, query, headers, origin, cookies, body and protocol as JSON'],
   ['/any/path?callback=fn', 'the same echo as JSONP (GET only)'],
-  ['/cookie?set=name=value', 'sets a cookie; /cookie reads them back'],
+  ['/cookie?set=name=value', 'sets a cookie (&domain=... adds a Domain); /cookie reads them back'],
   ['/events?count=3&interval=100', 'a server-sent event stream that ends after count events'],
   ['/ws', 'a WebSocket echo'],
 ])
