@@ -116,9 +116,9 @@ const EXCEPTIONS: readonly Exception[] = [
   ...inBoth(
     'a WebSocket handshake on a route without ws',
     'outcome',
-    { closed: true },
+    { refused: 404 },
     { refused: 426 },
-    'Without `ws` the dev proxy leaves the upgrade to its server (here it closes the socket); nginx and Caddy forward the handshake as a plain request without Upgrade, which the backend answers (the mock with 426).',
+    'Without `ws` the dev proxy leaves the upgrade to its server (`serve` answers 404); nginx and Caddy forward the handshake as a plain request without Upgrade, which the backend answers (the mock with 426).',
   ),
   {
     check: 'Set-Cookie loses its Domain',
