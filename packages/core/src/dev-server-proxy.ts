@@ -35,6 +35,13 @@ export interface DevServerHost {
    * @default every host passes
    */
   readonly isAllowedUpgrade?: ((req: IncomingMessage) => boolean) | undefined
+  /**
+   * Called with an upgrade that is neither the dev server's own nor taken by a route (no `ws`
+   * route matches, or its `pathFilter`/`bypass` passed it on): a server with no other socket
+   * answers it here, so it does not hang. Dev servers with sockets of their own leave it unset.
+   * @default leave the socket to the server's other listeners
+   */
+  readonly unclaimedUpgrade?: ((req: IncomingMessage, socket: Duplex) => void) | undefined
 }
 
 /** The proxy as a dev server mounts it. */
@@ -80,12 +87,15 @@ export function createDevServerProxy(
 
   function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     if (host.isOwnUpgrade?.(req)) return
-    if (!proxy.matchOf(req)?.route.ws) return
+    if (!proxy.matchOf(req)?.route.ws) {
+      host.unclaimedUpgrade?.(req, socket)
+      return
+    }
     if (host.isAllowedUpgrade !== undefined && !host.isAllowedUpgrade(req)) {
       socket.end(FORBIDDEN_UPGRADE)
       return
     }
-    proxy.upgrade(req, socket, head)
+    if (!proxy.upgrade(req, socket, head)) host.unclaimedUpgrade?.(req, socket)
   }
 
   const announce = (): void => logger.info(describeRoutes(proxy.routes))

@@ -162,3 +162,37 @@ describe('createDevServerProxy', () => {
     expect(theirs.lines).toHaveLength(0)
   })
 })
+
+describe('createDevServerProxy: upgrades no route takes', () => {
+  it('hands them to unclaimedUpgrade, including one a ws route’s pathFilter declines', async () => {
+    const target = await startTarget()
+    const server = createServer()
+    const unclaimed: string[] = []
+    const proxy = createDevServerProxy(
+      resolveOptions(
+        { '/live': { target: target.url, ws: true, pathFilter: (path) => path !== '/live/private' } },
+        {
+          log: 'silent',
+        },
+      ),
+      {
+        server,
+        unclaimedUpgrade: (req, socket) => {
+          unclaimed.push(req.url ?? '')
+          socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n')
+        },
+      },
+    )
+    const front = await listen(server)
+    cleanup.push(async () => {
+      await proxy.close()
+      await front.close()
+    })
+    expect(await handshake(front.port, '/live/private')).toBe('HTTP/1.1 404 Not Found')
+    expect(await handshake(front.port, '/elsewhere')).toBe('HTTP/1.1 404 Not Found')
+    expect(await handshake(front.port, '/live/room', undefined, 10_000)).toBe(
+      'HTTP/1.1 101 Switching Protocols',
+    )
+    expect(unclaimed).toEqual(['/live/private', '/elsewhere'])
+  })
+})

@@ -11,7 +11,6 @@ import type { LogSink } from '@cors-dev-proxy/core'
 import {
   createDevServerProxy,
   type DevServerProxy,
-  matchRoute,
   type ResolvedCorsDevProxyOptions,
 } from '@cors-dev-proxy/core/adapter'
 import { certificateCacheDir, type LocalCertificate, localCertificate } from './certificate.js'
@@ -144,6 +143,15 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   // Registered before the proxy's own 'listening' listener (its routes line).
   server.once('listening', () => options.onListening?.({ ...addressOf(), certificate }))
 
+  /** An upgrade no ws route took would otherwise hang: 404, or 403 for a foreign Host. */
+  const refuseUpgrade = (req: IncomingMessage, socket: Duplex): void => {
+    const allowed = isAllowed(requestHost(req))
+    const body = allowed ? 'No WebSocket endpoint at this path\n' : forbiddenHostMessage(requestHost(req))
+    socket.on('error', () => socket.destroy())
+    socket.end(
+      `HTTP/1.1 ${allowed ? '404 Not Found' : '403 Forbidden'}\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    )
+  }
   const proxy =
     resolved === undefined
       ? undefined
@@ -151,6 +159,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
           sink: options.sink,
           server,
           isAllowedUpgrade: (req) => isAllowed(requestHost(req)),
+          unclaimedUpgrade: refuseUpgrade,
         })
   if (proxy !== undefined) middlewares.push(proxy.middleware as Middleware)
   else {
@@ -167,16 +176,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   }
   if (options.staticDir !== undefined) middlewares.push(createStaticFiles({ root: options.staticDir }))
 
-  // Upgrades no ws route takes would otherwise hang: refuse them, with 403 for a foreign Host.
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex) => {
-    if (proxy !== undefined && req.url !== undefined && matchRoute(proxy.routes, req.url)?.route.ws) return
-    const allowed = isAllowed(requestHost(req))
-    const body = allowed ? 'No WebSocket endpoint at this path\n' : forbiddenHostMessage(requestHost(req))
-    socket.on('error', () => socket.destroy())
-    socket.end(
-      `HTTP/1.1 ${allowed ? '404 Not Found' : '403 Forbidden'}\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    )
-  })
+  // Without routes nobody else listens for upgrades: refuse them here too.
+  if (proxy === undefined) server.on('upgrade', refuseUpgrade)
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
