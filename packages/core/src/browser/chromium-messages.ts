@@ -3,7 +3,8 @@
  * browser console. Source: Blink's `cors_error_string.cc` (`GetErrorString`) for the texts,
  * checked against the real Chromium 156 console: the `fetch` variants of 156 add no "opaque
  * response" hint to the missing-header text, and add " Have the server send the header with a
- * valid value." to the three texts about a bad `Access-Control-Allow-Origin` value.
+ * valid value." to the three texts about a bad `Access-Control-Allow-Origin` value
+ * (XMLHttpRequest's do not).
  */
 
 /** The CORS errors Chromium reports (a subset of `network::mojom::CorsError`). */
@@ -47,7 +48,10 @@ export interface ChromiumCorsMessageInput {
 /** Chromium's prefix for errors of the preflight answer's own access check (`IsPreflightError`). */
 const PREFLIGHT_PREFIX = "Response to preflight request doesn't pass access control check: "
 
-/** Appended by Chromium 156 to the texts about an unusable `Access-Control-Allow-Origin` value. */
+/**
+ * Appended by Chromium 156 to the texts about an unusable `Access-Control-Allow-Origin` value,
+ * for fetch only: XMLHttpRequest's message ends at the value (both checked in Chromium 156).
+ */
 const VALID_VALUE_HINT = ' Have the server send the header with a valid value.'
 
 /** Appended for XMLHttpRequest to the credentials texts. */
@@ -77,6 +81,7 @@ const ACCESS_CHECK_KINDS = new Set<CorsErrorKind>([
 export function corsErrorText(error: CorsError, initiator: CorsInitiator = 'fetch'): string {
   const hint = error.hint ?? ''
   const xhr = initiator === 'XMLHttpRequest'
+  const validValue = xhr ? '' : VALID_VALUE_HINT
   const prefix = error.preflight && ACCESS_CHECK_KINDS.has(error.kind) ? PREFLIGHT_PREFIX : ''
   switch (error.kind) {
     case 'missing-allow-origin':
@@ -84,11 +89,11 @@ export function corsErrorText(error: CorsError, initiator: CorsInitiator = 'fetc
     case 'wildcard-origin-with-credentials':
       return `${prefix}The value of the 'Access-Control-Allow-Origin' header in the response must not be the wildcard '*' when the request's credentials mode is 'include'.${xhr ? XHR_CREDENTIALS_HINT : ''}`
     case 'multiple-allow-origin-values':
-      return `${prefix}The 'Access-Control-Allow-Origin' header contains multiple values '${hint}', but only one is allowed.${VALID_VALUE_HINT}`
+      return `${prefix}The 'Access-Control-Allow-Origin' header contains multiple values '${hint}', but only one is allowed.${validValue}`
     case 'invalid-allow-origin-value':
-      return `${prefix}The 'Access-Control-Allow-Origin' header contains the invalid value '${hint}'.${VALID_VALUE_HINT}`
+      return `${prefix}The 'Access-Control-Allow-Origin' header contains the invalid value '${hint}'.${validValue}`
     case 'allow-origin-mismatch':
-      return `${prefix}The 'Access-Control-Allow-Origin' header has a value '${hint}' that is not equal to the supplied origin.${VALID_VALUE_HINT}`
+      return `${prefix}The 'Access-Control-Allow-Origin' header has a value '${hint}' that is not equal to the supplied origin.${validValue}`
     case 'invalid-allow-credentials':
       return `${prefix}The value of the 'Access-Control-Allow-Credentials' header in the response is '${hint}' which must be 'true' when the request's credentials mode is 'include'.${xhr ? XHR_CREDENTIALS_HINT : ''}`
     case 'preflight-invalid-status':

@@ -39,6 +39,7 @@ export function applyMockCorsHeaders(
     if (allowed !== undefined) res.setHeader('access-control-allow-origin', allowed)
     if (credentials !== false) res.setHeader('access-control-allow-credentials', 'true')
   }
+  if (switches?.allowOrigin !== undefined) res.setHeader('access-control-allow-origin', switches.allowOrigin)
   if (switches?.expose) res.setHeader('access-control-expose-headers', switches.expose)
 }
 

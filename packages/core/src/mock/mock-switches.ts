@@ -15,6 +15,7 @@ import { HTTP_TOKEN } from '../http/http-token.js'
  * | `preflight` | `fail`, `ok` | `fail` answers the preflight 500, which the browser rejects ("It does not have HTTP ok status") |
  * | `allowMethods` | comma-separated methods, or `*` | `Access-Control-Allow-Methods` of the preflight answer, e.g. `GET,POST` to block PUT (default: GET, HEAD, PUT, PATCH, POST, DELETE) |
  * | `allowHeaders` | comma-separated header names, or `*` | `Access-Control-Allow-Headers` of the preflight answer, e.g. `content-type` to block `X-Foo` (default: the requested ones) |
+ * | `allowOrigin` | a header value (printable ASCII, e.g. `http://example.com` or `a, b`) | `Access-Control-Allow-Origin` sent instead of the mode's (not with `cors=off`), to show a wrong, invalid or multiple value |
  * | `expose` | comma-separated header names | `Access-Control-Expose-Headers` on the answer |
  * | `credentials` | `true`, `false` | send or omit `Access-Control-Allow-Credentials: true`, whatever the mode's default |
  * | `maxAge` | `0`–`86400` | `Access-Control-Max-Age` of the preflight answer, in seconds |
@@ -40,6 +41,8 @@ export interface MockSwitches {
   readonly allowMethods: string | undefined
   /** `Access-Control-Allow-Headers` value; `''` omits the header; `undefined` reflects the requested ones. */
   readonly allowHeaders: string | undefined
+  /** `Access-Control-Allow-Origin` value replacing the mode's; `undefined` keeps the mode's. */
+  readonly allowOrigin: string | undefined
   /** `Access-Control-Expose-Headers` value, or `undefined` for none. */
   readonly expose: string | undefined
   /** Force `Access-Control-Allow-Credentials` on or off; `undefined` keeps the mode's default. */
@@ -117,6 +120,17 @@ function redirectTarget(value: string): { value: unknown } | undefined {
   return { value }
 }
 
+/** Longest `allowOrigin` accepted: a header value, not a document. */
+const MAX_ALLOW_ORIGIN_LENGTH = 2048
+
+/** Any printable ASCII header value (spaces inside allowed), so wrong and multiple values can be shown. */
+function headerValueSwitch(value: string): { value: unknown } | undefined {
+  if (value.length > MAX_ALLOW_ORIGIN_LENGTH || !/^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(value)) {
+    return undefined
+  }
+  return { value }
+}
+
 /** Every switch with the description of its allowed values, in the order of the table above. */
 const SWITCHES: ReadonlyArray<readonly [SwitchName, string, Parser]> = [
   ['cors', 'off | wildcard | reflect', choice('off', 'wildcard', 'reflect')],
@@ -125,6 +139,7 @@ const SWITCHES: ReadonlyArray<readonly [SwitchName, string, Parser]> = [
   ['preflight', 'fail | ok', choice('fail', 'ok')],
   ['allowMethods', 'comma-separated methods (e.g. GET,POST) or *', tokenList(true)],
   ['allowHeaders', 'comma-separated header names (e.g. content-type) or *', tokenList(true)],
+  ['allowOrigin', 'a printable header value (e.g. http://example.com)', headerValueSwitch],
   ['expose', 'comma-separated header names (e.g. x-a,x-b)', tokenList(false)],
   ['credentials', 'true | false', choice('true', 'false')],
   ['maxAge', `seconds from 0 to ${MAX_MAX_AGE}`, integer(0, MAX_MAX_AGE)],
@@ -163,6 +178,7 @@ export function parseMockSwitches(query: URLSearchParams): MockSwitchesResult {
       preflightFail: parsed.preflight === 'fail',
       allowMethods: parsed.allowMethods as string | undefined,
       allowHeaders: parsed.allowHeaders as string | undefined,
+      allowOrigin: parsed.allowOrigin as string | undefined,
       expose: parsed.expose as string | undefined,
       credentials: parsed.credentials === undefined ? undefined : parsed.credentials === 'true',
       maxAge: parsed.maxAge as number | undefined,

@@ -548,6 +548,29 @@ describe('evaluateCors: other behaviour', () => {
     )
   })
 
+  it.each([
+    ['http://example.com', "has a value 'http://example.com' that is not equal to the supplied origin."],
+    [
+      'http://a.test, http://b.test',
+      "contains multiple values 'http://a.test, http://b.test', but only one is allowed.",
+    ],
+    ['foo', "contains the invalid value 'foo'."],
+  ])(
+    'ends the allow-origin text for %s without the valid-value hint for XMLHttpRequest only',
+    (value, text) => {
+      const xhr = evaluateCors(
+        { url: URL_, origin: ORIGIN, method: 'GET', initiator: 'XMLHttpRequest' },
+        undefined,
+        acao(value),
+      )
+      expect(xhr.message).toBe(
+        `Access to XMLHttpRequest at '${URL_}' from origin '${ORIGIN}' has been blocked by CORS policy: The 'Access-Control-Allow-Origin' header ${text}`,
+      )
+      const fetchVerdict = evaluateCors({ url: URL_, origin: ORIGIN, method: 'GET' }, undefined, acao(value))
+      expect(fetchVerdict.message).toBe(`${PREFIX}The 'Access-Control-Allow-Origin' header ${text}${VALID}`)
+    },
+  )
+
   it('builds messages from the shared builder', () => {
     expect(
       chromiumCorsMessage({
