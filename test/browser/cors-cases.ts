@@ -10,6 +10,11 @@ export type BrowserOutcome =
       /** Which answer failed: the preflight's (the request is then never sent) or the response's. */
       readonly stage: 'preflight' | 'response'
     }
+  | {
+      readonly readable: false
+      /** The script's exception (`String(error)`), thrown before anything is sent; no console CORS text. */
+      readonly threw: string
+    }
 
 /** One call of the browser matrix: a page's script calling the mock backend on another origin. */
 export interface BrowserCorsCase {
@@ -28,6 +33,11 @@ export interface BrowserCorsCase {
   /** Whether the browser sends a preflight first. */
   readonly preflight: boolean
   readonly expected: BrowserOutcome
+  /**
+   * Why `cors-dev-proxy check` cannot send this case; test/browser/check-agrees-with-chromium.test.ts
+   * skips the cases that have it (and only those), naming the reason in the test's title.
+   */
+  readonly notSentByCheck?: string
 }
 
 const JSON_TYPE = { 'Content-Type': 'application/json' } as const
@@ -222,5 +232,32 @@ export const BROWSER_CORS_CASES: readonly BrowserCorsCase[] = [
       text: "The 'Access-Control-Allow-Origin' header contains the invalid value 'foo'.",
       stage: 'response',
     },
+  },
+  {
+    name: 'fetch with TRACE throws a TypeError and sends nothing',
+    path: '/users',
+    switches: 'cors=reflect',
+    initiator: 'fetch',
+    method: 'TRACE',
+    preflight: false,
+    expected: {
+      readable: false,
+      threw: "TypeError: Failed to execute 'fetch' on 'Window': 'TRACE' HTTP method is unsupported.",
+    },
+    notSentByCheck: 'a forbidden method: the browser sends nothing, and check reports no exchange to compare',
+  },
+  {
+    name: 'XMLHttpRequest open() with track throws a SecurityError and sends nothing',
+    path: '/users',
+    switches: 'cors=reflect',
+    initiator: 'XMLHttpRequest',
+    method: 'track',
+    preflight: false,
+    expected: {
+      readable: false,
+      threw:
+        "SecurityError: Failed to execute 'open' on 'XMLHttpRequest': 'track' HTTP method is unsupported.",
+    },
+    notSentByCheck: 'a forbidden method: the browser sends nothing, and check reports no exchange to compare',
   },
 ]

@@ -112,7 +112,12 @@ function xhrInPage(url: string, testCase: BrowserCorsCase): Promise<Outcome> {
     ([url, method, headers, body, credentials]) =>
       new Promise<Outcome>((resolve) => {
         const xhr = new XMLHttpRequest()
-        xhr.open(method, url)
+        try {
+          xhr.open(method, url)
+        } catch (error) {
+          resolve({ read: false, error: String(error) })
+          return
+        }
         xhr.withCredentials = credentials
         for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value)
         xhr.onload = () => resolve({ read: true, status: xhr.status, body: xhr.responseText })
@@ -183,6 +188,16 @@ describe('the browser matrix (BROWSER_CORS_CASES, also sent by `cors-dev-proxy c
       initiator: testCase.initiator,
     }
     const { expected } = testCase
+    if ('threw' in expected) {
+      // Chromium: the script got this exception, and nothing reached the backend.
+      expect(outcome).toEqual({ read: false, error: expected.threw })
+      expect(exchangesOf(url)).toEqual({ preflight: undefined, actual: undefined })
+      // The model, separately: the same exception, no preflight, no CORS text.
+      const verdict = verdictFor(request)
+      expect(verdict).toMatchObject({ allowed: false, preflight: false, scriptError: expected.threw })
+      expect(verdict.message).toBeUndefined()
+      return
+    }
     if (expected.readable) {
       expect(outcome).toMatchObject({ read: true, status: 200 })
       if (!outcome.read) return

@@ -4,6 +4,7 @@ import { isSameOrigin } from '../http/parse-origin.js'
 import { classifyRequest } from './classify-request.js'
 import type { CorsResponseInput, CorsVerdict } from './evaluate-cors.js'
 import { evaluateCors } from './evaluate-cors.js'
+import { isForbiddenMethod } from './request-header-rules.js'
 
 /** The call to check: what a page's script would pass to `fetch`, plus the page's origin. */
 export interface CheckCorsRequest {
@@ -69,6 +70,8 @@ export async function checkCors(
   const credentials = call.credentials ? 'include' : 'same-origin'
   const input = { url: call.url, origin: call.origin, method, headers: call.headers, credentials } as const
   const classification = classifyRequest(input)
+  // A forbidden method makes the browser throw before it sends anything: send nothing either.
+  if (isForbiddenMethod(method)) return evaluateCors(input)
   const dispatcher = new Agent({
     headersTimeout: timeout,
     bodyTimeout: timeout,

@@ -122,3 +122,19 @@ export function chromiumCorsMessage(input: ChromiumCorsMessageInput): string {
   const initiator = input.initiator ?? 'fetch'
   return `Access to ${initiator} at '${input.url}' from origin '${input.origin}' has been blocked by CORS policy: ${corsErrorText(input.error, initiator)}`
 }
+
+/**
+ * What the script gets when it asks for a forbidden method (`CONNECT`, `TRACE`, `TRACK`, any
+ * case; Fetch standard §2.2.1): fetch throws a TypeError and XMLHttpRequest's `open()` a
+ * SecurityError, before anything is sent and without a console CORS line. The text is
+ * `String(error)` in Chromium 156; the method is quoted as the script wrote it.
+ *
+ * @example
+ * forbiddenMethodError('TRACE')
+ * // "TypeError: Failed to execute 'fetch' on 'Window': 'TRACE' HTTP method is unsupported."
+ */
+export function forbiddenMethodError(method: string, initiator: CorsInitiator = 'fetch'): string {
+  return initiator === 'XMLHttpRequest'
+    ? `SecurityError: Failed to execute 'open' on 'XMLHttpRequest': '${method}' HTTP method is unsupported.`
+    : `TypeError: Failed to execute 'fetch' on 'Window': '${method}' HTTP method is unsupported.`
+}

@@ -54,3 +54,7 @@ export function corsFix(error: CorsError, context: CorsFixContext): string {
 /** The fix for a request allowed only because Chromium still lets `*` cover Authorization. */
 export const AUTHORIZATION_WILDCARD_FIX =
   'list `authorization` explicitly in Access-Control-Allow-Headers (`cors.allowedHeaders`): per the Fetch standard `*` never covers Authorization, and Chromium lets it through only with a deprecation warning'
+
+/** The fix for a forbidden method, which no browser script can send. */
+export const FORBIDDEN_METHOD_FIX =
+  'use another method: browsers never let a script send CONNECT, TRACE or TRACK (fetch throws before sending anything); test such a method with curl instead'

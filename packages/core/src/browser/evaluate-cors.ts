@@ -1,14 +1,20 @@
 import { getHeader, type HeadersInput } from '../http/header-list.js'
 import { HTTP_TOKEN } from '../http/http-token.js'
 import { isSameOrigin, originOf, serializeOrigin } from '../http/parse-origin.js'
-import { type CorsError, type CorsInitiator, chromiumCorsMessage } from './chromium-messages.js'
+import {
+  type CorsError,
+  type CorsInitiator,
+  chromiumCorsMessage,
+  forbiddenMethodError,
+} from './chromium-messages.js'
 import {
   type ClassifyRequestInput,
   classifyRequest,
   isSafelistedMethod,
   type PreflightReason,
 } from './classify-request.js'
-import { AUTHORIZATION_WILDCARD_FIX, corsFix } from './cors-fix.js'
+import { AUTHORIZATION_WILDCARD_FIX, corsFix, FORBIDDEN_METHOD_FIX } from './cors-fix.js'
+import { isForbiddenMethod } from './request-header-rules.js'
 
 /** The request a page's script makes: where, from which origin, how. */
 export interface CorsRequestInput extends ClassifyRequestInput {
@@ -48,8 +54,13 @@ export interface CorsVerdict {
   readonly preflight: boolean
   /** Which answer failed the check (when not allowed). */
   readonly stage?: 'preflight' | 'response'
-  /** Chromium's full console text (when not allowed). */
+  /** Chromium's full console text (when a CORS check blocked the request). */
   readonly message?: string
+  /**
+   * The exception the script gets before anything is sent, as `String(error)`: set for a
+   * forbidden method (`CONNECT`, `TRACE`, `TRACK`), where there is no CORS message at all.
+   */
+  readonly scriptError?: string
   /** One line saying what to change; also set on an allowed request that relies on a deprecated rule. */
   readonly fix?: string
   /** The failure, machine-readable (when not allowed). */
@@ -191,6 +202,17 @@ export function evaluateCors(
   preflightResponse?: CorsPreflightResponseInput,
   response?: CorsResponseInput,
 ): CorsVerdict {
+  // The method check comes first, for same-origin calls too: fetch and XMLHttpRequest's open()
+  // throw before a request exists (checked in Chromium 156), so there is no preflight and no CORS text.
+  if (isForbiddenMethod(request.method)) {
+    return {
+      allowed: false,
+      preflight: false,
+      scriptError: forbiddenMethodError(request.method, request.initiator),
+      fix: FORBIDDEN_METHOD_FIX,
+      reasons: [],
+    }
+  }
   if (isSameOrigin(request.url, request.origin)) return { allowed: true, preflight: false, reasons: [] }
   const classification = classifyRequest(request)
   const preflight = classification.kind === 'preflight'

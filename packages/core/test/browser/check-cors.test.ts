@@ -48,6 +48,17 @@ describe('checkCors sends what the browser would send', () => {
     expect(put?.method).toBe('PUT')
   })
 
+  test('a forbidden method: nothing is sent, and the verdict carries the TypeError fetch throws', async () => {
+    const verdict = await checkCors({ url: `${backend.origin}/items?tag=trace`, origin, method: 'TRACE' })
+    expect(verdict).toMatchObject({
+      allowed: false,
+      preflight: false,
+      scriptError: "TypeError: Failed to execute 'fetch' on 'Window': 'TRACE' HTTP method is unsupported.",
+    })
+    expect(verdict.message).toBeUndefined()
+    expect(requestsFor('trace')).toEqual([])
+  })
+
   test('a same-origin PUT with JSON: no preflight, as the browser sends none, and allowed', async () => {
     const url = `${backend.origin}/items/1?cors=off&tag=same`
     const verdict = await checkCors({

@@ -571,6 +571,39 @@ describe('evaluateCors: other behaviour', () => {
     },
   )
 
+  it.each([
+    [
+      'TRACE',
+      'fetch',
+      "TypeError: Failed to execute 'fetch' on 'Window': 'TRACE' HTTP method is unsupported.",
+    ],
+    [
+      'trace',
+      'fetch',
+      "TypeError: Failed to execute 'fetch' on 'Window': 'trace' HTTP method is unsupported.",
+    ],
+    [
+      'CONNECT',
+      'fetch',
+      "TypeError: Failed to execute 'fetch' on 'Window': 'CONNECT' HTTP method is unsupported.",
+    ],
+    [
+      'TRACK',
+      'XMLHttpRequest',
+      "SecurityError: Failed to execute 'open' on 'XMLHttpRequest': 'TRACK' HTTP method is unsupported.",
+    ],
+  ] as const)(
+    'refuses the forbidden method %s (%s) before anything is sent, same-origin too',
+    (method, initiator, text) => {
+      for (const url of [URL_, `${ORIGIN}/x`]) {
+        const verdict = evaluateCors({ url, origin: ORIGIN, method, initiator }, pf(), acao('*'))
+        expect(verdict).toMatchObject({ allowed: false, preflight: false, scriptError: text, reasons: [] })
+        expect(verdict.message).toBeUndefined()
+        expect(verdict.stage).toBeUndefined()
+      }
+    },
+  )
+
   it('builds messages from the shared builder', () => {
     expect(
       chromiumCorsMessage({
