@@ -34,6 +34,7 @@ export interface PreflightReason {
     | 'header-value'
     | 'content-type'
     | 'range'
+    | 'client-hint'
     | 'safelisted-total'
     | 'readable-stream-body'
     | 'upload-listeners'
@@ -87,7 +88,7 @@ function headerReason(
       return {
         code: 'header',
         header: name,
-        message: `the header ${name} is not CORS-safelisted (only Accept, Accept-Language, Content-Language, Content-Type and Range can be sent without a preflight)`,
+        message: `the header ${name} is not CORS-safelisted (only Accept, Accept-Language, Content-Language, Content-Type, Range and Chromium's client hints DPR, Width, Viewport-Width, Device-Memory, RTT, Downlink, ECT and Save-Data can be sent without a preflight)`,
       }
     case 'too-long':
       return {
@@ -106,6 +107,12 @@ function headerReason(
         code: 'range',
         header: name,
         message: `Range '${value}' is not a single 'bytes=N-' or 'bytes=N-M' range`,
+      }
+    case 'client-hint':
+      return {
+        code: 'client-hint',
+        header: name,
+        message: `the ${name} value '${value}' does not parse as Chromium's client hint (a decimal for DPR, Device-Memory and Downlink, an integer for Width, Viewport-Width and RTT, slow-2g/2g/3g/4g for ECT, on for Save-Data), so it is not safelisted`,
       }
     default:
       return {

@@ -93,6 +93,37 @@ export function isSafelistedRange(value: string): boolean {
   return end === '' || BigInt(match[1]!) <= BigInt(end)
 }
 
+/**
+ * Chromium's client-hint request headers it safelists when their values parse
+ * (`IsCorsSafelistedHeader` in services/network/public/cpp/cors/cors.cc, beyond the Fetch
+ * standard; each rule checked in Chromium 156, where a script can set all of them):
+ * - decimals (`DPR`, `Device-Memory`, `Downlink`): a digit first, then digits with at most one
+ *   `.` that a digit follows (`1.5`, `01`; not `.5`, `1.`, `1.1.1`, `-1`, `1e2`);
+ * - integers (`Width`, `Viewport-Width`, `RTT`): digits only;
+ * - `ECT`: `slow-2g`, `2g`, `3g` or `4g`, case-sensitive (`4G` is preflighted);
+ * - `Save-Data`: `on` in any case.
+ */
+const CLIENT_HINT_VALUES: ReadonlyMap<string, (value: string) => boolean> = new Map([
+  ['dpr', isHintDecimal],
+  ['device-memory', isHintDecimal],
+  ['downlink', isHintDecimal],
+  ['width', isHintInteger],
+  ['viewport-width', isHintInteger],
+  ['rtt', isHintInteger],
+  ['ect', (value: string) => ECT_VALUES.has(value)],
+  ['save-data', (value: string) => value.toLowerCase() === 'on'],
+])
+
+const ECT_VALUES = new Set(['slow-2g', '2g', '3g', '4g'])
+
+function isHintDecimal(value: string): boolean {
+  return /^\d+(\.\d+)?$/.test(value)
+}
+
+function isHintInteger(value: string): boolean {
+  return /^\d+$/.test(value)
+}
+
 /** Why a single header is not CORS-safelisted, in the user's terms; `undefined` when it is. */
 export type UnsafeHeaderCause =
   | 'name'
@@ -101,6 +132,7 @@ export type UnsafeHeaderCause =
   | 'language-byte'
   | 'content-type'
   | 'range'
+  | 'client-hint'
   | undefined
 
 /**
@@ -110,7 +142,9 @@ export type UnsafeHeaderCause =
  */
 export function unsafeHeaderCause(name: string, value: string): UnsafeHeaderCause {
   const lower = name.toLowerCase()
+  const hint = CLIENT_HINT_VALUES.get(lower)
   const known =
+    hint !== undefined ||
     lower === 'accept' ||
     lower === 'accept-language' ||
     lower === 'content-language' ||
@@ -118,6 +152,7 @@ export function unsafeHeaderCause(name: string, value: string): UnsafeHeaderCaus
     lower === 'range'
   if (!known) return 'name'
   if (value.length > SAFELISTED_VALUE_MAX) return 'too-long'
+  if (hint !== undefined) return hint(value) ? undefined : 'client-hint'
   switch (lower) {
     case 'accept':
       return hasUnsafeByte(value) ? 'unsafe-byte' : undefined

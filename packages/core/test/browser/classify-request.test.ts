@@ -197,6 +197,46 @@ describe('classifyRequest (Fetch standard, as Chromium 156 behaves)', () => {
     expect(result.reasons.length > 0).toBe(kind === 'preflight')
   })
 
+  // Chromium 156: simple when the value parses, preflighted (named in Access-Control-Request-Headers) when not.
+  it.each([
+    ['DPR', '2', true],
+    ['DPR', '1.5', true],
+    ['DPR', '01', true],
+    ['DPR', 'abc', false],
+    ['DPR', '-1', false],
+    ['DPR', '1e2', false],
+    ['DPR', '.5', false],
+    ['DPR', '1.', false],
+    ['DPR', '1.1.1', false],
+    ['Width', '100', true],
+    ['Width', '1.5', false],
+    ['Width', '1'.repeat(129), false],
+    ['Viewport-Width', '800', true],
+    ['Viewport-Width', '8.5', false],
+    ['Device-Memory', '0.5', true],
+    ['Device-Memory', 'x', false],
+    ['RTT', '100', true],
+    ['RTT', '1.5', false],
+    ['Downlink', '10', true],
+    ['Downlink', '1.5', true],
+    ['Downlink', 'x', false],
+    ['ECT', '4g', true],
+    ['ECT', 'slow-2g', true],
+    ['ECT', '5g', false],
+    ['ECT', '4G', false],
+    ['ECT', '', false],
+    ['Save-Data', 'on', true],
+    ['Save-Data', 'ON', true],
+    ['Save-Data', 'off', false],
+  ])('client hint %s: %j is safelisted: %s', (name, value, safelisted) => {
+    const result = classifyRequest({ method: 'GET', headers: { [name]: value } })
+    expect(result.kind).toBe(safelisted ? 'simple' : 'preflight')
+    expect(result.unsafeHeaderNames).toEqual(safelisted ? [] : [name.toLowerCase()])
+    if (!safelisted && value.length <= 128) {
+      expect(result.reasons[0]).toMatchObject({ code: 'client-hint', header: name.toLowerCase() })
+    }
+  })
+
   it('makes every safelisted header unsafe when their values exceed 1024 bytes in total', () => {
     // One header list can hold several lines of one name; each line is checked on its own.
     const lines: Array<[string, string]> = Array.from({ length: 9 }, () => ['accept', 'a'.repeat(120)])
