@@ -26,7 +26,8 @@ afterAll(async () => {
 /** The command line that makes the call the case's script makes. */
 function checkArgs(testCase: BrowserCorsCase, url: string): string[] {
   const args = ['check', url, '--origin', PAGE_ORIGIN, '--method', testCase.method, '--json']
-  for (const [name, value] of Object.entries(testCase.headers ?? {}))
+  const headers = testCase.headers ?? {}
+  for (const [name, value] of Array.isArray(headers) ? headers : Object.entries(headers))
     args.push('--header', `${name}: ${value}`)
   // The case's Content-Type header stays the Content-Type; --body-type only makes check send a body.
   if (testCase.body !== undefined) args.push('--body-type', 'text')

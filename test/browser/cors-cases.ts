@@ -26,7 +26,8 @@ export interface BrowserCorsCase {
   readonly initiator: CorsInitiator
   /** As the script writes it. */
   readonly method: string
-  readonly headers?: Readonly<Record<string, string>>
+  /** A record, or `[name, value]` lines when a name is set more than once (`fetch` and `setRequestHeader` combine them). */
+  readonly headers?: Readonly<Record<string, string>> | readonly (readonly [string, string])[]
   readonly body?: string
   /** `credentials: 'include'` (XMLHttpRequest: `withCredentials`). */
   readonly credentials?: boolean
@@ -313,5 +314,48 @@ export const BROWSER_CORS_CASES: readonly BrowserCorsCase[] = [
       text: `Response to preflight request doesn't pass access control check: ${NO_ALLOW_ORIGIN}`,
       stage: 'preflight',
     },
+  },
+  {
+    name: 'Content-Type: text/plain set twice is judged as text/plain, text/plain and preflighted',
+    path: '/items',
+    switches: 'cors=reflect',
+    initiator: 'fetch',
+    method: 'POST',
+    headers: [
+      ['Content-Type', 'text/plain'],
+      ['Content-Type', 'text/plain'],
+    ],
+    preflight: true,
+    expected: { readable: true },
+  },
+  {
+    name: 'two Accept values of 70 bytes pass 128 bytes combined: preflighted, and blocked without CORS',
+    path: '/users',
+    switches: 'cors=off',
+    initiator: 'XMLHttpRequest',
+    method: 'GET',
+    headers: [
+      ['Accept', 'a'.repeat(70)],
+      ['Accept', 'b'.repeat(70)],
+    ],
+    preflight: true,
+    expected: {
+      readable: false,
+      text: `Response to preflight request doesn't pass access control check: ${NO_ALLOW_ORIGIN}`,
+      stage: 'preflight',
+    },
+  },
+  {
+    name: 'two short Accept values stay simple, and the backend receives them combined',
+    path: '/users',
+    switches: 'cors=reflect',
+    initiator: 'fetch',
+    method: 'GET',
+    headers: [
+      ['Accept', 'text/html'],
+      ['Accept', 'application/xml'],
+    ],
+    preflight: false,
+    expected: { readable: true },
   },
 ]

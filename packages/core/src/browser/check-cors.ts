@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici'
-import { type HeadersInput, headerEntries } from '../http/header-list.js'
+import type { HeadersInput } from '../http/header-list.js'
 import { isSameOrigin } from '../http/parse-origin.js'
-import { classifyRequest } from './classify-request.js'
+import { classifyRequest, combinedHeaders } from './classify-request.js'
 import type { CorsResponseInput, CorsVerdict } from './evaluate-cors.js'
 import { evaluateCors } from './evaluate-cors.js'
 import { isForbiddenMethod } from './request-header-rules.js'
@@ -17,7 +17,7 @@ export interface CheckCorsRequest {
    * @default 'GET'
    */
   method?: string
-  /** Headers the script sets. */
+  /** Headers the script sets; several values of one name are sent combined (`a, b`), as the browser does. */
   headers?: HeadersInput
   /**
    * `credentials: 'include'`.
@@ -95,7 +95,8 @@ export async function checkCors(
       if (!verdict.allowed) return { ...verdict, preflightResponse }
     }
     const headers: Record<string, string> = { origin: call.origin }
-    for (const [name, value] of headerEntries(call.headers)) {
+    // One line per name with the combined value, as the browser sends it (not the last value only).
+    for (const [name, value] of combinedHeaders(call.headers)) {
       if (!classification.forbiddenHeaderNames.includes(name)) headers[name] = value
     }
     const response = await send(dispatcher, call.url, classification.method, headers, call.body)

@@ -12,7 +12,10 @@ import {
 export interface ClassifyRequestInput {
   /** The method the script passed (`'patch'`, `'delete'`...), before the browser normalizes it. */
   readonly method: string
-  /** Headers the script set. Forbidden ones (Cookie, Host, `Sec-*`...) are ignored, as the browser drops them. */
+  /**
+   * Headers the script set; several values of one name are judged combined (`a, b`), as the
+   * browser does. Forbidden ones (Cookie, Host, `Sec-*`...) are ignored, as the browser drops them.
+   */
   readonly headers?: HeadersInput
   /** The request's credentials mode; it does not change whether a preflight is sent, only how it is checked. */
   readonly credentials?: RequestCredentials
@@ -57,6 +60,26 @@ export interface RequestClassification {
   readonly method: string
   /** Headers the browser drops because a script may not set them (lowercase, sorted, unique). */
   readonly forbiddenHeaderNames: readonly string[]
+}
+
+/**
+ * The request's headers as the browser holds them: one value per name, the script's values
+ * for a name trimmed and joined by `, ` in order (Fetch standard §2.2.2 "append" combines,
+ * "get" reads the combined value), names lowercased, first appearance first. The CORS rules
+ * judge the combined value, length limits included (checked in Chromium 156: two
+ * `Content-Type: text/plain` lines are preflighted, two short `Accept` lines are not).
+ *
+ * @example
+ * combinedHeaders([['Accept', 'a'], ['accept', ' b ']]) // [['accept', 'a, b']]
+ */
+export function combinedHeaders(headers: HeadersInput | undefined): Array<readonly [string, string]> {
+  const combined = new Map<string, string>()
+  for (const [name, rawValue] of headerEntries(headers)) {
+    const value = trimHttpWhitespace(rawValue)
+    const previous = combined.get(name)
+    combined.set(name, previous === undefined ? value : `${previous}, ${value}`)
+  }
+  return [...combined]
 }
 
 /** CORS-safelisted methods (Fetch standard §2.2.1); compared case-sensitively after normalization. */
@@ -143,8 +166,7 @@ export function classifyRequest(input: ClassifyRequestInput): RequestClassificat
   const forbidden = new Set<string>()
   const potentiallyUnsafe: string[] = []
   let safelistedTotal = 0
-  for (const [name, rawValue] of headerEntries(input.headers)) {
-    const value = trimHttpWhitespace(rawValue)
+  for (const [name, value] of combinedHeaders(input.headers)) {
     if (isForbiddenRequestHeader(name, value)) {
       forbidden.add(name)
       continue

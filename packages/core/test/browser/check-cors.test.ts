@@ -48,6 +48,20 @@ describe('checkCors sends what the browser would send', () => {
     expect(put?.method).toBe('PUT')
   })
 
+  test('a header set twice is sent once, with the combined value the browser sends', async () => {
+    const url = `${backend.origin}/items?tag=combined`
+    const verdict = await checkCors({
+      url,
+      origin,
+      headers: [
+        ['Accept', 'a'],
+        ['accept', 'b'],
+      ],
+    })
+    expect(verdict).toMatchObject({ allowed: true, preflight: false })
+    expect(requestsFor('combined').map((entry) => entry.requestHeaders.accept)).toEqual(['a, b'])
+  })
+
   test('a forbidden method: nothing is sent, and the verdict carries the TypeError fetch throws', async () => {
     const verdict = await checkCors({ url: `${backend.origin}/items?tag=trace`, origin, method: 'TRACE' })
     expect(verdict).toMatchObject({

@@ -238,13 +238,48 @@ describe('classifyRequest (Fetch standard, as Chromium 156 behaves)', () => {
   })
 
   it('makes every safelisted header unsafe when their values exceed 1024 bytes in total', () => {
-    // One header list can hold several lines of one name; each line is checked on its own.
-    const lines: Array<[string, string]> = Array.from({ length: 9 }, () => ['accept', 'a'.repeat(120)])
+    const lines: Array<[string, string]> = [
+      ['accept', 'a'.repeat(120)],
+      ['accept-language', 'a'.repeat(120)],
+      ['content-language', 'a'.repeat(120)],
+      ...['width', 'viewport-width', 'rtt', 'dpr', 'device-memory', 'downlink'].map(
+        (name): [string, string] => [name, '1'.repeat(120)],
+      ),
+    ]
     const result = classifyRequest({ method: 'GET', headers: lines })
     expect(result.kind).toBe('preflight')
-    expect(result.unsafeHeaderNames).toEqual(['accept'])
+    expect(result.unsafeHeaderNames).toEqual(lines.map(([name]) => name).sort())
     expect(result.reasons.map((reason) => reason.code)).toEqual(['safelisted-total'])
     expect(classifyRequest({ method: 'GET', headers: lines.slice(0, 8) }).kind).toBe('simple')
+  })
+
+  it('judges a header set more than once on its combined value, length limits included', () => {
+    const twice = (name: string, value: string) =>
+      classifyRequest({
+        method: 'POST',
+        headers: [
+          [name, value],
+          [name, value],
+        ],
+      })
+    expect(twice('Content-Type', 'text/plain')).toMatchObject({
+      kind: 'preflight',
+      unsafeHeaderNames: ['content-type'],
+    })
+    expect(twice('Content-Type', 'text/plain').reasons[0]?.message).toBe(
+      "Content-Type 'text/plain, text/plain' is not application/x-www-form-urlencoded, multipart/form-data or text/plain",
+    )
+    expect(twice('Accept', 'a'.repeat(70))).toMatchObject({
+      kind: 'preflight',
+      unsafeHeaderNames: ['accept'],
+    })
+    expect(twice('Accept', 'a'.repeat(70)).reasons[0]?.code).toBe('header-too-long')
+    expect(twice('Accept', 'a').kind).toBe('simple')
+    expect(twice('Accept', 'a'.repeat(63)).kind).toBe('simple')
+    expect(twice('Range', 'bytes=0-')).toMatchObject({ kind: 'preflight', unsafeHeaderNames: ['range'] })
+    expect(classifyRequest({ method: 'GET', headers: { 'Accept-Language': ['en', 'fr'] } }).kind).toBe(
+      'simple',
+    )
   })
 
   it('explains each reason in words', () => {
