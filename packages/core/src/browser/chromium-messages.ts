@@ -29,6 +29,12 @@ export interface CorsError {
   readonly preflight: boolean
   /** The quoted value: the header value, the method or the header name, depending on the kind. */
   readonly hint?: string
+  /**
+   * For `header-not-allowed`: every refused header (lowercase, sorted). Chromium names one of
+   * them in its message, picked in an internal hash order that cannot be promised; `hint` is
+   * the first of these, the fix lists them all.
+   */
+  readonly headers?: readonly string[]
 }
 
 /** What started the request; Chromium names it in the message and adds a hint for XMLHttpRequest. */

@@ -46,8 +46,13 @@ export function corsFix(error: CorsError, context: CorsFixContext): string {
       return hint !== hint.toUpperCase()
         ? `send \`${hint.toUpperCase()}\` from the script (the browser uppercases only DELETE, GET, HEAD, OPTIONS, POST and PUT, and compares case-sensitively), or add \`${hint}\` to \`cors.methods\``
         : `add \`${hint}\` to \`cors.methods\` (Access-Control-Allow-Methods), or let cors-dev-proxy answer the preflight with \`cors: true\``
-    case 'header-not-allowed':
-      return `add \`${hint}\` to \`cors.allowedHeaders\` (Access-Control-Allow-Headers), or let cors-dev-proxy answer the preflight with \`cors: true\``
+    case 'header-not-allowed': {
+      // All the refused headers: fixing only the one Chromium named would just make it name the next.
+      const names = (error.headers ?? [hint]).map((name) => `\`${name}\``)
+      const list =
+        names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '')
+      return `add ${list} to \`cors.allowedHeaders\` (Access-Control-Allow-Headers), or let cors-dev-proxy answer the preflight with \`cors: true\``
+    }
   }
 }
 

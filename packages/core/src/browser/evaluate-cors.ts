@@ -135,8 +135,8 @@ function refused(error: CorsError): PreflightOutcome {
 /**
  * Checks the preflight answer in Chromium's order (verified in Chromium 156): redirect, access
  * check, ok status, Allow-Methods and Allow-Headers syntax, method, then headers. Several
- * disallowed headers are reported by the first in sorted order (Chromium picks one in an
- * internal hash order; the fix covers them all via the user's own list).
+ * disallowed headers are all listed in the error; the message names the first in sorted order
+ * (Chromium names one of them, picked in an internal hash order that cannot be promised).
  */
 function checkPreflight(
   answer: CorsPreflightResponseInput,
@@ -165,6 +165,7 @@ function checkPreflight(
   const allowedHeaders = new Set(headerList.map((name) => name.toLowerCase()))
   const headerWildcard = !include && allowedHeaders.has('*')
   let authorizationViaWildcard = false
+  const refusedHeaders: string[] = []
   for (const name of unsafeHeaderNames) {
     if (allowedHeaders.has(name)) continue
     if (headerWildcard && name !== 'authorization') continue
@@ -174,7 +175,18 @@ function checkPreflight(
       authorizationViaWildcard = true
       continue
     }
-    return refused({ kind: 'header-not-allowed', preflight: true, hint: name })
+    refusedHeaders.push(name)
+  }
+  if (refusedHeaders.length > 0) {
+    // unsafeHeaderNames is sorted, so the named one is the first in sorted order: Chromium names
+    // one of them too, in an order that cannot be promised (checked in Chromium 156: x-c of x-a,
+    // x-b and x-c), so the message names one and the error and the fix carry them all.
+    return refused({
+      kind: 'header-not-allowed',
+      preflight: true,
+      hint: refusedHeaders[0],
+      headers: refusedHeaders,
+    })
   }
   return { authorizationViaWildcard }
 }

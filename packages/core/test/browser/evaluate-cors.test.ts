@@ -604,6 +604,33 @@ describe('evaluateCors: other behaviour', () => {
     },
   )
 
+  it('names one refused header and lists them all in the error and the fix', () => {
+    const verdict = evaluateCors(
+      {
+        url: URL_,
+        origin: ORIGIN,
+        method: 'PUT',
+        headers: { 'X-C': '1', 'X-A': '1', 'X-B': '1', 'X-Ok': '1' },
+      },
+      pf({
+        'access-control-allow-origin': ORIGIN,
+        'access-control-allow-methods': 'PUT',
+        'access-control-allow-headers': 'x-ok',
+      }),
+    )
+    expect(verdict.message).toBe(
+      `${PREFIX}Request header field x-a is not allowed by Access-Control-Allow-Headers in preflight response.`,
+    )
+    expect(verdict.error).toMatchObject({
+      kind: 'header-not-allowed',
+      hint: 'x-a',
+      headers: ['x-a', 'x-b', 'x-c'],
+    })
+    expect(verdict.fix).toBe(
+      'add `x-a`, `x-b` and `x-c` to `cors.allowedHeaders` (Access-Control-Allow-Headers), or let cors-dev-proxy answer the preflight with `cors: true`',
+    )
+  })
+
   it('builds messages from the shared builder', () => {
     expect(
       chromiumCorsMessage({
