@@ -10,6 +10,11 @@ export const MOCK_SWITCHES: ReadonlyArray<readonly [name: string, values: string
     ['preflight', 'fail|ok', 'fail answers the preflight 500 ("It does not have HTTP ok status")'],
     ['allowMethods', 'GET,POST|*', 'Access-Control-Allow-Methods of the preflight answer'],
     ['allowHeaders', 'content-type|*', 'Access-Control-Allow-Headers of the preflight answer'],
+    [
+      'allowOrigin',
+      'a header value',
+      "Access-Control-Allow-Origin instead of the mode's: a wrong, invalid or multiple value",
+    ],
     ['expose', 'x-a,x-b', 'Access-Control-Expose-Headers'],
     ['credentials', 'true|false', 'force Access-Control-Allow-Credentials on or off'],
     ['maxAge', '0-86400', 'Access-Control-Max-Age of the preflight answer'],
