@@ -46,13 +46,8 @@ export function corsFix(error: CorsError, context: CorsFixContext): string {
       return hint !== hint.toUpperCase()
         ? `send \`${hint.toUpperCase()}\` from the script (the browser uppercases only DELETE, GET, HEAD, OPTIONS, POST and PUT, and compares case-sensitively), or add \`${hint}\` to \`cors.methods\``
         : `add \`${hint}\` to \`cors.methods\` (Access-Control-Allow-Methods), or let cors-dev-proxy answer the preflight with \`cors: true\``
-    case 'header-not-allowed': {
-      // All the refused headers: fixing only the one Chromium named would just make it name the next.
-      const names = (error.headers ?? [hint]).map((name) => `\`${name}\``)
-      const list =
-        names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '')
-      return `add ${list} to \`cors.allowedHeaders\` (Access-Control-Allow-Headers), or let cors-dev-proxy answer the preflight with \`cors: true\``
-    }
+    case 'header-not-allowed':
+      return `add ${refusedHeaderList(error)} to \`cors.allowedHeaders\` (Access-Control-Allow-Headers), or let cors-dev-proxy answer the preflight with \`cors: true\``
   }
 }
 
@@ -63,3 +58,15 @@ export const AUTHORIZATION_WILDCARD_FIX =
 /** The fix for a forbidden method, which no browser script can send. */
 export const FORBIDDEN_METHOD_FIX =
   'use another method: browsers never let a script send CONNECT, TRACE or TRACK (fetch throws before sending anything); test such a method with curl instead'
+
+/**
+ * Every header a preflight answer refused, as a fix lists them (`` `x-a`, `x-b` and `x-c` ``):
+ * fixing only the one Chromium named would just make it name the next.
+ *
+ * @example
+ * refusedHeaderList({ kind: 'header-not-allowed', preflight: true, hint: 'x-a', headers: ['x-a', 'x-b'] }) // '`x-a` and `x-b`'
+ */
+export function refusedHeaderList(error: CorsError): string {
+  const names = (error.headers ?? [error.hint ?? '']).map((name) => `\`${name}\``)
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '')
+}

@@ -1,5 +1,5 @@
 import type { CorsError } from '../browser/chromium-messages.js'
-import { corsFix } from '../browser/cors-fix.js'
+import { corsFix, refusedHeaderList } from '../browser/cors-fix.js'
 import { diagnoseResponse } from '../browser/diagnose-response.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
@@ -32,7 +32,7 @@ function policyFix(error: CorsError, origin: string, prefix: string, status: num
         ? `add \`${hint}\` to \`methods\` in ${where}`
         : corsFix(error, { origin, status })
     case 'header-not-allowed':
-      return `add \`${hint}\` to \`allowedHeaders\` in ${where}, or leave \`allowedHeaders\` unset to allow the headers the page asks for`
+      return `add ${refusedHeaderList(error)} to \`allowedHeaders\` in ${where}, or leave \`allowedHeaders\` unset to allow the headers the page asks for`
     default:
       return corsFix(error, { origin, status })
   }

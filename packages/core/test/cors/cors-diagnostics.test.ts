@@ -240,6 +240,27 @@ describe('CORS diagnostics of routes with cors', () => {
     expect(target.seen).toEqual([])
   })
 
+  it('lists every header the policy refuses in the fix, not only the one the message names', async () => {
+    const target = await startTarget()
+    const proxy = await startProxy({
+      '/api': { target: target.url, cors: { allowedHeaders: ['content-type'] } },
+    })
+    const res = await sendRequest(`${proxy.url}/api/items`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: PAGE,
+        'access-control-request-method': 'PUT',
+        'access-control-request-headers': 'content-type,x-trace,x-zeta',
+      },
+    })
+    expect(res.status).toBe(204)
+    const [line] = proxy.corsLines().map((entry) => entry.message)
+    expect(line).toContain('Request header field x-trace is not allowed')
+    expect(line).toContain(
+      "Fix: add `x-trace` and `x-zeta` to `allowedHeaders` in the `cors` option of route '/api'",
+    )
+  })
+
   it("logs a credentialed request answered with '*' or without Allow-Credentials", async () => {
     const target = await startTarget()
     const proxy = await startProxy({
