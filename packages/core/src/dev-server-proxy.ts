@@ -5,6 +5,7 @@ import { consoleLogSink } from './config/defaults.js'
 import type { LogSink } from './config/options.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './config/resolved-route.js'
 import { buildCorsDevProxy } from './create-cors-dev-proxy.js'
+import { answerSocket } from './http/answer-socket.js'
 import type { NextFunction, ProxyRequest, ProxyResponse } from './http/proxy-types.js'
 import { describeRoutes } from './log/describe-routes.js'
 import { createLogger, type Logger } from './log/logger.js'
@@ -61,9 +62,6 @@ export interface DevServerProxy {
   close(): Promise<void>
 }
 
-const FORBIDDEN_UPGRADE =
-  'HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\nInvalid Host header'
-
 /**
  * Does the set-up every adapter needs, once: one logger (the user's `logger`, else the dev
  * server's sink), the proxy built from the configuration the adapter resolved when the user
@@ -92,7 +90,7 @@ export function createDevServerProxy(
       return
     }
     if (host.isAllowedUpgrade !== undefined && !host.isAllowedUpgrade(req)) {
-      socket.end(FORBIDDEN_UPGRADE)
+      answerSocket(socket, 403, 'Invalid Host header')
       return
     }
     if (!proxy.upgrade(req, socket, head)) host.unclaimedUpgrade?.(req, socket)

@@ -5,6 +5,7 @@ import { createUpgradeOriginCheck, type UpgradeOriginCheck } from './cors/upgrad
 import type { BuiltRoutePipeline } from './create-route-pipeline.js'
 import type { FailureLog } from './forward/failure-log.js'
 import { forwardUpgrade } from './forward/websocket-upgrade.js'
+import { answerSocket } from './http/answer-socket.js'
 import type { Logger } from './log/logger.js'
 import type { RequestMatcher } from './pipeline/match-route.js'
 import type { RouteGate } from './pipeline/route-gate.js'
@@ -20,12 +21,6 @@ export interface UpgradeHandlerDeps {
   readonly failures: FailureLog
   /** Every socket the proxy holds, so `close()` can end them. */
   readonly sockets: Set<Duplex>
-}
-
-function refuse(socket: Duplex, status: string, body: string): void {
-  socket.end(
-    `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  )
 }
 
 /**
@@ -53,7 +48,7 @@ export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
   ): void {
     if (route.kind === 'mock') {
       if (!pipelines.get(route)?.mock?.upgrade(req, socket, head, path))
-        refuse(socket, '404 Not Found', 'Not Found\n')
+        answerSocket(socket, 404, 'Not Found\n')
       return
     }
     forwardUpgrade(req, socket, head, route, path, { logger, sockets, failures })
@@ -72,13 +67,13 @@ export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
         // An async `bypass` decides after the other listeners ran: the socket is ours to answer.
         void verdict.then((settled) => {
           if (settled === 'take') admit(req, socket, head, route, path)
-          else if (settled === 'refuse') refuse(socket, '404 Not Found', 'Not Found\n')
+          else if (settled === 'refuse') answerSocket(socket, 404, 'Not Found\n')
         })
         return true
       }
       if (verdict === 'pass') return false
       if (verdict === 'refuse') {
-        refuse(socket, '404 Not Found', 'Not Found\n')
+        answerSocket(socket, 404, 'Not Found\n')
         return true
       }
       if (verdict === 'done') return true
@@ -115,9 +110,9 @@ export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
             `Fix: add it to the route's \`cors.origin\`, e.g. cors: { origin: ['${origin}'] }`,
         )
       }
-      refuse(
+      answerSocket(
         socket,
-        '403 Forbidden',
+        403,
         `Forbidden: the origin ${origin} may not open WebSockets on ${route.prefix}\n`,
       )
     }

@@ -1,3 +1,4 @@
+import { prefixMatches } from '../http/normalize-path.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import { CorsDevProxyError } from './errors.js'
 import type { PathFilter } from './hook-options.js'
@@ -7,12 +8,6 @@ import { describeType } from './option-path.js'
 export type ResolvedPathFilter = (path: string, req: ProxyRequest) => boolean
 
 const EXAMPLE = "{ pathFilter: (path, req) => path.startsWith('/api/v2') && req.method === 'GET' }"
-
-/** Segment-safe prefix, the rule of route keys: `/api/v2` takes `/api/v2/x`, never `/api/v20`. */
-function covers(prefix: string, path: string): boolean {
-  if (prefix === '/') return true
-  return path === prefix || (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 0x2f)
-}
 
 function checkPrefix(value: unknown, option: string): string {
   if (typeof value !== 'string' || !value.startsWith('/')) {
@@ -51,11 +46,11 @@ export function resolvePathFilter(
   if (typeof filter === 'function') return filter as ResolvedPathFilter
   if (typeof filter === 'string') {
     const prefix = checkPrefix(filter, option)
-    return (path) => covers(prefix, path)
+    return (path) => prefixMatches(prefix, path)
   }
   if (Array.isArray(filter)) {
     const prefixes = filter.map((entry, index) => checkPrefix(entry, `${option}[${index}]`))
-    return (path) => prefixes.some((prefix) => covers(prefix, path))
+    return (path) => prefixes.some((prefix) => prefixMatches(prefix, path))
   }
   throw new CorsDevProxyError(
     'INVALID_OPTION',

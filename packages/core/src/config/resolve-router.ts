@@ -1,4 +1,4 @@
-import { normalizePath, splitPathAndQuery } from '../http/normalize-path.js'
+import { normalizePath, prefixMatches, splitPathAndQuery } from '../http/normalize-path.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import { clientHost } from '../http/request-origin.js'
 import { CorsDevProxyError } from './errors.js'
@@ -24,12 +24,6 @@ const EXAMPLE = "{ router: (req) => (req.headers['x-tenant'] === 'b' ? 'http://l
 
 /** Answers remembered per router, so a router returning a few fixed URLs parses each once. */
 const MAX_REMEMBERED = 64
-
-/** Segment-safe: `/v2` covers `/v2` and `/v2/x`, never `/v20`. */
-function pathCovers(prefix: string, path: string): boolean {
-  if (prefix === '/') return true
-  return path === prefix || (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 0x2f)
-}
 
 /**
  * The object form: each key a host (`api.localhost:5173`, compared exactly, case-insensitive),
@@ -60,7 +54,7 @@ function objectRouter(table: Record<string, unknown>, option: string): ResolvedR
     const path = normalizePath(rawPath)
     for (const rule of rules) {
       if (rule.host !== '' && rule.host !== host) continue
-      if (rule.path !== undefined && !pathCovers(rule.path, path)) continue
+      if (rule.path !== undefined && !prefixMatches(rule.path, path)) continue
       return rule.target
     }
     return undefined

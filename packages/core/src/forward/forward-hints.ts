@@ -1,4 +1,5 @@
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
+import { splitPathAndQuery } from '../http/normalize-path.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import { requestedOrigin } from '../http/request-origin.js'
 import type { Logger } from '../log/logger.js'
@@ -21,11 +22,6 @@ export interface ForwardHints {
   bodyLost(req: ProxyRequest, cause: string): void
   /** Looks at an answer about to be relayed. */
   answered(req: ProxyRequest, answer: Answer, path: string, upstreamPath: string): void
-}
-
-function pathOnly(path: string): string {
-  const query = path.indexOf('?')
-  return query === -1 ? path : path.slice(0, query)
 }
 
 /**
@@ -64,8 +60,8 @@ export function createForwardHints(
       if (status === 404 && prefixRemoved) {
         once('404', () =>
           logger.warn(
-            `${label} answered 404 for ${pathOnly(upstreamPath)}; ${route.prefix} was removed from the path (the default). ` +
-              `If the server serves ${pathOnly(path)}, set \`pathRewrite: false\` on route '${route.prefix}'.`,
+            `${label} answered 404 for ${splitPathAndQuery(upstreamPath)[0]}; ${route.prefix} was removed from the path (the default). ` +
+              `If the server serves ${splitPathAndQuery(path)[0]}, set \`pathRewrite: false\` on route '${route.prefix}'.`,
           ),
         )
       }

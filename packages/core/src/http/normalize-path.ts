@@ -76,3 +76,14 @@ export function splitPathAndQuery(rawUrl: string): [path: string, query: string]
   const queryStart = rawUrl.indexOf('?')
   return queryStart === -1 ? [rawUrl, ''] : [rawUrl.slice(0, queryStart), rawUrl.slice(queryStart)]
 }
+
+/**
+ * Whether `prefix` covers `path` on segment boundaries: `/api` covers `/api`, `/api/` and
+ * `/api/x`, never `/api2`. The root prefix `/` covers everything. Case-sensitive, as paths are
+ * (RFC 3986 section 6.2.2.1). Allocation-free, since it runs for every request.
+ */
+export function prefixMatches(prefix: string, path: string): boolean {
+  if (prefix === '/') return true
+  if (!path.startsWith(prefix)) return false
+  return path.length === prefix.length || path.charCodeAt(prefix.length) === 0x2f
+}

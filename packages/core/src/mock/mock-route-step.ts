@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { ProblemReport } from '../config/path-rewrite.js'
 import type { ResolvedMockRoute } from '../config/resolved-route.js'
+import { answerSocket } from '../http/answer-socket.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import type { RouteStep } from '../pipeline/route-pipeline.js'
 import { buildMockBackend, type MockBackend } from './mock-backend.js'
@@ -55,7 +56,7 @@ export function createMockRouteStep(route: ResolvedMockRoute, report?: ProblemRe
       // The socket is ours from here: a path the mock does not serve gets 404, not silence.
       void target.then((resolved) => {
         if (!backend.upgrade(req, socket, head, resolved)) {
-          socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+          answerSocket(socket, 404, 'Not Found\n')
         }
       })
       return true

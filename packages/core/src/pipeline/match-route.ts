@@ -1,5 +1,7 @@
 import type { ResolvedRoute } from '../config/resolved-route.js'
-import { normalizePath, splitPathAndQuery } from '../http/normalize-path.js'
+import { normalizePath, prefixMatches, splitPathAndQuery } from '../http/normalize-path.js'
+
+export { prefixMatches } from '../http/normalize-path.js'
 
 /** The route a request belongs to, and its normalized path. */
 export interface RouteMatch {
@@ -23,17 +25,6 @@ const SLASH = 0x2f
  */
 export function isOriginForm(rawUrl: string): boolean {
   return rawUrl.charCodeAt(0) === SLASH
-}
-
-/**
- * Whether `prefix` covers `path` on segment boundaries: `/api` covers `/api`, `/api/` and
- * `/api/x`, never `/api2`. The root prefix `/` covers everything. Case-sensitive, as paths are
- * (RFC 3986 section 6.2.2.1). Allocation-free, since it runs for every request.
- */
-export function prefixMatches(prefix: string, path: string): boolean {
-  if (prefix === '/') return true
-  if (!path.startsWith(prefix)) return false
-  return path.length === prefix.length || path.charCodeAt(prefix.length) === SLASH
 }
 
 /**

@@ -1,5 +1,6 @@
 import { routeOption } from '../config/option-path.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
+import { splitPathAndQuery } from '../http/normalize-path.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { sendText } from '../http/send-text.js'
 import type { Logger } from '../log/logger.js'
@@ -16,11 +17,6 @@ export type RouteGate = (
   res: ProxyResponse | undefined,
   path: string,
 ) => GateVerdict | Promise<GateVerdict>
-
-function pathOnly(path: string): string {
-  const query = path.indexOf('?')
-  return query === -1 ? path : path.slice(0, query)
-}
 
 /**
  * The gate of a route with `pathFilter` or `bypass`, or `undefined` when it has neither (and
@@ -69,7 +65,7 @@ export function createRouteGate(route: ResolvedRoute, logger: Logger): RouteGate
   return function routeGate(req, res, path) {
     if (pathFilter !== undefined) {
       try {
-        if (!pathFilter(pathOnly(path), req)) return 'pass'
+        if (!pathFilter(splitPathAndQuery(path)[0], req)) return 'pass'
       } catch (error) {
         return fail(req, res, routeOption(route.prefix, 'pathFilter'), error)
       }
