@@ -1,6 +1,17 @@
 // The public API of @cors-dev-proxy/core: what the README documents, nothing else. What the
 // adapters (and the CLI) share lives behind '@cors-dev-proxy/core/adapter' (adapter.ts).
 
+export type {
+  BrowserAnswer,
+  BrowserCall,
+  BrowserCallResult,
+  BrowserExchange,
+  BrowserModel,
+  BrowserModelOptions,
+  BrowserRequest,
+  BrowserSend,
+} from './browser/browser-model.js'
+export { createBrowserModel } from './browser/browser-model.js'
 export type { CheckCorsOptions, CheckCorsRequest, CheckCorsResult } from './browser/check-cors.js'
 export { checkCors } from './browser/check-cors.js'
 export type { CorsError, CorsErrorKind, CorsInitiator } from './browser/chromium-messages.js'
@@ -18,6 +29,15 @@ export type {
   CorsVerdict,
 } from './browser/evaluate-cors.js'
 export { evaluateCors } from './browser/evaluate-cors.js'
+export type { NetworkSend, NetworkSendOptions } from './browser/network-send.js'
+export { createNetworkSend } from './browser/network-send.js'
+export type {
+  PreflightCache,
+  PreflightCacheEntry,
+  PreflightCacheKey,
+  PreflightCacheQuery,
+} from './browser/preflight-cache.js'
+export type { RequestBodyInput } from './browser/request-body.js'
 // Our CORS policy, standalone
 export type { CorsOptions, CorsOriginFunction, CorsOriginResult } from './config/cors-options.js'
 export type { CorsDevProxyConfig } from './config/define-config.js'

@@ -5,7 +5,6 @@ import {
   type CorsResponseInput,
   checkCors,
   classifyRequest,
-  evaluateCors,
   isSameOrigin,
 } from '@cors-dev-proxy/core'
 import { type AltSvc, readAltSvc } from './alt-svc.js'
@@ -33,6 +32,8 @@ export interface CheckInput {
 /** One request the check sent and what came back. */
 export interface CheckExchange {
   readonly kind: 'preflight' | 'request'
+  /** The URL of this hop (a redirect leads to another). */
+  readonly url: string
   /** The method on the wire (`OPTIONS` for the preflight). */
   readonly method: string
   /** The headers that matter to CORS, as sent. */
@@ -128,15 +129,16 @@ export async function runCheckCall(input: CheckInput): Promise<CheckReport> {
         headers,
         credentials: input.credentials,
         body: input.body,
+        initiator: input.initiator,
       },
       { timeout: input.timeout, secure: input.secure },
     ),
     negotiatedProtocol(new URL(input.url), { timeout: input.timeout, secure: input.secure }),
   ])
-  const exchanges = exchangesOf(result, classification, input.origin, headers)
+  const exchanges = exchangesOf(result)
   const last = result.response ?? result.preflightResponse
   const altSvcValue = corsHeadersOf(last)['alt-svc']
-  const verdict = verdictOf(result, request)
+  const verdict = verdictOf(result)
   return {
     url: new URL(input.url).href,
     origin: input.origin,
@@ -158,58 +160,29 @@ export async function runCheckCall(input: CheckInput): Promise<CheckReport> {
   }
 }
 
-/** The verdict, worded for the initiator: XMLHttpRequest's message differs from fetch's (Chromium's own wording). */
-function verdictOf(
-  result: CheckCorsResult,
-  request: Parameters<typeof evaluateCors>[0],
-): CheckReport['verdict'] {
+/** The verdict as the report states it. */
+function verdictOf(result: CheckCorsResult): CheckReport['verdict'] {
   if (result.networkError !== undefined) {
     return { outcome: 'unreachable', message: result.message, ...(result.fix ? { fix: result.fix } : {}) }
   }
-  const worded = evaluateCors(request, result.preflightResponse, result.response)
-  if (worded.allowed) return { outcome: 'readable', ...(worded.fix ? { fix: worded.fix } : {}) }
+  if (result.allowed) return { outcome: 'readable', ...(result.fix ? { fix: result.fix } : {}) }
   return {
     outcome: 'blocked',
-    ...(worded.stage ? { stage: worded.stage } : {}),
-    ...(worded.message ? { message: worded.message } : {}),
-    ...(worded.fix ? { fix: worded.fix } : {}),
-    ...(worded.error ? { error: worded.error } : {}),
+    ...(result.stage ? { stage: result.stage } : {}),
+    ...(result.message ? { message: result.message } : {}),
+    ...(result.fix ? { fix: result.fix } : {}),
+    ...(result.error ? { error: result.error } : {}),
   }
 }
 
-/** The exchanges as sent: the headers a browser puts on each, and the answer's CORS headers. */
-function exchangesOf(
-  result: CheckCorsResult,
-  classification: ReturnType<typeof classifyRequest>,
-  origin: string,
-  headers: Readonly<Record<string, string>>,
-): CheckExchange[] {
-  const exchanges: CheckExchange[] = []
-  if (result.preflightResponse !== undefined) {
-    const sent: Record<string, string> = { origin, 'access-control-request-method': classification.method }
-    if (classification.unsafeHeaderNames.length > 0) {
-      sent['access-control-request-headers'] = classification.unsafeHeaderNames.join(',')
-    }
-    exchanges.push({
-      kind: 'preflight',
-      method: 'OPTIONS',
-      requestHeaders: sent,
-      status: result.preflightResponse.status,
-      responseHeaders: corsHeadersOf(result.preflightResponse),
-    })
-  }
-  if (result.response !== undefined) {
-    const sent: Record<string, string> = { origin }
-    for (const [name, value] of Object.entries(headers)) {
-      if (!classification.forbiddenHeaderNames.includes(name)) sent[name] = value
-    }
-    exchanges.push({
-      kind: 'request',
-      method: classification.method,
-      requestHeaders: sent,
-      status: result.response.status,
-      responseHeaders: corsHeadersOf(result.response),
-    })
-  }
-  return exchanges
+/** The exchanges as sent: every preflight and hop, the headers a browser puts on each, and the answer's CORS headers. */
+function exchangesOf(result: CheckCorsResult): CheckExchange[] {
+  return result.exchanges.map((exchange) => ({
+    kind: exchange.kind,
+    url: exchange.url,
+    method: exchange.method,
+    requestHeaders: Object.fromEntries(exchange.headers),
+    status: exchange.response.status,
+    responseHeaders: corsHeadersOf(exchange.response),
+  }))
 }

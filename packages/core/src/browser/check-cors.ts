@@ -1,10 +1,9 @@
-import { Agent, request } from 'undici'
 import type { HeadersInput } from '../http/header-list.js'
-import { isSameOrigin } from '../http/parse-origin.js'
-import { classifyRequest, combinedHeaders } from './classify-request.js'
-import type { CorsResponseInput, CorsVerdict } from './evaluate-cors.js'
-import { evaluateCors } from './evaluate-cors.js'
-import { isForbiddenMethod } from './request-header-rules.js'
+import { type BrowserCallResult, type BrowserExchange, createBrowserModel } from './browser-model.js'
+import type { CorsInitiator } from './chromium-messages.js'
+import type { CorsResponseInput } from './evaluate-cors.js'
+import { createNetworkSend } from './network-send.js'
+import type { RequestBodyInput } from './request-body.js'
 
 /** The call to check: what a page's script would pass to `fetch`, plus the page's origin. */
 export interface CheckCorsRequest {
@@ -24,8 +23,18 @@ export interface CheckCorsRequest {
    * @default false
    */
   credentials?: boolean
-  /** A request body (sent with the actual request only). */
-  body?: string
+  /** A request body (sent with the actual request; a `Blob`'s type or a string's becomes the `Content-Type` when none is set). */
+  body?: RequestBodyInput
+  /**
+   * Who makes the call; Chromium words its message after it.
+   * @default 'fetch'
+   */
+  initiator?: CorsInitiator
+  /**
+   * fetch's `redirect` option: redirects are followed as the browser follows them, CORS checked at each hop.
+   * @default 'follow'
+   */
+  redirect?: 'follow' | 'error' | 'manual'
 }
 
 /** Options of {@link checkCors}. */
@@ -42,20 +51,23 @@ export interface CheckCorsOptions {
   secure?: boolean
 }
 
-/** What the browser would decide, with the answers it was decided on. */
-export interface CheckCorsResult extends CorsVerdict {
-  /** The preflight's answer, when one was sent. */
+/** What the browser would decide, with every request it would send and the answers it got. */
+export interface CheckCorsResult extends BrowserCallResult {
+  /** The last preflight's answer, when one was sent. */
   preflightResponse?: CorsResponseInput
-  /** The actual response, when the request got that far. */
-  response?: CorsResponseInput
-  /** Set when the server could not be reached (the browser reports `TypeError: Failed to fetch`). */
-  networkError?: string
+}
+
+/** The last preflight's answer among the exchanges. */
+function lastPreflight(exchanges: readonly BrowserExchange[]): CorsResponseInput | undefined {
+  return exchanges.findLast((exchange) => exchange.kind === 'preflight')?.response
 }
 
 /**
  * Sends the requests a browser would send for a cross-origin call (the preflight first when one
- * is needed, then the request itself only if the preflight passed) and predicts the browser's
- * verdict in Chromium's words. This is `cors-dev-proxy check`; the playground uses it too.
+ * is needed, the request itself only if the preflight passed, then every redirect hop, each
+ * checked and preflighted as Chromium does) and predicts the browser's verdict in Chromium's
+ * words. This is `cors-dev-proxy check`; the playground uses it too. For a sequence of calls
+ * sharing a preflight cache, use `createBrowserModel` with `createNetworkSend`.
  *
  * @example
  * const verdict = await checkCors({ url: 'http://localhost:3000/users', origin: 'http://localhost:5173', method: 'PUT', headers: { 'content-type': 'application/json' } })
@@ -65,71 +77,21 @@ export async function checkCors(
   call: CheckCorsRequest,
   options: CheckCorsOptions = {},
 ): Promise<CheckCorsResult> {
-  const timeout = options.timeout ?? 10_000
-  const method = call.method ?? 'GET'
-  const credentials = call.credentials ? 'include' : 'same-origin'
-  const input = { url: call.url, origin: call.origin, method, headers: call.headers, credentials } as const
-  const classification = classifyRequest(input)
-  // A forbidden method makes the browser throw before it sends anything: send nothing either.
-  if (isForbiddenMethod(method)) return evaluateCors(input)
-  const dispatcher = new Agent({
-    headersTimeout: timeout,
-    bodyTimeout: timeout,
-    connect: { rejectUnauthorized: options.secure ?? true },
-  })
+  const network = createNetworkSend({ timeout: options.timeout ?? 10_000, secure: options.secure ?? true })
   try {
-    let preflightResponse: (CorsResponseInput & { redirected: boolean }) | undefined
-    // A same-origin request takes the Fetch standard's "basic" path (main fetch): no preflight, no CORS check.
-    if (classification.kind === 'preflight' && !isSameOrigin(call.url, call.origin)) {
-      // The preflight carries no credentials and none of the script's headers (Fetch §4.8).
-      const preflightHeaders: Record<string, string> = {
-        origin: call.origin,
-        'access-control-request-method': classification.method,
-        accept: '*/*',
-      }
-      if (classification.unsafeHeaderNames.length > 0) {
-        preflightHeaders['access-control-request-headers'] = classification.unsafeHeaderNames.join(',')
-      }
-      preflightResponse = await send(dispatcher, call.url, 'OPTIONS', preflightHeaders)
-      const verdict = evaluateCors(input, preflightResponse)
-      if (!verdict.allowed) return { ...verdict, preflightResponse }
-    }
-    const headers: Record<string, string> = { origin: call.origin }
-    // One line per name with the combined value, as the browser sends it (not the last value only).
-    for (const [name, value] of combinedHeaders(call.headers)) {
-      if (!classification.forbiddenHeaderNames.includes(name)) headers[name] = value
-    }
-    const response = await send(dispatcher, call.url, classification.method, headers, call.body)
-    return { ...evaluateCors(input, preflightResponse, response), preflightResponse, response }
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? 'error'
-    return {
-      allowed: false,
-      preflight: classification.kind === 'preflight',
-      reasons: classification.reasons,
-      networkError: `${code}: ${(error as Error).message}`,
-      message: `Failed to load resource: the server at ${new URL(call.url).origin} could not be reached (${code}); the script sees "TypeError: Failed to fetch".`,
-      fix: `start the server at ${new URL(call.url).origin}, or check the URL.`,
-    }
+    const browser = createBrowserModel({ origin: call.origin, send: network.send })
+    const result = await browser.fetch({
+      url: call.url,
+      method: call.method ?? 'GET',
+      headers: call.headers,
+      credentials: call.credentials ? 'include' : 'same-origin',
+      body: call.body,
+      initiator: call.initiator,
+      redirect: call.redirect,
+    })
+    const preflightResponse = lastPreflight(result.exchanges)
+    return preflightResponse === undefined ? result : { ...result, preflightResponse }
   } finally {
-    await dispatcher.close()
+    await network.close()
   }
-}
-
-async function send(
-  dispatcher: Agent,
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body?: string,
-): Promise<CorsResponseInput & { redirected: boolean }> {
-  // No redirects are followed: a preflight never follows one, and for the actual request the
-  // verdict is about this server's answer.
-  const answer = await request(url, { method, headers, body, dispatcher })
-  await answer.body.dump()
-  const responseHeaders: Record<string, string | string[]> = {}
-  for (const [name, value] of Object.entries(answer.headers))
-    if (value !== undefined) responseHeaders[name] = value
-  const redirected = answer.statusCode >= 300 && answer.statusCode < 400 && 'location' in answer.headers
-  return { status: answer.statusCode, headers: responseHeaders, redirected }
 }

@@ -21,6 +21,7 @@ export type CorsErrorKind =
   | 'invalid-allow-headers'
   | 'method-not-allowed'
   | 'header-not-allowed'
+  | 'redirect-contains-credentials'
 
 /** One CORS failure: its kind, whether the preflight answer caused it, and the value Chromium quotes. */
 export interface CorsError {
@@ -49,6 +50,11 @@ export interface ChromiumCorsMessageInput {
   readonly error: CorsError
   /** @default 'fetch' */
   readonly initiator?: CorsInitiator
+  /**
+   * The URL the script asked for, when redirects led to `url`: Chromium then writes
+   * `at '<url>' (redirected from '<first url>')`.
+   */
+  readonly redirectedFrom?: string
 }
 
 /** Chromium's prefix for errors of the preflight answer's own access check (`IsPreflightError`). */
@@ -85,7 +91,7 @@ const ACCESS_CHECK_KINDS = new Set<CorsErrorKind>([
  * // 'Method PUT is not allowed by Access-Control-Allow-Methods in preflight response.'
  */
 export function corsErrorText(error: CorsError, initiator: CorsInitiator = 'fetch'): string {
-  const hint = error.hint ?? ''
+  const hint = encodeHint(error.hint ?? '')
   const xhr = initiator === 'XMLHttpRequest'
   const validValue = xhr ? '' : VALID_VALUE_HINT
   const prefix = error.preflight && ACCESS_CHECK_KINDS.has(error.kind) ? PREFLIGHT_PREFIX : ''
@@ -114,7 +120,23 @@ export function corsErrorText(error: CorsError, initiator: CorsInitiator = 'fetc
       return `Method ${hint} is not allowed by Access-Control-Allow-Methods in preflight response.`
     case 'header-not-allowed':
       return `Request header field ${hint} is not allowed by Access-Control-Allow-Headers in preflight response.`
+    case 'redirect-contains-credentials':
+      return `Redirect location '${hint}' contains a username and password, which is disallowed for cross-origin requests.`
   }
+}
+
+/**
+ * The quoted value as Chromium prints it (`EncodeHint` in Blink's cors_error_string.cc):
+ * printable ASCII as is, anything else as `\uXXXX` (uppercase hex, one per UTF-16 unit).
+ */
+function encodeHint(hint: string): string {
+  let encoded = ''
+  for (let i = 0; i < hint.length; i++) {
+    const code = hint.charCodeAt(i)
+    encoded +=
+      code >= 0x20 && code <= 0x7e ? hint[i] : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`
+  }
+  return encoded
 }
 
 /**
@@ -126,7 +148,11 @@ export function corsErrorText(error: CorsError, initiator: CorsInitiator = 'fetc
  */
 export function chromiumCorsMessage(input: ChromiumCorsMessageInput): string {
   const initiator = input.initiator ?? 'fetch'
-  return `Access to ${initiator} at '${input.url}' from origin '${input.origin}' has been blocked by CORS policy: ${corsErrorText(input.error, initiator)}`
+  const redirected =
+    input.redirectedFrom !== undefined && input.redirectedFrom !== input.url
+      ? `(redirected from '${input.redirectedFrom}') `
+      : ''
+  return `Access to ${initiator} at '${input.url}' ${redirected}from origin '${input.origin}' has been blocked by CORS policy: ${corsErrorText(input.error, initiator)}`
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type HeadersInput, headerEntries, trimHttpWhitespace } from '../http/header-list.js'
 import { normalizeMethod } from '../http/method.js'
+import { headersWithBody, isStreamBody, type RequestBodyInput } from './request-body.js'
 import {
   isForbiddenRequestHeader,
   SAFELISTED_TOTAL_MAX,
@@ -19,7 +20,13 @@ export interface ClassifyRequestInput {
   readonly headers?: HeadersInput
   /** The request's credentials mode; it does not change whether a preflight is sent, only how it is checked. */
   readonly credentials?: RequestCredentials
-  /** The body is a `ReadableStream` (a streaming upload). */
+  /**
+   * The body the script passes: a `Blob`'s type, a string's, `URLSearchParams`' or
+   * `FormData`'s becomes the `Content-Type` when the script set none (so
+   * `new Blob([], { type: 'application/json' })` is preflighted); a `ReadableStream` always is.
+   */
+  readonly body?: RequestBodyInput | null
+  /** The body is a `ReadableStream` (a streaming upload); implied by a `ReadableStream` `body`. */
   readonly hasReadableStreamBody?: boolean
   /** An `XMLHttpRequest.upload` listener is registered. */
   readonly hasUploadListeners?: boolean
@@ -166,7 +173,7 @@ export function classifyRequest(input: ClassifyRequestInput): RequestClassificat
   const forbidden = new Set<string>()
   const potentiallyUnsafe: string[] = []
   let safelistedTotal = 0
-  for (const [name, value] of combinedHeaders(input.headers)) {
+  for (const [name, value] of combinedHeaders(headersWithBody(input.headers, input.body))) {
     if (isForbiddenRequestHeader(name, value)) {
       forbidden.add(name)
       continue
@@ -187,7 +194,7 @@ export function classifyRequest(input: ClassifyRequestInput): RequestClassificat
       message: `the safelisted header values add up to ${safelistedTotal} bytes, over the ${SAFELISTED_TOTAL_MAX}-byte limit`,
     })
   }
-  if (input.hasReadableStreamBody === true) {
+  if (input.hasReadableStreamBody === true || isStreamBody(input.body)) {
     reasons.push({
       code: 'readable-stream-body',
       message: 'the body is a ReadableStream (streaming uploads are always preflighted)',

@@ -123,7 +123,8 @@ export function checkAccess(
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
-interface PreflightOutcome {
+/** The result of checking a preflight answer: the failure, or whether `*` let Authorization through. */
+export interface PreflightOutcome {
   readonly error?: CorsError
   readonly authorizationViaWildcard: boolean
 }
@@ -138,7 +139,7 @@ function refused(error: CorsError): PreflightOutcome {
  * disallowed headers are all listed in the error; the message names the first in sorted order
  * (Chromium names one of them, picked in an internal hash order that cannot be promised).
  */
-function checkPreflight(
+export function checkPreflight(
   answer: CorsPreflightResponseInput,
   origin: string,
   method: string,
@@ -191,7 +192,8 @@ function checkPreflight(
   return { authorizationViaWildcard }
 }
 
-function serializeUrl(url: string | URL): string {
+/** A URL as the browser serializes it (`new URL(url).href`); an unparsable string stays as written. */
+export function serializeUrl(url: string | URL): string {
   if (typeof url !== 'string') return url.href
   return URL.canParse(url) ? new URL(url).href : url
 }

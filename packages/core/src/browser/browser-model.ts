@@ -1,0 +1,313 @@
+import { getHeader, type HeadersInput } from '../http/header-list.js'
+import { normalizeMethod } from '../http/method.js'
+import { isSameOrigin, originOf, serializeOrigin } from '../http/parse-origin.js'
+import { type CorsError, type CorsInitiator, chromiumCorsMessage } from './chromium-messages.js'
+import { classifyRequest, combinedHeaders, type PreflightReason } from './classify-request.js'
+import { AUTHORIZATION_WILDCARD_FIX, corsFix } from './cors-fix.js'
+import {
+  type CorsResponseInput,
+  type CorsVerdict,
+  checkAccess,
+  checkPreflight,
+  evaluateCors,
+  serializeUrl,
+} from './evaluate-cors.js'
+import { createPreflightCache, type PreflightCache, preflightMaxAge } from './preflight-cache.js'
+import { REDIRECT_STATUSES, type RequestState, redirectStep } from './redirect-step.js'
+import { headersWithBody, type RequestBodyInput } from './request-body.js'
+import { isForbiddenMethod, isForbiddenRequestHeader } from './request-header-rules.js'
+
+/** One call of a page's script: what it passes to `fetch` (or sets on an `XMLHttpRequest`). */
+export interface BrowserCall {
+  /** The URL called (absolute). */
+  readonly url: string | URL
+  /** As the script writes it (`patch` stays lowercase). @default 'GET' */
+  readonly method?: string
+  /** Headers the script sets; several values of one name are combined, as the browser does. */
+  readonly headers?: HeadersInput
+  /** @default 'same-origin' (fetch's default; XMLHttpRequest's `withCredentials` is `'include'`) */
+  readonly credentials?: RequestCredentials
+  /** The body; its type can set `Content-Type` and a `ReadableStream` forces a preflight. */
+  readonly body?: RequestBodyInput | null
+  /** Chromium words its message after it. @default 'fetch' */
+  readonly initiator?: CorsInitiator
+  /** fetch's `redirect` option. @default 'follow' */
+  readonly redirect?: 'follow' | 'error' | 'manual'
+  /** An `XMLHttpRequest.upload` listener is registered (forces a preflight). */
+  readonly hasUploadListeners?: boolean
+}
+
+/** A request the browser puts on the wire: a preflight or one hop of the actual request. */
+export interface BrowserRequest {
+  readonly kind: 'preflight' | 'request'
+  readonly url: string
+  /** `OPTIONS` for a preflight. */
+  readonly method: string
+  /** The headers that matter to CORS, lowercase names, one line per name: `origin`, the `access-control-request-*` pair, the script's own. */
+  readonly headers: readonly (readonly [string, string])[]
+  /** The body (actual request only). */
+  readonly body?: RequestBodyInput | null
+}
+
+/** A server's answer as the model needs it; `protocol` is the HTTP version when known (`h2`, `http/1.1`). */
+export interface BrowserAnswer extends CorsResponseInput {
+  readonly protocol?: string
+}
+
+/** Sends one request and returns the server's answer (headers suffice; the body may be dropped). */
+export type BrowserSend = (request: BrowserRequest) => Promise<BrowserAnswer>
+
+/** One request the model sent and the answer it got. */
+export interface BrowserExchange extends Omit<BrowserRequest, 'body'> {
+  readonly response: BrowserAnswer
+}
+
+/** What the browser does with one call: the verdict, every request it sends, and what the cache saved. */
+export interface BrowserCallResult extends CorsVerdict {
+  /** Every request sent, in order: preflights and each hop of the actual request. */
+  readonly exchanges: readonly BrowserExchange[]
+  /** URLs whose preflight the cache answered, so none was sent. */
+  readonly cachedPreflights: readonly string[]
+  /** Every URL the actual request went to, the first being the one the script called. */
+  readonly urlList: readonly string[]
+  /** The last answer of the actual request, when it got one. */
+  readonly response?: BrowserAnswer
+  /** What the script gets: `cors` or `basic` (same-origin) responses, or an `opaqueredirect` (`redirect: 'manual'`). */
+  readonly responseType?: 'basic' | 'cors' | 'opaqueredirect'
+  /** Why the call failed outside CORS (no answer, too many redirects...): the script sees `TypeError: Failed to fetch`. */
+  readonly networkError?: string
+}
+
+/** Options of {@link createBrowserModel}. */
+export interface BrowserModelOptions {
+  /** The page's origin, e.g. `http://localhost:5173`. */
+  readonly origin: string
+  /** Sends a request; tests pass scripted answers, `checkCors` sends real ones. */
+  readonly send: BrowserSend
+  /** The clock the preflight cache runs on, in milliseconds. @default Date.now */
+  readonly now?: () => number
+}
+
+/** A page's view of the network: calls judged as Chromium judges them, with its preflight cache. */
+export interface BrowserModel {
+  /** The page's origin, serialized. */
+  readonly origin: string
+  /** Makes a call as the page's script would, following redirects and using the preflight cache. */
+  fetch(call: BrowserCall): Promise<BrowserCallResult>
+  /** The preflight cache, shared by every call of this model (fetch and XMLHttpRequest alike). */
+  readonly preflightCache: PreflightCache
+}
+
+/** The script's headers as the request carries them: combined per name, forbidden ones dropped, the body's type added. */
+function requestHeaders(call: BrowserCall): Array<readonly [string, string]> {
+  return combinedHeaders(headersWithBody(call.headers, call.body)).filter(
+    ([name, value]) => !isForbiddenRequestHeader(name, value),
+  )
+}
+
+/**
+ * A stateful model of what Chromium does with a page's calls: it keeps Chromium's preflight
+ * cache (keyed by origin and exact URL, `Access-Control-Max-Age` 5 s by default, 7200 s at most)
+ * and follows redirects (CORS checked at every hop, a new preflight where one is needed,
+ * `Origin: null` once the origin is tainted, "(redirected from '…')" in the message). The
+ * stateless `evaluateCors` stays the tool for one exchange; this is for a sequence of calls.
+ *
+ * @example
+ * const browser = createBrowserModel({ origin: 'http://localhost:5173', send: async (request) => answer(request) })
+ * const first = await browser.fetch({ url: 'http://localhost:3000/items', method: 'PUT' })
+ * const second = await browser.fetch({ url: 'http://localhost:3000/items', method: 'PUT' })
+ * second.cachedPreflights // ['http://localhost:3000/items'] within 5 s
+ */
+export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
+  const now = options.now ?? Date.now
+  const parsed = originOf(options.origin)
+  const pageOrigin = parsed === null ? options.origin : serializeOrigin(parsed)
+  const preflightCache = createPreflightCache(now)
+
+  async function fetchCall(call: BrowserCall): Promise<BrowserCallResult> {
+    const method = call.method ?? 'GET'
+    const initiator = call.initiator ?? 'fetch'
+    const credentials = call.credentials ?? 'same-origin'
+    const first = serializeUrl(call.url)
+    const firstClassification = classifyRequest({ ...call, method })
+    const exchanges: BrowserExchange[] = []
+    const cachedPreflights: string[] = []
+    const urlList = [first]
+    const reasons: readonly PreflightReason[] = firstClassification.reasons
+    const base = () => ({
+      exchanges,
+      cachedPreflights,
+      urlList,
+      reasons,
+      preflight: exchanges.some((e) => e.kind === 'preflight'),
+    })
+    if (isForbiddenMethod(method)) {
+      return {
+        ...evaluateCors({ url: first, origin: pageOrigin, method, initiator }),
+        exchanges,
+        cachedPreflights,
+        urlList,
+      }
+    }
+
+    let state: RequestState = {
+      url: first,
+      method: normalizeMethod(method),
+      headers: requestHeaders(call),
+      body: call.body,
+      tainted: false,
+    }
+    let authorizationViaWildcard = false
+    const blocked = (
+      stage: 'preflight' | 'response',
+      error: CorsError,
+      status: number,
+      response?: BrowserAnswer,
+    ): BrowserCallResult => ({
+      ...base(),
+      allowed: false,
+      stage,
+      message: chromiumCorsMessage({
+        url: state.url,
+        redirectedFrom: first,
+        origin: pageOrigin,
+        error,
+        initiator,
+      }),
+      fix: corsFix(error, { origin: pageOrigin, status }),
+      error,
+      ...(response === undefined ? {} : { response }),
+    })
+    const failed = (reason: string, chromiumError: string, response?: BrowserAnswer): BrowserCallResult => ({
+      ...base(),
+      allowed: false,
+      networkError: reason,
+      message: `${state.method} ${state.url} ${chromiumError}`,
+      fix: `make the server answer ${state.url} without that (${reason})`,
+      ...(response === undefined ? {} : { response }),
+    })
+    const exchange = async (request: BrowserRequest): Promise<BrowserAnswer> => {
+      const response = await options.send(request)
+      const { body: _body, ...sent } = request
+      exchanges.push({ ...sent, response })
+      return response
+    }
+
+    try {
+      for (let redirects = 0; ; redirects++) {
+        const corsMode = state.tainted || !isSameOrigin(state.url, pageOrigin)
+        const requestOrigin = state.tainted ? 'null' : pageOrigin
+        const include = credentials === 'include'
+        const classification = classifyRequest({
+          method: state.method,
+          headers: state.headers,
+          body: state.body,
+          hasUploadListeners: call.hasUploadListeners,
+        })
+        if (corsMode && classification.kind === 'preflight') {
+          const key = { origin: requestOrigin, url: state.url }
+          const query = {
+            credentials: include,
+            method: classification.method,
+            unsafeHeaderNames: classification.unsafeHeaderNames,
+          }
+          if (preflightCache.covers(key, query)) {
+            cachedPreflights.push(state.url)
+          } else {
+            const headers: Array<readonly [string, string]> = [
+              ['origin', requestOrigin],
+              ['access-control-request-method', classification.method],
+              ['accept', '*/*'],
+            ]
+            if (classification.unsafeHeaderNames.length > 0) {
+              headers.push(['access-control-request-headers', classification.unsafeHeaderNames.join(',')])
+            }
+            const answer = await exchange({ kind: 'preflight', url: state.url, method: 'OPTIONS', headers })
+            const outcome = checkPreflight(
+              answer,
+              requestOrigin,
+              classification.method,
+              classification.unsafeHeaderNames,
+              include,
+            )
+            if (outcome.error !== undefined) return blocked('preflight', outcome.error, answer.status)
+            authorizationViaWildcard ||= outcome.authorizationViaWildcard
+            preflightCache.store(key, cacheEntry(answer, include, now()))
+          }
+        }
+        // Origin goes on every CORS request, and on same-origin ones that are not GET or HEAD (Fetch §3.1 "append a request Origin header").
+        const sendOrigin = corsMode || (state.method !== 'GET' && state.method !== 'HEAD')
+        const headers = sendOrigin
+          ? [['origin', requestOrigin] as const, ...state.headers]
+          : [...state.headers]
+        const response = await exchange({
+          kind: 'request',
+          url: state.url,
+          method: state.method,
+          headers,
+          body: state.body,
+        })
+        const location = getHeader(response.headers, 'location')
+        const isRedirect = REDIRECT_STATUSES.has(response.status) && location !== undefined
+        // Every CORS response is checked, redirects included (Fetch §4.3 HTTP fetch, before redirects are handled).
+        if (corsMode) {
+          const error = checkAccess(response.headers, requestOrigin, include, false)
+          if (error !== undefined) return blocked('response', error, response.status, response)
+        }
+        if (!isRedirect || location === undefined) return allowed(response, corsMode ? 'cors' : 'basic')
+        if (call.redirect === 'manual') return allowed(response, 'opaqueredirect')
+        if (call.redirect === 'error')
+          return failed("the call asked for redirect: 'error'", 'net::ERR_FAILED', response)
+        const step = redirectStep(
+          state,
+          { status: response.status, location },
+          { pageOrigin, corsMode, redirectsSoFar: redirects },
+        )
+        if (step.kind === 'cors-error') return blocked('response', step.error, response.status, response)
+        if (step.kind === 'network-error') return failed(step.reason, step.chromiumError, response)
+        state = step.next
+        urlList.push(state.url)
+      }
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? 'error'
+      const origin = URL.canParse(state.url) ? new URL(state.url).origin : state.url
+      return {
+        ...base(),
+        allowed: false,
+        networkError: `${code}: ${(error as Error).message}`,
+        message: `Failed to load resource: the server at ${origin} could not be reached (${code}); the script sees "TypeError: Failed to fetch".`,
+        fix: `start the server at ${origin}, or check the URL.`,
+      }
+    }
+
+    function allowed(
+      response: BrowserAnswer,
+      responseType: 'basic' | 'cors' | 'opaqueredirect',
+    ): BrowserCallResult {
+      return {
+        ...base(),
+        allowed: true,
+        response,
+        responseType,
+        ...(authorizationViaWildcard ? { fix: AUTHORIZATION_WILDCARD_FIX } : {}),
+      }
+    }
+  }
+
+  return { origin: pageOrigin, fetch: fetchCall, preflightCache }
+}
+
+/** The cache entry a passed preflight answer makes (Chromium's `PreflightResult`). */
+function cacheEntry(answer: BrowserAnswer, credentials: boolean, now: number) {
+  const list = (name: string) =>
+    (getHeader(answer.headers, name) ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '')
+  return {
+    methods: new Set(list('access-control-allow-methods')),
+    headers: new Set(list('access-control-allow-headers').map((name) => name.toLowerCase())),
+    credentials,
+    expiresAt: now + preflightMaxAge(getHeader(answer.headers, 'access-control-max-age')) * 1000,
+  }
+}

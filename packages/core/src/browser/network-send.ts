@@ -1,0 +1,66 @@
+import { Readable } from 'node:stream'
+import { Agent, request } from 'undici'
+import type { BrowserAnswer, BrowserRequest, BrowserSend } from './browser-model.js'
+import { isStreamBody, type RequestBodyInput } from './request-body.js'
+
+/** Options of {@link createNetworkSend}. */
+export interface NetworkSendOptions {
+  /** Milliseconds to wait for each answer. */
+  readonly timeout: number
+  /** Verify the server's TLS certificate. */
+  readonly secure: boolean
+}
+
+/** A {@link BrowserSend} over the network, and the connection pool to close after use. */
+export interface NetworkSend {
+  readonly send: BrowserSend
+  close(): Promise<void>
+}
+
+/** The bytes of a body as undici sends them; a `FormData` is re-encoded with the boundary its `Content-Type` names. */
+async function wireBody(
+  body: RequestBodyInput | null | undefined,
+  headers: Record<string, string>,
+): Promise<string | Uint8Array | Readable | undefined> {
+  if (body === undefined || body === null) return undefined
+  if (typeof body === 'string') return body
+  if (isStreamBody(body))
+    return Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>)
+  const encoded = new Request('http://body.invalid/', { method: 'POST', body: body as BodyInit })
+  // FormData gets a fresh boundary at each encoding: the header must name this one.
+  if (typeof FormData !== 'undefined' && body instanceof FormData) {
+    const type = encoded.headers.get('content-type')
+    if (type !== null) headers['content-type'] = type
+  }
+  return new Uint8Array(await encoded.arrayBuffer())
+}
+
+/**
+ * Sends the model's requests with undici, one HTTP/1.1 request per hop and never following a
+ * redirect itself (the model follows them, as the browser does, checking CORS at each hop).
+ * The answer's body is read and dropped: the verdict depends on the head only.
+ *
+ * @example
+ * const network = createNetworkSend({ timeout: 10_000, secure: true })
+ * const browser = createBrowserModel({ origin: 'http://localhost:5173', send: network.send })
+ */
+export function createNetworkSend(options: NetworkSendOptions): NetworkSend {
+  const dispatcher = new Agent({
+    headersTimeout: options.timeout,
+    bodyTimeout: options.timeout,
+    connect: { rejectUnauthorized: options.secure },
+  })
+  async function send(outgoing: BrowserRequest): Promise<BrowserAnswer> {
+    const headers: Record<string, string> = {}
+    for (const [name, value] of outgoing.headers) headers[name] = value
+    const body = await wireBody(outgoing.body, headers)
+    const answer = await request(outgoing.url, { method: outgoing.method, headers, body, dispatcher })
+    await answer.body.dump()
+    const responseHeaders: Record<string, string | string[]> = {}
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value !== undefined) responseHeaders[name] = value
+    }
+    return { status: answer.statusCode, headers: responseHeaders, protocol: 'http/1.1' }
+  }
+  return { send, close: () => dispatcher.close() }
+}

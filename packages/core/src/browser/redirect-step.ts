@@ -1,0 +1,98 @@
+import { isSameOrigin } from '../http/parse-origin.js'
+import type { CorsError } from './chromium-messages.js'
+import type { RequestBodyInput } from './request-body.js'
+
+/** Redirect statuses (Fetch standard §2.2.6); a 3xx without `Location` is an ordinary response. */
+export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
+
+/** Redirects a fetch follows before failing (Fetch standard §4.4 step 5; Chromium's `ERR_TOO_MANY_REDIRECTS`). */
+export const MAX_REDIRECTS = 20
+
+/** The request as it stands before a hop: what the next hop inherits. */
+export interface RequestState {
+  /** The current URL, serialized. */
+  readonly url: string
+  /** The method as the browser sends it. */
+  readonly method: string
+  /** The request's headers as the browser holds them (lowercase names, one combined value per name). */
+  readonly headers: readonly (readonly [string, string])[]
+  readonly body: RequestBodyInput | null | undefined
+  /**
+   * The Fetch standard's tainted-origin flag: a redirect led from a cross-origin URL to yet
+   * another origin, so the request's `Origin` is `null` from then on.
+   */
+  readonly tainted: boolean
+}
+
+/** Where a redirect leads: the next request, a CORS failure, or a network error. */
+export type RedirectStep =
+  | { readonly kind: 'follow'; readonly next: RequestState }
+  | { readonly kind: 'cors-error'; readonly error: CorsError }
+  | { readonly kind: 'network-error'; readonly reason: string; readonly chromiumError: string }
+
+/** Headers describing the body, dropped when a redirect turns the request into a GET (Fetch standard "request-body-header name"). */
+const BODY_HEADERS = new Set(['content-encoding', 'content-language', 'content-location', 'content-type'])
+
+/**
+ * One redirect of the actual request, by the Fetch standard's "HTTP-redirect fetch" (§4.4) as
+ * Chromium applies it: the Location is resolved against the current URL; a non-HTTP(S) target,
+ * the 21st redirect or an unparsable Location is a network error; a cross-origin request may
+ * not be sent to a URL with `user:password@`; 303 (and 301/302 for POST) turn the request into
+ * a body-less GET; leaving an origin drops `Authorization`; and going from a cross-origin URL to
+ * yet another origin taints the request's origin (it is sent as `Origin: null` from then on).
+ *
+ * @example
+ * redirectStep(state, { status: 302, location: '/next' }, { pageOrigin: 'http://localhost:5173', corsMode: true, redirectsSoFar: 0 })
+ */
+export function redirectStep(
+  state: RequestState,
+  answer: { readonly status: number; readonly location: string },
+  context: { readonly pageOrigin: string; readonly corsMode: boolean; readonly redirectsSoFar: number },
+): RedirectStep {
+  if (context.redirectsSoFar >= MAX_REDIRECTS) {
+    return {
+      kind: 'network-error',
+      reason: 'more than 20 redirects',
+      chromiumError: 'net::ERR_TOO_MANY_REDIRECTS',
+    }
+  }
+  let target: URL
+  try {
+    target = new URL(answer.location, state.url)
+  } catch {
+    return {
+      kind: 'network-error',
+      reason: `the Location '${answer.location}' is not a URL`,
+      chromiumError: 'net::ERR_INVALID_REDIRECT',
+    }
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+    return {
+      kind: 'network-error',
+      reason: `the redirect leads to a ${target.protocol} URL, which fetch does not follow`,
+      chromiumError: 'net::ERR_UNSAFE_REDIRECT',
+    }
+  }
+  const crossOriginTarget = !isSameOrigin(target.href, context.pageOrigin)
+  if ((target.username !== '' || target.password !== '') && (context.corsMode || crossOriginTarget)) {
+    return {
+      kind: 'cors-error',
+      error: { kind: 'redirect-contains-credentials', preflight: false, hint: target.href },
+    }
+  }
+  let method = state.method
+  let headers = state.headers
+  let body = state.body
+  if (
+    (answer.status === 303 && method !== 'HEAD') ||
+    ((answer.status === 301 || answer.status === 302) && method === 'POST')
+  ) {
+    method = 'GET'
+    body = null
+    headers = headers.filter(([name]) => !BODY_HEADERS.has(name))
+  }
+  const leavesOrigin = !isSameOrigin(target.href, state.url)
+  if (leavesOrigin) headers = headers.filter(([name]) => name !== 'authorization')
+  const tainted = state.tainted || (leavesOrigin && !isSameOrigin(state.url, context.pageOrigin))
+  return { kind: 'follow', next: { url: target.href, method, headers, body, tainted } }
+}
