@@ -35,7 +35,15 @@ export interface BrowserCall {
   readonly redirect?: 'follow' | 'error' | 'manual'
   /** An `XMLHttpRequest.upload` listener is registered (forces a preflight). */
   readonly hasUploadListeners?: boolean
+  /**
+   * fetch's `cache` option: `no-store`, `reload` and `no-cache` also bypass the preflight cache
+   * (checked in Chromium 156; the new answer is cached again). @default 'default'
+   */
+  readonly cache?: RequestCache
 }
+
+/** fetch `cache` modes that make Chromium send the preflight even when a cached one covers the call. */
+const PREFLIGHT_CACHE_BYPASS: ReadonlySet<RequestCache> = new Set(['no-store', 'reload', 'no-cache'])
 
 /** A request the browser puts on the wire: a preflight or one hop of the actual request. */
 export interface BrowserRequest {
@@ -211,7 +219,8 @@ export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
             method: classification.method,
             unsafeHeaderNames: classification.unsafeHeaderNames,
           }
-          if (preflightCache.covers(key, query)) {
+          const bypass = call.cache !== undefined && PREFLIGHT_CACHE_BYPASS.has(call.cache)
+          if (!bypass && preflightCache.covers(key, query)) {
             cachedPreflights.push(state.url)
           } else {
             const headers: Array<readonly [string, string]> = [

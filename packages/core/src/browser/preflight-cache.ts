@@ -15,9 +15,9 @@ const MAX_ENTRIES = 1024
 /**
  * How long Chromium caches a preflight answer, from its `Access-Control-Max-Age` value (as the
  * browser reads it: trimmed, several lines joined by `, `): a decimal integer, optionally
- * signed; anything else, or no header, gives the 5 s default; a negative number gives 0 (not
- * cached); 7200 s and more give 7200 s. Chromium parses with `StringToInt64`, which refuses
- * `10.5` and `1e3`.
+ * signed, leading zeros allowed; anything else (`10.5`, `0x10`, `10, 20`, a number beyond 64
+ * bits), or no header, gives the 5 s default; 0 or less caches nothing; 7200 s and more give
+ * 7200 s. Each rule checked in Chromium 156.
  *
  * @example
  * preflightMaxAge('600') // 600
@@ -26,10 +26,14 @@ const MAX_ENTRIES = 1024
  */
 export function preflightMaxAge(value: string | undefined): number {
   if (value === undefined || !/^[+-]?\d+$/.test(value)) return PREFLIGHT_CACHE_DEFAULT_SECONDS
-  const seconds = Number(value)
-  if (seconds < 0) return 0
-  return Math.min(seconds, PREFLIGHT_CACHE_MAX_SECONDS)
+  const seconds = BigInt(value)
+  // Chromium parses into an int64: a value that overflows it is unparsable, hence the default.
+  if (seconds > INT64_MAX || seconds < -INT64_MAX - 1n) return PREFLIGHT_CACHE_DEFAULT_SECONDS
+  if (seconds <= 0n) return 0
+  return seconds >= BigInt(PREFLIGHT_CACHE_MAX_SECONDS) ? PREFLIGHT_CACHE_MAX_SECONDS : Number(seconds)
 }
+
+const INT64_MAX = 9_223_372_036_854_775_807n
 
 /** What a passed preflight answer allows, as Chromium stores it. */
 export interface PreflightCacheEntry {

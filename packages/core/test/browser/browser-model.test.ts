@@ -82,6 +82,11 @@ describe('the preflight cache', () => {
     ['86400', 7_199_999, 7_200_000],
     ['abc', 4_999, 5_000],
     ['10.5', 4_999, 5_000],
+    ['+10', 9_999, 10_000],
+    ['010', 9_999, 10_000],
+    ['0x10', 4_999, 5_000],
+    ['10, 20', 4_999, 5_000],
+    ['99999999999999999999', 4_999, 5_000],
   ])('Access-Control-Max-Age %s: cached until %i ms, not at %i ms', async (maxAge, cachedAt, expiredAt) => {
     const t = setup((request) =>
       request.kind === 'preflight' ? allowPreflight(request, { 'access-control-max-age': maxAge }) : ok,
@@ -99,6 +104,30 @@ describe('the preflight cache', () => {
     )
     await t.browser.fetch(put)
     expect((await t.browser.fetch(put)).preflight).toBe(true)
+  })
+
+  it.each(['no-store', 'reload', 'no-cache'] as const)(
+    "fetch's cache: '%s' sends the preflight anyway",
+    async (cache) => {
+      const t = setup((request) => (request.kind === 'preflight' ? allowPreflight(request) : ok))
+      await t.browser.fetch(put)
+      expect((await t.browser.fetch({ ...put, cache })).preflight).toBe(true)
+      expect((await t.browser.fetch({ ...put, cache: 'force-cache' })).preflight).toBe(false)
+    },
+  )
+
+  it('a failing actual response leaves the entry in place', async () => {
+    let allowActual = false
+    const t = setup((request) =>
+      request.kind === 'preflight'
+        ? allowPreflight(request)
+        : allowActual
+          ? ok
+          : { status: 200, headers: {} },
+    )
+    expect(await t.browser.fetch(put)).toMatchObject({ allowed: false, stage: 'response' })
+    allowActual = true
+    expect(await t.browser.fetch(put)).toMatchObject({ allowed: true, preflight: false })
   })
 
   it('keys on the exact URL and origin: another query or port is another preflight', async () => {
