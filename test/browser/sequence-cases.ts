@@ -1,0 +1,289 @@
+import type { Route, RouteAnswer } from './sequence-server.js'
+
+/**
+ * Sequences of calls that only a stateful browser explains: the preflight cache, redirects of
+ * the actual request, and bodies. Each case runs in headless Chromium and through
+ * `createBrowserModel` against the same servers (test/browser/browser-sequences.test.ts), and
+ * each must match this table on its own. `{A}` and `{B}` are two target origins, `{P}` the
+ * page's own origin (each with the run's path prefix), `{PAGE}` the page's bare origin.
+ */
+
+/** A body a script passes, by kind (built in the page and in Node alike). */
+export type BodyKind = 'blob-json' | 'blob-text' | 'blob-untyped' | 'string' | 'params' | 'form'
+
+/** What the script gets from one call. */
+export type CallOutcome =
+  | { readonly readable: true; readonly status?: number }
+  | {
+      readonly readable: false
+      /** The URL in Chromium's message (`at '…'`). */
+      readonly at: string
+      /** The first URL, when Chromium adds "(redirected from '…')". */
+      readonly from?: string
+      /** The text after "has been blocked by CORS policy: ", in fetch's words. */
+      readonly text: string
+    }
+  | { readonly readable: false; readonly network: true }
+
+/** One call of a sequence. */
+export interface SequenceCall {
+  readonly url: string
+  readonly method?: string
+  readonly headers?: Readonly<Record<string, string>>
+  readonly credentials?: boolean
+  readonly body?: BodyKind
+  /** fetch only. */
+  readonly redirect?: 'manual' | 'error'
+  /** fetch only. */
+  readonly cache?: RequestCache
+  /** Milliseconds to wait before this call. */
+  readonly waitBefore?: number
+  readonly expected: CallOutcome
+  /** What reached the servers for this call: `METHOD <server><path> <Origin or ->`. */
+  readonly sent: readonly string[]
+}
+
+/** One sequence: the servers' routes and the calls, in order. */
+export interface SequenceCase {
+  readonly name: string
+  readonly routes: Readonly<Record<string, Route>>
+  readonly calls: readonly SequenceCall[]
+  /** Why the case does not also run as XMLHttpRequest (a fetch-only option), if it does not. */
+  readonly fetchOnly?: string
+}
+
+const NO_ALLOW_ORIGIN = "No 'Access-Control-Allow-Origin' header is present on the requested resource."
+
+/** Answers a preflight allowing what it asks for (reflected), with extra headers. */
+function preflightOk(extra: Record<string, string> = {}): Route {
+  return (request) => {
+    const asked = request.headers
+    return {
+      status: 204,
+      headers: {
+        'access-control-allow-origin': request.origin,
+        'access-control-allow-methods': String(asked['access-control-request-method'] ?? ''),
+        'access-control-allow-headers': String(asked['access-control-request-headers'] ?? ''),
+        ...extra,
+      },
+    }
+  }
+}
+
+/** A route answering preflights with `preflight` and other requests with `answer`. */
+function route(
+  answer: RouteAnswer | ((request: Parameters<Route>[0]) => RouteAnswer),
+  preflight?: Route,
+): Route {
+  return (request) => {
+    if (request.method === 'OPTIONS' && preflight !== undefined) return preflight(request)
+    return typeof answer === 'function' ? answer(request) : answer
+  }
+}
+
+const reflect: RouteAnswer = { headers: { 'access-control-allow-origin': '{PAGE}' } }
+const star: RouteAnswer = { headers: { 'access-control-allow-origin': '*' } }
+const put = { method: 'PUT', headers: { 'X-Foo': '1' } } as const
+
+export const SEQUENCE_CASES: readonly SequenceCase[] = [
+  {
+    name: 'cache: an identical call within 5 s sends no preflight',
+    routes: { 'A /x': route(reflect, preflightOk()) },
+    calls: [
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: ['OPTIONS A/x {PAGE}', 'PUT A/x {PAGE}'] },
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: ['PUT A/x {PAGE}'] },
+    ],
+  },
+  {
+    name: 'cache: Max-Age 1 expires after a second',
+    routes: { 'A /x': route(reflect, preflightOk({ 'access-control-max-age': '1' })) },
+    calls: [
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: ['OPTIONS A/x {PAGE}', 'PUT A/x {PAGE}'] },
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: ['PUT A/x {PAGE}'] },
+      {
+        url: '{A}/x',
+        ...put,
+        waitBefore: 1200,
+        expected: { readable: true },
+        sent: ['OPTIONS A/x {PAGE}', 'PUT A/x {PAGE}'],
+      },
+    ],
+  },
+  {
+    name: 'cache: Max-Age 0 and -1 cache nothing',
+    routes: {
+      'A /zero': route(reflect, preflightOk({ 'access-control-max-age': '0' })),
+      'A /minus': route(reflect, preflightOk({ 'access-control-max-age': '-1' })),
+    },
+    calls: [
+      {
+        url: '{A}/zero',
+        ...put,
+        expected: { readable: true },
+        sent: ['OPTIONS A/zero {PAGE}', 'PUT A/zero {PAGE}'],
+      },
+      {
+        url: '{A}/zero',
+        ...put,
+        expected: { readable: true },
+        sent: ['OPTIONS A/zero {PAGE}', 'PUT A/zero {PAGE}'],
+      },
+      {
+        url: '{A}/minus',
+        ...put,
+        expected: { readable: true },
+        sent: ['OPTIONS A/minus {PAGE}', 'PUT A/minus {PAGE}'],
+      },
+      {
+        url: '{A}/minus',
+        ...put,
+        expected: { readable: true },
+        sent: ['OPTIONS A/minus {PAGE}', 'PUT A/minus {PAGE}'],
+      },
+    ],
+  },
+  {
+    name: 'cache: an unparsable Max-Age (10.5) is the 5 s default',
+    routes: { 'A /x': route(reflect, preflightOk({ 'access-control-max-age': '10.5' })) },
+    calls: [
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: ['OPTIONS A/x {PAGE}', 'PUT A/x {PAGE}'] },
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: ['PUT A/x {PAGE}'] },
+    ],
+  },
+  {
+    name: 'cache: the key is the exact URL (another query is another preflight)',
+    routes: { 'A /x': route(reflect, preflightOk()), 'A /x?v=2': route(reflect, preflightOk()) },
+    calls: [
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: ['OPTIONS A/x {PAGE}', 'PUT A/x {PAGE}'] },
+      {
+        url: '{A}/x?v=2',
+        ...put,
+        expected: { readable: true },
+        sent: ['OPTIONS A/x?v=2 {PAGE}', 'PUT A/x?v=2 {PAGE}'],
+      },
+    ],
+  },
+  {
+    name: 'cache: a method the entry lacks is preflighted, and the failed lookup evicts the entry',
+    routes: {
+      'A /x': route(reflect, (request) => ({
+        status: 204,
+        headers: {
+          'access-control-allow-origin': request.origin,
+          'access-control-allow-methods': 'PUT',
+          'access-control-allow-headers': 'x-foo',
+          'access-control-max-age': '60',
+        },
+      })),
+    },
+    calls: [
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: ['OPTIONS A/x {PAGE}', 'PUT A/x {PAGE}'] },
+      {
+        url: '{A}/x',
+        method: 'DELETE',
+        headers: { 'X-Foo': '1' },
+        expected: {
+          readable: false,
+          at: '{A}/x',
+          text: 'Method DELETE is not allowed by Access-Control-Allow-Methods in preflight response.',
+        },
+        sent: ['OPTIONS A/x {PAGE}'],
+      },
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: ['OPTIONS A/x {PAGE}', 'PUT A/x {PAGE}'] },
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: ['PUT A/x {PAGE}'] },
+    ],
+  },
+  {
+    name: 'cache: an entry made without credentials does not serve a credentialed call; a credentialed one serves all',
+    routes: {
+      'A /x': route(
+        { headers: { 'access-control-allow-origin': '{PAGE}', 'access-control-allow-credentials': 'true' } },
+        preflightOk({ 'access-control-allow-credentials': 'true', 'access-control-max-age': '60' }),
+      ),
+    },
+    calls: [
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: ['OPTIONS A/x {PAGE}', 'PUT A/x {PAGE}'] },
+      {
+        url: '{A}/x',
+        ...put,
+        credentials: true,
+        expected: { readable: true },
+        sent: ['OPTIONS A/x {PAGE}', 'PUT A/x {PAGE}'],
+      },
+      { url: '{A}/x', ...put, credentials: true, expected: { readable: true }, sent: ['PUT A/x {PAGE}'] },
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: ['PUT A/x {PAGE}'] },
+    ],
+  },
+  {
+    name: 'cache: a failing actual response leaves the entry',
+    routes: {
+      'A /x': route({ headers: {} }, preflightOk({ 'access-control-max-age': '60' })),
+    },
+    calls: [
+      {
+        url: '{A}/x',
+        ...put,
+        expected: { readable: false, at: '{A}/x', text: NO_ALLOW_ORIGIN },
+        sent: ['OPTIONS A/x {PAGE}', 'PUT A/x {PAGE}'],
+      },
+      {
+        url: '{A}/x',
+        ...put,
+        expected: { readable: false, at: '{A}/x', text: NO_ALLOW_ORIGIN },
+        sent: ['PUT A/x {PAGE}'],
+      },
+    ],
+  },
+  {
+    name: "cache: fetch's cache: 'no-store' sends the preflight anyway",
+    fetchOnly: 'XMLHttpRequest has no cache option',
+    routes: { 'A /x': route(reflect, preflightOk({ 'access-control-max-age': '60' })) },
+    calls: [
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: ['OPTIONS A/x {PAGE}', 'PUT A/x {PAGE}'] },
+      {
+        url: '{A}/x',
+        ...put,
+        cache: 'no-store',
+        expected: { readable: true },
+        sent: ['OPTIONS A/x {PAGE}', 'PUT A/x {PAGE}'],
+      },
+      { url: '{A}/x', ...put, cache: 'force-cache', expected: { readable: true }, sent: ['PUT A/x {PAGE}'] },
+    ],
+  },
+  {
+    name: 'redirect: a same-origin hop at the target, both answers allowing, is readable',
+    routes: {
+      'A /old': route({ status: 301, headers: { location: '{A}/new', 'access-control-allow-origin': '*' } }),
+      'A /new': route(star),
+    },
+    calls: [{ url: '{A}/old', expected: { readable: true }, sent: ['GET A/old {PAGE}', 'GET A/new {PAGE}'] }],
+  },
+  {
+    name: 'redirect: the redirect answer itself needs Allow-Origin',
+    routes: {
+      'A /old': route({ status: 302, headers: { location: '{A}/new' } }),
+      'A /new': route(star),
+    },
+    calls: [
+      {
+        url: '{A}/old',
+        expected: { readable: false, at: '{A}/old', text: NO_ALLOW_ORIGIN },
+        sent: ['GET A/old {PAGE}'],
+      },
+    ],
+  },
+  {
+    name: 'redirect: a later hop that fails is named with "(redirected from …)"',
+    routes: {
+      'A /old': route({ status: 302, headers: { location: '{A}/new', 'access-control-allow-origin': '*' } }),
+      'A /new': route({ headers: {} }),
+    },
+    calls: [
+      {
+        url: '{A}/old',
+        expected: { readable: false, at: '{A}/new', from: '{A}/old', text: NO_ALLOW_ORIGIN },
+        sent: ['GET A/old {PAGE}', 'GET A/new {PAGE}'],
+      },
+    ],
+  },
+]

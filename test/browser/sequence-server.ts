@@ -1,0 +1,115 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/** A request one of the sequence servers received, as the sequence tables write it. */
+export interface SeenRequest {
+  /** Which server: `A` or `B` (targets), `P` (the page's own origin). */
+  readonly server: 'A' | 'B' | 'P'
+  readonly method: string
+  /** The path below the run's prefix, with its query. */
+  readonly path: string
+  /** The `Origin` header, or `-` when none was sent. */
+  readonly origin: string
+  readonly headers: IncomingMessage['headers']
+}
+
+/** What a route answers: a status and headers; `{A}`, `{B}`, `{P}` and `{PAGE}` in values are replaced per run. */
+export interface RouteAnswer {
+  readonly status?: number
+  readonly headers?: Readonly<Record<string, string | readonly string[]>>
+}
+
+/** A route: answers by the request (its method, so a preflight can be told apart). */
+export type Route = (request: SeenRequest) => RouteAnswer
+
+/** The three servers of the sequence tests, each on its own port of 127.0.0.1 (three origins). */
+export interface SequenceServers {
+  /** Origins: the page's (`P`) and the two targets. */
+  readonly origins: Readonly<Record<'A' | 'B' | 'P', string>>
+  /** Serves `routes` under `/<prefix>/` on every server; `key` is `'A /path'`. */
+  register(prefix: string, routes: Readonly<Record<string, Route>>): void
+  /** What reached the servers under `prefix`, in order. */
+  seen(prefix: string): SeenRequest[]
+  /** Replaces `{A}`, `{B}`, `{P}` (each origin plus `/<prefix>`) and `{PAGE}` (the page's bare origin). */
+  expand(prefix: string, text: string): string
+  close(): Promise<void>
+}
+
+const PAGE_HTML = '<!doctype html><meta charset="utf-8"><title>sequences</title>'
+
+/**
+ * Starts the page's server and two targets. Every request is logged under its run prefix (the
+ * first path segment) and answered by the registered route, or 404. Chromium and the model each
+ * run a case under their own prefix, so their requests never mix.
+ */
+export async function startSequenceServers(): Promise<SequenceServers> {
+  const routes = new Map<string, Readonly<Record<string, Route>>>()
+  const log = new Map<string, SeenRequest[]>()
+  const origins = { A: '', B: '', P: '' }
+  const expand = (prefix: string, text: string) =>
+    text
+      .replaceAll('{PAGE}', origins.P)
+      .replaceAll('{A}', `${origins.A}/${prefix}`)
+      .replaceAll('{B}', `${origins.B}/${prefix}`)
+      .replaceAll('{P}', `${origins.P}/${prefix}`)
+
+  const servers = (['A', 'B', 'P'] as const).map((name) => {
+    const server = createServer((req, res) => {
+      const url = req.url ?? '/'
+      if (name === 'P' && url === '/') {
+        res.setHeader('content-type', 'text/html')
+        res.end(PAGE_HTML)
+        return
+      }
+      const [, prefix = '', ...rest] = url.split('/')
+      const path = `/${rest.join('/')}`
+      const seen: SeenRequest = {
+        server: name,
+        method: req.method ?? 'GET',
+        path,
+        origin: req.headers.origin ?? '-',
+        headers: req.headers,
+      }
+      // Drain the body so uploads complete before the answer.
+      req.resume()
+      req.on('end', () => {
+        const list = log.get(prefix) ?? []
+        list.push(seen)
+        log.set(prefix, list)
+        const route = routes.get(prefix)?.[`${name} ${path}`]
+        if (route === undefined) {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('no route')
+          return
+        }
+        const answer = route(seen)
+        const headers: Record<string, string | string[]> = {}
+        for (const [header, value] of Object.entries(answer.headers ?? {})) {
+          headers[header] = Array.isArray(value)
+            ? value.map((item: string) => expand(prefix, item))
+            : expand(prefix, value as string)
+        }
+        res.writeHead(answer.status ?? 200, headers)
+        res.end(req.method === 'OPTIONS' ? '' : 'body')
+      })
+    })
+    return { name, server }
+  })
+  for (const { name, server } of servers) {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    origins[name] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  }
+  return {
+    origins,
+    register(prefix, table) {
+      routes.set(prefix, table)
+    },
+    seen: (prefix) => log.get(prefix) ?? [],
+    expand,
+    async close() {
+      for (const { server } of servers as { server: Server }[]) {
+        server.closeAllConnections()
+        await new Promise((resolve) => server.close(resolve))
+      }
+    },
+  }
+}
