@@ -118,7 +118,7 @@ function callInPage(initiator: CorsInitiator, url: string, call: SequenceCall): 
 /** Chromium's full message for a blocked outcome, in the initiator's words (built here, not by the model). */
 function expectedMessage(prefix: string, initiator: CorsInitiator, outcome: CallOutcome): string | undefined {
   if (outcome.readable || 'network' in outcome) return undefined
-  let text = outcome.text
+  let text = servers.expand(prefix, outcome.text)
   // XMLHttpRequest's message has no "valid value" sentence (Chromium's cors_error_string.cc).
   if (initiator === 'XMLHttpRequest')
     text = text.replace(' Have the server send the header with a valid value.', '')

@@ -82,6 +82,8 @@ function route(
 }
 
 const reflect: RouteAnswer = { headers: { 'access-control-allow-origin': '{PAGE}' } }
+/** Allow-Origin echoing whatever Origin came (`null` once tainted). */
+const reflectOrigin: Route = (request) => ({ headers: { 'access-control-allow-origin': request.origin } })
 const star: RouteAnswer = { headers: { 'access-control-allow-origin': '*' } }
 const put = { method: 'PUT', headers: { 'X-Foo': '1' } } as const
 
@@ -285,5 +287,166 @@ export const SEQUENCE_CASES: readonly SequenceCase[] = [
         sent: ['GET A/old {PAGE}', 'GET A/new {PAGE}'],
       },
     ],
+  },
+  {
+    name: 'redirect: from a cross-origin URL to another origin the Origin is null, and the page origin no longer matches',
+    routes: {
+      'A /x': route({ status: 307, headers: { location: '{B}/x', 'access-control-allow-origin': '{PAGE}' } }),
+      'B /x': route(reflectOrigin),
+    },
+    calls: [
+      {
+        url: '{A}/x',
+        expected: { readable: true },
+        sent: ['GET A/x {PAGE}', 'GET B/x null'],
+      },
+    ],
+  },
+  {
+    name: 'redirect: a tainted request answered with the page origin is blocked',
+    routes: {
+      'A /x': route({ status: 302, headers: { location: '{B}/x', 'access-control-allow-origin': '*' } }),
+      'B /x': route(reflect),
+    },
+    calls: [
+      {
+        url: '{A}/x',
+        expected: {
+          readable: false,
+          at: '{B}/x',
+          from: '{A}/x',
+          text: "The 'Access-Control-Allow-Origin' header has a value '{PAGE}' that is not equal to the supplied origin. Have the server send the header with a valid value.",
+        },
+        sent: ['GET A/x {PAGE}', 'GET B/x null'],
+      },
+    ],
+  },
+  {
+    name: 'redirect: a tainted request passes with Allow-Origin *',
+    routes: {
+      'A /x': route({ status: 302, headers: { location: '{B}/x', 'access-control-allow-origin': '*' } }),
+      'B /x': route(star),
+    },
+    calls: [{ url: '{A}/x', expected: { readable: true }, sent: ['GET A/x {PAGE}', 'GET B/x null'] }],
+  },
+  {
+    name: "redirect: a same-origin call sent to another origin keeps the page's Origin and needs CORS there",
+    routes: {
+      'P /api/x': route({ status: 302, headers: { location: '{A}/x' } }),
+      'A /x': route({ headers: {} }),
+    },
+    calls: [
+      {
+        url: '{P}/api/x',
+        expected: { readable: false, at: '{A}/x', from: '{P}/api/x', text: NO_ALLOW_ORIGIN },
+        sent: ['GET P/api/x -', 'GET A/x {PAGE}'],
+      },
+    ],
+  },
+  {
+    name: 'redirect: a preflighted PUT sent on by 307 to another origin is preflighted there with Origin null',
+    routes: {
+      'A /x': route(
+        { status: 307, headers: { location: '{B}/x', 'access-control-allow-origin': '{PAGE}' } },
+        preflightOk(),
+      ),
+      'B /x': route(reflectOrigin, preflightOk()),
+    },
+    calls: [
+      {
+        url: '{A}/x',
+        ...put,
+        expected: { readable: true },
+        sent: ['OPTIONS A/x {PAGE}', 'PUT A/x {PAGE}', 'OPTIONS B/x null', 'PUT B/x null'],
+      },
+    ],
+  },
+  {
+    name: 'redirect: 303 turns a JSON POST into a GET without Content-Type: no preflight at the next hop',
+    routes: {
+      'A /form': route(
+        { status: 303, headers: { location: '{A}/done', 'access-control-allow-origin': '{PAGE}' } },
+        preflightOk(),
+      ),
+      'A /done': route(reflect),
+    },
+    calls: [
+      {
+        url: '{A}/form',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: 'string',
+        expected: { readable: true },
+        sent: ['OPTIONS A/form {PAGE}', 'POST A/form {PAGE}', 'GET A/done {PAGE}'],
+      },
+    ],
+  },
+  {
+    name: 'redirect: a Location with user:password is refused',
+    routes: {
+      'A /x': route({
+        status: 302,
+        headers: { location: 'http://user:pass@127.0.0.1:9/x', 'access-control-allow-origin': '*' },
+      }),
+    },
+    calls: [
+      {
+        url: '{A}/x',
+        expected: {
+          readable: false,
+          at: '{A}/x',
+          // Chromium quotes an empty location here.
+          text: "Redirect location '' contains a username and password, which is disallowed for cross-origin requests.",
+        },
+        sent: ['GET A/x {PAGE}'],
+      },
+    ],
+  },
+  {
+    name: "redirect: 'manual' gives the script an opaque redirect without following it",
+    fetchOnly: 'XMLHttpRequest has no redirect option',
+    routes: {
+      'A /x': route({ status: 302, headers: { location: '{A}/y', 'access-control-allow-origin': '*' } }),
+    },
+    calls: [{ url: '{A}/x', redirect: 'manual', expected: { readable: true }, sent: ['GET A/x {PAGE}'] }],
+  },
+  {
+    name: "redirect: 'error' fails the call at the first redirect",
+    fetchOnly: 'XMLHttpRequest has no redirect option',
+    routes: {
+      'A /x': route({ status: 302, headers: { location: '{A}/y', 'access-control-allow-origin': '*' } }),
+    },
+    calls: [
+      {
+        url: '{A}/x',
+        redirect: 'error',
+        expected: { readable: false, network: true },
+        sent: ['GET A/x {PAGE}'],
+      },
+    ],
+  },
+  {
+    name: 'body: a Blob typed application/json is preflighted, its type sent as Content-Type',
+    routes: { 'A /x': route(reflect, preflightOk()) },
+    calls: [
+      {
+        url: '{A}/x',
+        method: 'POST',
+        body: 'blob-json',
+        expected: { readable: true },
+        sent: ['OPTIONS A/x {PAGE}', 'POST A/x {PAGE}'],
+      },
+    ],
+  },
+  {
+    name: 'body: a text/plain Blob, an untyped Blob, a string, URLSearchParams and FormData are not preflighted',
+    routes: { 'A /x': route(reflect) },
+    calls: (['blob-text', 'blob-untyped', 'string', 'params', 'form'] as const).map((body) => ({
+      url: '{A}/x',
+      method: 'POST',
+      body,
+      expected: { readable: true },
+      sent: ['POST A/x {PAGE}'],
+    })),
   },
 ]
