@@ -172,6 +172,13 @@ describe('sequences in headless Chromium', { timeout: 60_000 }, () => {
         const start = message.slice(0, message.indexOf(' from origin'))
         expect(await consoleLine(consoleBefore, start)).toBe(message)
       }
+      if ('network' in expected) {
+        expect(await consoleLine(consoleBefore, expected.console)).toBe(expected.console)
+        // No CORS text: the failure is not a CORS one.
+        expect(page.console.slice(consoleBefore).some((entry) => entry.text.includes('CORS policy'))).toBe(
+          false,
+        )
+      }
       expect(sentSince(prefix, seenBefore)).toEqual(call.sent.map((line) => servers.expand(prefix, line)))
     }
   })
@@ -201,6 +208,7 @@ describe('the same sequences through createBrowserModel', { timeout: 60_000 }, (
       if (message !== undefined) expect(result.message).toBe(message)
       if (expected.readable) expect(result.message).toBeUndefined()
       else expect(result.networkError !== undefined).toBe('network' in expected)
+      if ('network' in expected) expect(result.message).toBe(expected.console)
       expect(sentSince(prefix, seenBefore)).toEqual(call.sent.map((line) => servers.expand(prefix, line)))
     }
   })

@@ -23,7 +23,12 @@ export type CallOutcome =
       /** The text after "has been blocked by CORS policy: ", in fetch's words. */
       readonly text: string
     }
-  | { readonly readable: false; readonly network: true }
+  | {
+      readonly readable: false
+      readonly network: true
+      /** Chromium's one console line for it (`Failed to load resource: net::…`), no CORS text. */
+      readonly console: string
+    }
 
 /** One call of a sequence. */
 export interface SequenceCall {
@@ -420,7 +425,7 @@ export const SEQUENCE_CASES: readonly SequenceCase[] = [
       {
         url: '{A}/x',
         redirect: 'error',
-        expected: { readable: false, network: true },
+        expected: { readable: false, network: true, console: 'Failed to load resource: net::ERR_FAILED' },
         sent: ['GET A/x {PAGE}'],
       },
     ],
@@ -448,5 +453,94 @@ export const SEQUENCE_CASES: readonly SequenceCase[] = [
       expected: { readable: true },
       sent: ['POST A/x {PAGE}'],
     })),
+  },
+  {
+    name: 'redirect: a tainted preflight is never cached',
+    routes: {
+      'A /x': route(
+        { status: 307, headers: { location: '{B}/x', 'access-control-allow-origin': '{PAGE}' } },
+        preflightOk(),
+      ),
+      'B /x': route(reflectOrigin, preflightOk({ 'access-control-max-age': '60' })),
+    },
+    calls: [0, 1]
+      .map((): SequenceCall => ({
+        url: '{A}/x',
+        ...put,
+        expected: { readable: true },
+        sent: ['PUT A/x {PAGE}', 'OPTIONS B/x null', 'PUT B/x null'],
+      }))
+      .map((call, index) => (index === 0 ? { ...call, sent: ['OPTIONS A/x {PAGE}', ...call.sent] } : call)),
+  },
+  {
+    name: 'redirect: a redirect to ftp: is refused by CORS, naming the ftp URL',
+    routes: {
+      'A /x': route({
+        status: 302,
+        headers: { location: 'ftp://127.0.0.1/x', 'access-control-allow-origin': '*' },
+      }),
+    },
+    calls: [
+      {
+        url: '{A}/x',
+        expected: {
+          readable: false,
+          at: 'ftp://127.0.0.1/x',
+          from: '{A}/x',
+          text: 'Cross origin requests are only supported for protocol schemes: chrome, chrome-experimental-site-token-provider, chrome-extension, chrome-untrusted, data, http, https, isolated-app.',
+        },
+        sent: ['GET A/x {PAGE}'],
+      },
+    ],
+  },
+  {
+    name: 'redirect: a redirect to data: fails without CORS text',
+    routes: {
+      'A /x': route({
+        status: 302,
+        headers: { location: 'data:text/plain,hi', 'access-control-allow-origin': '*' },
+      }),
+    },
+    calls: [
+      {
+        url: '{A}/x',
+        expected: {
+          readable: false,
+          network: true,
+          console: 'Failed to load resource: net::ERR_UNSAFE_REDIRECT',
+        },
+        sent: ['GET A/x {PAGE}'],
+      },
+    ],
+  },
+  {
+    name: 'redirect: 20 redirects are followed, the 21st fails',
+    routes: Object.fromEntries([
+      ...Array.from({ length: 20 }, (_, i) => [
+        `A /ok${i}`,
+        route({ status: 302, headers: { location: `{A}/ok${i + 1}`, 'access-control-allow-origin': '*' } }),
+      ]),
+      ['A /ok20', route(star)],
+      ...Array.from({ length: 21 }, (_, i) => [
+        `A /no${i}`,
+        route({ status: 302, headers: { location: `{A}/no${i + 1}`, 'access-control-allow-origin': '*' } }),
+      ]),
+    ]),
+    calls: [
+      {
+        url: '{A}/ok0',
+        expected: { readable: true },
+        sent: Array.from({ length: 21 }, (_, i) => `GET A/ok${i} {PAGE}`),
+      },
+      {
+        url: '{A}/no0',
+        expected: {
+          readable: false,
+          network: true,
+          console: 'Failed to load resource: net::ERR_TOO_MANY_REDIRECTS',
+        },
+        sent: Array.from({ length: 21 }, (_, i) => `GET A/no${i} {PAGE}`),
+      },
+    ],
   },
 ]

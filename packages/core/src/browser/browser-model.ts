@@ -190,7 +190,8 @@ export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
       ...base(),
       allowed: false,
       networkError: reason,
-      message: `${state.method} ${state.url} ${chromiumError}`,
+      // Chromium's only console line for these: no CORS text.
+      message: `Failed to load resource: ${chromiumError}`,
       fix: `make the server answer ${state.url} without that (${reason})`,
       ...(response === undefined ? {} : { response }),
     })
@@ -219,7 +220,8 @@ export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
             method: classification.method,
             unsafeHeaderNames: classification.unsafeHeaderNames,
           }
-          const bypass = call.cache !== undefined && PREFLIGHT_CACHE_BYPASS.has(call.cache)
+          // A tainted origin is opaque, a new one each time: its preflights are never found again (checked in Chromium 156).
+          const bypass = state.tainted || (call.cache !== undefined && PREFLIGHT_CACHE_BYPASS.has(call.cache))
           if (!bypass && preflightCache.covers(key, query)) {
             cachedPreflights.push(state.url)
           } else {
@@ -241,7 +243,7 @@ export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
             )
             if (outcome.error !== undefined) return blocked('preflight', outcome.error, answer.status)
             authorizationViaWildcard ||= outcome.authorizationViaWildcard
-            preflightCache.store(key, cacheEntry(answer, include, now()))
+            if (!state.tainted) preflightCache.store(key, cacheEntry(answer, include, now()))
           }
         }
         // Origin goes on every CORS request, and on same-origin ones that are not GET or HEAD (Fetch §3.1 "append a request Origin header").
@@ -270,9 +272,12 @@ export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
         const step = redirectStep(
           state,
           { status: response.status, location },
-          { pageOrigin, corsMode, redirectsSoFar: redirects },
+          { pageOrigin, corsMode, redirectsSoFar: redirects, initiator },
         )
-        if (step.kind === 'cors-error') return blocked('response', step.error, response.status, response)
+        if (step.kind === 'cors-error') {
+          if (step.at !== undefined) state = { ...state, url: step.at }
+          return blocked('response', step.error, response.status, response)
+        }
         if (step.kind === 'network-error') return failed(step.reason, step.chromiumError, response)
         state = step.next
         urlList.push(state.url)

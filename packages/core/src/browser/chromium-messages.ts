@@ -22,6 +22,7 @@ export type CorsErrorKind =
   | 'method-not-allowed'
   | 'header-not-allowed'
   | 'redirect-contains-credentials'
+  | 'cors-disabled-scheme'
 
 /** One CORS failure: its kind, whether the preflight answer caused it, and the value Chromium quotes. */
 export interface CorsError {
@@ -65,6 +66,10 @@ const PREFLIGHT_PREFIX = "Response to preflight request doesn't pass access cont
  * for fetch only: XMLHttpRequest's message ends at the value (both checked in Chromium 156).
  */
 const VALID_VALUE_HINT = ' Have the server send the header with a valid value.'
+
+/** The schemes Chromium 156 lists as CORS-enabled, in its order (checked with a redirect to `ftp:`). */
+const CORS_ENABLED_SCHEMES =
+  'chrome, chrome-experimental-site-token-provider, chrome-extension, chrome-untrusted, data, http, https, isolated-app'
 
 /** Appended for XMLHttpRequest to the credentials texts. */
 const XHR_CREDENTIALS_HINT =
@@ -122,6 +127,8 @@ export function corsErrorText(error: CorsError, initiator: CorsInitiator = 'fetc
       return `Request header field ${hint} is not allowed by Access-Control-Allow-Headers in preflight response.`
     case 'redirect-contains-credentials':
       return `Redirect location '${hint}' contains a username and password, which is disallowed for cross-origin requests.`
+    case 'cors-disabled-scheme':
+      return `Cross origin requests are only supported for protocol schemes: ${CORS_ENABLED_SCHEMES}.`
   }
 }
 

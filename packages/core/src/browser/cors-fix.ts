@@ -48,6 +48,8 @@ export function corsFix(error: CorsError, context: CorsFixContext): string {
         : `add \`${hint}\` to \`cors.methods\` (Access-Control-Allow-Methods), or let cors-dev-proxy answer the preflight with \`cors: true\``
     case 'header-not-allowed':
       return `add ${refusedHeaderList(error)} to \`cors.allowedHeaders\` (Access-Control-Allow-Headers), or let cors-dev-proxy answer the preflight with \`cors: true\``
+    case 'cors-disabled-scheme':
+      return 'redirect to an http: or https: URL: a cross-origin call cannot follow a redirect to another scheme'
     case 'redirect-contains-credentials':
       return "redirect to a URL without `user:password@` (send credentials in a header instead), or proxy the route with cors-dev-proxy so the redirect stays on the page's origin"
   }

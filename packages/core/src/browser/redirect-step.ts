@@ -1,5 +1,5 @@
 import { isSameOrigin } from '../http/parse-origin.js'
-import type { CorsError } from './chromium-messages.js'
+import type { CorsError, CorsInitiator } from './chromium-messages.js'
 import type { RequestBodyInput } from './request-body.js'
 
 /** Redirect statuses (Fetch standard §2.2.6); a 3xx without `Location` is an ordinary response. */
@@ -27,8 +27,16 @@ export interface RequestState {
 /** Where a redirect leads: the next request, a CORS failure, or a network error. */
 export type RedirectStep =
   | { readonly kind: 'follow'; readonly next: RequestState }
-  | { readonly kind: 'cors-error'; readonly error: CorsError }
+  | {
+      readonly kind: 'cors-error'
+      readonly error: CorsError
+      /** The URL Chromium names in its message, when it is the redirect's target rather than the current URL. */
+      readonly at?: string
+    }
   | { readonly kind: 'network-error'; readonly reason: string; readonly chromiumError: string }
+
+/** Schemes a redirect may never lead to: Chromium fails these with `net::ERR_UNSAFE_REDIRECT`. */
+const UNSAFE_REDIRECT_SCHEMES = new Set(['data:', 'about:', 'blob:', 'file:', 'javascript:', 'filesystem:'])
 
 /** Headers describing the body, dropped when a redirect turns the request into a GET (Fetch standard "request-body-header name"). */
 const BODY_HEADERS = new Set(['content-encoding', 'content-language', 'content-location', 'content-type'])
@@ -42,12 +50,17 @@ const BODY_HEADERS = new Set(['content-encoding', 'content-language', 'content-l
  * yet another origin taints the request's origin (it is sent as `Origin: null` from then on).
  *
  * @example
- * redirectStep(state, { status: 302, location: '/next' }, { pageOrigin: 'http://localhost:5173', corsMode: true, redirectsSoFar: 0 })
+ * redirectStep(state, { status: 302, location: '/next' }, { pageOrigin: 'http://localhost:5173', corsMode: true, redirectsSoFar: 0, initiator: 'fetch' })
  */
 export function redirectStep(
   state: RequestState,
   answer: { readonly status: number; readonly location: string },
-  context: { readonly pageOrigin: string; readonly corsMode: boolean; readonly redirectsSoFar: number },
+  context: {
+    readonly pageOrigin: string
+    readonly corsMode: boolean
+    readonly redirectsSoFar: number
+    readonly initiator: CorsInitiator
+  },
 ): RedirectStep {
   if (context.redirectsSoFar >= MAX_REDIRECTS) {
     return {
@@ -67,14 +80,28 @@ export function redirectStep(
     }
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-    return {
-      kind: 'network-error',
-      reason: `the redirect leads to a ${target.protocol} URL, which fetch does not follow`,
-      chromiumError: 'net::ERR_UNSAFE_REDIRECT',
+    // Checked in Chromium 156: `data:` and `about:` fail as unsafe redirects (no CORS text);
+    // any other scheme (`ftp:`) is refused by CORS, naming the target.
+    if (UNSAFE_REDIRECT_SCHEMES.has(target.protocol)) {
+      return {
+        kind: 'network-error',
+        reason: `the redirect leads to a ${target.protocol} URL, which fetch never follows`,
+        chromiumError: 'net::ERR_UNSAFE_REDIRECT',
+      }
     }
+    return { kind: 'cors-error', error: { kind: 'cors-disabled-scheme', preflight: false }, at: target.href }
   }
   const crossOriginTarget = !isSameOrigin(target.href, context.pageOrigin)
-  if ((target.username !== '' || target.password !== '') && (context.corsMode || crossOriginTarget)) {
+  const hasUserinfo = target.username !== '' || target.password !== ''
+  if (hasUserinfo && !context.corsMode && !crossOriginTarget && context.initiator === 'fetch') {
+    // Same origin to same origin: Chromium 156's fetch fails without a console line; XMLHttpRequest follows.
+    return {
+      kind: 'network-error',
+      reason: 'the redirect leads to a URL with user:password, which fetch refuses',
+      chromiumError: 'net::ERR_FAILED',
+    }
+  }
+  if (hasUserinfo && (context.corsMode || crossOriginTarget)) {
     // Chromium 156 quotes an empty location in this message ("Redirect location ''"), checked.
     return {
       kind: 'cors-error',
