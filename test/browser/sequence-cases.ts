@@ -464,12 +464,14 @@ export const SEQUENCE_CASES: readonly SequenceCase[] = [
       'B /x': route(reflectOrigin, preflightOk({ 'access-control-max-age': '60' })),
     },
     calls: [0, 1]
-      .map((): SequenceCall => ({
-        url: '{A}/x',
-        ...put,
-        expected: { readable: true },
-        sent: ['PUT A/x {PAGE}', 'OPTIONS B/x null', 'PUT B/x null'],
-      }))
+      .map(
+        (): SequenceCall => ({
+          url: '{A}/x',
+          ...put,
+          expected: { readable: true },
+          sent: ['PUT A/x {PAGE}', 'OPTIONS B/x null', 'PUT B/x null'],
+        }),
+      )
       .map((call, index) => (index === 0 ? { ...call, sent: ['OPTIONS A/x {PAGE}', ...call.sent] } : call)),
   },
   {
