@@ -52,7 +52,7 @@ export function formatCheckReport(report: CheckReport): string {
   }
   lines.push('')
   report.exchanges.forEach((exchange, index) => {
-    lines.push(...exchangeLines(exchange, index + 1, report.url))
+    lines.push(...exchangeLines(exchange, index + 1, exchange.url))
   })
   if (report.verdict.stage === 'preflight') {
     lines.push(
@@ -75,7 +75,7 @@ export function formatCheckReport(report: CheckReport): string {
       `  ${verdict.message ?? ''}`,
     )
   } else {
-    lines.push(`${pc.bold('Verdict:')} ${pc.red('unreachable')}`, `  ${verdict.message ?? ''}`)
+    lines.push(`${pc.bold('Verdict:')} ${pc.red(verdict.outcome)}`, `  ${verdict.message ?? ''}`)
   }
   if (verdict.fix !== undefined)
     lines.push(`${pc.bold(verdict.outcome === 'readable' ? 'Note:' : 'Fix:')} ${verdict.fix}`)

@@ -23,6 +23,8 @@ export interface CheckInput {
   /** The body (sent with the actual request only). */
   readonly body?: string | undefined
   readonly initiator: CorsInitiator
+  /** fetch's `redirect` option. */
+  readonly redirect?: 'follow' | 'manual' | 'error'
   /** Milliseconds to wait for each answer. */
   readonly timeout: number
   /** Verify the server's TLS certificate. */
@@ -65,15 +67,19 @@ export interface CheckReport {
   readonly protocol: NegotiatedProtocol
   readonly altSvc: AltSvc | null
   readonly verdict: {
-    /** `readable`: the script gets the response; `blocked`: a CORS error; `unreachable`: no answer. */
-    readonly outcome: 'readable' | 'blocked' | 'unreachable'
+    /**
+     * `readable`: the script gets the response; `blocked`: a CORS error; `failed`: the browser
+     * fails the call without a CORS error (too many redirects, a redirect to `data:`,
+     * `--redirect error`); `unreachable`: no answer.
+     */
+    readonly outcome: 'readable' | 'blocked' | 'failed' | 'unreachable'
     readonly stage?: 'preflight' | 'response'
     /** Chromium's console message, word for word, when blocked; the network error when unreachable. */
     readonly message?: string
     readonly fix?: string
     readonly error?: CorsError
   }
-  /** 0 readable, 1 blocked, 2 unreachable. */
+  /** 0 readable, 1 blocked or failed, 2 unreachable. */
   readonly exitCode: 0 | 1 | 2
 }
 
@@ -130,6 +136,7 @@ export async function runCheckCall(input: CheckInput): Promise<CheckReport> {
         credentials: input.credentials,
         body: input.body,
         initiator: input.initiator,
+        redirect: input.redirect,
       },
       { timeout: input.timeout, secure: input.secure },
     ),
@@ -156,14 +163,16 @@ export async function runCheckCall(input: CheckInput): Promise<CheckReport> {
     protocol,
     altSvc: altSvcValue === undefined ? null : readAltSvc(altSvcValue),
     verdict,
-    exitCode: verdict.outcome === 'readable' ? 0 : verdict.outcome === 'blocked' ? 1 : 2,
+    exitCode: verdict.outcome === 'readable' ? 0 : verdict.outcome === 'unreachable' ? 2 : 1,
   }
 }
 
 /** The verdict as the report states it. */
 function verdictOf(result: CheckCorsResult): CheckReport['verdict'] {
   if (result.networkError !== undefined) {
-    return { outcome: 'unreachable', message: result.message, ...(result.fix ? { fix: result.fix } : {}) }
+    // An answer came, yet the browser failed the call: not a CORS error, not an unreachable server.
+    const outcome = result.response === undefined ? 'unreachable' : 'failed'
+    return { outcome, message: result.message, ...(result.fix ? { fix: result.fix } : {}) }
   }
   if (result.allowed) return { outcome: 'readable', ...(result.fix ? { fix: result.fix } : {}) }
   return {

@@ -46,6 +46,14 @@ export const checkSpec: CommandSpec = Object.freeze<CommandSpec>({
       example: 'http://127.0.0.1:3000/items --origin http://localhost:5173 --method POST --body-type json',
     },
     xhr: { type: 'boolean', description: 'word the verdict as for XMLHttpRequest instead of fetch' },
+    redirect: {
+      type: 'string',
+      value: 'MODE',
+      description:
+        "fetch's redirect option: follow (each hop checked and preflighted as Chromium does), manual or error",
+      default: 'follow',
+      example: 'http://127.0.0.1:3000/old --origin http://localhost:5173 --redirect manual',
+    },
     json: { type: 'boolean', description: 'print one JSON object with the same facts' },
     timeout: {
       type: 'string',
@@ -65,7 +73,7 @@ export const checkSpec: CommandSpec = Object.freeze<CommandSpec>({
     'cors-dev-proxy check https://api.example.test/me --origin https://app.example.test --credentials --json',
   ],
   notes: [
-    'Exit codes: 0 the script can read the response, 1 the browser blocks it, 2 the server could not be reached or the arguments are wrong.',
+    'Exit codes: 0 the script can read the response, 1 the browser blocks or fails it, 2 the server could not be reached or the arguments are wrong.',
   ],
 })
 
@@ -162,11 +170,22 @@ function readInput(flags: ParsedFlags): CheckInput {
     if (!headers.some(([name]) => name.toLowerCase() === 'content-type'))
       headers.push(['content-type', kind.contentType])
   }
+  const redirect = flags.string('redirect') ?? 'follow'
+  if (redirect !== 'follow' && redirect !== 'manual' && redirect !== 'error') {
+    throw invalidFlagValue(checkSpec, 'redirect', redirect, 'follow, manual or error')
+  }
+  if (redirect !== 'follow' && flags.boolean('xhr')) {
+    throw new UsageError(
+      'XMLHttpRequest always follows redirects: --redirect is for fetch only',
+      `cors-dev-proxy check ${checkSpec.flags.redirect?.example ?? ''}`,
+    )
+  }
   return {
     url,
     origin,
     method,
     headers,
+    redirect,
     credentials: flags.boolean('credentials'),
     body,
     initiator: flags.boolean('xhr') ? 'XMLHttpRequest' : 'fetch',

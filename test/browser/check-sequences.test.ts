@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CheckReport } from '../../packages/cli/src/check/run-check.js'
+import { runCli } from '../../packages/cli/test/support/cli-process.js'
+import { type BodyKind, SEQUENCE_CASES, type SequenceCall } from './sequence-cases.js'
+import { type SequenceServers, startSequenceServers } from './sequence-server.js'
+
+/**
+ * `cors-dev-proxy check` (the built CLI, in a child process) on every one-call case of the
+ * sequence table that it can express: redirects (each hop checked and preflighted), `--redirect`
+ * modes, bodies and `--xhr`. Headless Chromium runs the same table in
+ * test/browser/browser-sequences.test.ts; here the CLI must give the same verdict, in the same
+ * words, and send the same requests. Cases of several calls (the preflight cache) are outside a
+ * one-shot command: `createBrowserModel` runs them there.
+ */
+
+/** `--body-type` for each body kind; an untyped Blob has no flag (check always names a type). */
+const BODY_TYPE: Readonly<Record<BodyKind, string | undefined>> = {
+  'blob-json': 'application/json',
+  'blob-text': 'text/plain',
+  'blob-untyped': undefined,
+  string: 'text',
+  params: 'form',
+  form: 'multipart',
+}
+
+let servers: SequenceServers
+let run = 0
+
+beforeAll(async () => {
+  servers = await startSequenceServers()
+})
+
+afterAll(async () => {
+  await servers?.close()
+})
+
+function argsOf(prefix: string, call: SequenceCall, xhr: boolean): string[] | undefined {
+  const args = ['check', servers.expand(prefix, call.url), '--origin', servers.origins.P, '--json']
+  args.push('--method', call.method ?? 'GET')
+  for (const [name, value] of Object.entries(call.headers ?? {})) args.push('--header', `${name}: ${value}`)
+  if (call.credentials) args.push('--credentials')
+  if (call.body !== undefined) {
+    const type = BODY_TYPE[call.body]
+    if (type === undefined) return undefined
+    args.push('--body-type', type)
+  }
+  if (call.redirect !== undefined) args.push('--redirect', call.redirect)
+  if (xhr) args.push('--xhr')
+  return args
+}
+
+const CASES = SEQUENCE_CASES.filter((testCase) => testCase.calls.length === 1).flatMap((testCase) =>
+  [false, ...(testCase.fetchOnly === undefined ? [true] : [])].map((xhr) => ({
+    name: `${testCase.name} (${xhr ? 'XMLHttpRequest' : 'fetch'})`,
+    testCase,
+    xhr,
+  })),
+)
+
+describe('cors-dev-proxy check agrees with the sequence table', () => {
+  it('has redirect cases to check', () => {
+    expect(
+      CASES.filter(({ testCase }) => testCase.name.startsWith('redirect:')).length,
+    ).toBeGreaterThanOrEqual(10)
+  })
+
+  it.concurrent.each(CASES)('$name', async ({ testCase, xhr }) => {
+    const prefix = `check-${++run}`
+    servers.register(prefix, testCase.routes)
+    const call = testCase.calls[0]!
+    const args = argsOf(prefix, call, xhr)
+    if (args === undefined) {
+      // Only an untyped Blob lacks a flag; say so rather than pass silently.
+      expect(call.body).toBe('blob-untyped')
+      return
+    }
+    const result = await runCli(args)
+    const report = JSON.parse(result.stdout) as CheckReport
+    const expected = call.expected
+    const initiator = xhr ? 'XMLHttpRequest' : 'fetch'
+    if (expected.readable) {
+      expect(report.verdict).toMatchObject({ outcome: 'readable' })
+      expect(result.code).toBe(0)
+    } else if ('network' in expected) {
+      expect(report.verdict).toEqual({
+        outcome: 'failed',
+        message: expected.console,
+        fix: expect.any(String),
+      })
+      expect(result.code).toBe(1)
+    } else {
+      let text = servers.expand(prefix, expected.text)
+      if (xhr) text = text.replace(' Have the server send the header with a valid value.', '')
+      const from =
+        expected.from === undefined ? '' : `(redirected from '${servers.expand(prefix, expected.from)}') `
+      expect(report.verdict.message).toBe(
+        `Access to ${initiator} at '${servers.expand(prefix, expected.at)}' ${from}from origin '${servers.origins.P}' has been blocked by CORS policy: ${text}`,
+      )
+      expect(result.code).toBe(1)
+    }
+    // The same requests, in order, as Chromium sent them.
+    const byOrigin = new Map(Object.entries(servers.origins).map(([name, origin]) => [origin, name]))
+    const sent = report.exchanges.map((exchange) => {
+      const url = new URL(exchange.url)
+      const path = url.pathname.slice(`/${prefix}`.length) + url.search
+      return `${exchange.method} ${byOrigin.get(url.origin)}${path} ${exchange.requestHeaders.origin ?? '-'}`
+    })
+    expect(sent).toEqual(call.sent.map((line) => servers.expand(prefix, line)))
+    expect(servers.seen(prefix)).toHaveLength(call.sent.length)
+  })
+})
