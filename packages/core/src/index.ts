@@ -1,6 +1,8 @@
 // The public API of @cors-dev-proxy/core: what the README documents, nothing else. What the
 // adapters (and the CLI) share lives behind '@cors-dev-proxy/core/adapter' (adapter.ts).
 
+export type { AddressSpace } from './browser/address-space.js'
+export { addressSpaceOfAddress } from './browser/address-space.js'
 export type { CheckCorsOptions, CheckCorsRequest, CheckCorsResult } from './browser/check-cors.js'
 export { checkCors } from './browser/check-cors.js'
 export type { CorsError, CorsErrorKind, CorsInitiator } from './browser/chromium-messages.js'
@@ -18,6 +20,11 @@ export type {
   CorsVerdict,
 } from './browser/evaluate-cors.js'
 export { evaluateCors } from './browser/evaluate-cors.js'
+export type {
+  LocalNetworkAccessInput,
+  LocalNetworkAccessPrediction,
+} from './browser/local-network-access.js'
+export { predictLocalNetworkAccess } from './browser/local-network-access.js'
 // Our CORS policy, standalone
 export type { CorsOptions, CorsOriginFunction, CorsOriginResult } from './config/cors-options.js'
 export type { CorsDevProxyConfig } from './config/define-config.js'
