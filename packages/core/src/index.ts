@@ -23,6 +23,7 @@ export { evaluateCors } from './browser/evaluate-cors.js'
 export type {
   LocalNetworkAccessInput,
   LocalNetworkAccessPrediction,
+  LocalNetworkPermission,
 } from './browser/local-network-access.js'
 export { predictLocalNetworkAccess } from './browser/local-network-access.js'
 // Our CORS policy, standalone

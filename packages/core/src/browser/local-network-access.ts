@@ -31,6 +31,9 @@ export interface LocalNetworkAccessInput {
   readonly pageUrl?: string
 }
 
+/** The permission a `public` page needs for a `loopback` or a `local` target. */
+export type LocalNetworkPermission = 'local-network' | 'loopback-network'
+
 /** What Chromium 156 does about Local Network Access for one call, and what to do about it. */
 export interface LocalNetworkAccessPrediction {
   /** `true` when the call goes from a `public` page to a `local` or `loopback` target. */
@@ -38,7 +41,7 @@ export interface LocalNetworkAccessPrediction {
   readonly pageSpace: AddressSpace
   readonly targetSpace: AddressSpace
   /** The permission the page's origin needs: `loopback-network` for a loopback target, else `local-network`. */
-  readonly permission?: 'local-network' | 'loopback-network'
+  readonly permission?: LocalNetworkPermission
   /**
    * `not-needed`: Local Network Access lets the call through (CORS still applies).
    * `needs-permission`: the call waits for the user's answer to a prompt; a denial (and headless
@@ -101,7 +104,11 @@ export function predictLocalNetworkAccess(input: LocalNetworkAccessInput): Local
   const pageSpace = placeOrThrow(page.hostname, input.pageSpace, input.pageAddress, 'page')
   const targetSpace = placeOrThrow(target.hostname, input.targetSpace, input.targetAddress, 'target')
   const applies = pageSpace === 'public' && targetSpace !== 'public'
-  const permission = applies ? (targetSpace === 'loopback' ? 'loopback-network' : 'local-network') : undefined
+  const permission: LocalNetworkPermission | undefined = applies
+    ? targetSpace === 'loopback'
+      ? 'loopback-network'
+      : 'local-network'
+    : undefined
   const proxyFix = `route the call through the dev server's proxy (corsDevProxy({ '/api': '${target.origin}' })) so the page calls its own origin`
   const base = { applies, pageSpace, targetSpace, ...(permission === undefined ? {} : { permission }) }
   const chromiumLine = (text: string) =>

@@ -193,6 +193,12 @@ const rows: Row[] = [
   ],
 ]
 
+const inputOf = (index: number): LocalNetworkAccessInput => {
+  const row = rows[index]
+  if (row === undefined) throw new Error(`no row ${index}`)
+  return row[1]
+}
+
 describe('predictLocalNetworkAccess', () => {
   it.each(rows)('%s', (_name, input, expected) => {
     const prediction = predictLocalNetworkAccess(input)
@@ -210,11 +216,11 @@ describe('predictLocalNetworkAccess', () => {
   })
 
   it('offers the permission and HTTPS ways out too', () => {
-    expect(predictLocalNetworkAccess(rows[0][1]).fix).toContain(
+    expect(predictLocalNetworkAccess(inputOf(0)).fix).toContain(
       "grant the page's origin the loopback-network permission",
     )
-    expect(predictLocalNetworkAccess(rows[2][1]).fix).toContain('serve the page over HTTPS')
-    expect(predictLocalNetworkAccess(rows[15][1]).fix).toContain("targetAddressSpace: 'local'")
+    expect(predictLocalNetworkAccess(inputOf(2)).fix).toContain('serve the page over HTTPS')
+    expect(predictLocalNetworkAccess(inputOf(15)).fix).toContain("targetAddressSpace: 'local'")
   })
 
   it('names the missing input when a host name cannot be placed', () => {
