@@ -1,9 +1,11 @@
 import { Agent, request } from 'undici'
 import type { HeadersInput } from '../http/header-list.js'
 import { isSameOrigin } from '../http/parse-origin.js'
+import type { AddressSpace } from './address-space.js'
 import { classifyRequest, combinedHeaders } from './classify-request.js'
 import type { CorsResponseInput, CorsVerdict } from './evaluate-cors.js'
 import { evaluateCors } from './evaluate-cors.js'
+import { type LocalNetworkAccessPrediction, localNetworkAccessOfCall } from './local-network-access.js'
 import { isForbiddenMethod } from './request-header-rules.js'
 
 /** The call to check: what a page's script would pass to `fetch`, plus the page's origin. */
@@ -26,6 +28,14 @@ export interface CheckCorsRequest {
   credentials?: boolean
   /** A request body (sent with the actual request only). */
   body?: string
+  /**
+   * The page's IP address space, for Local Network Access: give it when the page's host is a name
+   * this machine does not resolve as the browser's would (a public domain in front of the dev server).
+   * @default the space of the address the page's host resolves to here
+   */
+  pageSpace?: AddressSpace
+  /** fetch's `targetAddressSpace` option, when the script passes one. */
+  targetAddressSpace?: string
 }
 
 /** Options of {@link checkCors}. */
@@ -50,6 +60,13 @@ export interface CheckCorsResult extends CorsVerdict {
   response?: CorsResponseInput
   /** Set when the server could not be reached (the browser reports `TypeError: Failed to fetch`). */
   networkError?: string
+  /**
+   * Set when Local Network Access comes into play (a public page calling a local or loopback
+   * target, or a `targetAddressSpace` that does not match). Chromium decides it before CORS: when
+   * its `outcome` is not `not-needed`, nothing is sent unless the permission is granted, and the
+   * CORS verdict above is what follows once it is.
+   */
+  localNetworkAccess?: LocalNetworkAccessPrediction
 }
 
 /**
@@ -65,6 +82,15 @@ export async function checkCors(
   call: CheckCorsRequest,
   options: CheckCorsOptions = {},
 ): Promise<CheckCorsResult> {
+  const [result, localNetworkAccess] = await Promise.all([
+    sendAsBrowser(call, options),
+    localNetworkAccessOfCall(call),
+  ])
+  return localNetworkAccess === undefined ? result : { ...result, localNetworkAccess }
+}
+
+/** The CORS part of {@link checkCors}: the preflight and the request, and the verdict. */
+async function sendAsBrowser(call: CheckCorsRequest, options: CheckCorsOptions): Promise<CheckCorsResult> {
   const timeout = options.timeout ?? 10_000
   const method = call.method ?? 'GET'
   const credentials = call.credentials ? 'include' : 'same-origin'

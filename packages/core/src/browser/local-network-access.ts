@@ -3,6 +3,7 @@ import {
   type AddressSpace,
   addressSpaceOfAddress,
   addressSpaceOfHost,
+  resolveAddressSpace,
 } from './address-space.js'
 import type { CorsInitiator } from './chromium-messages.js'
 
@@ -156,4 +157,37 @@ export function predictLocalNetworkAccess(input: LocalNetworkAccessInput): Local
   const text = `Permission was denied for this request to access the \`${targetSpace}\` address space.`
   const fix = `${proxyFix}; or grant the page's origin the ${permission} permission (in playwright: context.grantPermissions(['local-network-access'])).`
   return { ...base, outcome: 'needs-permission', message: chromiumLine(text), scriptError, fix }
+}
+
+/** The call {@link localNetworkAccessOfCall} places: `checkCors`'s request, in short. */
+export interface LocalNetworkAccessCall {
+  readonly origin: string
+  readonly url: string
+  /** The page's address space when its host is a name this machine cannot place (or places elsewhere). */
+  readonly pageSpace?: AddressSpace | undefined
+  /** fetch's `targetAddressSpace` option, if the script passes one. */
+  readonly targetAddressSpace?: string | undefined
+}
+
+/**
+ * Places the page and the target (a name with `dns.lookup`, as the browser on this machine would)
+ * and predicts Local Network Access for a fetch call; `undefined` when it does not come into play
+ * (nothing applies and nothing blocks) or a host cannot be placed. What `checkCors` reports.
+ *
+ * @example
+ * await localNetworkAccessOfCall({ origin: 'https://app.example.com', pageSpace: 'public', url: 'http://localhost:3000/' })
+ * // { applies: true, outcome: 'needs-permission', permission: 'loopback-network', ... }
+ */
+export async function localNetworkAccessOfCall(
+  call: LocalNetworkAccessCall,
+): Promise<LocalNetworkAccessPrediction | undefined> {
+  // An opaque origin (`null`) has no host to place.
+  if (!URL.canParse(call.origin) || !URL.canParse(call.url)) return undefined
+  const [pageSpace, targetSpace] = await Promise.all([
+    call.pageSpace ?? resolveAddressSpace(new URL(call.origin).hostname),
+    resolveAddressSpace(new URL(call.url).hostname),
+  ])
+  if (pageSpace === undefined || targetSpace === undefined) return undefined
+  const prediction = predictLocalNetworkAccess({ ...call, pageSpace, targetSpace })
+  return prediction.applies || prediction.outcome !== 'not-needed' ? prediction : undefined
 }
