@@ -1,4 +1,5 @@
 import {
+  type AddressSpace,
   type CheckCorsResult,
   type CorsError,
   type CorsInitiator,
@@ -7,6 +8,8 @@ import {
   classifyRequest,
   evaluateCors,
   isSameOrigin,
+  type LocalNetworkAccessPrediction,
+  predictLocalNetworkAccess,
 } from '@cors-dev-proxy/core'
 import { type AltSvc, readAltSvc } from './alt-svc.js'
 import { type NegotiatedProtocol, negotiatedProtocol } from './negotiated-protocol.js'
@@ -28,6 +31,8 @@ export interface CheckInput {
   readonly timeout: number
   /** Verify the server's TLS certificate. */
   readonly secure: boolean
+  /** The page's address space for Local Network Access, when its host cannot be placed here. */
+  readonly pageSpace?: AddressSpace | undefined
 }
 
 /** One request the check sent and what came back. */
@@ -72,6 +77,11 @@ export interface CheckReport {
     readonly fix?: string
     readonly error?: CorsError
   }
+  /**
+   * Chromium's Local Network Access prediction (worded for the initiator), when it comes into
+   * play: a public page calling a local or loopback target. Chromium applies it before CORS.
+   */
+  readonly localNetworkAccess?: LocalNetworkAccessPrediction
   /** 0 readable, 1 blocked, 2 unreachable. */
   readonly exitCode: 0 | 1 | 2
 }
@@ -128,6 +138,7 @@ export async function runCheckCall(input: CheckInput): Promise<CheckReport> {
         headers,
         credentials: input.credentials,
         body: input.body,
+        ...(input.pageSpace === undefined ? {} : { pageSpace: input.pageSpace }),
       },
       { timeout: input.timeout, secure: input.secure },
     ),
@@ -137,6 +148,13 @@ export async function runCheckCall(input: CheckInput): Promise<CheckReport> {
   const last = result.response ?? result.preflightResponse
   const altSvcValue = corsHeadersOf(last)['alt-svc']
   const verdict = verdictOf(result, request)
+  const lna = result.localNetworkAccess
+  // checkCors words it for fetch; the spaces are known now, so XMLHttpRequest's wording is pure.
+  const localNetworkAccess =
+    lna === undefined || input.initiator === 'fetch'
+      ? lna
+      : predictLocalNetworkAccess({ ...input, pageSpace: lna.pageSpace, targetSpace: lna.targetSpace })
+  const blocked = verdict.outcome === 'blocked' || localNetworkAccess?.outcome === 'blocked'
   return {
     url: new URL(input.url).href,
     origin: input.origin,
@@ -154,7 +172,8 @@ export async function runCheckCall(input: CheckInput): Promise<CheckReport> {
     protocol,
     altSvc: altSvcValue === undefined ? null : readAltSvc(altSvcValue),
     verdict,
-    exitCode: verdict.outcome === 'readable' ? 0 : verdict.outcome === 'blocked' ? 1 : 2,
+    ...(localNetworkAccess === undefined ? {} : { localNetworkAccess }),
+    exitCode: verdict.outcome === 'unreachable' ? 2 : blocked ? 1 : 0,
   }
 }
 
