@@ -7,9 +7,6 @@ import { BlockList, isIP } from 'node:net'
  */
 export type AddressSpace = 'loopback' | 'local' | 'public'
 
-/** The address spaces, for validating a value that came from outside (a CLI flag, JSON). */
-export const ADDRESS_SPACES: readonly AddressSpace[] = Object.freeze(['loopback', 'local', 'public'])
-
 /**
  * Chromium's IP address space table (`NonPublicAddressSpaceMap`), first match wins; every
  * other address is `public`. It is not RFC 6890's "special-purpose" list: 192.0.2.0/24 and

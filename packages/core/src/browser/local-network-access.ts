@@ -1,5 +1,4 @@
 import {
-  ADDRESS_SPACES,
   type AddressSpace,
   addressSpaceOfAddress,
   addressSpaceOfHost,
@@ -21,7 +20,11 @@ export interface LocalNetworkAccessInput {
   readonly targetSpace?: AddressSpace
   /** The address the target resolves to, when `targetSpace` is not given. */
   readonly targetAddress?: string
-  /** fetch's `targetAddressSpace` option, as the script passes it (ignored for XMLHttpRequest, which has none). */
+  /**
+   * fetch's `targetAddressSpace` option, as the script passes it: `loopback`, `local`, `public`,
+   * or what Chromium 156 also takes, `private` (read as `local`) and `unknown` (no declaration).
+   * Ignored for XMLHttpRequest, which has no such option.
+   */
   readonly targetAddressSpace?: string
   /** @default 'fetch' */
   readonly initiator?: CorsInitiator
@@ -115,16 +118,18 @@ export function predictLocalNetworkAccess(input: LocalNetworkAccessInput): Local
   const chromiumLine = (text: string) =>
     `Access to ${initiator} at '${target.href}' from origin '${page.origin}' has been blocked by CORS policy: ${text}`
   const scriptError = initiator === 'fetch' ? 'TypeError: Failed to fetch' : XHR_SCRIPT_ERROR
-  const declared = initiator === 'fetch' ? input.targetAddressSpace : undefined
-  if (declared !== undefined && !(ADDRESS_SPACES as readonly string[]).includes(declared)) {
+  const option = initiator === 'fetch' ? input.targetAddressSpace : undefined
+  if (option !== undefined && !TARGET_ADDRESS_SPACE_VALUES.has(option)) {
     // WebIDL rejects the value before anything is sent; there is no console line.
     return {
       ...base,
       outcome: 'blocked',
-      scriptError: `TypeError: Failed to execute 'fetch' on 'Window': Failed to read the 'targetAddressSpace' property from 'RequestInit': The provided value '${declared}' is not a valid enum value of type IPAddressSpace.`,
+      scriptError: `TypeError: Failed to execute 'fetch' on 'Window': Failed to read the 'targetAddressSpace' property from 'RequestInit': The provided value '${option}' is not a valid enum value of type IPAddressSpace.`,
       fix: `pass targetAddressSpace: '${targetSpace}' (one of 'loopback', 'local', 'public'), or leave it out.`,
     }
   }
+  // Chromium 156 still takes the old name 'private' for 'local', and 'unknown' as no declaration.
+  const declared = option === 'private' ? 'local' : option === 'unknown' ? undefined : option
   // Checked on every page, local and loopback ones included, before anything else.
   if (declared !== undefined && declared !== targetSpace) {
     const text = `Request had a target IP address space of \`${declared}\` yet the resource is in address space \`${targetSpace}\`.`
@@ -191,3 +196,12 @@ export async function localNetworkAccessOfCall(
   const prediction = predictLocalNetworkAccess({ ...call, pageSpace, targetSpace })
   return prediction.applies || prediction.outcome !== 'not-needed' ? prediction : undefined
 }
+
+/** The values of fetch's `targetAddressSpace` that Chromium 156's WebIDL enum accepts. */
+const TARGET_ADDRESS_SPACE_VALUES: ReadonlySet<string> = new Set([
+  'loopback',
+  'local',
+  'private',
+  'public',
+  'unknown',
+])

@@ -146,13 +146,35 @@ const rows: Row[] = [
   ],
   [
     'targetAddressSpace that is not a space: fetch throws, nothing in the console',
-    { origin: HTTPS_PAGE, pageSpace: 'public', url: LOOPBACK, targetAddressSpace: 'private' },
+    { origin: HTTPS_PAGE, pageSpace: 'public', url: LOOPBACK, targetAddressSpace: 'bogus' },
     {
       outcome: 'blocked',
       message: undefined,
       scriptError:
-        "TypeError: Failed to execute 'fetch' on 'Window': Failed to read the 'targetAddressSpace' property from 'RequestInit': The provided value 'private' is not a valid enum value of type IPAddressSpace.",
+        "TypeError: Failed to execute 'fetch' on 'Window': Failed to read the 'targetAddressSpace' property from 'RequestInit': The provided value 'bogus' is not a valid enum value of type IPAddressSpace.",
     },
+  ],
+  [
+    "targetAddressSpace 'private' is read as 'local'",
+    { origin: HTTPS_PAGE, pageSpace: 'public', url: LOOPBACK, targetAddressSpace: 'private' },
+    {
+      outcome: 'blocked',
+      message: blockedBy(
+        HTTPS_PAGE,
+        LOOPBACK,
+        'Request had a target IP address space of `local` yet the resource is in address space `loopback`.',
+      ),
+    },
+  ],
+  [
+    "targetAddressSpace 'private' on a local target: as 'local'",
+    { origin: HTTPS_PAGE, pageSpace: 'public', url: LOCAL, targetAddressSpace: 'private' },
+    { outcome: 'needs-permission', permission: 'local-network' },
+  ],
+  [
+    "targetAddressSpace 'unknown': as if not given",
+    { origin: HTTPS_PAGE, pageSpace: 'public', url: LOOPBACK, targetAddressSpace: 'unknown' },
+    { outcome: 'needs-permission', permission: 'loopback-network' },
   ],
   [
     'XMLHttpRequest has no targetAddressSpace: the option is ignored',
@@ -193,9 +215,9 @@ const rows: Row[] = [
   ],
 ]
 
-const inputOf = (index: number): LocalNetworkAccessInput => {
-  const row = rows[index]
-  if (row === undefined) throw new Error(`no row ${index}`)
+const inputOf = (name: string): LocalNetworkAccessInput => {
+  const row = rows.find(([rowName]) => rowName.startsWith(name))
+  if (row === undefined) throw new Error(`no row ${name}`)
   return row[1]
 }
 
@@ -216,11 +238,15 @@ describe('predictLocalNetworkAccess', () => {
   })
 
   it('offers the permission and HTTPS ways out too', () => {
-    expect(predictLocalNetworkAccess(inputOf(0)).fix).toContain(
+    expect(predictLocalNetworkAccess(inputOf('public https page → loopback')).fix).toContain(
       "grant the page's origin the loopback-network permission",
     )
-    expect(predictLocalNetworkAccess(inputOf(2)).fix).toContain('serve the page over HTTPS')
-    expect(predictLocalNetworkAccess(inputOf(15)).fix).toContain("targetAddressSpace: 'local'")
+    expect(predictLocalNetworkAccess(inputOf('public http page → loopback')).fix).toContain(
+      'serve the page over HTTPS',
+    )
+    expect(predictLocalNetworkAccess(inputOf('https page → http host name')).fix).toContain(
+      "targetAddressSpace: 'local'",
+    )
   })
 
   it('names the missing input when a host name cannot be placed', () => {
