@@ -1,4 +1,4 @@
-import { type Browser, chromium, type Page } from 'playwright-core'
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core'
 
 /** Debian's Chromium; override with `CHROMIUM_PATH` on machines that keep it elsewhere. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -19,9 +19,16 @@ export const CHROMIUM_ARGS: readonly string[] = [
   '--disable-quic',
 ]
 
-/** Launches headless Chromium; playwright gives every launch a fresh user-data-dir. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS], timeout: 60_000 })
+/**
+ * Launches headless Chromium; playwright gives every launch a fresh user-data-dir. `extraArgs`
+ * come after {@link CHROMIUM_ARGS}, e.g. `--ip-address-space-overrides` for Local Network Access.
+ */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS, ...extraArgs],
+    timeout: 60_000,
+  })
 }
 
 /** One console line of a page: `console.*` calls and the browser's own messages (CORS errors). */
@@ -45,9 +52,16 @@ export interface ConsolePage {
   close(): Promise<void>
 }
 
-/** Opens a page in a fresh context, collecting its console, and navigates to `url`. */
-export async function openConsolePage(browser: Browser, url: string): Promise<ConsolePage> {
-  const context = await browser.newContext()
+/**
+ * Opens a page in a fresh context (with `contextOptions`, e.g. `permissions`), collecting its
+ * console, and navigates to `url`.
+ */
+export async function openConsolePage(
+  browser: Browser,
+  url: string,
+  contextOptions: BrowserContextOptions = {},
+): Promise<ConsolePage> {
+  const context = await browser.newContext(contextOptions)
   const page = await context.newPage()
   const entries: ConsoleEntry[] = []
   page.on('console', (message) => entries.push({ type: message.type(), text: message.text() }))

@@ -1,6 +1,8 @@
 // The public API of @cors-dev-proxy/core: what the README documents, nothing else. What the
 // adapters (and the CLI) share lives behind '@cors-dev-proxy/core/adapter' (adapter.ts).
 
+export type { AddressSpace } from './browser/address-space.js'
+export { addressSpaceOfAddress } from './browser/address-space.js'
 export type {
   BrowserAnswer,
   BrowserCall,
@@ -29,6 +31,12 @@ export type {
   CorsVerdict,
 } from './browser/evaluate-cors.js'
 export { evaluateCors } from './browser/evaluate-cors.js'
+export type {
+  LocalNetworkAccessInput,
+  LocalNetworkAccessPrediction,
+  LocalNetworkPermission,
+} from './browser/local-network-access.js'
+export { predictLocalNetworkAccess } from './browser/local-network-access.js'
 export type { NetworkSend, NetworkSendOptions } from './browser/network-send.js'
 export { createNetworkSend } from './browser/network-send.js'
 export type {

@@ -1,6 +1,29 @@
 import pc from 'picocolors'
 import type { CheckExchange, CheckReport } from './run-check.js'
 
+type LocalNetworkAccess = NonNullable<CheckReport['localNetworkAccess']>
+
+const LNA_OUTCOMES: Record<LocalNetworkAccess['outcome'], string> = {
+  'not-needed': 'not needed',
+  'needs-permission':
+    'needs the user\'s permission (Chromium asks; headless Chromium and a "Block" answer block the call)',
+  blocked: 'blocked, whatever the user answers',
+}
+
+/** The Local Network Access part: the spaces, the outcome, Chromium's line and the fix. */
+function localNetworkAccessLines(lna: LocalNetworkAccess): string[] {
+  const outcome =
+    lna.outcome === 'not-needed' ? pc.green(LNA_OUTCOMES[lna.outcome]) : pc.red(LNA_OUTCOMES[lna.outcome])
+  const permission = lna.permission === undefined ? '' : `, permission ${lna.permission}`
+  const lines = [
+    `${pc.bold('Local Network Access:')} ${lna.pageSpace} page → ${lna.targetSpace} target${permission}: ${outcome}`,
+  ]
+  if (lna.message !== undefined) lines.push(`  ${lna.message}`)
+  if (lna.scriptError !== undefined) lines.push(pc.dim(`  The script sees: ${lna.scriptError}`))
+  lines.push(`${pc.bold('Fix:')} ${lna.fix}`)
+  return lines
+}
+
 function exchangeLines(exchange: CheckExchange, index: number, url: string): string[] {
   const title = exchange.kind === 'preflight' ? 'Preflight' : 'Request'
   const lines = [`${index}. ${pc.bold(title.padEnd(10))}${exchange.method} ${url}`]
@@ -79,5 +102,7 @@ export function formatCheckReport(report: CheckReport): string {
   }
   if (verdict.fix !== undefined)
     lines.push(`${pc.bold(verdict.outcome === 'readable' ? 'Note:' : 'Fix:')} ${verdict.fix}`)
+  if (report.localNetworkAccess !== undefined)
+    lines.push('', ...localNetworkAccessLines(report.localNetworkAccess))
   return `${lines.join('\n')}\n`
 }

@@ -1,4 +1,5 @@
 import {
+  type AddressSpace,
   type CheckCorsResult,
   type CorsError,
   type CorsInitiator,
@@ -6,6 +7,8 @@ import {
   checkCors,
   classifyRequest,
   isSameOrigin,
+  type LocalNetworkAccessPrediction,
+  predictLocalNetworkAccess,
 } from '@cors-dev-proxy/core'
 import { type AltSvc, readAltSvc } from './alt-svc.js'
 import { type NegotiatedProtocol, negotiatedProtocol } from './negotiated-protocol.js'
@@ -29,6 +32,8 @@ export interface CheckInput {
   readonly timeout: number
   /** Verify the server's TLS certificate. */
   readonly secure: boolean
+  /** The page's address space for Local Network Access, when its host cannot be placed here. */
+  readonly pageSpace?: AddressSpace | undefined
 }
 
 /** One request the check sent and what came back. */
@@ -79,6 +84,11 @@ export interface CheckReport {
     readonly fix?: string
     readonly error?: CorsError
   }
+  /**
+   * Chromium's Local Network Access prediction (worded for the initiator), when it comes into
+   * play: a public page calling a local or loopback target. Chromium applies it before CORS.
+   */
+  readonly localNetworkAccess?: LocalNetworkAccessPrediction
   /** 0 readable, 1 blocked or failed, 2 unreachable. */
   readonly exitCode: 0 | 1 | 2
 }
@@ -137,6 +147,7 @@ export async function runCheckCall(input: CheckInput): Promise<CheckReport> {
         body: input.body,
         initiator: input.initiator,
         redirect: input.redirect,
+        ...(input.pageSpace === undefined ? {} : { pageSpace: input.pageSpace }),
       },
       { timeout: input.timeout, secure: input.secure },
     ),
@@ -146,6 +157,13 @@ export async function runCheckCall(input: CheckInput): Promise<CheckReport> {
   const last = result.response ?? result.preflightResponse
   const altSvcValue = corsHeadersOf(last)['alt-svc']
   const verdict = verdictOf(result)
+  const lna = result.localNetworkAccess
+  // checkCors words it for fetch; the spaces are known now, so XMLHttpRequest's wording is pure.
+  const localNetworkAccess =
+    lna === undefined || input.initiator === 'fetch'
+      ? lna
+      : predictLocalNetworkAccess({ ...input, pageSpace: lna.pageSpace, targetSpace: lna.targetSpace })
+  const lnaBlocks = localNetworkAccess?.outcome === 'blocked'
   return {
     url: new URL(input.url).href,
     origin: input.origin,
@@ -163,7 +181,8 @@ export async function runCheckCall(input: CheckInput): Promise<CheckReport> {
     protocol,
     altSvc: altSvcValue === undefined ? null : readAltSvc(altSvcValue),
     verdict,
-    exitCode: verdict.outcome === 'readable' ? 0 : verdict.outcome === 'unreachable' ? 2 : 1,
+    ...(localNetworkAccess === undefined ? {} : { localNetworkAccess }),
+    exitCode: verdict.outcome === 'unreachable' ? 2 : verdict.outcome !== 'readable' || lnaBlocks ? 1 : 0,
   }
 }
 

@@ -1,4 +1,4 @@
-import { parseOrigin } from '@cors-dev-proxy/core'
+import { type AddressSpace, parseOrigin } from '@cors-dev-proxy/core'
 import type { CommandSpec } from '../args/command-spec.js'
 import { readMilliseconds } from '../args/flag-values.js'
 import { formatHelp } from '../args/format-help.js'
@@ -54,6 +54,13 @@ export const checkSpec: CommandSpec = Object.freeze<CommandSpec>({
       default: 'follow',
       example: 'http://127.0.0.1:3000/old --origin http://localhost:5173 --redirect manual',
     },
+    'page-address-space': {
+      type: 'string',
+      value: 'SPACE',
+      description:
+        "the page's IP address space for Local Network Access (loopback, local or public), when its host is a name this machine cannot place",
+      example: 'http://127.0.0.1:3000/users --origin https://app.example.com --page-address-space public',
+    },
     json: { type: 'boolean', description: 'print one JSON object with the same facts' },
     timeout: {
       type: 'string',
@@ -73,7 +80,7 @@ export const checkSpec: CommandSpec = Object.freeze<CommandSpec>({
     'cors-dev-proxy check https://api.example.test/me --origin https://app.example.test --credentials --json',
   ],
   notes: [
-    'Exit codes: 0 the script can read the response, 1 the browser blocks or fails it, 2 the server could not be reached or the arguments are wrong.',
+    'Exit codes: 0 the script can read the response, 1 the browser blocks or fails it (CORS, a failed redirect, or Local Network Access whatever the user answers), 2 the server could not be reached or the arguments are wrong.',
   ],
 })
 
@@ -142,6 +149,13 @@ function readHeaders(values: readonly string[]): [string, string][] {
   })
 }
 
+const ADDRESS_SPACES: readonly string[] = ['loopback', 'local', 'public']
+
+function readAddressSpace(value: string | undefined): AddressSpace | undefined {
+  if (value === undefined || ADDRESS_SPACES.includes(value)) return value as AddressSpace | undefined
+  throw invalidFlagValue(checkSpec, 'page-address-space', value, 'loopback, local or public')
+}
+
 function readInput(flags: ParsedFlags): CheckInput {
   const url = readUrl(flags.positionals[0])
   const origin = readOrigin(flags.string('origin'))
@@ -191,6 +205,7 @@ function readInput(flags: ParsedFlags): CheckInput {
     initiator: flags.boolean('xhr') ? 'XMLHttpRequest' : 'fetch',
     timeout: readMilliseconds(checkSpec, 'timeout', flags.string('timeout') ?? '10000'),
     secure: !flags.boolean('insecure'),
+    pageSpace: readAddressSpace(flags.string('page-address-space')),
   }
 }
 

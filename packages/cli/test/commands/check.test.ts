@@ -124,6 +124,10 @@ describe('check: exit codes and the report', () => {
       ['http://127.0.0.1:1/x', '--origin', ORIGIN, '--timeout', '0'],
       '--timeout must be a whole number of milliseconds',
     ],
+    [
+      ['http://127.0.0.1:1/x', '--origin', ORIGIN, '--page-address-space', 'private'],
+      '--page-address-space must be loopback, local or public',
+    ],
     [['http://127.0.0.1:1/x', '--orign', ORIGIN], 'unknown flag --orign for `check`: did you mean --origin?'],
   ])('exit 2 for bad arguments %j', async (args, message) => {
     const result = await runCli(['check', ...args])
@@ -234,5 +238,49 @@ describe('check: protocol and Alt-Svc', () => {
     expect(code).toBe(2)
     expect(report.verdict.outcome).toBe('unreachable')
     expect(report.protocol.alpn).toBeNull()
+  })
+})
+
+describe('check: Local Network Access', () => {
+  const PUBLIC_PAGE = 'https://app.example.com'
+
+  it('prints the prediction for a public page calling a loopback server, and exits 0 while CORS passes', async () => {
+    const url = `${mock.origin}/users?cors=reflect`
+    const result = await runCli(['check', url, '--origin', PUBLIC_PAGE, '--page-address-space', 'public'])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain(
+      'Local Network Access: public page → loopback target, permission loopback-network: needs',
+    )
+    expect(result.stdout).toContain(
+      `Access to fetch at '${url}' from origin '${PUBLIC_PAGE}' has been blocked by CORS policy: Permission was denied for this request to access the \`loopback\` address space.`,
+    )
+    expect(result.stdout).toContain(`corsDevProxy({ '/api': '${mock.origin}' })`)
+  })
+
+  it('puts it in --json, worded for XMLHttpRequest with --xhr, and exits 1 when it blocks whatever the user says', async () => {
+    const page = 'http://app.example.com'
+    const { code, report } = await checkJson([
+      `${mock.origin}/users?cors=reflect`,
+      '--origin',
+      page,
+      '--page-address-space',
+      'public',
+      '--xhr',
+    ])
+    expect(code).toBe(1)
+    expect(report.verdict.outcome).toBe('readable')
+    expect(report.localNetworkAccess).toMatchObject({
+      applies: true,
+      pageSpace: 'public',
+      targetSpace: 'loopback',
+      outcome: 'blocked',
+      scriptError: 'an error event, status 0',
+    })
+    expect(report.localNetworkAccess?.message).toMatch(/^Access to XMLHttpRequest at .* not a secure context/)
+  })
+
+  it('leaves it out for a loopback page', async () => {
+    const { report } = await checkJson([`${mock.origin}/users?cors=reflect`, '--origin', ORIGIN])
+    expect(report).not.toHaveProperty('localNetworkAccess')
   })
 })

@@ -1,7 +1,9 @@
 import type { HeadersInput } from '../http/header-list.js'
+import type { AddressSpace } from './address-space.js'
 import { type BrowserCallResult, type BrowserExchange, createBrowserModel } from './browser-model.js'
 import type { CorsInitiator } from './chromium-messages.js'
 import type { CorsResponseInput } from './evaluate-cors.js'
+import { type LocalNetworkAccessPrediction, localNetworkAccessOfCall } from './local-network-access.js'
 import { createNetworkSend } from './network-send.js'
 import type { RequestBodyInput } from './request-body.js'
 
@@ -35,6 +37,14 @@ export interface CheckCorsRequest {
    * @default 'follow'
    */
   redirect?: 'follow' | 'error' | 'manual'
+  /**
+   * The page's IP address space, for Local Network Access: give it when the page's host is a name
+   * this machine does not resolve as the browser's would (a public domain in front of the dev server).
+   * @default the space of the address the page's host resolves to here
+   */
+  pageSpace?: AddressSpace
+  /** fetch's `targetAddressSpace` option, when the script passes one. */
+  targetAddressSpace?: string
 }
 
 /** Options of {@link checkCors}. */
@@ -55,6 +65,13 @@ export interface CheckCorsOptions {
 export interface CheckCorsResult extends BrowserCallResult {
   /** The last preflight's answer, when one was sent. */
   preflightResponse?: CorsResponseInput
+  /**
+   * Set when Local Network Access comes into play (a public page calling a local or loopback
+   * target, or a `targetAddressSpace` that does not match). Chromium decides it before CORS: when
+   * its `outcome` is not `not-needed`, nothing is sent unless the permission is granted, and the
+   * CORS verdict above is what follows once it is.
+   */
+  localNetworkAccess?: LocalNetworkAccessPrediction
 }
 
 /** The last preflight's answer among the exchanges. */
@@ -77,6 +94,15 @@ export async function checkCors(
   call: CheckCorsRequest,
   options: CheckCorsOptions = {},
 ): Promise<CheckCorsResult> {
+  const [result, localNetworkAccess] = await Promise.all([
+    sendAsBrowser(call, options),
+    localNetworkAccessOfCall(call),
+  ])
+  return localNetworkAccess === undefined ? result : { ...result, localNetworkAccess }
+}
+
+/** The CORS part of {@link checkCors}: every request the browser sends, and the verdict. */
+async function sendAsBrowser(call: CheckCorsRequest, options: CheckCorsOptions): Promise<CheckCorsResult> {
   const network = createNetworkSend({ timeout: options.timeout ?? 10_000, secure: options.secure ?? true })
   try {
     const browser = createBrowserModel({ origin: call.origin, send: network.send })

@@ -121,3 +121,34 @@ describe('checkCors sends what the browser would send', () => {
     expect(verdict.networkError).toMatch(/ECONNREFUSED/)
   })
 })
+
+describe('checkCors reports Local Network Access', () => {
+  test('a public page calling the loopback backend: the permission, in Chromium words', async () => {
+    const url = `${backend.origin}/items?tag=lna`
+    const page = 'https://app.example.com'
+    const verdict = await checkCors({ url, origin: page, pageSpace: 'public' })
+    expect(verdict.localNetworkAccess).toMatchObject({
+      applies: true,
+      pageSpace: 'public',
+      targetSpace: 'loopback',
+      permission: 'loopback-network',
+      outcome: 'needs-permission',
+      message: `Access to fetch at '${url}' from origin '${page}' has been blocked by CORS policy: Permission was denied for this request to access the \`loopback\` address space.`,
+    })
+    expect(verdict.localNetworkAccess?.fix).toContain(`corsDevProxy({ '/api': '${backend.origin}' })`)
+  })
+
+  test('a mismatching targetAddressSpace is reported even between loopback addresses', async () => {
+    const verdict = await checkCors({
+      url: `${backend.origin}/items?tag=lna2`,
+      origin,
+      targetAddressSpace: 'local',
+    })
+    expect(verdict.localNetworkAccess).toMatchObject({ applies: false, outcome: 'blocked' })
+  })
+
+  test('a loopback page calling a loopback backend: no Local Network Access field', async () => {
+    const verdict = await checkCors({ url: `${backend.origin}/items?tag=lna3`, origin })
+    expect(verdict).not.toHaveProperty('localNetworkAccess')
+  })
+})
