@@ -62,6 +62,13 @@ function makeBody(kind: BodyKind | undefined): RequestBodyInput | undefined {
       return 'x'
     case 'params':
       return new URLSearchParams('a=1')
+    case 'stream':
+      return new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('x'))
+          controller.close()
+        },
+      })
     case 'form': {
       const form = new FormData()
       form.append('a', '1')
@@ -94,6 +101,7 @@ function callInPage(initiator: CorsInitiator, url: string, call: SequenceCall): 
             body,
             ...(init.redirect ? { redirect: init.redirect } : {}),
             ...(init.cache ? { cache: init.cache } : {}),
+            ...(init.body === 'stream' ? { duplex: 'half' } : {}),
           })
           await res.text()
           return { read: true as const, status: res.status }

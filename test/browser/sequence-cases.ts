@@ -9,7 +9,7 @@ import type { Route, RouteAnswer } from './sequence-server.js'
  */
 
 /** A body a script passes, by kind (built in the page and in Node alike). */
-export type BodyKind = 'blob-json' | 'blob-text' | 'blob-untyped' | 'string' | 'params' | 'form'
+export type BodyKind = 'blob-json' | 'blob-text' | 'blob-untyped' | 'string' | 'params' | 'form' | 'stream'
 
 /** What the script gets from one call. */
 export type CallOutcome =
@@ -542,6 +542,35 @@ export const SEQUENCE_CASES: readonly SequenceCase[] = [
           console: 'Failed to load resource: net::ERR_TOO_MANY_REDIRECTS',
         },
         sent: Array.from({ length: 21 }, (_, i) => `GET A/no${i} {PAGE}`),
+      },
+    ],
+  },
+  {
+    name: 'body: a ReadableStream is preflighted, then fails over HTTP/1.1 without reaching the server',
+    fetchOnly: 'XMLHttpRequest cannot send a stream',
+    routes: { 'A /x': route(reflect, preflightOk()), 'P /x': route({}) },
+    calls: [
+      {
+        url: '{A}/x',
+        method: 'POST',
+        body: 'stream',
+        expected: {
+          readable: false,
+          network: true,
+          console: 'Failed to load resource: net::ERR_ALPN_NEGOTIATION_FAILED',
+        },
+        sent: ['OPTIONS A/x {PAGE}'],
+      },
+      {
+        url: '{P}/x',
+        method: 'POST',
+        body: 'stream',
+        expected: {
+          readable: false,
+          network: true,
+          console: 'Failed to load resource: net::ERR_ALPN_NEGOTIATION_FAILED',
+        },
+        sent: [],
       },
     ],
   },

@@ -14,7 +14,7 @@ import {
 } from './evaluate-cors.js'
 import { createPreflightCache, type PreflightCache, preflightMaxAge } from './preflight-cache.js'
 import { REDIRECT_STATUSES, type RequestState, redirectStep } from './redirect-step.js'
-import { headersWithBody, type RequestBodyInput } from './request-body.js'
+import { headersWithBody, isStreamBody, type RequestBodyInput } from './request-body.js'
 import { isForbiddenMethod, isForbiddenRequestHeader } from './request-header-rules.js'
 
 /** One call of a page's script: what it passes to `fetch` (or sets on an `XMLHttpRequest`). */
@@ -108,7 +108,7 @@ export interface BrowserModel {
 
 /** The script's headers as the request carries them: combined per name, forbidden ones dropped, the body's type added. */
 function requestHeaders(call: BrowserCall): Array<readonly [string, string]> {
-  return combinedHeaders(headersWithBody(call.headers, call.body)).filter(
+  return combinedHeaders(headersWithBody(call.headers, call.body, call.initiator)).filter(
     ([name, value]) => !isForbiddenRequestHeader(name, value),
   )
 }
@@ -245,6 +245,15 @@ export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
             authorizationViaWildcard ||= outcome.authorizationViaWildcard
             if (!state.tainted) preflightCache.store(key, cacheEntry(answer, include, now()))
           }
+        }
+        // Streaming uploads need HTTP/2, which Chromium never speaks over http: (checked in
+        // Chromium 156: the preflight goes out, the request itself never does, same-origin too).
+        // Over https: the server's ALPN decides; the model assumes it offers h2.
+        if (isStreamBody(state.body) && state.url.startsWith('http:')) {
+          return failed(
+            'a streaming upload needs HTTP/2, and http: URLs are HTTP/1.1',
+            'net::ERR_ALPN_NEGOTIATION_FAILED',
+          )
         }
         // Origin goes on every CORS request, and on same-origin ones that are not GET or HEAD (Fetch §3.1 "append a request Origin header").
         const sendOrigin = corsMode || (state.method !== 'GET' && state.method !== 'HEAD')

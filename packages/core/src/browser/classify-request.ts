@@ -1,5 +1,6 @@
 import { type HeadersInput, headerEntries, trimHttpWhitespace } from '../http/header-list.js'
 import { normalizeMethod } from '../http/method.js'
+import type { CorsInitiator } from './chromium-messages.js'
 import { headersWithBody, isStreamBody, type RequestBodyInput } from './request-body.js'
 import {
   isForbiddenRequestHeader,
@@ -32,6 +33,11 @@ export interface ClassifyRequestInput {
   readonly hasUploadListeners?: boolean
   /** Force a preflight, as the Fetch standard's "use-CORS-preflight flag" does. */
   readonly forcePreflight?: boolean
+  /**
+   * What makes the request; XMLHttpRequest rewrites a script-set `charset` to `UTF-8` for a string body.
+   * @default 'fetch'
+   */
+  readonly initiator?: CorsInitiator
 }
 
 /** Why a request is preflighted, in words a user understands. */
@@ -173,7 +179,7 @@ export function classifyRequest(input: ClassifyRequestInput): RequestClassificat
   const forbidden = new Set<string>()
   const potentiallyUnsafe: string[] = []
   let safelistedTotal = 0
-  for (const [name, value] of combinedHeaders(headersWithBody(input.headers, input.body))) {
+  for (const [name, value] of combinedHeaders(headersWithBody(input.headers, input.body, input.initiator))) {
     if (isForbiddenRequestHeader(name, value)) {
       forbidden.add(name)
       continue

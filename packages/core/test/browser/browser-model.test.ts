@@ -398,3 +398,48 @@ describe('failures outside CORS', () => {
     expect(t.sent).toEqual([])
   })
 })
+
+describe("XMLHttpRequest's charset rewrite", () => {
+  it.each([
+    ['text/plain;charset=latin1', 'text/plain;charset=UTF-8'],
+    ['text/plain; charset=ISO-8859-1', 'text/plain; charset=UTF-8'],
+    ['text/plain;charset=utf-8', 'text/plain;charset=UTF-8'],
+    ['text/plain', 'text/plain'],
+  ])('%s is sent as %s with a string body', async (set, sent) => {
+    const t = setup(() => ok)
+    await t.browser.fetch({
+      url: `${A}/x`,
+      method: 'POST',
+      headers: { 'content-type': set },
+      body: 'x',
+      initiator: 'XMLHttpRequest',
+    })
+    expect(Object.fromEntries(t.sent[0]!.headers)['content-type']).toBe(sent)
+    // fetch never rewrites it.
+    const f = setup(() => ok)
+    await f.browser.fetch({ url: `${A}/x`, method: 'POST', headers: { 'content-type': set }, body: 'x' })
+    expect(Object.fromEntries(f.sent[0]!.headers)['content-type']).toBe(set)
+  })
+
+  it('the rewrite can push a value over the 128-byte limit, and so cause a preflight', async () => {
+    const type = `text/plain;a=${'x'.repeat(104)};charset=l1`
+    expect(type.length).toBeLessThanOrEqual(128)
+    const t = setup((request) => (request.kind === 'preflight' ? allowPreflight(request) : ok))
+    const xhr = await t.browser.fetch({
+      url: `${A}/x`,
+      method: 'POST',
+      headers: { 'content-type': type },
+      body: 'x',
+      initiator: 'XMLHttpRequest',
+    })
+    expect(xhr.reasons.map((reason) => reason.code)).toEqual(['header-too-long'])
+    const f = setup(() => ok)
+    const fetched = await f.browser.fetch({
+      url: `${A}/x`,
+      method: 'POST',
+      headers: { 'content-type': type },
+      body: 'x',
+    })
+    expect(fetched).toMatchObject({ allowed: true, preflight: false })
+  })
+})
