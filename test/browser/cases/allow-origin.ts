@@ -76,8 +76,12 @@ const SCENARIOS: Scenario[] = [
     'cors=reflect&allowOrigin=https://127.0.0.1',
     mismatch('https://127.0.0.1'),
   ),
-  blocked('null is refused', 'cors=reflect&allowOrigin=null', invalid('null')),
-  blocked('NULL is refused', 'cors=reflect&allowOrigin=NULL', invalid('NULL')),
+  blocked('null is a mismatch, not an invalid value', 'cors=reflect&allowOrigin=null', mismatch('null')),
+  blocked(
+    'NULL is an invalid value (only null is special)',
+    'cors=reflect&allowOrigin=NULL',
+    invalid('NULL'),
+  ),
   blocked('foo is invalid', 'cors=reflect&allowOrigin=foo', invalid('foo')),
   blocked('*.example.com is invalid', 'cors=reflect&allowOrigin=*.example.com', invalid('*.example.com')),
   blocked('** is invalid', 'cors=reflect&allowOrigin=**', invalid('**')),
@@ -118,7 +122,7 @@ const SCENARIOS: Scenario[] = [
     'cors=reflect&allowOrigin=http://example.com',
     mismatch('http://example.com'),
   ),
-  blockedPreflight('null on the preflight answer', 'cors=reflect&allowOrigin=null', invalid('null')),
+  blockedPreflight('null on the preflight answer', 'cors=reflect&allowOrigin=null', mismatch('null')),
   blockedPreflight(
     'two lines on the preflight answer',
     'cors=reflect&header=Access-Control-Allow-Origin:{origin}&header=Access-Control-Allow-Origin:http://a.test',

@@ -124,7 +124,10 @@ const RANGE: Scenario[] = [
   one('Range', 'bytes =0-1', true, ': no whitespace allowed'),
   one('Range', 'bytes= 0-1', true, ': no whitespace allowed'),
   one('Range', 'bytes=0 -1', true, ': no whitespace allowed'),
-  one('Range', 'bytes=0-99999999999999999999', false, ': a 20-digit position is still a position'),
+  one('Range', 'bytes=0-9223372036854775806', false, ': 2^63 - 2, the largest position Chromium safelists'),
+  one('Range', 'bytes=0-9223372036854775807', true, ': 2^63 - 1 is refused by Chromium'),
+  one('Range', 'bytes=9223372036854775807-', true, ': 2^63 - 1 as the first position too'),
+  one('Range', 'bytes=0-99999999999999999999', true, ': a 20-digit position does not parse in Chromium'),
   one('Range', 'bytes=', true, ': no range'),
 ]
 

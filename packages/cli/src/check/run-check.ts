@@ -71,6 +71,8 @@ export interface CheckReport {
     readonly message?: string
     readonly fix?: string
     readonly error?: CorsError
+    /** When readable: the response header names the script can read (lowercase, sorted). */
+    readonly readableHeaders?: readonly string[]
   }
   /** 0 readable, 1 blocked, 2 unreachable. */
   readonly exitCode: 0 | 1 | 2
@@ -167,7 +169,13 @@ function verdictOf(
     return { outcome: 'unreachable', message: result.message, ...(result.fix ? { fix: result.fix } : {}) }
   }
   const worded = evaluateCors(request, result.preflightResponse, result.response)
-  if (worded.allowed) return { outcome: 'readable', ...(worded.fix ? { fix: worded.fix } : {}) }
+  if (worded.allowed) {
+    return {
+      outcome: 'readable',
+      ...(worded.fix ? { fix: worded.fix } : {}),
+      ...(worded.readableHeaders ? { readableHeaders: worded.readableHeaders } : {}),
+    }
+  }
   return {
     outcome: 'blocked',
     ...(worded.stage ? { stage: worded.stage } : {}),

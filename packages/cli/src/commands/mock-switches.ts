@@ -19,7 +19,7 @@ export const MOCK_SWITCHES: ReadonlyArray<readonly [name: string, values: string
     ['expose', 'x-a,x-b', 'Access-Control-Expose-Headers'],
     ['credentials', 'true|false', 'force Access-Control-Allow-Credentials on or off'],
     ['allowCredentials', 'True', 'Access-Control-Allow-Credentials exactly as written'],
-    ['header', 'X-Custom:1', 'an extra response header line (repeatable; replaces the mode\'s of that name)'],
+    ['header', 'X-Custom:1', "an extra response header line (repeatable; replaces the mode's of that name)"],
     ['maxAge', '0-86400', 'Access-Control-Max-Age of the preflight answer'],
     ['redirect', '/next?x=1', 'answer 302 (or the 3xx status) with that Location, exactly as written'],
   ])

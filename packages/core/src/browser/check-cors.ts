@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici'
 import type { HeadersInput } from '../http/header-list.js'
 import { isSameOrigin } from '../http/parse-origin.js'
+import type { CorsInitiator } from './chromium-messages.js'
 import { classifyRequest, combinedHeaders } from './classify-request.js'
 import type { CorsResponseInput, CorsVerdict } from './evaluate-cors.js'
 import { evaluateCors } from './evaluate-cors.js'
@@ -26,6 +27,11 @@ export interface CheckCorsRequest {
   credentials?: boolean
   /** A request body (sent with the actual request only). */
   body?: string
+  /**
+   * What the script calls; only the wording of the verdict depends on it.
+   * @default 'fetch'
+   */
+  initiator?: CorsInitiator
 }
 
 /** Options of {@link checkCors}. */
@@ -68,7 +74,14 @@ export async function checkCors(
   const timeout = options.timeout ?? 10_000
   const method = call.method ?? 'GET'
   const credentials = call.credentials ? 'include' : 'same-origin'
-  const input = { url: call.url, origin: call.origin, method, headers: call.headers, credentials } as const
+  const input = {
+    url: call.url,
+    origin: call.origin,
+    method,
+    headers: call.headers,
+    credentials,
+    initiator: call.initiator,
+  } as const
   const classification = classifyRequest(input)
   // A forbidden method makes the browser throw before it sends anything: send nothing either.
   if (isForbiddenMethod(method)) return evaluateCors(input)
@@ -78,7 +91,7 @@ export async function checkCors(
     connect: { rejectUnauthorized: options.secure ?? true },
   })
   try {
-    let preflightResponse: (CorsResponseInput & { redirected: boolean }) | undefined
+    let preflightResponse: CorsResponseInput | undefined
     // A same-origin request takes the Fetch standard's "basic" path (main fetch): no preflight, no CORS check.
     if (classification.kind === 'preflight' && !isSameOrigin(call.url, call.origin)) {
       // The preflight carries no credentials and none of the script's headers (Fetch §4.8).
@@ -122,7 +135,7 @@ async function send(
   method: string,
   headers: Record<string, string>,
   body?: string,
-): Promise<CorsResponseInput & { redirected: boolean }> {
+): Promise<CorsResponseInput> {
   // No redirects are followed: a preflight never follows one, and for the actual request the
   // verdict is about this server's answer.
   const answer = await request(url, { method, headers, body, dispatcher })
@@ -130,6 +143,7 @@ async function send(
   const responseHeaders: Record<string, string | string[]> = {}
   for (const [name, value] of Object.entries(answer.headers))
     if (value !== undefined) responseHeaders[name] = value
-  const redirected = answer.statusCode >= 300 && answer.statusCode < 400 && 'location' in answer.headers
-  return { status: answer.statusCode, headers: responseHeaders, redirected }
+  // Whether this is a redirect is evaluateCors's call: only 301, 302, 303, 307 and 308 with a
+  // Location are (checked in Chromium 156: a preflight answered 300 with a Location is "not ok").
+  return { status: answer.statusCode, headers: responseHeaders }
 }

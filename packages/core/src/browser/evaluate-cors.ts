@@ -233,7 +233,9 @@ export function evaluateCors(
   }
   if (isSameOrigin(request.url, request.origin)) {
     const readable =
-      response === undefined ? {} : { readableHeaders: readableResponseHeaders(response.headers, { sameOrigin: true }) }
+      response === undefined
+        ? {}
+        : { readableHeaders: readableResponseHeaders(response.headers, { sameOrigin: true }) }
     return { allowed: true, preflight: false, reasons: [], ...readable }
   }
   const classification = classifyRequest(request)
@@ -277,6 +279,12 @@ export function evaluateCors(
       ? {}
       : { readableHeaders: readableResponseHeaders(response.headers, { credentials: request.credentials }) }
   return authorizationViaWildcard
-    ? { allowed: true, preflight, fix: AUTHORIZATION_WILDCARD_FIX, reasons: classification.reasons, ...readable }
+    ? {
+        allowed: true,
+        preflight,
+        fix: AUTHORIZATION_WILDCARD_FIX,
+        reasons: classification.reasons,
+        ...readable,
+      }
     : { allowed: true, preflight, reasons: classification.reasons, ...readable }
 }

@@ -33,9 +33,9 @@ describe('readableResponseHeaders', () => {
   it('adds the exposed names present, in any case, ignoring names the answer lacks', () => {
     const headers = { ...ANSWER, 'access-control-expose-headers': 'X-ID , date,x-missing,, set-cookie' }
     expect(readableResponseHeaders(headers)).toEqual(
-      [...SAFELISTED, 'access-control-expose-headers', 'date', 'x-id'].filter(
-        (name) => name !== 'access-control-expose-headers',
-      ).sort(),
+      [...SAFELISTED, 'access-control-expose-headers', 'date', 'x-id']
+        .filter((name) => name !== 'access-control-expose-headers')
+        .sort(),
     )
   })
 
@@ -49,7 +49,13 @@ describe('readableResponseHeaders', () => {
     expect(names).not.toContain('set-cookie')
     if (all) {
       expect(names).toEqual(
-        [...SAFELISTED, 'access-control-allow-origin', 'access-control-expose-headers', 'date', 'x-id'].sort(),
+        [
+          ...SAFELISTED,
+          'access-control-allow-origin',
+          'access-control-expose-headers',
+          'date',
+          'x-id',
+        ].sort(),
       )
     } else {
       expect(names).toEqual(SAFELISTED)
@@ -58,7 +64,11 @@ describe('readableResponseHeaders', () => {
 
   it('reads every header but Set-Cookie and Set-Cookie2 on a same-origin answer', () => {
     const names = readableResponseHeaders({ ...ANSWER, 'set-cookie2': 'x' }, { sameOrigin: true })
-    expect(names).toEqual(Object.keys(ANSWER).filter((name) => name !== 'set-cookie').sort())
+    expect(names).toEqual(
+      Object.keys(ANSWER)
+        .filter((name) => name !== 'set-cookie')
+        .sort(),
+    )
   })
 
   it('takes header lines, lowercasing their names', () => {
