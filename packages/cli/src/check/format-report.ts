@@ -92,6 +92,9 @@ export function formatCheckReport(report: CheckReport): string {
   const { verdict } = report
   if (verdict.outcome === 'readable') {
     lines.push(`${pc.bold('Verdict:')} ${pc.green('readable')}: the script can read the response`)
+    if (verdict.readableHeaders !== undefined) {
+      lines.push(pc.dim(`  and these response headers: ${verdict.readableHeaders.join(', ') || '(none)'}`))
+    }
   } else if (verdict.outcome === 'blocked') {
     lines.push(
       `${pc.bold('Verdict:')} ${pc.red('blocked')} (the browser's console says:)`,

@@ -83,6 +83,8 @@ export interface CheckReport {
     readonly message?: string
     readonly fix?: string
     readonly error?: CorsError
+    /** When readable: the response header names the script can read (lowercase, sorted). */
+    readonly readableHeaders?: readonly string[]
   }
   /**
    * Chromium's Local Network Access prediction (worded for the initiator), when it comes into
@@ -193,7 +195,13 @@ function verdictOf(result: CheckCorsResult): CheckReport['verdict'] {
     const outcome = result.response === undefined ? 'unreachable' : 'failed'
     return { outcome, message: result.message, ...(result.fix ? { fix: result.fix } : {}) }
   }
-  if (result.allowed) return { outcome: 'readable', ...(result.fix ? { fix: result.fix } : {}) }
+  if (result.allowed) {
+    return {
+      outcome: 'readable',
+      ...(result.fix ? { fix: result.fix } : {}),
+      ...(result.readableHeaders ? { readableHeaders: result.readableHeaders } : {}),
+    }
+  }
   return {
     outcome: 'blocked',
     ...(result.stage ? { stage: result.stage } : {}),

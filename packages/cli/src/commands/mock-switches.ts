@@ -8,6 +8,7 @@ export const MOCK_SWITCHES: ReadonlyArray<readonly [name: string, values: string
     ['status', '200-599', 'status of the answer (not of the preflight)'],
     ['delay', '0-10000', 'milliseconds to wait before answering'],
     ['preflight', 'fail|ok', 'fail answers the preflight 500 ("It does not have HTTP ok status")'],
+    ['preflightStatus', '200-599', 'status of the preflight answer (302 with header=Location:/x)'],
     ['allowMethods', 'GET,POST|*', 'Access-Control-Allow-Methods of the preflight answer'],
     ['allowHeaders', 'content-type|*', 'Access-Control-Allow-Headers of the preflight answer'],
     [
@@ -17,6 +18,8 @@ export const MOCK_SWITCHES: ReadonlyArray<readonly [name: string, values: string
     ],
     ['expose', 'x-a,x-b', 'Access-Control-Expose-Headers'],
     ['credentials', 'true|false', 'force Access-Control-Allow-Credentials on or off'],
+    ['allowCredentials', 'True', 'Access-Control-Allow-Credentials exactly as written'],
+    ['header', 'X-Custom:1', "an extra response header line (repeatable; replaces the mode's of that name)"],
     ['maxAge', '0-86400', 'Access-Control-Max-Age of the preflight answer'],
     ['redirect', '/next?x=1', 'answer 302 (or the 3xx status) with that Location, exactly as written'],
   ])

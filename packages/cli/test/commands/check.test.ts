@@ -53,6 +53,20 @@ describe('check: exit codes and the report', () => {
     expect(result.stdout).toContain(`   < access-control-allow-origin: ${ORIGIN}`)
     expect(result.stdout).toContain('Protocol: HTTP/1.1: browsers speak HTTP/2 only over TLS (https:)')
     expect(result.stdout).toContain('Verdict: readable')
+    expect(result.stdout).toContain('  and these response headers: content-length, content-type')
+  })
+
+  it('--json lists the response headers the script can read', async () => {
+    const { code, report } = await checkJson([
+      `${mock.origin}/users?cors=reflect&expose=x-id&header=X-Id:7&header=X-Other:1`,
+      '--origin',
+      ORIGIN,
+    ])
+    expect(code).toBe(0)
+    expect(report.verdict).toEqual({
+      outcome: 'readable',
+      readableHeaders: ['content-length', 'content-type', 'x-id'],
+    })
   })
 
   it("exit 1 for a blocked preflighted request: why it is preflighted, the preflight, Chromium's words, the fix", async () => {

@@ -16,6 +16,7 @@ import { createPreflightCache, type PreflightCache, preflightMaxAge } from './pr
 import { REDIRECT_STATUSES, type RequestState, redirectStep } from './redirect-step.js'
 import { headersWithBody, isStreamBody, type RequestBodyInput } from './request-body.js'
 import { isForbiddenMethod, isForbiddenRequestHeader } from './request-header-rules.js'
+import { readableResponseHeaders } from './response-header-rules.js'
 
 /** One call of a page's script: what it passes to `fetch` (or sets on an `XMLHttpRequest`). */
 export interface BrowserCall {
@@ -307,11 +308,17 @@ export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
       response: BrowserAnswer,
       responseType: 'basic' | 'cors' | 'opaqueredirect',
     ): BrowserCallResult {
+      // An opaque redirect shows the script no header at all (checked in Chromium 156).
+      const readableHeaders =
+        responseType === 'opaqueredirect'
+          ? []
+          : readableResponseHeaders(response.headers, { sameOrigin: responseType === 'basic', credentials })
       return {
         ...base(),
         allowed: true,
         response,
         responseType,
+        readableHeaders,
         ...(authorizationViaWildcard ? { fix: AUTHORIZATION_WILDCARD_FIX } : {}),
       }
     }

@@ -57,7 +57,7 @@ export function corsFix(error: CorsError, context: CorsFixContext): string {
 
 /** The fix for a request allowed only because Chromium still lets `*` cover Authorization. */
 export const AUTHORIZATION_WILDCARD_FIX =
-  'list `authorization` explicitly in Access-Control-Allow-Headers (`cors.allowedHeaders`): per the Fetch standard `*` never covers Authorization, and Chromium lets it through only with a deprecation warning'
+  'list `authorization` explicitly in Access-Control-Allow-Headers (`cors.allowedHeaders`): per the Fetch standard `*` never covers Authorization, and Chromium lets it through today with only a deprecation issue in DevTools (AuthorizationCoveredByWildcard, nothing in the console)'
 
 /** The fix for a forbidden method, which no browser script can send. */
 export const FORBIDDEN_METHOD_FIX =

@@ -15,6 +15,7 @@ import {
 } from './classify-request.js'
 import { AUTHORIZATION_WILDCARD_FIX, corsFix, FORBIDDEN_METHOD_FIX } from './cors-fix.js'
 import { isForbiddenMethod } from './request-header-rules.js'
+import { readableResponseHeaders } from './response-header-rules.js'
 
 /** The request a page's script makes: where, from which origin, how. */
 export interface CorsRequestInput extends ClassifyRequestInput {
@@ -67,6 +68,11 @@ export interface CorsVerdict {
   readonly error?: CorsError
   /** Why a preflight is sent (empty for a simple request). */
   readonly reasons: readonly PreflightReason[]
+  /**
+   * The response header names the script can read (lowercase, sorted), set when a response was
+   * given and is allowed; see `readableResponseHeaders`.
+   */
+  readonly readableHeaders?: readonly string[]
 }
 
 /**
@@ -227,7 +233,13 @@ export function evaluateCors(
       reasons: [],
     }
   }
-  if (isSameOrigin(request.url, request.origin)) return { allowed: true, preflight: false, reasons: [] }
+  if (isSameOrigin(request.url, request.origin)) {
+    const readable =
+      response === undefined
+        ? {}
+        : { readableHeaders: readableResponseHeaders(response.headers, { sameOrigin: true }) }
+    return { allowed: true, preflight: false, reasons: [], ...readable }
+  }
   const classification = classifyRequest(request)
   const preflight = classification.kind === 'preflight'
   const parsedOrigin = originOf(request.origin)
@@ -264,7 +276,17 @@ export function evaluateCors(
     const error = checkAccess(response.headers, origin, include, false)
     if (error !== undefined) return blocked('response', error, response.status)
   }
+  const readable =
+    response === undefined
+      ? {}
+      : { readableHeaders: readableResponseHeaders(response.headers, { credentials: request.credentials }) }
   return authorizationViaWildcard
-    ? { allowed: true, preflight, fix: AUTHORIZATION_WILDCARD_FIX, reasons: classification.reasons }
-    : { allowed: true, preflight, reasons: classification.reasons }
+    ? {
+        allowed: true,
+        preflight,
+        fix: AUTHORIZATION_WILDCARD_FIX,
+        reasons: classification.reasons,
+        ...readable,
+      }
+    : { allowed: true, preflight, reasons: classification.reasons, ...readable }
 }

@@ -82,15 +82,25 @@ export const SAFELISTED_VALUE_MAX = 128
 export const SAFELISTED_TOTAL_MAX = 1024
 
 /**
+ * The largest byte position Chromium safelists: it reads positions as signed 64-bit integers and
+ * refuses the largest one too (checked in Chromium 156: `bytes=0-9223372036854775806` is simple,
+ * `bytes=0-9223372036854775807` and `bytes=9223372036854775807-` are preflighted).
+ */
+const MAX_RANGE_POSITION = 2n ** 63n - 2n
+
+/**
  * Whether a `Range` value is one range the browser may send without a preflight (Fetch
  * standard §2.2.2 uses "parse a single range header value" without whitespace): `bytes=N-`
- * or `bytes=N-M` with N <= M; a suffix range (`bytes=-N`) is not safelisted.
+ * or `bytes=N-M` with N <= M; a suffix range (`bytes=-N`) is not safelisted. Beyond the
+ * standard, Chromium preflights a position above {@link MAX_RANGE_POSITION}.
  */
 export function isSafelistedRange(value: string): boolean {
   const match = /^bytes=(\d+)-(\d*)$/.exec(value)
   if (match === null) return false
+  const start = BigInt(match[1]!)
   const end = match[2]!
-  return end === '' || BigInt(match[1]!) <= BigInt(end)
+  if (start > MAX_RANGE_POSITION) return false
+  return end === '' || (BigInt(end) <= MAX_RANGE_POSITION && start <= BigInt(end))
 }
 
 /**

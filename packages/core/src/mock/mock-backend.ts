@@ -6,7 +6,7 @@ import { isCorsPreflight } from '../cors/cors-decision.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import { sendJsonp, sendJsonpMethodNotAllowed } from '../jsonp/jsonp-response.js'
 import { answerCookieRequest } from './mock-cookies.js'
-import { answerMockPreflight, applyMockCorsHeaders } from './mock-cors.js'
+import { answerMockPreflight, applyMockCorsHeaders, applyMockExtraHeaders } from './mock-cors.js'
 import { buildEcho, readRequestBody } from './mock-echo.js'
 import { createMockEventStreams } from './mock-events.js'
 import { closeAfterResponse, type MockResponse, parseRequestTarget, sendJson } from './mock-http.js'
@@ -133,6 +133,7 @@ export function buildMockBackend(resolved: ResolvedMockBackendOptions): MockBack
       return
     }
     applyMockCorsHeaders(req, res, mode, switches, resolved)
+    applyMockExtraHeaders(res, switches)
     if (switches.delay === 0) {
       dispatch(req, res, url, switches)
       return

@@ -40,13 +40,33 @@ export function applyMockCorsHeaders(
     if (credentials !== false) res.setHeader('access-control-allow-credentials', 'true')
   }
   if (switches?.allowOrigin !== undefined) res.setHeader('access-control-allow-origin', switches.allowOrigin)
+  if (switches?.allowCredentials !== undefined) {
+    res.setHeader('access-control-allow-credentials', switches.allowCredentials)
+  }
   if (switches?.expose) res.setHeader('access-control-expose-headers', switches.expose)
 }
 
 /**
- * Answers a preflight: 204 with the mode's headers, the allowed methods and headers and
- * `Access-Control-Max-Age`; or 500 when `?preflight=fail`, which the browser rejects whatever
- * the headers say (Fetch standard §4.8 step 7: the status must be an ok status).
+ * Sets the `?header=Name:value` lines, last, so they can replace anything the mode set (a
+ * second Access-Control-Allow-Origin line, an unparsable Access-Control-Allow-Methods, a
+ * `Location` on a 3xx preflight). The lines of one name go out as that many header lines.
+ * Applied with `cors=off` too: they are the script's test headers, not the mode's.
+ */
+export function applyMockExtraHeaders(res: MockResponse, switches: MockSwitches | undefined): void {
+  if (switches === undefined || switches.headers.length === 0 || res.headersSent) return
+  const lines = new Map<string, string[]>()
+  for (const [name, value] of switches.headers) {
+    const lower = name.toLowerCase()
+    lines.set(lower, [...(lines.get(lower) ?? []), value])
+  }
+  for (const [name, values] of lines) res.setHeader(name, values.length === 1 ? (values[0] ?? '') : values)
+}
+
+/**
+ * Answers a preflight: 204 with the mode's headers, the allowed methods and headers,
+ * `Access-Control-Max-Age` and the `?header=` lines; or the `?preflightStatus=` (500 when
+ * `?preflight=fail`), which the browser rejects unless it is an ok status, 200-299, whatever the
+ * headers say (Fetch standard §4.8 step 7).
  */
 export function answerMockPreflight(
   req: ProxyRequest,
@@ -68,10 +88,14 @@ export function answerMockPreflight(
     if (headers !== '') res.setHeader('access-control-allow-headers', headers)
     if (switches.maxAge !== undefined) res.setHeader('access-control-max-age', String(switches.maxAge))
   }
-  if (switches.preflightFail) {
-    sendJson(res, 500, { error: 'preflight failed on purpose (?preflight=fail)' })
+  applyMockExtraHeaders(res, switches)
+  const status = switches.preflightStatus ?? (switches.preflightFail ? 500 : 204)
+  if (status === 204) {
+    res.statusCode = 204
+    res.end()
     return
   }
-  res.statusCode = 204
-  res.end()
+  sendJson(res, status, {
+    error: `preflight answered ${status} on purpose (?preflightStatus= or ?preflight=fail)`,
+  })
 }

@@ -47,6 +47,28 @@ function plainHeaders(headers: OutgoingHttpHeaders): Record<string, string | str
   return result
 }
 
+/**
+ * The response headers as they went out. HTTP/1.x: read from the head Node wrote, because Node
+ * adds `Date`, `Connection`, `Keep-Alive` and `Transfer-Encoding` itself, outside `getHeaders()`,
+ * and a browser sees them (which headers a script may read depends on them). `_header` is
+ * Node's undocumented but long-stable copy of that head; without it (HTTP/2), `getHeaders()`.
+ */
+function sentHeaders(res: MockResponse): Record<string, string | string[]> {
+  const head = (res as { _header?: unknown })._header
+  if (typeof head !== 'string') return plainHeaders(res.getHeaders())
+  const result: Record<string, string | string[]> = {}
+  for (const line of head.split('\r\n').slice(1)) {
+    const colon = line.indexOf(':')
+    if (colon <= 0) continue
+    const name = line.slice(0, colon).toLowerCase()
+    const value = line.slice(colon + 1).trim()
+    const previous = result[name]
+    result[name] =
+      previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value]
+  }
+  return result
+}
+
 /** Creates a log that keeps the last `limit` requests. */
 export function createMockLog(limit: number): MockLog {
   const entries: MockRequestLog[] = []
@@ -76,7 +98,7 @@ export function createMockLog(limit: number): MockLog {
         entry.handled = res.headersSent
         if (!res.headersSent) return
         entry.status = res.statusCode
-        entry.responseHeaders = plainHeaders(res.getHeaders())
+        entry.responseHeaders = sentHeaders(res)
       }
       res.on('finish', complete)
       res.on('close', complete)

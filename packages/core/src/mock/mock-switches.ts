@@ -13,11 +13,14 @@ import { HTTP_TOKEN } from '../http/http-token.js'
  * | `status` | `200`–`599` | status of the answer (not of the preflight; see `preflight`) |
  * | `delay` | `0`–`10000` | milliseconds to wait before answering (not before a preflight answer) |
  * | `preflight` | `fail`, `ok` | `fail` answers the preflight 500, which the browser rejects ("It does not have HTTP ok status") |
+ * | `preflightStatus` | `200`–`599` | status of the preflight answer (wins over `preflight=fail`), e.g. `299` (still ok), `302` (with a `header=Location:...`, a redirect) |
  * | `allowMethods` | comma-separated methods, or `*` | `Access-Control-Allow-Methods` of the preflight answer, e.g. `GET,POST` to block PUT (default: GET, HEAD, PUT, PATCH, POST, DELETE) |
  * | `allowHeaders` | comma-separated header names, or `*` | `Access-Control-Allow-Headers` of the preflight answer, e.g. `content-type` to block `X-Foo` (default: the requested ones) |
  * | `allowOrigin` | a header value (printable ASCII, e.g. `http://example.com` or `a, b`) | `Access-Control-Allow-Origin` sent instead of the mode's (not with `cors=off`), to show a wrong, invalid or multiple value |
  * | `expose` | comma-separated header names | `Access-Control-Expose-Headers` on the answer |
  * | `credentials` | `true`, `false` | send or omit `Access-Control-Allow-Credentials: true`, whatever the mode's default |
+ * | `allowCredentials` | a header value (printable ASCII, spaces allowed, e.g. `True`, ` true`, `1`) | `Access-Control-Allow-Credentials` sent exactly as written, instead of the mode's (not with `cors=off`) |
+ * | `header` | `Name:value` (printable ASCII value, may be empty), repeatable | extra response header lines on the answer and the preflight answer, after the mode's: the lines of one name replace the mode's header of that name, and a name given twice is sent as two lines (the body's own `Content-Type` and `Content-Length` win) |
  * | `maxAge` | `0`–`86400` | `Access-Control-Max-Age` of the preflight answer, in seconds |
  * | `redirect` | a path (`/next?x=1`) or a URL on this server | answer 302 (or the 3xx `status`) with this `Location`, as written, to see how a proxy rewrites redirects |
  *
@@ -51,6 +54,12 @@ export interface MockSwitches {
   readonly maxAge: number | undefined
   /** `Location` of a redirect answer (a path, or an absolute URL the backend checks is its own); `undefined`: no redirect. */
   readonly redirect: string | undefined
+  /** Status of the preflight answer; `undefined`: 204, or 500 with `preflightFail`. */
+  readonly preflightStatus: number | undefined
+  /** `Access-Control-Allow-Credentials` exactly as written; `undefined` keeps the mode's. */
+  readonly allowCredentials: string | undefined
+  /** Extra response header lines, `[name, value]` in the order given (`header=` switches). */
+  readonly headers: readonly (readonly [name: string, value: string])[]
 }
 
 /** Why a switch was refused: enough for a 400 body that says how to fix the URL. */
@@ -81,7 +90,7 @@ const DIGITS = /^\d{1,9}$/
 /** Longest `redirect` accepted: a Location is a header line, not a document. */
 const MAX_REDIRECT_LENGTH = 2048
 
-type SwitchName = Exclude<keyof MockSwitches, 'preflightFail'> | 'preflight'
+type SwitchName = Exclude<keyof MockSwitches, 'preflightFail' | 'headers'> | 'preflight' | 'header'
 type Parser = (value: string) => { value: unknown } | undefined
 
 function choice<T extends string>(...values: T[]): Parser {
@@ -131,17 +140,41 @@ function headerValueSwitch(value: string): { value: unknown } | undefined {
   return { value }
 }
 
+/**
+ * A value sent exactly as written, surrounding spaces included: Chromium reads header values
+ * trimmed, and a case shows that ` true` still passes. Printable ASCII only (a header line).
+ */
+function rawHeaderValue(value: string): { value: unknown } | undefined {
+  return value.length <= MAX_ALLOW_ORIGIN_LENGTH && /^[\x20-\x7e]*$/.test(value) ? { value } : undefined
+}
+
+/** `Name:value`: a header name (a token) and a printable value, possibly empty. */
+function headerLine(value: string): { value: unknown } | undefined {
+  const colon = value.indexOf(':')
+  if (colon <= 0) return undefined
+  const name = value.slice(0, colon)
+  const line = rawHeaderValue(value.slice(colon + 1))
+  return HTTP_TOKEN.test(name) && line !== undefined ? { value: [name, line.value] } : undefined
+}
+
+/** Switches that may be given more than once; their values are collected in order. */
+const REPEATABLE = new Set<SwitchName>(['header'])
+
 /** Every switch with the description of its allowed values, in the order of the table above. */
 const SWITCHES: ReadonlyArray<readonly [SwitchName, string, Parser]> = [
   ['cors', 'off | wildcard | reflect', choice('off', 'wildcard', 'reflect')],
   ['status', 'an integer from 200 to 599', integer(200, 599)],
   ['delay', `milliseconds from 0 to ${MAX_MOCK_DELAY}`, integer(0, MAX_MOCK_DELAY)],
   ['preflight', 'fail | ok', choice('fail', 'ok')],
+  // Not 1xx: an HTTP/1.1 answer with a 1xx status is an interim response, never the final one.
+  ['preflightStatus', 'an integer from 200 to 599', integer(200, 599)],
   ['allowMethods', 'comma-separated methods (e.g. GET,POST) or *', tokenList(true)],
   ['allowHeaders', 'comma-separated header names (e.g. content-type) or *', tokenList(true)],
   ['allowOrigin', 'a printable header value (e.g. http://example.com)', headerValueSwitch],
   ['expose', 'comma-separated header names (e.g. x-a,x-b)', tokenList(false)],
   ['credentials', 'true | false', choice('true', 'false')],
+  ['allowCredentials', 'a printable header value (e.g. True)', rawHeaderValue],
+  ['header', 'Name:value (e.g. X-Custom:1), repeatable', headerLine],
   ['maxAge', `seconds from 0 to ${MAX_MAX_AGE}`, integer(0, MAX_MAX_AGE)],
   ['redirect', 'a path (e.g. /next) or an http(s) URL on this server', redirectTarget],
 ]
@@ -158,16 +191,20 @@ export function parseMockSwitches(query: URLSearchParams): MockSwitchesResult {
   for (const [name, allowed, parse] of SWITCHES) {
     const values = query.getAll(name)
     if (values.length === 0) continue
-    const value = values[0] ?? ''
-    if (values.length > 1) {
+    if (values.length > 1 && !REPEATABLE.has(name)) {
+      const value = values[0] ?? ''
       return { ok: false, error: { switch: name, value, allowed, error: `switch "${name}" is given twice` } }
     }
-    const result = parse(value)
-    if (result === undefined) {
-      const error = `unknown value ${JSON.stringify(value)} for switch "${name}": use ${allowed}`
-      return { ok: false, error: { switch: name, value, allowed, error } }
+    const results: unknown[] = []
+    for (const value of values) {
+      const result = parse(value)
+      if (result === undefined) {
+        const error = `unknown value ${JSON.stringify(value)} for switch "${name}": use ${allowed}`
+        return { ok: false, error: { switch: name, value, allowed, error } }
+      }
+      results.push(result.value)
     }
-    parsed[name] = result.value
+    parsed[name] = REPEATABLE.has(name) ? results : results[0]
   }
   return {
     ok: true,
@@ -183,6 +220,9 @@ export function parseMockSwitches(query: URLSearchParams): MockSwitchesResult {
       credentials: parsed.credentials === undefined ? undefined : parsed.credentials === 'true',
       maxAge: parsed.maxAge as number | undefined,
       redirect: parsed.redirect as string | undefined,
+      preflightStatus: parsed.preflightStatus as number | undefined,
+      allowCredentials: parsed.allowCredentials as string | undefined,
+      headers: (parsed.header as [string, string][] | undefined) ?? [],
     },
   }
 }

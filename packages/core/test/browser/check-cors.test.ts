@@ -120,6 +120,33 @@ describe('checkCors sends what the browser would send', () => {
     expect(verdict.allowed).toBe(false)
     expect(verdict.networkError).toMatch(/ECONNREFUSED/)
   })
+
+  test('a preflight answered 300 with a Location is "not ok", not a redirect; 307 with one is a redirect', async () => {
+    const call = { origin, method: 'PUT', headers: { 'Content-Type': 'application/json' } }
+    const notOk = await checkCors({
+      ...call,
+      url: `${backend.origin}/x?preflightStatus=300&header=Location:/y&tag=p300`,
+    })
+    expect(notOk.error).toEqual({ kind: 'preflight-invalid-status', preflight: true })
+    const redirect = await checkCors({
+      ...call,
+      url: `${backend.origin}/x?preflightStatus=307&header=Location:/y&tag=p307`,
+    })
+    expect(redirect.error).toEqual({ kind: 'preflight-redirect', preflight: true })
+  })
+
+  test('words the verdict for XMLHttpRequest and lists the readable headers of an allowed answer', async () => {
+    const url = `${backend.origin}/x?allowOrigin=http://example.com&tag=xhr`
+    const blocked = await checkCors({ url, origin, initiator: 'XMLHttpRequest' })
+    expect(blocked.message).toBe(
+      `Access to XMLHttpRequest at '${url}' from origin '${origin}' has been blocked by CORS policy: The 'Access-Control-Allow-Origin' header has a value 'http://example.com' that is not equal to the supplied origin.`,
+    )
+    const readable = await checkCors({
+      url: `${backend.origin}/x?expose=x-a,date&header=X-A:1&header=X-B:2&tag=read`,
+      origin,
+    })
+    expect(readable.readableHeaders).toEqual(['content-length', 'content-type', 'date', 'x-a'])
+  })
 })
 
 describe('checkCors reports Local Network Access', () => {

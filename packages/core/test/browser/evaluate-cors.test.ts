@@ -491,7 +491,7 @@ describe('evaluateCors: other behaviour', () => {
       pf({}, 500),
       ok(),
     )
-    expect(verdict).toEqual({ allowed: true, preflight: false, reasons: [] })
+    expect(verdict).toEqual({ allowed: true, preflight: false, reasons: [], readableHeaders: [] })
   })
 
   it('lets Authorization through * (as Chromium 156 does) but says to list it', () => {

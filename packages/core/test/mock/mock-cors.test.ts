@@ -188,3 +188,72 @@ describe('mock backend preflights', () => {
     })
   })
 })
+
+describe('mock backend switches for the browser matrix', () => {
+  it.each([
+    ['/x?cors=reflect&allowCredentials=True', 'True'],
+    ['/x?cors=reflect&allowCredentials=1', '1'],
+    ['/x?cors=wildcard&allowCredentials=true', 'true'],
+    ['/x?cors=reflect&allowCredentials=', ''],
+  ])(
+    '%s sends Access-Control-Allow-Credentials as written, on the answer and the preflight',
+    async (path, value) => {
+      const res = await send(path, 'GET', { origin: ORIGIN })
+      expect(res.headers['access-control-allow-credentials']).toBe(value)
+      const preflight = await send(path, 'OPTIONS', PREFLIGHT_PUT)
+      expect(preflight.headers['access-control-allow-credentials']).toBe(value)
+    },
+  )
+
+  it('sends no Access-Control-Allow-Credentials with cors=off, whatever allowCredentials says', async () => {
+    const res = await send('/x?cors=off&allowCredentials=true', 'GET', { origin: ORIGIN })
+    expect(res.headers['access-control-allow-credentials']).toBeUndefined()
+  })
+
+  it.each([
+    ['/x?cors=reflect&preflightStatus=200', 200],
+    ['/x?cors=reflect&preflightStatus=299', 299],
+    ['/x?cors=reflect&preflightStatus=404', 404],
+    ['/x?cors=reflect&preflightStatus=302', 302],
+    ['/x?cors=reflect&preflightStatus=204&preflight=fail', 204],
+  ])('%s answers the preflight %i with the CORS headers, the request still 200', async (path, status) => {
+    const preflight = await send(path, 'OPTIONS', PREFLIGHT_PUT)
+    expect(preflight.status).toBe(status)
+    expect(preflight.headers['access-control-allow-origin']).toBe(ORIGIN)
+    expect(preflight.headers['access-control-allow-methods']).toBe('GET,HEAD,PUT,PATCH,POST,DELETE')
+    expect((await send(path, 'GET', { origin: ORIGIN })).status).toBe(200)
+  })
+
+  it('adds header= lines to the answer and the preflight, two lines for a name given twice', async () => {
+    const path =
+      '/x?cors=reflect&header=X-Custom:1&header=Access-Control-Allow-Origin:http://a.test&header=access-control-allow-origin:http://b.test'
+    const raw = await request(new URL(path, mock.url), { headers: { origin: ORIGIN }, dispatcher: agent })
+    await raw.body.dump()
+    expect(raw.headers['x-custom']).toBe('1')
+    // undici keeps repeated lines as an array: two lines on the wire, the mode's value replaced.
+    expect(raw.headers['access-control-allow-origin']).toEqual(['http://a.test', 'http://b.test'])
+    const preflight = await send(
+      `${path}&header=Access-Control-Allow-Methods:PUT%20x`,
+      'OPTIONS',
+      PREFLIGHT_PUT,
+    )
+    expect(preflight.headers['x-custom']).toBe('1')
+    expect(preflight.headers['access-control-allow-methods']).toBe('PUT x')
+  })
+
+  it('sends header= lines with cors=off too, and keeps the body its own Content-Type', async () => {
+    const res = await send('/x?cors=off&header=Cache-Control:no-store&header=Content-Type:text/x', 'GET', {})
+    expect(res.headers['cache-control']).toBe('no-store')
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
+  })
+
+  it('sends a Location given with header= on a 3xx preflight', async () => {
+    const res = await send(
+      '/x?cors=reflect&preflightStatus=307&header=Location:/elsewhere',
+      'OPTIONS',
+      PREFLIGHT_PUT,
+    )
+    expect(res.status).toBe(307)
+    expect(res.headers.location).toBe('/elsewhere')
+  })
+})

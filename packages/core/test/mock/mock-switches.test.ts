@@ -13,6 +13,9 @@ const none = {
   credentials: undefined,
   maxAge: undefined,
   redirect: undefined,
+  preflightStatus: undefined,
+  allowCredentials: undefined,
+  headers: [],
 }
 
 describe('parseMockSwitches', () => {
@@ -47,6 +50,23 @@ describe('parseMockSwitches', () => {
     ['redirect=/next', { redirect: '/next' }],
     ['redirect=%2Fnext%3Fa%3D1', { redirect: '/next?a=1' }],
     ['redirect=http://127.0.0.1:4000/x', { redirect: 'http://127.0.0.1:4000/x' }],
+    ['preflightStatus=200', { preflightStatus: 200 }],
+    ['preflightStatus=302&preflight=fail', { preflightStatus: 302, preflightFail: true }],
+    ['allowCredentials=True', { allowCredentials: 'True' }],
+    ['allowCredentials=%20true', { allowCredentials: ' true' }],
+    ['allowCredentials=', { allowCredentials: '' }],
+    ['header=X-Custom:1', { headers: [['X-Custom', '1']] }],
+    ['header=X-Empty:', { headers: [['X-Empty', '']] }],
+    ['header=Location:/x%3Fa%3Db:c', { headers: [['Location', '/x?a=b:c']] }],
+    [
+      'header=Access-Control-Allow-Origin:http://a.test&header=access-control-allow-origin:%20http://b.test',
+      {
+        headers: [
+          ['Access-Control-Allow-Origin', 'http://a.test'],
+          ['access-control-allow-origin', ' http://b.test'],
+        ],
+      },
+    ],
   ])('accepts %j', (query, expected) => {
     expect(parseMockSwitches(new URLSearchParams(query))).toEqual({
       ok: true,
@@ -71,6 +91,13 @@ describe('parseMockSwitches', () => {
     ['credentials=1', 'credentials', 'true | false'],
     ['maxAge=86401', 'maxAge', 'seconds from 0 to 86400'],
     ['maxAge=1e3', 'maxAge', 'seconds from 0 to 86400'],
+    ['preflightStatus=101', 'preflightStatus', 'an integer from 200 to 599'],
+    ['preflightStatus=600', 'preflightStatus', 'an integer from 200 to 599'],
+    ['allowCredentials=a%0Ab', 'allowCredentials', 'a printable header value (e.g. True)'],
+    ['header=X-Custom', 'header', 'Name:value (e.g. X-Custom:1), repeatable'],
+    ['header=:1', 'header', 'Name:value (e.g. X-Custom:1), repeatable'],
+    ['header=X%20Y:1', 'header', 'Name:value (e.g. X-Custom:1), repeatable'],
+    ['header=X-A:1&header=X-B:a%0Db', 'header', 'Name:value (e.g. X-Custom:1), repeatable'],
     ...['//evil.example/x', '/%5Cevil.example', 'next', 'javascript:alert(1)', '/a%20b', '/a%0d%0ab', ''].map(
       (value) => [`redirect=${value}`, 'redirect', 'a path (e.g. /next) or an http(s) URL on this server'],
     ),
