@@ -8,11 +8,10 @@ export type {
   BrowserCall,
   BrowserCallResult,
   BrowserExchange,
-  BrowserModel,
-  BrowserModelOptions,
   BrowserRequest,
   BrowserSend,
-} from './browser/browser-model.js'
+} from './browser/browser-call.js'
+export type { BrowserModel, BrowserModelOptions } from './browser/browser-model.js'
 export { createBrowserModel } from './browser/browser-model.js'
 export type { CheckCorsOptions, CheckCorsRequest, CheckCorsResult } from './browser/check-cors.js'
 export { checkCors } from './browser/check-cors.js'

@@ -1,91 +1,26 @@
-import { getHeader, type HeadersInput } from '../http/header-list.js'
+import { getHeader } from '../http/header-list.js'
 import { normalizeMethod } from '../http/method.js'
 import { isSameOrigin, originOf, serializeOrigin } from '../http/parse-origin.js'
-import { type CorsError, type CorsInitiator, chromiumCorsMessage } from './chromium-messages.js'
+import type {
+  BrowserAnswer,
+  BrowserCall,
+  BrowserCallResult,
+  BrowserExchange,
+  BrowserRequest,
+  BrowserSend,
+} from './browser-call.js'
+import { type CorsError, chromiumCorsMessage } from './chromium-messages.js'
 import { classifyRequest, combinedHeaders, type PreflightReason } from './classify-request.js'
 import { AUTHORIZATION_WILDCARD_FIX, corsFix } from './cors-fix.js'
-import {
-  type CorsResponseInput,
-  type CorsVerdict,
-  checkAccess,
-  checkPreflight,
-  evaluateCors,
-  serializeUrl,
-} from './evaluate-cors.js'
-import { createPreflightCache, type PreflightCache, preflightMaxAge } from './preflight-cache.js'
+import { checkAccess, checkPreflight, evaluateCors, serializeUrl } from './evaluate-cors.js'
+import { createPreflightCache, type PreflightCache, preflightCacheEntry } from './preflight-cache.js'
 import { REDIRECT_STATUSES, type RequestState, redirectStep } from './redirect-step.js'
-import { headersWithBody, isStreamBody, type RequestBodyInput } from './request-body.js'
+import { headersWithBody, isStreamBody } from './request-body.js'
 import { isForbiddenMethod, isForbiddenRequestHeader } from './request-header-rules.js'
 import { readableResponseHeaders } from './response-header-rules.js'
 
-/** One call of a page's script: what it passes to `fetch` (or sets on an `XMLHttpRequest`). */
-export interface BrowserCall {
-  /** The URL called (absolute). */
-  readonly url: string | URL
-  /** As the script writes it (`patch` stays lowercase). @default 'GET' */
-  readonly method?: string
-  /** Headers the script sets; several values of one name are combined, as the browser does. */
-  readonly headers?: HeadersInput
-  /** @default 'same-origin' (fetch's default; XMLHttpRequest's `withCredentials` is `'include'`) */
-  readonly credentials?: RequestCredentials
-  /** The body; its type can set `Content-Type` and a `ReadableStream` forces a preflight. */
-  readonly body?: RequestBodyInput | null
-  /** Chromium words its message after it. @default 'fetch' */
-  readonly initiator?: CorsInitiator
-  /** fetch's `redirect` option. @default 'follow' */
-  readonly redirect?: 'follow' | 'error' | 'manual'
-  /** An `XMLHttpRequest.upload` listener is registered (forces a preflight). */
-  readonly hasUploadListeners?: boolean
-  /**
-   * fetch's `cache` option: `no-store`, `reload` and `no-cache` also bypass the preflight cache
-   * (checked in Chromium 156; the new answer is cached again). @default 'default'
-   */
-  readonly cache?: RequestCache
-}
-
 /** fetch `cache` modes that make Chromium send the preflight even when a cached one covers the call. */
 const PREFLIGHT_CACHE_BYPASS: ReadonlySet<RequestCache> = new Set(['no-store', 'reload', 'no-cache'])
-
-/** A request the browser puts on the wire: a preflight or one hop of the actual request. */
-export interface BrowserRequest {
-  readonly kind: 'preflight' | 'request'
-  readonly url: string
-  /** `OPTIONS` for a preflight. */
-  readonly method: string
-  /** The headers that matter to CORS, lowercase names, one line per name: `origin`, the `access-control-request-*` pair, the script's own. */
-  readonly headers: readonly (readonly [string, string])[]
-  /** The body (actual request only). */
-  readonly body?: RequestBodyInput | null
-}
-
-/** A server's answer as the model needs it; `protocol` is the HTTP version when known (`h2`, `http/1.1`). */
-export interface BrowserAnswer extends CorsResponseInput {
-  readonly protocol?: string
-}
-
-/** Sends one request and returns the server's answer (headers suffice; the body may be dropped). */
-export type BrowserSend = (request: BrowserRequest) => Promise<BrowserAnswer>
-
-/** One request the model sent and the answer it got. */
-export interface BrowserExchange extends Omit<BrowserRequest, 'body'> {
-  readonly response: BrowserAnswer
-}
-
-/** What the browser does with one call: the verdict, every request it sends, and what the cache saved. */
-export interface BrowserCallResult extends CorsVerdict {
-  /** Every request sent, in order: preflights and each hop of the actual request. */
-  readonly exchanges: readonly BrowserExchange[]
-  /** URLs whose preflight the cache answered, so none was sent. */
-  readonly cachedPreflights: readonly string[]
-  /** Every URL the actual request went to, the first being the one the script called. */
-  readonly urlList: readonly string[]
-  /** The last answer of the actual request, when it got one. */
-  readonly response?: BrowserAnswer
-  /** What the script gets: `cors` or `basic` (same-origin) responses, or an `opaqueredirect` (`redirect: 'manual'`). */
-  readonly responseType?: 'basic' | 'cors' | 'opaqueredirect'
-  /** Why the call failed outside CORS (no answer, too many redirects...): the script sees `TypeError: Failed to fetch`. */
-  readonly networkError?: string
-}
 
 /** Options of {@link createBrowserModel}. */
 export interface BrowserModelOptions {
@@ -244,7 +179,7 @@ export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
             )
             if (outcome.error !== undefined) return blocked('preflight', outcome.error, answer.status)
             authorizationViaWildcard ||= outcome.authorizationViaWildcard
-            if (!state.tainted) preflightCache.store(key, cacheEntry(answer, include, now()))
+            if (!state.tainted) preflightCache.store(key, preflightCacheEntry(answer, include, now()))
           }
         }
         // Streaming uploads need HTTP/2, which Chromium never speaks over http: (checked in
@@ -325,19 +260,4 @@ export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
   }
 
   return { origin: pageOrigin, fetch: fetchCall, preflightCache }
-}
-
-/** The cache entry a passed preflight answer makes (Chromium's `PreflightResult`). */
-function cacheEntry(answer: BrowserAnswer, credentials: boolean, now: number) {
-  const list = (name: string) =>
-    (getHeader(answer.headers, name) ?? '')
-      .split(',')
-      .map((item) => item.trim())
-      .filter((item) => item !== '')
-  return {
-    methods: new Set(list('access-control-allow-methods')),
-    headers: new Set(list('access-control-allow-headers').map((name) => name.toLowerCase())),
-    credentials,
-    expiresAt: now + preflightMaxAge(getHeader(answer.headers, 'access-control-max-age')) * 1000,
-  }
 }

@@ -1,6 +1,7 @@
 import type { HeadersInput } from '../http/header-list.js'
 import type { AddressSpace } from './address-space.js'
-import { type BrowserCallResult, type BrowserExchange, createBrowserModel } from './browser-model.js'
+import type { BrowserCallResult, BrowserExchange } from './browser-call.js'
+import { createBrowserModel } from './browser-model.js'
 import type { CorsInitiator } from './chromium-messages.js'
 import type { CorsResponseInput } from './evaluate-cors.js'
 import { type LocalNetworkAccessPrediction, localNetworkAccessOfCall } from './local-network-access.js'

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import { Agent, request } from 'undici'
-import type { BrowserAnswer, BrowserRequest, BrowserSend } from './browser-model.js'
+import type { BrowserAnswer, BrowserRequest, BrowserSend } from './browser-call.js'
 import { isStreamBody, type RequestBodyInput } from './request-body.js'
 
 /** Options of {@link createNetworkSend}. */

@@ -1,3 +1,4 @@
+import { getHeader, type HeadersInput } from '../http/header-list.js'
 import { isSafelistedMethod } from './classify-request.js'
 
 /** Seconds a preflight answer is cached when it has no usable `Access-Control-Max-Age` (Chromium's default). */
@@ -135,5 +136,30 @@ export function createPreflightCache(now: () => number): PreflightCache {
     clear() {
       entries.clear()
     },
+  }
+}
+
+/**
+ * The entry a passed preflight answer makes (Chromium's `PreflightResult`): its allowed methods
+ * (case kept) and headers (lowercased), who it serves, and when it expires.
+ *
+ * @example
+ * preflightCacheEntry({ headers: { 'access-control-allow-methods': 'PUT' } }, false, Date.now())
+ */
+export function preflightCacheEntry(
+  answer: { readonly headers: HeadersInput },
+  credentials: boolean,
+  now: number,
+): PreflightCacheEntry {
+  const list = (name: string) =>
+    (getHeader(answer.headers, name) ?? '')
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '')
+  return {
+    methods: new Set(list('access-control-allow-methods')),
+    headers: new Set(list('access-control-allow-headers').map((name) => name.toLowerCase())),
+    credentials,
+    expiresAt: now + preflightMaxAge(getHeader(answer.headers, 'access-control-max-age')) * 1000,
   }
 }

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  type BrowserAnswer,
-  type BrowserRequest,
-  createBrowserModel,
-} from '../../src/browser/browser-model.js'
+import type { BrowserAnswer, BrowserRequest } from '../../src/browser/browser-call.js'
+import { createBrowserModel } from '../../src/browser/browser-model.js'
 
 /**
  * The stateful model against scripted servers: each test says what every URL answers, the model
