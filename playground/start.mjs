@@ -31,7 +31,8 @@ async function startVite({ port, https }) {
   const server = await createServer({
     configFile: `${root}vite.config.ts`,
     root,
-    logLevel: process.env.PLAYGROUND_QUIET ? 'silent' : 'info',
+    // The HTTP/2 twin serves the same routes: only the first server prints its info lines (the routes line once).
+    logLevel: process.env.PLAYGROUND_QUIET ? 'silent' : https ? 'warn' : 'info',
     server: { host: '127.0.0.1', port, strictPort: false, https },
   })
   await server.listen()

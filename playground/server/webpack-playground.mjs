@@ -14,7 +14,8 @@ export async function startWebpackPlayground({ port, https }) {
   const compiler = webpack({
     ...webpackConfig,
     stats: quiet ? 'none' : 'errors-warnings',
-    infrastructureLogging: { level: quiet ? 'none' : 'info' },
+    // The HTTP/2 twin serves the same routes: only the first server prints its info lines (the routes line once).
+    infrastructureLogging: { level: quiet ? 'none' : https ? 'warn' : 'info' },
   })
   const server = new WebpackDevServer(
     {
