@@ -41,13 +41,15 @@ function defaultWarn(message: string): void {
 }
 
 /**
- * Ends a locally answered preflight. `Content-Length: 0` because some clients wait for a body
- * on a 204 otherwise (the `cors` package does the same, for Safari).
+ * Ends a locally answered preflight. A 204 carries no `Content-Length` (RFC 9110 §8.6: a server
+ * must not send one with 204, and the status alone says there is no body); any other status
+ * (`optionsSuccessStatus: 200` for old clients) gets `Content-Length: 0`, so a client does not
+ * wait for a body that never comes. The `cors` package sends `Content-Length: 0` on 204 too; we do not.
  */
 export function endPreflight(res: CorsResponse, policy: ResolvedCorsOptions): void {
   if (res.headersSent) return
   res.statusCode = policy.optionsSuccessStatus
-  res.setHeader('content-length', '0')
+  if (policy.optionsSuccessStatus !== 204) res.setHeader('content-length', '0')
   res.end()
 }
 

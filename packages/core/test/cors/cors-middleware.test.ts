@@ -89,7 +89,7 @@ describe('origin functions', () => {
 })
 
 describe('answers', () => {
-  it('answers a preflight 204 with Content-Length 0 and never reaches the handler', async () => {
+  it('answers a preflight 204 without Content-Length (RFC 9110) and never reaches the handler', async () => {
     const url = await serve({ credentials: true, maxAge: 60, exposedHeaders: ['x-total'] })
     const res = await send(url, 'OPTIONS', { ...PREFLIGHT, 'access-control-request-headers': 'content-type' })
     expect(res.status).toBe(204)
@@ -101,8 +101,17 @@ describe('answers', () => {
       'access-control-allow-headers': 'content-type',
       'access-control-max-age': '60',
       vary: 'Origin, Access-Control-Request-Headers',
-      'content-length': '0',
     })
+    expect(res.headers['content-length']).toBeUndefined()
+    expect(res.headers['transfer-encoding']).toBeUndefined()
+  })
+
+  it('answers optionsSuccessStatus 200 with Content-Length 0, so the client expects no body', async () => {
+    const url = await serve({ optionsSuccessStatus: 200 })
+    const res = await send(url, 'OPTIONS', PREFLIGHT)
+    expect(res.status).toBe(200)
+    expect(res.body).toBe('')
+    expect(res.headers['content-length']).toBe('0')
   })
 
   it('adds the headers to every answer, errors included', async () => {
