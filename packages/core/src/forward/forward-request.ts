@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici'
 import { routeOption } from '../config/option-path.js'
 import type { ProblemReport } from '../config/path-rewrite.js'
 import { joinTargetPath } from '../config/path-rewrite.js'
@@ -13,6 +14,7 @@ import { HookFailure, type OutgoingParts, outgoingRequest, runHooks } from './ho
 import { createLocationRewrite } from './location-rewrite.js'
 import {
   describeUpstreamError,
+  errorCode,
   sendUpstreamFailure,
   targetLabel,
   type UpstreamFailure,
@@ -20,7 +22,9 @@ import {
 import { discard, sendUpstreamResponse, type UpstreamResponse } from './relay-response.js'
 import { type RequestBody, requestBodyOf } from './request-body.js'
 import { buildUpstreamHeaders } from './request-headers.js'
+import { abortFor, armResponseDeadline, ResponseTimeoutError } from './response-deadline.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
+import { isReplayable, mayRetry } from './retry-policy.js'
 import {
   isTransformable,
   MAX_TRANSFORM_BYTES,
@@ -61,6 +65,12 @@ export interface RequestUpstreamOptions {
    * @default the route's target
    */
   target?: URL | undefined
+  /**
+   * Told when the request is sent a second time, on a fresh connection, because the target
+   * closed the kept-alive one under it (see `mayRetry`).
+   * @default ignore
+   */
+  onRetry?: ((error: unknown) => void) | undefined
   /**
    * Sees (and may change) the outgoing path and headers just before they are sent: where the
    * `proxyReq` hooks run.
@@ -106,17 +116,38 @@ export function requestUpstream(
   const body = options.body ?? requestBodyOf(req)
   const target = options.target ?? route.target
   const routed = target === route.target ? route : { ...route, target }
+  const method = req.method ?? 'GET'
   const dispatch = (parts: OutgoingParts): Promise<UpstreamResponse> => {
     options.onPath?.(parts.path)
-    return pool.poolFor(routed).request({
-      method: req.method ?? 'GET',
+    const { abort, release } = abortFor(options.signal)
+    const request: Dispatcher.RequestOptions = {
+      method,
       path: parts.path,
       headers: parts.headers,
       body: body.kind === 'stream' ? req : body.kind === 'parsed' ? body.bytes : null,
-      signal: options.signal,
-      headersTimeout: route.timeout,
-      bodyTimeout: 0,
-    })
+      signal: abort.signal,
+    }
+    const clear = armResponseDeadline(abort, route.timeout)
+    let answer: Promise<UpstreamResponse> = pool.poolFor(routed).request(request)
+    if (isReplayable(method, body)) {
+      answer = answer.catch((error: unknown) => {
+        if (abort.aborted || !mayRetry(method, body, error)) throw error
+        options.onRetry?.(error)
+        return pool.requestFresh(routed, request)
+      })
+    }
+    return answer.then(
+      (upstream) => {
+        clear()
+        release()
+        return upstream
+      },
+      (error: unknown) => {
+        clear()
+        release()
+        throw error
+      },
+    )
   }
   const send = (rewritten: string): Promise<UpstreamResponse> => {
     const headers = buildUpstreamHeaders(req, routed)
@@ -268,13 +299,19 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
             ? undefined
             : (parts) =>
                 runHooks(hooks.proxyReq, [outgoingRequest(req.method ?? 'GET', target, parts), req, res]),
+        onRetry(error) {
+          logger.debug(
+            `${req.method} ${req.url}: ${label} closed a kept-alive connection under the request (${errorCode(error)}); sent again on a fresh one`,
+          )
+        },
         onPath(rewritten) {
           upstreamPath = rewritten
           hops?.set(req, `${label}${rewritten}`)
         },
       })
     } catch (error) {
-      if (abort.aborted || isResponseClosed(res)) {
+      // An abort of the deadline's own is a 504; any other abort means the client went away.
+      if (isResponseClosed(res) || (abort.aborted && !(error instanceof ResponseTimeoutError))) {
         logger.debug(`${req.method} ${req.url}: the client went away before ${label} answered`)
         return
       }

@@ -30,6 +30,14 @@ function isEventStream(contentType: unknown): boolean {
   return typeof contentType === 'string' && contentType.toLowerCase().startsWith('text/event-stream')
 }
 
+/**
+ * Whether the answer has no body whatever its head says (RFC 9110 section 6.4.1): the answer to
+ * HEAD, 1xx, 204 and 304. Its `Content-Length` describes the representation, not bytes to come.
+ */
+export function isBodiless(method: string | undefined, status: number): boolean {
+  return method === 'HEAD' || status === 204 || status === 304 || status < 200
+}
+
 /** What `sendUpstreamResponse` can do besides relaying, all optional. */
 export interface RelayOptions {
   /** Points redirects at the target back at the dev server (see `createLocationRewrite`). */
@@ -65,6 +73,8 @@ export function sendUpstreamResponse(
     rewriteLocation: options.rewriteLocation,
     browserOrigin: requestedOrigin(req),
   })
+  // RFC 9110 section 8.6: no Content-Length on a 204 (HTTP/2 clients refuse it as malformed).
+  if (upstream.statusCode === 204) delete headers['content-length']
   try {
     ;(res as { writeHead(status: number, headers: object): unknown }).writeHead(upstream.statusCode, headers)
   } catch (error) {
@@ -88,6 +98,13 @@ export function sendUpstreamResponse(
   }
   if (options.body !== undefined) {
     res.end(options.body)
+    return
+  }
+  if (isBodiless(req.method, upstream.statusCode)) {
+    // Nothing to pipe. Servers that send `Content-Length: N` on a 204 or 304 make undici fail
+    // the (empty) body with a length mismatch, which must not break the client's answer.
+    discard(body)
+    res.end()
     return
   }
   if (isEventStream(headers['content-type']) && 'flushHeaders' in res) res.flushHeaders()
