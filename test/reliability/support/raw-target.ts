@@ -29,13 +29,18 @@ export async function rawTarget(onConnection: (socket: Socket) => void): Promise
 
 /**
  * Calls `onRequest` with each request head (up to its blank line) received on `socket`; a body
- * is not expected (these targets serve GET and HEAD). The heads are read as latin1 text.
+ * is not expected (these targets serve GET and HEAD). The heads are read as latin1 text; nothing
+ * more once the socket is destroyed.
  */
 export function onRequestHeads(socket: Socket, onRequest: (head: string) => void): void {
   let buffered = ''
   socket.on('data', (chunk: Buffer) => {
     buffered += chunk.toString('latin1')
-    for (let end = buffered.indexOf('\r\n\r\n'); end !== -1; end = buffered.indexOf('\r\n\r\n')) {
+    for (
+      let end = buffered.indexOf('\r\n\r\n');
+      end !== -1 && !socket.destroyed;
+      end = buffered.indexOf('\r\n\r\n')
+    ) {
       const head = buffered.slice(0, end)
       buffered = buffered.slice(end + 4)
       onRequest(head)
