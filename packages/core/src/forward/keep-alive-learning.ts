@@ -3,11 +3,14 @@ export interface KeepAliveLearner {
   /** Milliseconds an idle connection to the target is kept: the default until a lower one is learned. */
   readonly timeout: number
   /**
-   * Takes one idle close (how long the connection had been idle, in milliseconds) and returns
-   * `true` when the timeout was lowered by it.
+   * Takes one idle close (how long the connection had been idle, in milliseconds; `at` when it
+   * happened, `performance.now()` by default) and returns `true` when the timeout was lowered by it.
    */
-  observe(idleMs: number): boolean
+  observe(idleMs: number, at?: number): boolean
 }
+
+/** Closes closer together than this are one event (a restart, a burst's connections timing out together). */
+const SAME_MOMENT_MS = 50
 
 /** Whether two idle closes tell the same timeout: within a quarter of each other, or 5 ms for short ones. */
 function agree(a: number, b: number): boolean {
@@ -31,27 +34,29 @@ function keepBelow(closesAfter: number): number {
  * 9.3.1), so the pool should stop reusing connections before the target closes them.
  *
  * One close could be a restart of the target rather than its timeout, so the timeout is lowered
- * only when two closes agree, and only ever lowered (by a fifth at least each time, so a target
- * causes a handful of changes at most).
+ * only when two closes at different moments agree (a restart closes every idle connection at
+ * once), and only ever lowered (by a fifth at least each time, so a target causes a handful of
+ * changes at most).
  *
  * @example
  * const learner = createKeepAliveLearner(4000)
  * learner.observe(101) // false: one close is not a pattern yet
- * learner.observe(99) // true
+ * learner.observe(99) // true, a moment later
  * learner.timeout // 49.5
  */
 export function createKeepAliveLearner(initial: number): KeepAliveLearner {
   let timeout = initial
-  let previous: number | undefined
+  let previous: { idleMs: number; at: number } | undefined
   return {
     get timeout() {
       return timeout
     },
-    observe(idleMs) {
+    observe(idleMs, at = performance.now()) {
       const last = previous
-      previous = idleMs
-      if (last === undefined || !agree(last, idleMs)) return false
-      const learned = keepBelow(Math.min(last, idleMs))
+      if (last !== undefined && at - last.at < SAME_MOMENT_MS) return false
+      previous = { idleMs, at }
+      if (last === undefined || !agree(last.idleMs, idleMs)) return false
+      const learned = keepBelow(Math.min(last.idleMs, idleMs))
       if (learned > timeout * 0.8) return false
       timeout = learned
       return true
