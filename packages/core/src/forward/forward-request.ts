@@ -94,8 +94,11 @@ export interface ForwardDeps {
  * keep-alive pool and resolves with the response head; the body streams on (`body`,
  * back-pressured). The request body is streamed too, straight from the client, never buffered,
  * unless a body parser already read it (then what it left is sent, see `requestBodyOf`).
- * Rejects with undici's error (connection refused, headers timeout...), which
- * {@link describeUpstreamError} explains, or with a hook's {@link HookFailure}.
+ * Rejects with undici's error (connection refused, a reset...) or a {@link ResponseTimeoutError}
+ * when the route's `timeout` runs out before the head (see `armResponseDeadline`), which
+ * {@link describeUpstreamError} explains, or with a hook's {@link HookFailure}, or with the
+ * reason of `signal`. A request the target's closing kept-alive connection failed before any
+ * answer is sent once more on a fresh connection when that is safe (see `mayRetry`).
  *
  * `path` is the matched, normalized path with its query (`matchRoute`'s `path`); the route's
  * `rewritePath` (awaited when it is async) and the target's base path are applied here, then
