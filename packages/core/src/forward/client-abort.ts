@@ -13,6 +13,8 @@
 export class ClientAbort {
   /** Whether {@link abort} was called; undici reads it before it listens. */
   aborted = false
+  /** Why: what undici rejects the request with (`undefined`: its own `RequestAbortedError`). */
+  reason: Error | undefined
   #listener: (() => void) | undefined
 
   /** Registers the one listener (undici's). */
@@ -33,9 +35,10 @@ export class ClientAbort {
   }
 
   /** Aborts: calls the listener once. Later calls do nothing. */
-  abort(): void {
+  abort(reason?: Error): void {
     if (this.aborted) return
     this.aborted = true
+    this.reason = reason
     const listener = this.#listener
     this.#listener = undefined
     listener?.()

@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici'
 import { routeOption } from '../config/option-path.js'
 import type { ProblemReport } from '../config/path-rewrite.js'
 import { joinTargetPath } from '../config/path-rewrite.js'
@@ -13,6 +14,7 @@ import { HookFailure, type OutgoingParts, outgoingRequest, runHooks } from './ho
 import { createLocationRewrite } from './location-rewrite.js'
 import {
   describeUpstreamError,
+  errorCode,
   sendUpstreamFailure,
   targetLabel,
   type UpstreamFailure,
@@ -20,7 +22,9 @@ import {
 import { discard, sendUpstreamResponse, type UpstreamResponse } from './relay-response.js'
 import { type RequestBody, requestBodyOf } from './request-body.js'
 import { buildUpstreamHeaders } from './request-headers.js'
+import { abortFor, armResponseDeadline, ResponseTimeoutError } from './response-deadline.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
+import { isReplayable, mayRetry } from './retry-policy.js'
 import {
   isTransformable,
   MAX_TRANSFORM_BYTES,
@@ -62,6 +66,12 @@ export interface RequestUpstreamOptions {
    */
   target?: URL | undefined
   /**
+   * Told when the request is sent a second time, on a fresh connection, because the target
+   * closed the kept-alive one under it (see `mayRetry`).
+   * @default ignore
+   */
+  onRetry?: ((error: unknown) => void) | undefined
+  /**
    * Sees (and may change) the outgoing path and headers just before they are sent: where the
    * `proxyReq` hooks run.
    * @default none
@@ -84,8 +94,11 @@ export interface ForwardDeps {
  * keep-alive pool and resolves with the response head; the body streams on (`body`,
  * back-pressured). The request body is streamed too, straight from the client, never buffered,
  * unless a body parser already read it (then what it left is sent, see `requestBodyOf`).
- * Rejects with undici's error (connection refused, headers timeout...), which
- * {@link describeUpstreamError} explains, or with a hook's {@link HookFailure}.
+ * Rejects with undici's error (connection refused, a reset...) or a {@link ResponseTimeoutError}
+ * when the route's `timeout` runs out before the head (see `armResponseDeadline`), which
+ * {@link describeUpstreamError} explains, or with a hook's {@link HookFailure}, or with the
+ * reason of `signal`. A request the target's closing kept-alive connection failed before any
+ * answer is sent once more on a fresh connection when that is safe (see `mayRetry`).
  *
  * `path` is the matched, normalized path with its query (`matchRoute`'s `path`); the route's
  * `rewritePath` (awaited when it is async) and the target's base path are applied here, then
@@ -106,17 +119,38 @@ export function requestUpstream(
   const body = options.body ?? requestBodyOf(req)
   const target = options.target ?? route.target
   const routed = target === route.target ? route : { ...route, target }
+  const method = req.method ?? 'GET'
   const dispatch = (parts: OutgoingParts): Promise<UpstreamResponse> => {
     options.onPath?.(parts.path)
-    return pool.poolFor(routed).request({
-      method: req.method ?? 'GET',
+    const { abort, release } = abortFor(options.signal)
+    const request: Dispatcher.RequestOptions = {
+      method,
       path: parts.path,
       headers: parts.headers,
       body: body.kind === 'stream' ? req : body.kind === 'parsed' ? body.bytes : null,
-      signal: options.signal,
-      headersTimeout: route.timeout,
-      bodyTimeout: 0,
-    })
+      signal: abort.signal,
+    }
+    const clear = armResponseDeadline(abort, route.timeout)
+    let answer: Promise<UpstreamResponse> = pool.poolFor(routed).request(request)
+    if (isReplayable(method, body)) {
+      answer = answer.catch((error: unknown) => {
+        if (abort.aborted || !mayRetry(method, body, error)) throw error
+        options.onRetry?.(error)
+        return pool.requestFresh(routed, request)
+      })
+    }
+    return answer.then(
+      (upstream) => {
+        clear()
+        release()
+        return upstream
+      },
+      (error: unknown) => {
+        clear()
+        release()
+        throw error
+      },
+    )
   }
   const send = (rewritten: string): Promise<UpstreamResponse> => {
     const headers = buildUpstreamHeaders(req, routed)
@@ -268,13 +302,19 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
             ? undefined
             : (parts) =>
                 runHooks(hooks.proxyReq, [outgoingRequest(req.method ?? 'GET', target, parts), req, res]),
+        onRetry(error) {
+          logger.debug(
+            `${req.method} ${req.url}: ${label} closed a kept-alive connection under the request (${errorCode(error)}); sent again on a fresh one`,
+          )
+        },
         onPath(rewritten) {
           upstreamPath = rewritten
           hops?.set(req, `${label}${rewritten}`)
         },
       })
     } catch (error) {
-      if (abort.aborted || isResponseClosed(res)) {
+      // An abort of the deadline's own is a 504; any other abort means the client went away.
+      if (isResponseClosed(res) || (abort.aborted && !(error instanceof ResponseTimeoutError))) {
         logger.debug(`${req.method} ${req.url}: the client went away before ${label} answered`)
         return
       }

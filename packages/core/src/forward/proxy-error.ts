@@ -103,6 +103,16 @@ export function describeUpstreamError(error: unknown, context: FailureContext): 
     hint,
     code,
   })
+  // undici 7 destroys the connection on a `100 Continue` nobody asked for (the proxy never sends
+  // `Expect: 100-continue`), before any handler sees the final answer; 'bad response' is the
+  // message of that case only (bytes on an idle connection fail no request).
+  if (code === 'UND_ERR_SOCKET' && error instanceof Error && error.message === 'bad response') {
+    return failure(
+      502,
+      'unexpected 100 Continue',
+      `the server at ${label} sent an interim "100 Continue" the request did not ask for, which the proxy's HTTP client (undici) cannot read past: make the server send only its final answer`,
+    )
+  }
   switch (code) {
     case 'ECONNREFUSED':
       return failure(502, 'connection refused', `is the server at ${label} running?`)

@@ -30,6 +30,14 @@ function isEventStream(contentType: unknown): boolean {
   return typeof contentType === 'string' && contentType.toLowerCase().startsWith('text/event-stream')
 }
 
+/**
+ * Whether the answer has no body whatever its head says (RFC 9110 section 6.4.1): the answer to
+ * HEAD, 1xx, 204 and 304. Its `Content-Length` describes the representation, not bytes to come.
+ */
+export function isBodiless(method: string | undefined, status: number): boolean {
+  return method === 'HEAD' || status === 204 || status === 304 || status < 200
+}
+
 /** What `sendUpstreamResponse` can do besides relaying, all optional. */
 export interface RelayOptions {
   /** Points redirects at the target back at the dev server (see `createLocationRewrite`). */
@@ -65,6 +73,25 @@ export function sendUpstreamResponse(
     rewriteLocation: options.rewriteLocation,
     browserOrigin: requestedOrigin(req),
   })
+  // RFC 9110 section 8.6: no Content-Length on a 204 (HTTP/2 clients refuse it as malformed).
+  if (upstream.statusCode === 204) delete headers['content-length']
+  const bodiless = isBodiless(req.method, upstream.statusCode)
+  if (!bodiless && options.body === undefined && body.destroyed && !body.readableEnded) {
+    // The body failed before the relay began (while a `proxyRes` hook ran): its error was
+    // reported to no one, and piping it would leave the client waiting for ever. Nothing has
+    // been sent yet, so the client can still get a status.
+    discard(body)
+    const label = targetLabel(route.target)
+    const failure = {
+      status: 502 as const,
+      cause: 'response broken off',
+      hint: `the server at ${label} closed the connection in the middle of its answer: check its log`,
+      code: errorCode(body.errored),
+    }
+    logger.warn(`502 ${req.method} ${req.url} → ${label}: ${failure.cause}`, `${label} ${failure.cause}`)
+    sendUpstreamFailure(req, res, failure, label)
+    return
+  }
   try {
     ;(res as { writeHead(status: number, headers: object): unknown }).writeHead(upstream.statusCode, headers)
   } catch (error) {
@@ -88,6 +115,13 @@ export function sendUpstreamResponse(
   }
   if (options.body !== undefined) {
     res.end(options.body)
+    return
+  }
+  if (bodiless) {
+    // Nothing to pipe. Servers that send `Content-Length: N` on a 204 or 304 make undici fail
+    // the (empty) body with a length mismatch, which must not break the client's answer.
+    discard(body)
+    res.end()
     return
   }
   if (isEventStream(headers['content-type']) && 'flushHeaders' in res) res.flushHeaders()

@@ -1,5 +1,7 @@
-import { Pool } from 'undici'
+import { Client, type Dispatcher, Pool } from 'undici'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
+import { createKeepAliveLearner, type KeepAliveLearner } from './keep-alive-learning.js'
+import { createUpstreamConnector } from './upstream-connector.js'
 
 /**
  * Options of {@link createUpstreamPool}.
@@ -16,7 +18,8 @@ export interface UpstreamPoolOptions {
   connections?: number | null
   /**
    * Milliseconds an idle upstream connection stays open when the target gives no `Keep-Alive`
-   * hint (undici honours a shorter hint from the target).
+   * hint (undici honours a shorter hint from the target); lowered per target when it is seen
+   * closing idle connections sooner.
    * @default 4000
    */
   keepAliveTimeout?: number
@@ -26,6 +29,17 @@ export interface UpstreamPoolOptions {
 export interface UpstreamPool {
   /** The pool for a route's target, created on first use and reused afterwards. */
   poolFor(route: ResolvedForwardRoute): Pool
+  /**
+   * Sends one request on a connection of its own, closed once the answer has been read: for the
+   * retry after a kept-alive connection was closed under a request, which must not meet another
+   * connection the target is closing.
+   */
+  requestFresh(
+    route: ResolvedForwardRoute,
+    options: Dispatcher.RequestOptions,
+  ): Promise<Dispatcher.ResponseData>
+  /** Milliseconds idle connections to the route's target are kept: the default, or less once learned. */
+  keepAliveTimeoutFor(route: ResolvedForwardRoute): number
   /** Number of pools opened so far (one per distinct target origin and `secure` setting). */
   readonly size: number
   /** Closes every pool: idle connections at once, requests in flight are aborted. */
@@ -42,6 +56,14 @@ export function httpOrigin(target: URL): string {
   return target.origin
 }
 
+/** One target origin and TLS setting: its current pool, its connector and what was learned of it. */
+interface Upstream {
+  readonly origin: string
+  readonly connect: ReturnType<typeof createUpstreamConnector>
+  readonly learner: KeepAliveLearner
+  pool: Pool
+}
+
 /**
  * Creates the upstream connection pools. Connections are kept alive and reused: a proxy that
  * opens one connection per request (as Vite's does) reaches about a third of the throughput;
@@ -49,8 +71,13 @@ export function httpOrigin(target: URL): string {
  * A pool is per origin *and* `secure` setting, so a route with `secure: false` never lends its
  * unverified TLS connections to a route that asked for verification.
  *
- * Timeouts: `bodyTimeout` is 0, so an event stream or a long poll may stay idle for as long as
- * the target likes; the route's `timeout` bounds the wait for response headers, per request.
+ * Timeouts: undici's own are off (`bodyTimeout` and `headersTimeout` 0): an event stream or a
+ * long poll may stay idle for as long as the target likes, and the route's `timeout` is a timer
+ * of the forwarder's, per request (see `armResponseDeadline`), since undici's tick coarsely.
+ *
+ * Idle connections are kept `keepAliveTimeout` ms, or less once the target is seen closing them
+ * sooner without saying so (see `createKeepAliveLearner`): the pool of that target is then
+ * replaced by one with the learned timeout, the old one finishing its requests in flight.
  *
  * @example
  * const pools = createUpstreamPool()
@@ -60,41 +87,85 @@ export function httpOrigin(target: URL): string {
 export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamPool {
   const connections = options.connections ?? null
   const keepAliveTimeout = options.keepAliveTimeout ?? 4_000
-  const byKey = new Map<string, Pool>()
+  const byKey = new Map<string, Upstream>()
   // The route objects are resolved once and live as long as the proxy: a direct lookup per request.
-  let byRoute = new WeakMap<ResolvedForwardRoute, Pool>()
+  let byRoute = new WeakMap<ResolvedForwardRoute, Upstream>()
+  // Replaced pools finishing their requests, and the one-connection clients of retries.
+  const draining = new Set<Dispatcher>()
+  let closed = false
 
-  function open(route: ResolvedForwardRoute): Pool {
+  function newPool(upstream: Omit<Upstream, 'pool'>): Pool {
+    return new Pool(upstream.origin, {
+      connections,
+      keepAliveTimeout: upstream.learner.timeout,
+      bodyTimeout: 0,
+      headersTimeout: 0,
+      connect: upstream.connect,
+    })
+  }
+
+  /** Closes a dispatcher once its requests are done; `close()` destroys it if still open then. */
+  function drain(dispatcher: Dispatcher): void {
+    draining.add(dispatcher)
+    dispatcher
+      .close()
+      .catch(() => undefined)
+      .finally(() => draining.delete(dispatcher))
+  }
+
+  function open(route: ResolvedForwardRoute): Upstream {
     const origin = httpOrigin(route.target)
     const key = `${origin} ${route.secure ? 'verified' : 'unverified'}`
-    let pool = byKey.get(key)
-    if (pool === undefined) {
-      pool = new Pool(origin, {
-        connections,
-        keepAliveTimeout,
-        bodyTimeout: 0,
-        headersTimeout: route.timeout,
-        // `secure: false` accepts a self-signed target, as http-proxy's `secure` does.
-        connect: route.secure ? undefined : { rejectUnauthorized: false },
-      })
-      byKey.set(key, pool)
+    let upstream = byKey.get(key)
+    if (upstream === undefined) {
+      const learner = createKeepAliveLearner(keepAliveTimeout)
+      const onIdleClose = (idleMs: number): void => {
+        if (!learner.observe(idleMs) || closed || upstream === undefined) return
+        const old = upstream.pool
+        upstream.pool = newPool(upstream)
+        drain(old)
+      }
+      const connect = createUpstreamConnector({ secure: route.secure, onIdleClose })
+      const parts = { origin, connect, learner }
+      upstream = { ...parts, pool: newPool(parts) }
+      byKey.set(key, upstream)
     }
-    byRoute.set(route, pool)
-    return pool
+    byRoute.set(route, upstream)
+    return upstream
   }
+
+  const upstreamOf = (route: ResolvedForwardRoute): Upstream => byRoute.get(route) ?? open(route)
 
   return {
     poolFor(route) {
-      return byRoute.get(route) ?? open(route)
+      return upstreamOf(route).pool
+    },
+    requestFresh(route, requestOptions) {
+      const upstream = upstreamOf(route)
+      const client = new Client(upstream.origin, {
+        keepAliveTimeout: upstream.learner.timeout,
+        bodyTimeout: 0,
+        headersTimeout: 0,
+        connect: upstream.connect,
+      })
+      const answer = client.request(requestOptions)
+      // Closes the connection once this one request, body included, is done.
+      drain(client)
+      return answer
+    },
+    keepAliveTimeoutFor(route) {
+      return upstreamOf(route).learner.timeout
     },
     get size() {
       return byKey.size
     },
     async close() {
-      const pools = [...byKey.values()]
+      closed = true
+      const dispatchers = [...[...byKey.values()].map((upstream) => upstream.pool), ...draining]
       byKey.clear()
+      draining.clear()
       byRoute = new WeakMap()
-      await Promise.all(pools.map((pool) => pool.destroy().catch(() => undefined)))
+      await Promise.all(dispatchers.map((dispatcher) => dispatcher.destroy().catch(() => undefined)))
     },
   }
 }

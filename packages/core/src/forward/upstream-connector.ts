@@ -1,0 +1,118 @@
+import type { Socket } from 'node:net'
+import { buildConnector } from 'undici'
+import { errorCode } from './proxy-error.js'
+
+/**
+ * Options of {@link createUpstreamConnector}.
+ *
+ * @example
+ * createUpstreamConnector({ secure: true, onIdleClose: (ms) => console.log(`closed after ${ms} ms idle`) })
+ */
+export interface UpstreamConnectorOptions {
+  /**
+   * Verify the target's TLS certificate (the route's `secure`).
+   * @default true
+   */
+  secure?: boolean
+  /**
+   * Told, in milliseconds, how long a kept-alive connection had been idle when the target closed
+   * it: what the target's idle timeout is, since many servers send no `Keep-Alive: timeout=` hint.
+   * @default ignore
+   */
+  onIdleClose?: ((idleMs: number) => void) | undefined
+}
+
+/** Write errors that mean the target has gone: it may still have answered before it went. */
+const PEER_GONE = new Set(['EPIPE', 'ECONNRESET'])
+
+type WriteCallback = (error?: Error | null) => void
+
+/**
+ * Holds back a write error caused by the target closing the connection until the socket's read
+ * side is done. A target that answers early (413 before reading a large upload) and closes
+ * leaves its answer in our receive buffer and resets the connection; Node destroys a socket as
+ * soon as a write fails, before that answer is read, and undici then reports the request as
+ * failed ("connection closed by the server") although the whole answer had arrived. Reading on
+ * first keeps the answer: undici completes the response, then the held error closes the socket.
+ * RFC 9112 section 9.6 asks clients to keep reading for exactly this case.
+ *
+ * The override is the documented `Writable._write`/`_writev` extension point, per socket: the
+ * callback is called exactly once, with the error, when the socket ends or closes.
+ */
+function holdWriteErrors(socket: Socket): void {
+  const hold = (callback: WriteCallback): WriteCallback =>
+    function afterUpstreamWrite(error) {
+      if (
+        error == null ||
+        !PEER_GONE.has(errorCode(error) ?? '') ||
+        socket.destroyed ||
+        socket.readableEnded
+      ) {
+        callback(error)
+        return
+      }
+      const release = (): void => {
+        socket.off('end', release)
+        socket.off('close', release)
+        callback(error)
+      }
+      socket.once('end', release)
+      socket.once('close', release)
+    }
+  const write = socket._write
+  socket._write = function writeUpstream(chunk, encoding, callback) {
+    write.call(this, chunk, encoding, hold(callback))
+  }
+  const writev = socket._writev
+  if (writev !== undefined) {
+    socket._writev = function writevUpstream(chunks, callback) {
+      writev.call(this, chunks, hold(callback))
+    }
+  }
+}
+
+/**
+ * Reports how long a kept-alive connection was idle when the target closed it. Idle means nothing
+ * was written since the last bytes were read: a close with a request in flight (a crash, the
+ * keep-alive race) says nothing about the target's idle timeout and is not reported.
+ */
+function watchIdleClose(socket: Socket, onIdleClose: (idleMs: number) => void): void {
+  let lastReadAt = 0
+  let writtenAtLastRead = 0
+  // A second 'readable' listener beside undici's only observes: it reads nothing itself.
+  socket.on('readable', function noteUpstreamRead() {
+    if (socket.readableLength === 0) return
+    lastReadAt = performance.now()
+    writtenAtLastRead = socket.bytesWritten
+  })
+  socket.once('end', function noteUpstreamEnd() {
+    if (lastReadAt > 0 && socket.bytesWritten === writtenAtLastRead) {
+      onIdleClose(performance.now() - lastReadAt)
+    }
+  })
+}
+
+/**
+ * The connector of an upstream pool: undici's own (`buildConnector`, TLS verified unless
+ * `secure` is false) with two additions per connection, both paid once per connection and a few
+ * nanoseconds per read or write: an early answer survives the target closing on an unfinished
+ * upload (see `holdWriteErrors`), and idle closes are reported through `onIdleClose` so the pool
+ * can learn the target's keep-alive timeout.
+ *
+ * @example
+ * new Pool(origin, { connect: createUpstreamConnector({ secure: route.secure }) })
+ */
+export function createUpstreamConnector(options: UpstreamConnectorOptions = {}): buildConnector.connector {
+  // `secure: false` accepts a self-signed target, as http-proxy's `secure` does.
+  const connect = buildConnector(options.secure === false ? { rejectUnauthorized: false } : {})
+  const { onIdleClose } = options
+  return function connectUpstream(connectOptions, callback) {
+    connect(connectOptions, (error, socket) => {
+      if (socket != null) {
+        holdWriteErrors(socket)
+        if (onIdleClose !== undefined) watchIdleClose(socket, onIdleClose)
+      }
+      ;(callback as (error: Error | null, socket: Socket | null) => void)(error, socket)
+    })
+  }
+}

@@ -1,0 +1,187 @@
+import { request } from 'node:http'
+import type { Socket } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { resolveOptions } from '../../packages/core/src/config/resolve-options.js'
+import type { ResolvedForwardRoute } from '../../packages/core/src/config/resolved-route.js'
+import { createUpstreamPool } from '../../packages/core/src/forward/upstream-pool.js'
+import { type RunningProxy, serveProxy } from '../support/proxy-server.js'
+import { captureLogSink, collectBody, sendRequest } from '../support/servers.js'
+import { onRequestHeads, type RawTarget, rawTarget } from './support/raw-target.js'
+
+/**
+ * The keep-alive race (RFC 9112 section 9.3.1): a target that closes idle connections without a
+ * `Keep-Alive: timeout=` hint may close one at the instant the proxy writes the next request on
+ * it, and the request failed with 502 "connection closed by the server".
+ *
+ * - A target that closes every kept-alive connection when its second request arrives makes the
+ *   race happen every time: idempotent requests are sent once more on a fresh connection, POST
+ *   and PATCH and streamed bodies never are (without `mayRetry` in `requestUpstream`, every
+ *   reused connection gave a 502: checked by returning `false` from `isReplayable`).
+ * - A target with a 30 ms idle timeout, asked every 25 to 35 ms: 200 requests without a 502.
+ *   The pool learns the timeout from the idle closes and stops reusing connections before it,
+ *   and the retry covers what the learning misses. With neither (`isReplayable` returning
+ *   `false`, `onIdleClose` ignoring what it is told) 4 of the 200 were 502; either one alone
+ *   passes. The learning alone is checked on the pool (ignoring `onIdleClose`, the timeout
+ *   stayed 4000 ms).
+ */
+
+const cleanup: Array<() => Promise<void>> = []
+afterEach(async () => {
+  for (let close = cleanup.pop(); close; close = cleanup.pop()) await close()
+})
+
+const ok = (text: string) =>
+  `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${text.length}\r\n\r\n${text}`
+
+/**
+ * Answers the first request of each connection and closes the connection when a second one
+ * arrives, unanswered: what a target closing an idle connection does when the request crosses
+ * its close. `how` picks a clean close (FIN) or a reset (RST).
+ */
+async function racingTarget(how: 'end' | 'reset') {
+  const seen: string[] = []
+  const target = await rawTarget((socket) => {
+    let requests = 0
+    onRequestHeads(socket, (head) => {
+      const method = head.slice(0, head.indexOf(' '))
+      seen.push(method)
+      requests += 1
+      if (requests === 1) socket.write(ok(method))
+      else if (how === 'end') socket.destroy()
+      else socket.resetAndDestroy()
+    })
+  })
+  cleanup.push(target.close)
+  return { target, seen }
+}
+
+async function startProxy(target: RawTarget): Promise<RunningProxy> {
+  const proxy = await serveProxy({ '/api': target.url }, { log: 'silent' })
+  cleanup.push(proxy.close)
+  return proxy
+}
+
+/** Sends `method` with a body streamed in two writes (never replayable), reads the answer. */
+function sendStreamed(url: string, method: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, agent: false, headers: { 'transfer-encoding': 'chunked' } })
+    req.once('error', reject)
+    req.once('response', (res) => {
+      res.resume()
+      res.once('end', () => resolve(res.statusCode ?? 0))
+    })
+    req.write('part one, ')
+    setTimeout(() => req.end('part two'), 5)
+  })
+}
+
+describe.each(['end', 'reset'] as const)('a kept-alive connection closed (%s) under the request', (how) => {
+  it('sends GET, HEAD, OPTIONS, PUT, DELETE and TRACE once more, on a fresh connection', async () => {
+    const { target, seen } = await racingTarget(how)
+    const proxy = await startProxy(target)
+    const methods = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']
+    for (const method of methods) {
+      // The warm-up leaves a connection that has served one request: the next one races.
+      expect((await sendRequest(`${proxy.url}/api/warm`)).status).toBe(200)
+      const res = await sendRequest(`${proxy.url}/api/x`, { method })
+      expect(res.status, method).toBe(200)
+      expect(res.body.toString()).toBe(method === 'HEAD' ? '' : method)
+    }
+    // Each sent twice: once on the reused connection, once on a fresh one.
+    expect(seen).toEqual(methods.flatMap((method) => ['GET', method, method]))
+  })
+
+  it('never sends POST or PATCH twice, nor a streamed body: the client gets the 502', async () => {
+    const { target, seen } = await racingTarget(how)
+    const proxy = await startProxy(target)
+    for (const method of ['POST', 'PATCH']) {
+      expect((await sendRequest(`${proxy.url}/api/warm`)).status).toBe(200)
+      const res = await sendRequest(`${proxy.url}/api/x`, { method, body: 'once only' })
+      expect(res.status, method).toBe(502)
+      expect(res.body.toString()).toContain('connection closed by the server')
+    }
+    expect((await sendRequest(`${proxy.url}/api/warm`)).status).toBe(200)
+    expect(await sendStreamed(`${proxy.url}/api/x`, 'PUT')).toBe(502)
+    // The warm-up GETs found a fresh connection each time (the race closed the last one).
+    expect(seen).toEqual(['GET', 'POST', 'GET', 'PATCH', 'GET', 'PUT'])
+  })
+})
+
+/**
+ * A keep-alive target that closes a connection `idleMs` after its last answer, without a
+ * `Keep-Alive` hint, as servers with a short idle timeout do. `raced` counts requests that
+ * arrived on a connection it had already closed (the race, seen from the target).
+ */
+async function idleClosingTarget(idleMs: number) {
+  let raced = 0
+  const target = await rawTarget((socket: Socket) => {
+    let timer: NodeJS.Timeout | undefined
+    let closed = false
+    const arm = () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => {
+        closed = true
+        socket.end()
+      }, idleMs)
+    }
+    arm()
+    onRequestHeads(socket, () => {
+      if (closed) {
+        raced += 1
+        return
+      }
+      clearTimeout(timer)
+      socket.write(ok('ok'), arm)
+    })
+    socket.once('close', () => clearTimeout(timer))
+  })
+  cleanup.push(target.close)
+  return { target, raced: () => raced }
+}
+
+describe('a target that closes idle connections after 30 ms, without saying so', () => {
+  it('answers 200 requests sent 25 to 35 ms apart without a 502', { timeout: 30_000 }, async () => {
+    const { target } = await idleClosingTarget(30)
+    const sink = captureLogSink()
+    const proxy = await serveProxy({ '/api': target.url }, { logger: sink })
+    cleanup.push(proxy.close)
+    const statuses = new Map<number, number>()
+    for (let i = 0; i < 200; i++) {
+      const { status } = await sendRequest(`${proxy.url}/api/${i}`)
+      statuses.set(status, (statuses.get(status) ?? 0) + 1)
+      await new Promise((resolve) => setTimeout(resolve, 25 + (i % 11)))
+    }
+    expect(Object.fromEntries(statuses)).toEqual({ 200: 200 })
+    expect(sink.lines).toEqual([])
+  })
+
+  it('learns the timeout from two idle closes and keeps idle connections half as long', async () => {
+    const { target, raced } = await idleClosingTarget(30)
+    const [route] = resolveOptions({ '/api': target.url }).routes as ResolvedForwardRoute[]
+    if (route === undefined) throw new Error('one route')
+    const pool = createUpstreamPool()
+    cleanup.push(() => pool.close())
+    const get = async () => {
+      const res = await pool.poolFor(route).request({ path: '/', method: 'GET' })
+      await collectBody(res.body)
+    }
+    expect(pool.keepAliveTimeoutFor(route)).toBe(4_000)
+    const first = pool.poolFor(route)
+    for (let i = 0; i < 3; i++) {
+      await get()
+      // Long enough for the target's idle close to arrive.
+      await new Promise((resolve) => setTimeout(resolve, 80))
+    }
+    const learned = pool.keepAliveTimeoutFor(route)
+    expect(learned).toBeGreaterThanOrEqual(12)
+    expect(learned).toBeLessThanOrEqual(25)
+    // A new pool with the learned timeout serves the target from now on.
+    expect(pool.poolFor(route)).not.toBe(first)
+    // Asked just before the target's timeout: the pool has dropped the connection already.
+    for (let i = 0; i < 20; i++) {
+      await get()
+      await new Promise((resolve) => setTimeout(resolve, 27))
+    }
+    expect(raced()).toBe(0)
+  })
+})

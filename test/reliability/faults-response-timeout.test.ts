@@ -1,0 +1,114 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { requestUpstream } from '../../packages/core/src/forward/forward-request.js'
+import { createUpstreamPool } from '../../packages/core/src/forward/upstream-pool.js'
+import { type RunningProxy, serveProxy } from '../support/proxy-server.js'
+import { captureLogSink, listen, type StartedServer, sendRequest } from '../support/servers.js'
+
+/**
+ * The route's `timeout` on a timer of its own. undici's `headersTimeout` ticks every 499 ms, so a
+ * 1000 ms timeout fired anywhere between 1.0 and 1.5 s (measured: 1093 to 1511 ms over six
+ * requests spread across one tick). Six requests started 83 ms apart cover a whole tick, so with
+ * undici's timer some of them come back after 1400 ms (checked by putting undici's
+ * `headersTimeout: route.timeout` back and disabling `armResponseDeadline`: one came at 1522 ms,
+ * and the `requestUpstream` case failed with undici's "Headers Timeout Error" at 1400 ms).
+ * 950 to 1400 ms holds on a loaded 2-core machine: a native timer is late by milliseconds.
+ */
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void
+
+const TIMEOUT = 1_000
+let target: StartedServer<ReturnType<typeof createServer>>
+let proxy: RunningProxy
+const sink = captureLogSink()
+const handlers = new Map<string, Handler>()
+const hanging: Socket[] = []
+
+beforeAll(async () => {
+  target = await listen(
+    createServer((req, res) => {
+      // Anything not listed hangs: never a byte of an answer.
+      const handler = handlers.get(req.url ?? '')
+      if (handler) handler(req, res)
+      else hanging.push(req.socket)
+    }),
+  )
+  proxy = await serveProxy({ '/api': { target: target.url, timeout: TIMEOUT } }, { logger: sink })
+})
+
+afterAll(async () => {
+  await proxy?.close()
+  await target?.close()
+})
+
+describe("the route's timeout", () => {
+  it('answers 504 between 950 and 1400 ms for a 1000 ms timeout, whenever the request starts', async () => {
+    const results = await Promise.all(
+      [0, 1, 2, 3, 4, 5].map(async (i) => {
+        await new Promise((resolve) => setTimeout(resolve, i * 83))
+        const start = performance.now()
+        const res = await sendRequest(`${proxy.url}/api/hang-${i}`)
+        return { status: res.status, body: res.body.toString(), ms: performance.now() - start }
+      }),
+    )
+    for (const result of results) {
+      expect(result.status).toBe(504)
+      expect(result.body).toContain(`no response within ${TIMEOUT} ms`)
+      expect(result.ms).toBeGreaterThanOrEqual(950)
+      expect(result.ms).toBeLessThanOrEqual(1_400)
+    }
+    // The timed-out requests' connections are dropped, not left open on the target. (undici then
+    // opens one spare connection per aborted request, which its keep-alive timeout closes: its
+    // issue 5845.)
+    expect(hanging).toHaveLength(6)
+    await expect.poll(() => hanging.filter((socket) => !socket.destroyed).length, { timeout: 2_000 }).toBe(0)
+  })
+
+  it('stops counting at the head: a body slower than the timeout arrives whole', async () => {
+    handlers.set('/slow-body', (_req, res) => {
+      setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).write('head in time, '), 600)
+      setTimeout(() => res.end('body after the timeout'), 600 + TIMEOUT)
+    })
+    const res = await sendRequest(`${proxy.url}/api/slow-body`)
+    expect(res.status).toBe(200)
+    expect(res.body.toString()).toBe('head in time, body after the timeout')
+  })
+
+  it("applies to requestUpstream with a caller's AbortSignal, which still aborts first when it fires first", async () => {
+    const [route] = proxy.proxy.routes
+    if (route?.kind !== 'forward') throw new Error('one forward route')
+    const pool = createUpstreamPool()
+    const front = await listen(
+      createServer(async (req, res) => {
+        const controller = new AbortController()
+        const early = req.url === '/api/abort-early'
+        if (early) setTimeout(() => controller.abort(new Error('caller gave up')), 100)
+        const start = performance.now()
+        try {
+          await requestUpstream(req, route, req.url ?? '/', pool, { signal: controller.signal })
+          res.end('answered')
+        } catch (error) {
+          res.end(
+            `${(error as Error).message} after ${Math.round((performance.now() - start) / 100) * 100} ms`,
+          )
+        }
+      }),
+    )
+    try {
+      expect((await sendRequest(`${front.url}/api/abort-early`)).body.toString()).toBe(
+        'caller gave up after 100 ms',
+      )
+      expect((await sendRequest(`${front.url}/api/hang-late`)).body.toString()).toBe(
+        `no response within ${TIMEOUT} ms after ${TIMEOUT} ms`,
+      )
+    } finally {
+      await front.close()
+      await pool.close()
+    }
+  })
+
+  it('logs one line for the cause', () => {
+    expect(sink.lines.filter((line) => line.message.includes('no response within'))).toHaveLength(1)
+  })
+})
