@@ -201,3 +201,6 @@ if (!start) {
 }
 console.log(`READY ${await start()}`)
 process.on('SIGTERM', () => process.exit(0))
+// The driver holds our stdin open; it ends when the driver exits, even when it was killed.
+process.stdin.on('end', () => process.exit(0))
+process.stdin.resume()

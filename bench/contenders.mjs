@@ -199,7 +199,7 @@ export const SCENARIOS = [
     connections: 1,
     path: '/items',
     contenders: SMALL_GET,
-    seconds: 0.8,
+    seconds: 0.6,
     warmup: 0.5,
   },
   {
@@ -209,7 +209,7 @@ export const SCENARIOS = [
     connections: 4,
     path: `/bytes?n=${MIB}`,
     contenders: FORWARDERS,
-    seconds: 0.6,
+    seconds: 0.5,
     warmup: 0.5,
   },
   {
@@ -220,7 +220,7 @@ export const SCENARIOS = [
     path: '/sink',
     bodyBytes: MIB,
     contenders: FORWARDERS,
-    seconds: 0.6,
+    seconds: 0.5,
     warmup: 0.5,
   },
   {

@@ -17,9 +17,11 @@ import { spawn } from 'node:child_process'
  * @returns {Promise<RunningServer>}
  */
 export function startServer({ name, command, args, ready, env = {}, timeoutMs = 60_000 }) {
+  // stdin is a pipe that ends when this process does, however it ends: our own servers
+  // (upstream.mjs, contender.mjs) exit then, so a killed run leaves none of them behind.
   const child = spawn(command, args, {
     env: { ...process.env, NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   })
   let output = ''
   let isReady = false

@@ -111,7 +111,7 @@ const results = {
 // ---- the servers ----------------------------------------------------------------------------
 const running = new Map()
 const stopAll = () => Promise.all([...running.values()].map((server) => server.stop()))
-process.on('SIGINT', () => stopAll().then(() => process.exit(130)))
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stopAll().then(() => process.exit(130)))
 
 const tls = await writeCertificate()
 const wanted = new Set(
@@ -177,8 +177,9 @@ const urlOf = (id, path, kind) => {
 /** Measures `id` in a wrk or h2load scenario; `warm` runs it as warm-up only. */
 async function measureLoad(scenario, id, { warm = false } = {}) {
   const { method, headers } = contender(id)
-  const warmupMs = warm ? ms(settings.warmup * 2 + 0.5) : ms(settings.warmup * (scenario.warmup ?? 1))
-  const durationMs = warm ? 200 : ms(settings.seconds * (scenario.seconds ?? 1))
+  // The warm-up round: one run of half a second, its result dropped.
+  const warmupMs = warm ? 0 : ms(settings.warmup * (scenario.warmup ?? 1))
+  const durationMs = warm ? 500 : ms(settings.seconds * (scenario.seconds ?? 1))
   const url = urlOf(id, scenario.path)
   if (scenario.tool === 'h2load') {
     const result = await runH2load({ url, clients: scenario.connections, streams: 5, warmupMs, durationMs })
@@ -263,12 +264,14 @@ async function runScenario(scenario, round, warm) {
   const ids = scenario.contenders.filter(isRunning)
   const failed = (error) => ({ error: error.message })
   if (scenario.tool === 'wrk' || scenario.tool === 'h2load') {
+    // The one-connection runs go through the same code as the 50-connection ones.
+    if (warm && scenario.connections === 1) return
     for (const id of ids) {
       const result = await measureLoad(scenario, id, { warm }).catch(failed)
       if (!warm || result.error) record(scenario, id, round, result)
     }
   } else if (warm) {
-    // The clients and the browser open their own connections: nothing to warm.
+    // The clients and the browser open their own connections, on code the load runs warmed.
   } else if (scenario.tool === 'clients') {
     const answers = await measureClients(scenario, ids).catch((error) => ids.map(() => failed(error)))
     for (const [i, id] of ids.entries()) record(scenario, id, round, answers[i])

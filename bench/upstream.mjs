@@ -97,3 +97,6 @@ server.listen(0, '127.0.0.1', () => {
   console.log(`READY http://127.0.0.1:${server.address().port}`)
 })
 process.on('SIGTERM', () => process.exit(0))
+// The driver holds our stdin open; it ends when the driver exits, even when it was killed.
+process.stdin.on('end', () => process.exit(0))
+process.stdin.resume()
