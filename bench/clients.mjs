@@ -146,6 +146,9 @@ function upload({ url, bytes }) {
 const kinds = { sse, ws, download, upload }
 
 const jobs = JSON.parse(process.argv[2] ?? '[]')
+// The first job once more before the others, its result dropped: otherwise the first contender
+// alone would pay for this process's cold start (module loading, JIT) in its first-event time.
+if (jobs.length > 1) await kinds[jobs[0].kind](jobs[0]).catch(() => {})
 const results = []
 for (const job of jobs) {
   let timer

@@ -201,6 +201,9 @@ if (!start) {
 }
 console.log(`READY ${await start()}`)
 process.on('SIGTERM', () => process.exit(0))
-// The driver holds our stdin open; it ends when the driver exits, even when it was killed.
-process.stdin.on('end', () => process.exit(0))
-process.stdin.resume()
+// Started by the driver (processes.mjs), stdin is a pipe it holds: it ends when the driver
+// exits, even when it was killed.
+if (process.env.BENCH_EXIT_WITH_STDIN === '1') {
+  process.stdin.on('end', () => process.exit(0))
+  process.stdin.resume()
+}

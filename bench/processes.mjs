@@ -20,7 +20,7 @@ export function startServer({ name, command, args, ready, env = {}, timeoutMs = 
   // stdin is a pipe that ends when this process does, however it ends: our own servers
   // (upstream.mjs, contender.mjs) exit then, so a killed run leaves none of them behind.
   const child = spawn(command, args, {
-    env: { ...process.env, NO_COLOR: '1', ...env },
+    env: { ...process.env, NO_COLOR: '1', BENCH_EXIT_WITH_STDIN: '1', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   let output = ''

@@ -64,6 +64,12 @@ const settings = {
   memory: { warmupBytes: quick ? 0 : 64 * 2 ** 20, bytes: quick ? 8 * 2 ** 20 : 2 ** 30 },
 }
 const only = flags.only?.split(',')
+const known = [...SCENARIOS.map((s) => s.id), 'memory']
+const unknown = only?.filter((id) => !known.includes(id)) ?? []
+if (unknown.length > 0) {
+  console.error(`unknown scenario ${unknown.join(', ')}: --only takes ${known.join(', ')}`)
+  process.exit(2)
+}
 const scenarios = SCENARIOS.filter((s) => !only || only.includes(s.id))
 const withMemory = !only || only.includes('memory')
 const out = flags.out ?? `${here}${quick ? 'results.quick.json' : 'results.json'}`

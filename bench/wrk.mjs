@@ -40,7 +40,17 @@ export async function runWrk({ url, connections, warmupMs, durationMs, method, h
     BENCH_HEADERS: headers ?? '',
     BENCH_BODY_BYTES: String(bodyBytes ?? 0),
   }
-  const args = (ms) => ['-t1', `-c${connections}`, `-d${Math.ceil(ms / 1000) + 10}s`, '-s', script, url]
+  // A 10 s timeout (wrk's default is 2 s): on a loaded machine a slow answer is not an error.
+  const args = (ms) => [
+    '-t1',
+    `-c${connections}`,
+    `-d${Math.ceil(ms / 1000) + 10}s`,
+    '--timeout',
+    '10s',
+    '-s',
+    script,
+    url,
+  ]
   if (warmupMs > 0) await runTool('wrk', args(warmupMs), { ms: warmupMs, env })
   const { stdout, stderr } = await runTool('wrk', args(durationMs), { ms: durationMs, env })
   const line = /^BENCH-RESULT (.*)$/m.exec(stdout)
