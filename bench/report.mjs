@@ -283,7 +283,8 @@ export function renderReport(results) {
   const conditions = [
     `${results.date.slice(0, 10)}, ${machine.cores} cores (${machine.cpuModel}), Node ${versions.node}`,
     `${settings.rounds} interleaved round(s), ${settings.seconds} s per small-GET run after ${settings.warmup} s warm-up`,
-    `1-minute load average ${load.before[0]} before, ${load.after[0]} after; run took ${results.durationSeconds} s`,
+    `cors-dev-proxy ${versions.corsDevProxy} at ${versions.git}`,
+    `1-minute load average ${load.before[0]} before, ${load.after[0]} after (${Math.min(...load.perRound)}–${Math.max(...load.perRound)} at the rounds' starts); the run took ${results.durationSeconds} s`,
   ].join('; ')
   const skipped = Object.entries(results.skipped).map(([name, why]) => `- skipped ${name}: ${why}`)
   return [
