@@ -7,6 +7,7 @@
 //   { kind: 'ws', url, origin, messages }   WebSocket echo round trips, one message at a time
 //   { kind: 'download' | 'upload', url, bytes }   one large body through the proxy, MB/s
 import http from 'node:http'
+import zlib from 'node:zlib'
 import WebSocket from 'ws'
 import { quantile } from './stats.mjs'
 
@@ -22,10 +23,18 @@ function sse({ url, events }) {
     let firstEventMs
     let buffer = ''
     const latenciesUs = []
-    const req = http.get(url, { agent: false, headers: { accept: 'text/event-stream' } }, (res) => {
+    // The headers Chromium's EventSource sends: with `Accept-Encoding`, a dev server that
+    // compresses (webpack-dev-server) may hold the events back, as it would in the browser.
+    const headers = { accept: 'text/event-stream', 'accept-encoding': 'gzip, deflate, br, zstd' }
+    const req = http.get(url, { agent: false, headers }, (res) => {
       if (res.statusCode !== 200) return reject(new Error(`status ${res.statusCode}`))
-      res.setEncoding('utf8')
-      res.on('data', (text) => {
+      const encoding = res.headers['content-encoding']
+      const decode = { gzip: zlib.createGunzip, deflate: zlib.createInflate, br: zlib.createBrotliDecompress }
+      if (encoding !== undefined && !decode[encoding])
+        return reject(new Error(`content-encoding ${encoding}`))
+      const body = encoding ? res.pipe(decode[encoding]()) : res
+      body.setEncoding('utf8')
+      body.on('data', (text) => {
         const now = wallClockMs()
         firstEventMs ??= performance.now() - started
         buffer += text
@@ -37,7 +46,7 @@ function sse({ url, events }) {
           end = buffer.indexOf('\n\n')
         }
       })
-      res.on('end', () => {
+      body.on('end', () => {
         if (latenciesUs.length !== events) reject(new Error(`${latenciesUs.length} of ${events} events`))
         else
           resolve({
@@ -46,9 +55,10 @@ function sse({ url, events }) {
             eventP99Us: quantile(latenciesUs, 0.99),
             events: latenciesUs.length,
             totalMs: performance.now() - started,
+            encoding: encoding ?? 'identity',
           })
       })
-      res.on('error', reject)
+      body.on('error', reject)
     })
     req.on('error', reject)
   })

@@ -20,9 +20,21 @@ const COMPARE = {
 
 const pairKey = (a, b, by) => (by === 'ratio' ? `${a} / ${b}` : `${a} - ${b}`)
 
+/** The spread of `a` against `b`, from the stored pair in either order. */
+export function pairOf(summary, a, b) {
+  const stored = summary?.pairs[pairKey(a, b, summary.comparedBy)]
+  if (stored) return stored
+  const reverse = summary?.pairs[pairKey(b, a, summary.comparedBy)]
+  if (!reverse) return undefined
+  const flip = summary.comparedBy === 'ratio' ? (x) => 1 / x : (x) => -x
+  const { median, q1, q3, min, max, n } = reverse
+  return { median: flip(median), q1: flip(q3), q3: flip(q1), min: flip(max), max: flip(min), n }
+}
+
 /**
  * Per scenario and contender the median of every number over the rounds; per pair of
- * contenders (every ordered pair) the spread of the per-round ratios or differences.
+ * contenders the spread of the per-round ratios or differences. Each pair once, `a / b` with
+ * `a` before `b` in the scenario's order; `b / a` is its inverse (a difference its negation).
  */
 export function summarize(results) {
   const summary = {}
@@ -38,9 +50,9 @@ export function summarize(results) {
       series[cid] = rounds.map((r) => (r && !r.error ? r[metric] : Number.NaN))
     }
     const pairs = {}
-    for (const a of Object.keys(series)) {
-      for (const b of Object.keys(series)) {
-        if (a === b) continue
+    const ids = Object.keys(series)
+    for (const [i, a] of ids.entries()) {
+      for (const b of ids.slice(i + 1)) {
         pairs[pairKey(a, b, by)] =
           by === 'ratio' ? ratioSpread(series[a], series[b]) : differenceSpread(series[a], series[b])
       }
@@ -73,12 +85,7 @@ function scenarioTable(results, id, head, row) {
   const summary = results.summary[id]
   if (!scenario) return undefined
   const rows = Object.entries(scenario.contenders).map(([cid, entry]) =>
-    row(
-      cid,
-      summary.contenders[cid],
-      (other) => summary.pairs[pairKey(cid, other, summary.comparedBy)],
-      entry,
-    ),
+    row(cid, summary.contenders[cid], (other) => pairOf(summary, cid, other), entry),
   )
   return `**${scenario.title}**\n\n${table(head, rows)}`
 }
@@ -87,9 +94,8 @@ const versus = (pair, other, cid, digits) => (cid === other ? '1' : spreadCell(p
 
 function sections(results) {
   const added = (cid) => {
-    const pairs = results.summary.latency?.pairs
-    if (!pairs || cid === 'backend') return cid === 'backend' ? '0' : '–'
-    return spreadCell(pairs[`${cid} - backend`], 0)
+    if (cid === 'backend') return '0'
+    return spreadCell(pairOf(results.summary.latency, cid, 'backend'), 0)
   }
   const latencyOf = (cid) => results.summary.latency?.contenders[cid]?.p50Us
   return [
@@ -198,7 +204,7 @@ function transferTable(results) {
   const ids = Object.keys((down ?? up).contenders)
   const cell = (summary, cid, key) => summary?.contenders[cid]?.[key]
   const vs = (summary, cid) =>
-    cid === 'undici-dispatch' ? '1' : spreadCell(summary?.pairs[`${cid} / undici-dispatch`])
+    cid === 'undici-dispatch' ? '1' : spreadCell(pairOf(summary, cid, 'undici-dispatch'))
   const rows = ids.map((cid) => [
     results.scenarios[down ? 'download' : 'upload'].contenders[cid].label,
     fixed(cell(down, cid, 'mbps'), 0),
@@ -233,13 +239,13 @@ function targets(results) {
     lines.push(`- ${ok ? '✓' : '✗'} ${name}: ${shown}`)
   }
   const ratio = (scenario, a, b, min) => {
-    const spread = s[scenario]?.pairs[`${a} / ${b}`]
+    const spread = pairOf(s[scenario], a, b)
     if (spread) check(`${a} ÷ ${b} (${scenario}) ≥ ${min}`, spread, spread.median >= min, spreadCell(spread))
   }
   ratio('get', 'ours-node', 'undici-dispatch', 0.95)
   ratio('get', 'ours-serve', 'undici-dispatch', 0.95)
   ratio('get', 'ours-vite', 'ours-node', 0.95)
-  const latency = s.latency?.pairs['ours-node - undici-dispatch']
+  const latency = pairOf(s.latency, 'ours-node', 'undici-dispatch')
   if (latency)
     check(
       'added latency of ours-node over dispatch() at 1 connection ≤ 10 µs',
@@ -266,7 +272,7 @@ function targets(results) {
     )
     check(`${id} RSS growth each way < 64 MiB`, growth, growth < 64, `${fixed(growth, 1)} MiB`)
   }
-  const browser = s.browser?.pairs['ours-vite-h2 / ours-vite']
+  const browser = pairOf(s.browser, 'ours-vite-h2', 'ours-vite')
   if (browser)
     check(
       '100 parallel fetches faster over HTTP/2 than HTTP/1.1 (Vite plugin, backend 20 ms)',
@@ -294,4 +300,25 @@ export function renderReport(results) {
     ...skipped,
     ...sections(results),
   ].join('\n\n')
+}
+
+/**
+ * results.json's text: an object or array that fits on one line of about 300 characters (a
+ * round's numbers, a pair's spread) is written on one line, anything larger indented; fractions
+ * to 4 significant digits (the printed tables use the unrounded values). Small enough to commit,
+ * still readable in a diff.
+ */
+export function formatResults(value, indent = '') {
+  const rounded = JSON.stringify(value, (_key, item) =>
+    typeof item === 'number' && !Number.isInteger(item) ? Number(item.toPrecision(4)) : item,
+  )
+  if (value === null || typeof value !== 'object' || rounded.length <= 300) return rounded
+  const inner = `${indent}  `
+  const items = Array.isArray(value)
+    ? value.map((item) => formatResults(item ?? null, inner))
+    : Object.entries(value)
+        .filter(([, item]) => item !== undefined)
+        .map(([key, item]) => `${JSON.stringify(key)}: ${formatResults(item, inner)}`)
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}']
+  return `${open}\n${items.map((item) => `${inner}${item}`).join(',\n')}\n${indent}${close}`
 }

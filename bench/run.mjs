@@ -22,7 +22,7 @@ import { loadAverage, machine, versions } from './machine.mjs'
 import { measureMemory } from './memory.mjs'
 import { startNginx } from './nginx.mjs'
 import { runTool, startServer } from './processes.mjs'
-import { renderReport, summarize } from './report.mjs'
+import { formatResults, renderReport, summarize } from './report.mjs'
 import { writeCertificate } from './tls.mjs'
 import { runWrk } from './wrk.mjs'
 
@@ -251,6 +251,8 @@ async function measureBrowser(id) {
 
 /** Records one result, or the problem: errors in a run are failures, whoever answered them. */
 function record(scenario, id, round, result) {
+  // The kinds of errors only where there were some: results.json stays small enough to commit.
+  if (result.errors === 0) delete result.errorKinds
   results.scenarios[scenario.id].contenders[id].rounds[round] = result
   if (result.error) problem(`${scenario.id} ${id}`, result.error)
   else if (result.errors > 0)
@@ -334,7 +336,7 @@ results.versions = versions({
   chromium: browser?.version,
 })
 results.summary = summarize(results)
-writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`)
+writeFileSync(out, `${formatResults(results)}\n`)
 console.log(`\n${renderReport(results)}`)
 console.log(`\nWrote ${out} (${results.durationSeconds} s: ${JSON.stringify(timings)}).`)
 if (problems.length > 0) {
