@@ -1,7 +1,7 @@
 // nginx as a reverse proxy with upstream keep-alive, the C reference of the benchmark: one worker
 // (like one Node process), `/api/` and the `/socket/` WebSocket echo to the upstream, prefix removed.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -64,7 +64,16 @@ http {
   )
   const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'inherit' })
   await waitForPort(port)
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill('SIGTERM') }
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    async stop() {
+      child.kill('SIGTERM')
+      await exited
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
 }
 
 async function waitForPort(port) {
