@@ -1,10 +1,21 @@
-// Starts one contender in its own process: `node contender.mjs <name> <upstream-url>`,
-// prints `READY <base-url>` and serves until SIGTERM. One process each, so no contender
-// shares an event loop with the load generator or the upstream.
+// Starts one contender in its own process: `node contender.mjs <name> <upstream-url>`, prints
+// `READY <base-url>` and serves until SIGTERM. One process each, so no contender shares an event
+// loop with the load generator, the upstream or another contender. Every proxy maps `/api` to the
+// upstream and `/ws` to its WebSocket echo, prefix removed, with the settings a user would write.
+// `cors-dev-proxy serve` and nginx are not here: they are programs of their own (contenders.mjs).
+import { readFileSync, realpathSync } from 'node:fs'
 import http from 'node:http'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { createDispatchProxy, createRequestProxy } from './minimal-proxies.mjs'
 
 const [name, upstream] = process.argv.slice(2)
-const corsHeaders = {
+const fixtures = fileURLToPath(new URL('fixtures/', import.meta.url))
+const core = '../packages/core/dist/index.js'
+
+/** The 204 our `cors: true` route sends for the benchmark's preflight, written by a bare server. */
+const preflightHeaders = {
   'access-control-allow-origin': 'http://localhost:5173',
   'access-control-allow-methods': 'GET,HEAD,PUT,PATCH,POST,DELETE',
   'access-control-allow-headers': 'content-type,x-requested-with',
@@ -12,48 +23,168 @@ const corsHeaders = {
   'content-length': '0',
 }
 
+/** Vite's key and certificate for `server.https`, written by the driver (run.mjs). */
+function tls() {
+  const dir = process.env.BENCH_TLS_DIR
+  if (!dir) throw new Error('BENCH_TLS_DIR is not set: the https contenders are started by run.mjs')
+  return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }
+}
+
+/** Our routes: a plain forwarding route, and the WebSocket echo behind `ws: true`. */
+const ourRoutes = (api = upstream) => ({ '/api': api, '/socket': { target: upstream, ws: true } })
+
+/** A real Vite 8 dev server on 127.0.0.1, port 0, with HMR as users have it. */
+async function viteServer({ plugins = [], proxy, https = false }) {
+  const { createServer } = await import('vite8')
+  const server = await createServer({
+    configFile: false,
+    logLevel: 'silent',
+    root: fixtures,
+    plugins,
+    optimizeDeps: { noDiscovery: true, include: [] },
+    server: { host: '127.0.0.1', port: 0, proxy, ...(https ? { https: tls() } : {}) },
+  })
+  await server.listen()
+  return `${https ? 'https' : 'http'}://127.0.0.1:${server.httpServer.address().port}`
+}
+
+/** A real webpack-dev-server 5 building a one-module app, with its defaults (compression, HMR). */
+async function webpackDevServer(devServer) {
+  const { default: WebpackDevServer } = await import('wds5')
+  const { default: webpack } = await import('webpack')
+  const compiler = webpack({
+    mode: 'development',
+    context: fixtures,
+    entry: './app.js',
+    output: { path: join(fixtures, '.webpack') },
+    devtool: false,
+    stats: 'none',
+    infrastructureLogging: { level: 'error' },
+  })
+  const server = new WebpackDevServer(
+    { host: '127.0.0.1', port: 0, static: false, open: false, setupExitSignals: false, ...devServer },
+    compiler,
+  )
+  await server.start()
+  return `http://127.0.0.1:${server.server.address().port}`
+}
+
+/** http-proxy-middleware's options as its README writes them, for `/api` and the `/ws` echo. */
+function hpmServer(createProxyMiddleware) {
+  const api = createProxyMiddleware({ target: upstream, changeOrigin: true, pathRewrite: { '^/api': '' } })
+  const ws = createProxyMiddleware({
+    target: upstream,
+    changeOrigin: true,
+    ws: true,
+    pathRewrite: { '^/socket': '' },
+  })
+  const notFound = (res) => () => res.writeHead(404).end()
+  const server = http.createServer((req, res) =>
+    req.url.startsWith('/socket') ? ws(req, res, notFound(res)) : api(req, res, notFound(res)),
+  )
+  server.on('upgrade', ws.upgrade)
+  return listen(server)
+}
+
+/** webpack-dev-server 6's own http-proxy-middleware (4), the one release line that needs Node >= 22.15. */
+async function importHpm4() {
+  const require = createRequire(realpathSync(fileURLToPath(import.meta.resolve('wds6/package.json'))))
+  // Its `exports` hide package.json; the entry is dist/index.js, one folder below it.
+  const entry = require.resolve('http-proxy-middleware')
+  const { version } = JSON.parse(readFileSync(join(dirname(entry), '../package.json'), 'utf8'))
+  if (!version.startsWith('4.')) throw new Error(`expected http-proxy-middleware 4, found ${version}`)
+  return import(pathToFileURL(entry).href)
+}
+
 /** Each contender resolves to the base URL the load generator hits. */
 const contenders = {
-  /** cors-dev-proxy forwarding /api to the upstream. */
-  async 'cors-dev-proxy'() {
-    const { createCorsDevProxy } = await import('../packages/core/dist/index.js')
-    const proxy = createCorsDevProxy({ '/api': upstream }, { log: 'error' })
+  /** cors-dev-proxy's engine as the bare handler of a `node:http` server. */
+  async 'ours-node'() {
+    const { createCorsDevProxy } = await import(core)
+    const proxy = createCorsDevProxy(ourRoutes(), { log: 'error' })
+    const server = http.createServer((req, res) => proxy.middleware(req, res))
+    server.on('upgrade', (req, socket, head) => proxy.upgrade(req, socket, head) || socket.destroy())
+    return listen(server)
+  },
+  /** The same with `cors: true` on `/api`: the CORS step runs on every request, preflights answered here. */
+  async 'ours-cors'() {
+    const { createCorsDevProxy } = await import(core)
+    const proxy = createCorsDevProxy(ourRoutes({ target: upstream, cors: true }), { log: 'error' })
     return listen(http.createServer((req, res) => proxy.middleware(req, res)))
   },
-  /** cors-dev-proxy answering preflights itself (`cors: true`). */
-  async 'cors-dev-proxy-preflight'() {
-    const { createCorsDevProxy } = await import('../packages/core/dist/index.js')
-    const proxy = createCorsDevProxy({ '/api': { target: upstream, cors: true } }, { log: 'error' })
-    return listen(http.createServer((req, res) => proxy.middleware(req, res)))
+  /** Our Vite plugin in a real Vite 8 dev server. */
+  async 'ours-vite'() {
+    const { corsDevProxy } = await import('../packages/vite/dist/index.js')
+    return viteServer({ plugins: [corsDevProxy(ourRoutes(), { log: 'error' })] })
   },
-  /** A bare Node server answering the same preflight: the ceiling for local preflights. */
+  /** The same over HTTPS, where Vite serves HTTP/2 (HTTP/1.1 as fallback). */
+  async 'ours-vite-h2'() {
+    const { corsDevProxy } = await import('../packages/vite/dist/index.js')
+    return viteServer({ plugins: [corsDevProxy(ourRoutes(), { log: 'error' })], https: true })
+  },
+  /** Our webpack adapter in a real webpack-dev-server 5. */
+  async 'ours-wds'() {
+    const { corsDevProxy } = await import('../packages/webpack/dist/index.js')
+    return webpackDevServer(corsDevProxy(ourRoutes(), { log: 'error' }))
+  },
+  /** A bare Node server writing the 204 our `cors` route answers the benchmark's preflight with. */
   async 'node-preflight'() {
-    return listen(http.createServer((_req, res) => res.writeHead(204, corsHeaders).end()))
+    return listen(http.createServer((_req, res) => res.writeHead(204, preflightHeaders).end()))
   },
-  /** Vite 8's built-in `server.proxy` (http-proxy-3), in a real Vite dev server. */
-  async 'vite8-proxy'() {
-    const { createServer } = await import('vite8')
-    const server = await createServer({
-      configFile: false,
-      logLevel: 'silent',
-      root: new URL('.', import.meta.url).pathname,
-      optimizeDeps: { noDiscovery: true, include: [] },
-      server: {
-        host: '127.0.0.1',
-        port: 0,
-        ws: false,
-        proxy: { '/api': { target: upstream, changeOrigin: true, rewrite: (p) => p.replace(/^\/api/, '') } },
-      },
+  /** The Node limit, undici `request()` (minimal-proxies.mjs). */
+  async 'undici-request'() {
+    return listen(createRequestProxy(upstream, '/api'))
+  },
+  /** The Node limit, undici `dispatch()` (minimal-proxies.mjs). */
+  async 'undici-dispatch'() {
+    return listen(createDispatchProxy(upstream, '/api'))
+  },
+  /** Vite 8's built-in `server.proxy` (http-proxy-3) in a real Vite dev server. */
+  async 'vite-proxy'() {
+    return viteServer({ proxy: viteProxy() })
+  },
+  /** The same over HTTPS (HTTP/2). */
+  async 'vite-proxy-h2'() {
+    return viteServer({ proxy: viteProxy(), https: true })
+  },
+  /** webpack-dev-server 5's `proxy` (its http-proxy-middleware 2), with its defaults. */
+  async 'wds-proxy'() {
+    return webpackDevServer({
+      proxy: [
+        { context: ['/api'], target: upstream, changeOrigin: true, pathRewrite: { '^/api': '' } },
+        {
+          context: ['/socket'],
+          target: upstream,
+          changeOrigin: true,
+          ws: true,
+          pathRewrite: { '^/socket': '' },
+        },
+      ],
     })
-    await server.listen()
-    return `http://127.0.0.1:${server.httpServer.address().port}`
   },
-  /** http-proxy-middleware 3 (what webpack-dev-server's `proxy` uses) with its defaults. */
-  async 'http-proxy-middleware'() {
+  /** http-proxy-middleware 3 on `node:http`. */
+  async hpm3() {
     const { createProxyMiddleware } = await import('http-proxy-middleware')
-    const mw = createProxyMiddleware({ target: upstream, changeOrigin: true, pathRewrite: { '^/api': '' } })
-    return listen(http.createServer((req, res) => mw(req, res, () => res.writeHead(404).end())))
+    return hpmServer(createProxyMiddleware)
   },
+  /** http-proxy-middleware 4 (httpxy) on `node:http`; run.mjs starts it on Node 24. */
+  async hpm4() {
+    const { createProxyMiddleware } = await importHpm4()
+    return hpmServer(createProxyMiddleware)
+  },
+}
+
+/** Vite's `server.proxy` for the same two routes, as its documentation writes them. */
+function viteProxy() {
+  return {
+    '/api': { target: upstream, changeOrigin: true, rewrite: (path) => path.replace(/^\/api/, '') },
+    '/socket': {
+      target: upstream,
+      changeOrigin: true,
+      ws: true,
+      rewrite: (path) => path.replace(/^\/socket/, ''),
+    },
+  }
 }
 
 function listen(server) {
@@ -70,3 +201,9 @@ if (!start) {
 }
 console.log(`READY ${await start()}`)
 process.on('SIGTERM', () => process.exit(0))
+// Started by the driver (processes.mjs), stdin is a pipe it holds: it ends when the driver
+// exits, even when it was killed.
+if (process.env.BENCH_EXIT_WITH_STDIN === '1') {
+  process.stdin.on('end', () => process.exit(0))
+  process.stdin.resume()
+}

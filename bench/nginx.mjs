@@ -1,6 +1,7 @@
-// nginx as a reverse proxy with upstream keep-alive: the production baseline of the benchmark.
+// nginx as a reverse proxy with upstream keep-alive, the C reference of the benchmark: one worker
+// (like one Node process), `/api/` and the `/socket/` WebSocket echo to the upstream, prefix removed.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -36,8 +37,19 @@ http {
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
   upstream backend { server ${host}; keepalive 64; }
+  map $http_upgrade $connection_upgrade { default upgrade; '' close; }
   server {
     listen 127.0.0.1:${port};
+    # Bodies streamed to the backend as they come, of any size (the 1 MiB and 1 GiB uploads).
+    client_max_body_size 0;
+    proxy_request_buffering off;
+    location /socket/ {
+      proxy_pass http://backend/;
+      proxy_http_version 1.1;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection $connection_upgrade;
+      proxy_set_header Host $proxy_host;
+    }
     location /api/ {
       proxy_pass http://backend/;
       proxy_http_version 1.1;
@@ -52,7 +64,16 @@ http {
   )
   const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'inherit' })
   await waitForPort(port)
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') }
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    async stop() {
+      child.kill('SIGTERM')
+      await exited
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
 }
 
 async function waitForPort(port) {

@@ -1,7 +1,8 @@
 // `pnpm test:tools`, the first step of `pnpm test`: installs what the tests need beyond Node 20
 // and pnpm, so that `pnpm install && pnpm test` passes on a fresh machine.
 //
-//   Debian packages   the programs in DEBIAN_PACKAGES (Chromium for the browser tests, ...)
+//   Debian packages   the programs in DEBIAN_PACKAGES (Chromium for the browser tests, wrk and
+//                     h2load for the benchmark, ...)
 //   Node 24           in .tools/node24 (git-ignored), for the webpack-dev-server 6 cell of
 //                     test/matrix/run-matrix.mjs, which needs Node >= 22.15
 //
@@ -33,6 +34,10 @@ export const DEBIAN_PACKAGES = Object.freeze({
   nginx: 'nginx',
   // The CLI's Caddy export (packages/cli/test/export, test/parity).
   caddy: 'caddy',
+  // The benchmark's load generators (bench/wrk.mjs, bench/h2load.mjs); `pnpm bench --quick` is a
+  // step of `pnpm test`.
+  wrk: 'wrk',
+  h2load: 'nghttp2-client',
 })
 
 /** The Node major the matrix's webpack-dev-server 6 cell runs on. */

@@ -101,7 +101,13 @@ describe('planDebianPackages', () => {
   })
 
   it('lists the programs the tests need today', () => {
-    expect(DEBIAN_PACKAGES).toEqual({ chromium: 'chromium', nginx: 'nginx', caddy: 'caddy' })
+    expect(DEBIAN_PACKAGES).toEqual({
+      chromium: 'chromium',
+      nginx: 'nginx',
+      caddy: 'caddy',
+      wrk: 'wrk',
+      h2load: 'nghttp2-client',
+    })
     expect(Object.isFrozen(DEBIAN_PACKAGES)).toBe(true)
   })
 })
@@ -150,7 +156,7 @@ describe('prepare-test-tools.mjs as a process', () => {
     const result = await run({ CDP_TOOLS_PATH: fakeBin([]), CDP_TOOLS_NOT_ROOT: '1' })
     expect(result.code).toBe(1)
     expect(result.stderr).toContain(
-      '\n  sudo apt-get update && sudo apt-get install -y chromium nginx caddy\n',
+      '\n  sudo apt-get update && sudo apt-get install -y chromium nginx caddy wrk nghttp2-client\n',
     )
     // Refused before the Node 24 step, which could otherwise download.
     expect(result.stdout).not.toContain('Node 24')
@@ -159,7 +165,9 @@ describe('prepare-test-tools.mjs as a process', () => {
   it('asks only for what is missing', async () => {
     const result = await run({ CDP_TOOLS_PATH: fakeBin(['chromium', 'nginx']), CDP_TOOLS_NOT_ROOT: '1' })
     expect(result.code).toBe(1)
-    expect(result.stderr).toContain('\n  sudo apt-get update && sudo apt-get install -y caddy\n')
+    expect(result.stderr).toContain(
+      '\n  sudo apt-get update && sudo apt-get install -y caddy wrk nghttp2-client\n',
+    )
     expect(result.stderr).not.toContain('install -y chromium')
     expect(result.stderr).not.toContain('nginx')
   })

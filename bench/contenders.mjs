@@ -1,0 +1,255 @@
+// What the benchmark measures: the server processes, the contenders (a server and the way it is
+// called), and the scenarios that call them.
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const here = fileURLToPath(new URL('.', import.meta.url))
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+/** `pnpm test:tools` puts Node 24 here (http-proxy-middleware 4 needs Node >= 22.15). */
+export const NODE24 = `${root}.tools/node24/node_modules/.bin/node`
+
+const READY = /^READY (\S+)$/m
+/** `cors-dev-proxy serve` prints Vite's banner: `➜  Local:   http://127.0.0.1:40123/`. */
+const SERVE_READY = /Local:\s+(https?:\/\/\S+?)\/?\s/
+
+/**
+ * How to start each server process, given the upstream's URL and the TLS files for Vite.
+ * A server that cannot run on this machine is `{ skip: reason }`; `nginx` is started by nginx.mjs.
+ * @param {{ upstream: string, tlsDir: string }} context
+ */
+export function serverSpecs({ upstream, tlsDir }) {
+  const contender = (name, command = process.execPath) => ({
+    name,
+    command,
+    args: [`${here}contender.mjs`, name, upstream],
+    ready: READY,
+    env: { BENCH_TLS_DIR: tlsDir },
+  })
+  const serve = (name, extra) => ({
+    name,
+    command: process.execPath,
+    args: [
+      `${root}packages/cli/dist/bin.js`,
+      'serve',
+      '--port',
+      '0',
+      '--config',
+      `${here}fixtures/serve.config.mjs`,
+      ...extra,
+    ],
+    ready: SERVE_READY,
+    env: { BENCH_UPSTREAM: upstream },
+  })
+  return {
+    'ours-node': contender('ours-node'),
+    'ours-cors': contender('ours-cors'),
+    'ours-vite': contender('ours-vite'),
+    'ours-vite-h2': contender('ours-vite-h2'),
+    'ours-wds': contender('ours-wds'),
+    'ours-serve': serve('ours-serve', []),
+    'ours-serve-h2': serve('ours-serve-h2', ['--https']),
+    'node-preflight': contender('node-preflight'),
+    'undici-request': contender('undici-request'),
+    'undici-dispatch': contender('undici-dispatch'),
+    'vite-proxy': contender('vite-proxy'),
+    'vite-proxy-h2': contender('vite-proxy-h2'),
+    'wds-proxy': contender('wds-proxy'),
+    hpm3: contender('hpm3'),
+    hpm4: existsSync(NODE24)
+      ? contender('hpm4', NODE24)
+      : { skip: `needs Node 24 in ${NODE24} (pnpm test:tools installs it)` },
+  }
+}
+
+const ORIGIN = 'Origin: http://localhost:5173'
+const PREFLIGHT = `${ORIGIN}|Access-Control-Request-Method: PUT|Access-Control-Request-Headers: content-type,x-requested-with`
+
+/**
+ * A contender: a server and how it is called. `prefix` is the proxy's route (`/api`; `/ws` for
+ * WebSockets), empty for the backend itself.
+ * @typedef {object} Contender
+ * @property {string} id
+ * @property {string} label what the tables show
+ * @property {string} server a key of `serverSpecs`, `upstream` or `nginx`
+ * @property {'ours' | 'limit' | 'alternative' | 'reference'} group
+ * @property {string} [method]
+ * @property {string} [headers] `Name: value|Name: value`
+ */
+
+/** @type {Record<string, Omit<Contender, 'id'>>} */
+const CONTENDERS = {
+  backend: { label: 'backend directly (no proxy)', server: 'upstream', group: 'reference' },
+  'ours-node': { label: 'cors-dev-proxy on node:http', server: 'ours-node', group: 'ours' },
+  'ours-vite': { label: 'cors-dev-proxy, Vite 8 plugin', server: 'ours-vite', group: 'ours' },
+  'ours-wds': { label: 'cors-dev-proxy, webpack-dev-server 5 adapter', server: 'ours-wds', group: 'ours' },
+  'ours-serve': { label: 'cors-dev-proxy serve', server: 'ours-serve', group: 'ours' },
+  'ours-cors': { label: 'cors-dev-proxy, `cors` route, no Origin', server: 'ours-cors', group: 'ours' },
+  'ours-cors-origin': {
+    label: 'cors-dev-proxy, `cors` route, with Origin',
+    server: 'ours-cors',
+    group: 'ours',
+    headers: ORIGIN,
+  },
+  'undici-request': { label: 'minimal undici `request()` proxy', server: 'undici-request', group: 'limit' },
+  'undici-dispatch': {
+    label: 'minimal undici `dispatch()` proxy',
+    server: 'undici-dispatch',
+    group: 'limit',
+  },
+  'vite-proxy': { label: 'Vite 8 `server.proxy` (http-proxy-3)', server: 'vite-proxy', group: 'alternative' },
+  'wds-proxy': {
+    label: 'webpack-dev-server 5 `proxy` (http-proxy-middleware 2)',
+    server: 'wds-proxy',
+    group: 'alternative',
+  },
+  hpm3: { label: 'http-proxy-middleware 3 on node:http', server: 'hpm3', group: 'alternative' },
+  hpm4: { label: 'http-proxy-middleware 4 on node:http (Node 24)', server: 'hpm4', group: 'alternative' },
+  nginx: { label: 'nginx, one worker, upstream keep-alive', server: 'nginx', group: 'reference' },
+  'ours-preflight': {
+    label: 'cors-dev-proxy, preflight answered locally',
+    server: 'ours-cors',
+    group: 'ours',
+    method: 'OPTIONS',
+    headers: PREFLIGHT,
+  },
+  'node-preflight': {
+    label: 'bare node:http writing the same 204',
+    server: 'node-preflight',
+    group: 'reference',
+    method: 'OPTIONS',
+    headers: PREFLIGHT,
+  },
+  'ours-vite-h2': {
+    label: 'cors-dev-proxy, Vite 8 plugin, `server.https`',
+    server: 'ours-vite-h2',
+    group: 'ours',
+  },
+  'vite-proxy-h2': {
+    label: 'Vite 8 `server.proxy`, `server.https`',
+    server: 'vite-proxy-h2',
+    group: 'alternative',
+  },
+  'ours-serve-h2': { label: 'cors-dev-proxy serve --https', server: 'ours-serve-h2', group: 'ours' },
+}
+
+/** @param {string} id */
+export function contender(id) {
+  const entry = CONTENDERS[id]
+  if (!entry) throw new Error(`unknown contender ${id}`)
+  return { id, ...entry }
+}
+
+const SMALL_GET = [
+  'backend',
+  'ours-node',
+  'ours-vite',
+  'ours-wds',
+  'ours-serve',
+  'ours-cors',
+  'ours-cors-origin',
+  'undici-request',
+  'undici-dispatch',
+  'vite-proxy',
+  'wds-proxy',
+  'hpm3',
+  'hpm4',
+  'nginx',
+]
+const FORWARDERS = SMALL_GET.filter((id) => !id.startsWith('ours-cors'))
+const MIB = 1024 * 1024
+
+/**
+ * A scenario: what is asked, of whom, with which tool. `seconds` and `warmup` scale the run's
+ * `--seconds` and `--warmup`; the ratios a table shows are against the contenders of `versus`.
+ * @typedef {object} Scenario
+ * @property {string} id
+ * @property {string} title
+ * @property {'wrk' | 'h2load' | 'clients' | 'browser'} tool
+ * @property {string[]} contenders
+ * @property {string} [path] after the contender's prefix
+ * @property {number} [connections]
+ * @property {number} [bodyBytes]
+ * @property {number} [seconds]
+ * @property {number} [warmup]
+ */
+
+/** @type {Scenario[]} */
+export const SCENARIOS = [
+  {
+    id: 'get',
+    title: 'Small GET (63-byte JSON), 50 connections',
+    tool: 'wrk',
+    connections: 50,
+    path: '/items',
+    contenders: SMALL_GET,
+  },
+  {
+    id: 'preflight',
+    title: 'Preflight (OPTIONS), 50 connections',
+    tool: 'wrk',
+    connections: 50,
+    path: '/items',
+    contenders: ['ours-preflight', 'node-preflight'],
+  },
+  {
+    id: 'latency',
+    title: 'Small GET, 1 connection (latency)',
+    tool: 'wrk',
+    connections: 1,
+    path: '/items',
+    contenders: SMALL_GET,
+    seconds: 0.6,
+    warmup: 0.5,
+  },
+  {
+    id: 'download',
+    title: '1 MiB download, 4 connections',
+    tool: 'wrk',
+    connections: 4,
+    path: `/bytes?n=${MIB}`,
+    contenders: FORWARDERS,
+    seconds: 0.5,
+    warmup: 0.5,
+  },
+  {
+    id: 'upload',
+    title: '1 MiB upload, 4 connections',
+    tool: 'wrk',
+    connections: 4,
+    path: '/sink',
+    bodyBytes: MIB,
+    contenders: FORWARDERS,
+    seconds: 0.5,
+    warmup: 0.5,
+  },
+  {
+    id: 'h2',
+    title: 'Small GET over HTTP/2 (h2load, 10 connections × 5 streams)',
+    tool: 'h2load',
+    connections: 10,
+    path: '/items',
+    contenders: ['ours-vite-h2', 'vite-proxy-h2', 'ours-serve-h2'],
+  },
+  {
+    id: 'sse',
+    title: 'Event stream, one connection',
+    tool: 'clients',
+    contenders: FORWARDERS,
+  },
+  {
+    id: 'ws',
+    title: 'WebSocket echo, one connection',
+    tool: 'clients',
+    contenders: FORWARDERS.filter((id) => !id.startsWith('undici')),
+  },
+  {
+    id: 'browser',
+    title: 'Headless Chromium, 100 parallel fetches through the dev server',
+    tool: 'browser',
+    contenders: ['ours-vite', 'ours-vite-h2', 'vite-proxy', 'vite-proxy-h2', 'ours-serve', 'ours-serve-h2'],
+  },
+]
+
+/** The 1 GiB transfers (once each, not in rounds): every Node proxy whose memory can be watched. */
+export const MEMORY_CONTENDERS = FORWARDERS.filter((id) => id !== 'backend' && id !== 'nginx')

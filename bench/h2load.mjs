@@ -1,0 +1,59 @@
+// Drives one contender over HTTP/2 with h2load (nghttp2's load generator, C like wrk) for a
+// fixed time after a warm-up; latency percentiles come from its per-request log file.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { runTool } from './processes.mjs'
+import { quantile } from './stats.mjs'
+
+/**
+ * @param {object} run
+ * @param {string} run.url an https URL (h2load negotiates h2 by ALPN)
+ * @param {number} run.clients connections
+ * @param {number} run.streams concurrent streams per connection
+ * @param {number} run.warmupMs
+ * @param {number} run.durationMs
+ * @returns {Promise<import('./wrk.mjs').WrkResult & { protocol: string }>}
+ */
+export async function runH2load({ url, clients, streams, warmupMs, durationMs }) {
+  const dir = mkdtempSync(join(tmpdir(), 'cdp-bench-h2load-'))
+  const log = join(dir, 'requests.tsv')
+  try {
+    const args = [
+      `-c${clients}`,
+      `-m${streams}`,
+      '-t1',
+      ...(warmupMs > 0 ? [`--warm-up-time=${warmupMs}ms`] : []),
+      `-D${durationMs}ms`,
+      `--log-file=${log}`,
+      url,
+    ]
+    const { stdout, stderr } = await runTool('h2load', args, { timeoutMs: warmupMs + durationMs + 15_000 })
+    const finished = /finished in [\d.]+\w+, ([\d.]+) req\/s/.exec(stdout)
+    const counts = /(\d+) failed, (\d+) errored, (\d+) timeout/.exec(stdout)
+    const codes = /status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/.exec(stdout)
+    if (!finished || !counts || !codes)
+      throw new Error(`h2load printed no result for ${url}:\n${stdout}${stderr}`)
+    // One row per request: start (µs since the epoch), status, µs to the end of the answer.
+    // Status 0 marks the streams still open when the time was up: not answers, not errors.
+    const times = readFileSync(log, 'utf8')
+      .split('\n')
+      .map((row) => row.split('\t'))
+      .filter((columns) => columns[1] !== undefined && columns[1] !== '0')
+      .map((columns) => Number(columns[2]))
+    const [, failed, errored, timeout] = counts.map(Number)
+    const [, , , client, server] = codes.map(Number)
+    return {
+      rps: Number(finished[1]),
+      requests: times.length,
+      seconds: durationMs / 1000,
+      p50Us: quantile(times, 0.5),
+      p99Us: quantile(times, 0.99),
+      errors: failed + errored + timeout + client + server,
+      errorKinds: { failed, errored, timeout, '4xx': client, '5xx': server },
+      protocol: /Application protocol: (\S+)/.exec(stdout)?.[1] ?? 'none',
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}

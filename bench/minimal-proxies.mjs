@@ -1,0 +1,139 @@
+// The Node limit: the two smallest proxies on undici that still forward correctly (prefix removed,
+// hop-by-hop headers dropped both ways, the body streamed both ways with back-pressure, a failure
+// answered 502). No routing, no CORS, no hooks, no logging, no WebSocket: what is left is the cost
+// of Node's HTTP server plus undici's client, which no dev proxy on Node can go below.
+//
+//   createRequestProxy   undici's `request()`: the answer's body is a Readable, piped into the response
+//   createDispatchProxy  undici's `dispatch()`: a handler that writes the head and each chunk straight
+//                        into the response, with no body stream in between
+import http from 'node:http'
+import { pipeline } from 'node:stream'
+import { Pool } from 'undici'
+
+/**
+ * RFC 9110 §7.6.1: headers that belong to one connection; undici refuses most of them in a
+ * request, and HTTP/1.1 framing towards the client is Node's to choose.
+ */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  'host',
+])
+
+/** The request's headers without hop-by-hop ones (and without `host`: undici sets the target's). */
+function requestHeaders(rawHeaders) {
+  const out = []
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (!HOP_BY_HOP.has(rawHeaders[i].toLowerCase())) out.push(rawHeaders[i], rawHeaders[i + 1])
+  }
+  return out
+}
+
+/** `/api/items?x` → `/items?x`; the bench only sends paths under `prefix`. */
+function upstreamPath(url, prefix) {
+  const rest = url.slice(prefix.length)
+  return rest === '' || rest[0] === '?' ? `/${rest}` : rest
+}
+
+function hasBody(req) {
+  return req.method !== 'GET' && req.method !== 'HEAD'
+}
+
+function badGateway(res, error) {
+  if (res.headersSent) res.destroy(error)
+  else res.writeHead(502, { 'content-type': 'text/plain' }).end(`bad gateway: ${error.message}`)
+}
+
+/**
+ * A proxy on undici's `request()`.
+ * @param {string} target e.g. `http://127.0.0.1:3000`
+ * @param {string} prefix removed from the path, e.g. `/api`
+ */
+export function createRequestProxy(target, prefix) {
+  const pool = new Pool(target)
+  return http.createServer(function requestProxy(req, res) {
+    const abort = new AbortController()
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort()
+    })
+    pool
+      .request({
+        method: req.method,
+        path: upstreamPath(req.url, prefix),
+        headers: requestHeaders(req.rawHeaders),
+        body: hasBody(req) ? req : null,
+        signal: abort.signal,
+      })
+      .then(
+        ({ statusCode, headers, body }) => {
+          for (const name of HOP_BY_HOP) delete headers[name]
+          res.writeHead(statusCode, headers)
+          pipeline(body, res, () => {})
+        },
+        (error) => badGateway(res, error),
+      )
+  })
+}
+
+/**
+ * A proxy on undici's `dispatch()` with a handler in undici's own (native) callback form, so
+ * nothing wraps it: the head is written with `writeHead` from the raw header list, each chunk
+ * with `res.write`, pausing undici while the client's socket is full.
+ * @param {string} target e.g. `http://127.0.0.1:3000`
+ * @param {string} prefix removed from the path, e.g. `/api`
+ */
+export function createDispatchProxy(target, prefix) {
+  const pool = new Pool(target)
+  return http.createServer(function dispatchProxy(req, res) {
+    let abortUpstream
+    res.on('close', () => {
+      if (!res.writableFinished) abortUpstream?.(new Error('client closed the connection'))
+    })
+    pool.dispatch(
+      {
+        method: req.method,
+        path: upstreamPath(req.url, prefix),
+        headers: requestHeaders(req.rawHeaders),
+        body: hasBody(req) ? req : null,
+      },
+      {
+        onConnect(abort) {
+          abortUpstream = abort
+        },
+        onHeaders(statusCode, rawHeaders, resume) {
+          const headers = []
+          let length = false
+          for (let i = 0; i < rawHeaders.length; i += 2) {
+            const name = rawHeaders[i].toString('latin1')
+            const lower = name.toLowerCase()
+            if (HOP_BY_HOP.has(lower)) continue
+            if (lower === 'content-length') length = true
+            headers.push(name, rawHeaders[i + 1].toString('latin1'))
+          }
+          res.writeHead(statusCode, headers)
+          // A streamed answer (no length): send the head now, as the target did, so an event
+          // stream's client sees it before the first event. With a length, Node sends head and
+          // body in one write.
+          if (!length) res.flushHeaders()
+          res.on('drain', resume)
+          return true
+        },
+        onData(chunk) {
+          return res.write(chunk)
+        },
+        onComplete() {
+          res.end()
+        },
+        onError(error) {
+          badGateway(res, error)
+        },
+      },
+    )
+  })
+}

@@ -1,0 +1,324 @@
+// Turns the per-round results into medians and per-round comparisons (`summarize`, stored in
+// results.json), and those into the Markdown the README shows (`renderReport`).
+import { differenceSpread, median, ratioSpread } from './stats.mjs'
+
+/**
+ * Each scenario's main number, and how two contenders are compared on it: throughput as the
+ * per-round ratio a ÷ b, latency as the per-round difference a − b in the metric's unit.
+ */
+const COMPARE = {
+  get: { metric: 'rps', by: 'ratio' },
+  preflight: { metric: 'rps', by: 'ratio' },
+  h2: { metric: 'rps', by: 'ratio' },
+  download: { metric: 'mbps', by: 'ratio' },
+  upload: { metric: 'mbps', by: 'ratio' },
+  latency: { metric: 'p50Us', by: 'difference' },
+  sse: { metric: 'eventP50Us', by: 'difference' },
+  ws: { metric: 'rttP50Us', by: 'difference' },
+  browser: { metric: 'ms20', by: 'ratio' },
+}
+
+const pairKey = (a, b, by) => (by === 'ratio' ? `${a} / ${b}` : `${a} - ${b}`)
+
+/** The spread of `a` against `b`, from the stored pair in either order. */
+export function pairOf(summary, a, b) {
+  const stored = summary?.pairs[pairKey(a, b, summary.comparedBy)]
+  if (stored) return stored
+  const reverse = summary?.pairs[pairKey(b, a, summary.comparedBy)]
+  if (!reverse) return undefined
+  const flip = summary.comparedBy === 'ratio' ? (x) => 1 / x : (x) => -x
+  const { median, q1, q3, min, max, n } = reverse
+  return { median: flip(median), q1: flip(q3), q3: flip(q1), min: flip(max), max: flip(min), n }
+}
+
+/**
+ * Per scenario and contender the median of every number over the rounds; per pair of
+ * contenders the spread of the per-round ratios or differences. Each pair once, `a / b` with
+ * `a` before `b` in the scenario's order; `b / a` is its inverse (a difference its negation).
+ */
+export function summarize(results) {
+  const summary = {}
+  for (const [id, scenario] of Object.entries(results.scenarios)) {
+    const { metric, by } = COMPARE[id]
+    const series = {}
+    const contenders = {}
+    for (const [cid, { rounds }] of Object.entries(scenario.contenders)) {
+      const ok = rounds.filter((r) => r && !r.error)
+      const keys = new Set(ok.flatMap((r) => Object.keys(r).filter((k) => typeof r[k] === 'number')))
+      const medians = Object.fromEntries([...keys].map((k) => [k, median(ok.map((r) => r[k]))]))
+      contenders[cid] = { ...medians, errors: ok.reduce((sum, r) => sum + (r.errors ?? 0), 0) }
+      series[cid] = rounds.map((r) => (r && !r.error ? r[metric] : Number.NaN))
+    }
+    const pairs = {}
+    const ids = Object.keys(series)
+    for (const [i, a] of ids.entries()) {
+      for (const b of ids.slice(i + 1)) {
+        pairs[pairKey(a, b, by)] =
+          by === 'ratio' ? ratioSpread(series[a], series[b]) : differenceSpread(series[a], series[b])
+      }
+    }
+    summary[id] = { metric, comparedBy: by, contenders, pairs }
+  }
+  return summary
+}
+
+// ---- Markdown ----------------------------------------------------------------------------------
+
+const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : '–')
+const thousands = (value) => (Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '–')
+const ms = (us) => fixed(us / 1000, 2)
+
+/** `0.52 (0.49–0.55)`: the median of the per-round values, then their range. */
+function spreadCell(spread, digits = 2) {
+  if (!spread || !Number.isFinite(spread.median)) return '–'
+  if (spread.n < 2) return fixed(spread.median, digits)
+  return `${fixed(spread.median, digits)} (${fixed(spread.min, digits)}–${fixed(spread.max, digits)})`
+}
+
+function table(head, rows) {
+  const align = head.map((_, i) => (i === 0 ? '---' : '---:'))
+  return [head, align, ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n')
+}
+
+function scenarioTable(results, id, head, row) {
+  const scenario = results.scenarios[id]
+  const summary = results.summary[id]
+  if (!scenario) return undefined
+  const rows = Object.entries(scenario.contenders).map(([cid, entry]) =>
+    row(cid, summary.contenders[cid], (other) => pairOf(summary, cid, other), entry),
+  )
+  return `**${scenario.title}**\n\n${table(head, rows)}`
+}
+
+const versus = (pair, other, cid, digits) => (cid === other ? '1' : spreadCell(pair(other), digits))
+
+function sections(results) {
+  const added = (cid) => {
+    if (cid === 'backend') return '0'
+    return spreadCell(pairOf(results.summary.latency, cid, 'backend'), 0)
+  }
+  const latencyOf = (cid) => results.summary.latency?.contenders[cid]?.p50Us
+  return [
+    scenarioTable(
+      results,
+      'get',
+      [
+        'contender',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'errors',
+        '÷ backend',
+        '÷ ours (node:http)',
+        '÷ `dispatch()`',
+        'p50 at 1 conn. µs',
+        'added µs at 1 conn.',
+      ],
+      (cid, s, pair, entry) => [
+        entry.label,
+        thousands(s.rps),
+        ms(s.p50Us),
+        ms(s.p99Us),
+        String(s.errors),
+        versus(pair, 'backend', cid),
+        versus(pair, 'ours-node', cid),
+        versus(pair, 'undici-dispatch', cid),
+        fixed(latencyOf(cid), 0),
+        added(cid),
+      ],
+    ),
+    scenarioTable(
+      results,
+      'preflight',
+      ['contender', 'req/s', 'p99 ms', 'errors', '÷ bare node:http 204'],
+      (cid, s, pair, entry) => [
+        entry.label,
+        thousands(s.rps),
+        ms(s.p99Us),
+        String(s.errors),
+        versus(pair, 'node-preflight', cid),
+      ],
+    ),
+    transferTable(results),
+    scenarioTable(
+      results,
+      'h2',
+      ['contender', 'req/s', 'p50 ms', 'p99 ms', 'errors', '÷ Vite `server.proxy` (h2)'],
+      (cid, s, pair, entry) => [
+        entry.label,
+        thousands(s.rps),
+        ms(s.p50Us),
+        ms(s.p99Us),
+        String(s.errors),
+        versus(pair, 'vite-proxy-h2', cid),
+      ],
+    ),
+    scenarioTable(
+      results,
+      'sse',
+      ['contender', 'first event ms', 'per-event p50 µs', 'added µs', 'per-event p99 µs'],
+      (cid, s, pair, entry) => [
+        entry.label,
+        fixed(s.firstEventMs, 2),
+        fixed(s.eventP50Us, 0),
+        cid === 'backend' ? '0' : spreadCell(pair('backend'), 0),
+        fixed(s.eventP99Us, 0),
+      ],
+    ),
+    scenarioTable(
+      results,
+      'ws',
+      ['contender', 'echo p50 µs', 'added µs', 'echo p99 µs'],
+      (cid, s, pair, entry) => [
+        entry.label,
+        fixed(s.rttP50Us, 0),
+        cid === 'backend' ? '0' : spreadCell(pair('backend'), 0),
+        fixed(s.rttP99Us, 0),
+      ],
+    ),
+    memoryTable(results),
+    scenarioTable(
+      results,
+      'browser',
+      [
+        'dev server',
+        'protocol',
+        `${results.settings.browser.count} fetches ms, backend answers at once`,
+        `… backend answers after 20 ms`,
+      ],
+      (_cid, s, _pair, entry) => [
+        entry.label,
+        entry.rounds.find((r) => r?.protocol)?.protocol ?? '–',
+        fixed(s.ms0, 0),
+        fixed(s.ms20, 0),
+      ],
+    ),
+    targets(results),
+  ].filter(Boolean)
+}
+
+function transferTable(results) {
+  const down = results.summary.download
+  const up = results.summary.upload
+  if (!down && !up) return undefined
+  const ids = Object.keys((down ?? up).contenders)
+  const cell = (summary, cid, key) => summary?.contenders[cid]?.[key]
+  const vs = (summary, cid) =>
+    cid === 'undici-dispatch' ? '1' : spreadCell(pairOf(summary, cid, 'undici-dispatch'))
+  const rows = ids.map((cid) => [
+    results.scenarios[down ? 'download' : 'upload'].contenders[cid].label,
+    fixed(cell(down, cid, 'mbps'), 0),
+    vs(down, cid),
+    fixed(cell(up, cid, 'mbps'), 0),
+    vs(up, cid),
+  ])
+  return `**1 MiB bodies, 4 connections (MB/s = MiB per second)**\n\n${table(
+    ['contender', 'download MB/s', '÷ `dispatch()`', 'upload MB/s', '÷ `dispatch()`'],
+    rows,
+  )}`
+}
+
+function memoryTable(results) {
+  const entries = Object.entries(results.memory)
+  if (entries.length === 0) return undefined
+  const size = results.settings.memory.bytes / 2 ** 20
+  const cells = (r) => (r?.error ? ['failed', '–'] : [fixed(r?.mbps, 0), fixed(r?.rssGrowthMiB, 1)])
+  const rows = entries.map(([, entry]) => [entry.label, ...cells(entry.upload), ...cells(entry.download)])
+  return `**${size >= 1024 ? `${size / 1024} GiB` : `${size} MiB`} each way, one connection: peak resident memory growth of the proxy process**\n\n${table(
+    ['contender', 'upload MB/s', 'RSS growth MiB', 'download MB/s', 'RSS growth MiB'],
+    rows,
+  )}`
+}
+
+/** The P10 targets, as information: the benchmark asserts nothing about speed. */
+function targets(results) {
+  const s = results.summary
+  const lines = []
+  const check = (name, value, ok, shown) => {
+    if (value === undefined || !Number.isFinite(value.median ?? value)) return
+    lines.push(`- ${ok ? '✓' : '✗'} ${name}: ${shown}`)
+  }
+  const ratio = (scenario, a, b, min) => {
+    const spread = pairOf(s[scenario], a, b)
+    if (spread) check(`${a} ÷ ${b} (${scenario}) ≥ ${min}`, spread, spread.median >= min, spreadCell(spread))
+  }
+  ratio('get', 'ours-node', 'undici-dispatch', 0.95)
+  ratio('get', 'ours-serve', 'undici-dispatch', 0.95)
+  ratio('get', 'ours-vite', 'ours-node', 0.95)
+  const latency = pairOf(s.latency, 'ours-node', 'undici-dispatch')
+  if (latency)
+    check(
+      'added latency of ours-node over dispatch() at 1 connection ≤ 10 µs',
+      latency,
+      latency.median <= 10,
+      `${spreadCell(latency, 0)} µs`,
+    )
+  ratio('get', 'ours-cors', 'ours-node', 0.9)
+  ratio('get', 'ours-cors-origin', 'ours-node', 0.9)
+  ratio('preflight', 'ours-preflight', 'node-preflight', 0.9)
+  ratio('get', 'ours-vite', 'vite-proxy', 5)
+  ratio('h2', 'ours-vite-h2', 'vite-proxy-h2', 3)
+  ratio('get', 'ours-node', 'hpm3', 4)
+  ratio('get', 'ours-node', 'hpm4', 4)
+  for (const id of ['ours-node', 'ours-vite']) {
+    const p99 = s.get?.contenders[id]?.p99Us
+    if (p99 !== undefined) check(`${id} p99 at 50 connections < 10 ms`, p99, p99 < 10_000, `${ms(p99)} ms`)
+  }
+  for (const [id, entry] of Object.entries(results.memory)) {
+    if (!id.startsWith('ours')) continue
+    const growth = Math.max(
+      entry.upload?.rssGrowthMiB ?? Number.NaN,
+      entry.download?.rssGrowthMiB ?? Number.NaN,
+    )
+    check(`${id} RSS growth each way < 64 MiB`, growth, growth < 64, `${fixed(growth, 1)} MiB`)
+  }
+  const browser = pairOf(s.browser, 'ours-vite-h2', 'ours-vite')
+  if (browser)
+    check(
+      '100 parallel fetches faster over HTTP/2 than HTTP/1.1 (Vite plugin, backend 20 ms)',
+      browser,
+      browser.median < 1,
+      `h2 takes ${spreadCell(browser)} of the HTTP/1.1 time`,
+    )
+  return lines.length > 0 ? `**Targets (information only)**\n\n${lines.join('\n')}` : undefined
+}
+
+/** The whole report: the conditions, then one table per scenario, then the targets. */
+export function renderReport(results) {
+  const { machine, settings, load, versions } = results
+  const conditions = [
+    `${results.date.slice(0, 10)}, ${machine.cores} cores (${machine.cpuModel}), Node ${versions.node}`,
+    `${settings.rounds} interleaved round(s), ${settings.seconds} s per small-GET run after ${settings.warmup} s warm-up`,
+    `cors-dev-proxy ${versions.corsDevProxy} at ${versions.git}`,
+    `1-minute load average ${load.before[0]} before, ${load.after[0]} after (${Math.min(...load.perRound)}–${Math.max(...load.perRound)} at the rounds' starts); the run took ${results.durationSeconds} s`,
+  ].join('; ')
+  const skipped = Object.entries(results.skipped).map(([name, why]) => `- skipped ${name}: ${why}`)
+  return [
+    `### Benchmark (${settings.quick ? 'quick run: smoke test only, numbers mean little' : 'full run'})`,
+    conditions,
+    'Cells with a range: the median of the per-round values (min–max over the rounds).',
+    ...skipped,
+    ...sections(results),
+  ].join('\n\n')
+}
+
+/**
+ * results.json's text: an object or array that fits on one line of about 300 characters (a
+ * round's numbers, a pair's spread) is written on one line, anything larger indented; fractions
+ * to 4 significant digits (the printed tables use the unrounded values). Small enough to commit,
+ * still readable in a diff.
+ */
+export function formatResults(value, indent = '') {
+  const rounded = JSON.stringify(value, (_key, item) =>
+    typeof item === 'number' && !Number.isInteger(item) ? Number(item.toPrecision(4)) : item,
+  )
+  if (value === null || typeof value !== 'object' || rounded.length <= 300) return rounded
+  const inner = `${indent}  `
+  const items = Array.isArray(value)
+    ? value.map((item) => formatResults(item ?? null, inner))
+    : Object.entries(value)
+        .filter(([, item]) => item !== undefined)
+        .map(([key, item]) => `${JSON.stringify(key)}: ${formatResults(item, inner)}`)
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}']
+  return `${open}\n${items.map((item) => `${inner}${item}`).join(',\n')}\n${indent}${close}`
+}
