@@ -197,7 +197,13 @@ export function buildCorsDevProxy(resolved: ResolvedCorsDevProxyOptions, logger:
       passOn?.()
       if (next) next(error)
       else if (error !== undefined && error !== null) {
-        logger.error(`${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`)
+        // A step's error (an origin function that throws on a forged Origin) can come with
+        // every request: one line per route every 10 s.
+        logger.limited(
+          'error',
+          `pipeline ${match.route.prefix}`,
+          () => `${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`,
+        )
         if (!res.headersSent) res.statusCode = 500
         res.end()
       } else answerNotFound(res)

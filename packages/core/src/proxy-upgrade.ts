@@ -37,7 +37,6 @@ export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
   const checks = new Map<ResolvedRoute, UpgradeOriginCheck>()
   for (const route of deps.routes)
     if (route.ws && route.cors) checks.set(route, createUpgradeOriginCheck(route.cors))
-  const refused = new Set<string>()
 
   function pass(
     req: IncomingMessage,
@@ -103,13 +102,14 @@ export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
         return
       }
       const origin = String(req.headers.origin)
-      if (!refused.has(`${route.prefix} ${origin}`)) {
-        refused.add(`${route.prefix} ${origin}`)
-        logger.warn(
+      // One line per route every 10 s, whatever the origin: a page can try any number of them.
+      logger.limited(
+        'warn',
+        `ws-origin ${route.prefix}`,
+        () =>
           `WebSocket ${req.url} from ${origin} refused (403): route '${route.prefix}' has \`cors\`, whose origin policy does not allow that page. ` +
-            `Fix: add it to the route's \`cors.origin\`, e.g. cors: { origin: ['${origin}'] }`,
-        )
-      }
+          `Fix: add it to the route's \`cors.origin\`, e.g. cors: { origin: ['${origin}'] }`,
+      )
       answerSocket(
         socket,
         403,
