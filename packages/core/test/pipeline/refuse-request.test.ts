@@ -167,6 +167,40 @@ describe('refuseRequest', () => {
   })
 })
 
+describe('refuseRequest: two Host lines', () => {
+  it.each([
+    [['Host', 'a', 'host', 'b'], true],
+    [['HOST', 'a', 'X-Host', 'b', 'host', 'a'], true],
+    [['Host', 'a', 'X-Forwarded-Host', 'b'], false],
+    [[], false],
+  ])('%j → refused: %s', (rawHeaders, refused) => {
+    const answer = { status: 0, body: '', headers: {} as Record<string, unknown> }
+    const res = {
+      headersSent: false,
+      writableEnded: false,
+      set statusCode(status: number) {
+        answer.status = status
+      },
+      setHeader: (name: string, value: unknown) => {
+        answer.headers[name] = value
+      },
+      end: (body?: string) => {
+        answer.body = body ?? ''
+      },
+    } as unknown as ProxyResponse
+    const req = {
+      method: 'GET',
+      url: '/api',
+      httpVersionMajor: 1,
+      headers: {},
+      rawHeaders,
+    } as unknown as ProxyRequest
+    expect(refuseRequest(req, res)).toBe(refused)
+    expect(answer.status).toBe(refused ? 400 : 0)
+    if (refused) expect(answer.body).toBe('cors-dev-proxy refuses a request with more than one Host header\n')
+  })
+})
+
 describe('refuseConnectOn', () => {
   it('registers the 400 answer on an HTTP/1.1 server that has no CONNECT listener', () => {
     const server = createServer()
