@@ -62,8 +62,14 @@ describe('checkRequestHost', () => {
     [{ host: 'evil.example' }, { allowed: false, host: 'evil.example' }],
     [{ ':authority': 'localhost:8080' }, { allowed: true, host: 'localhost:8080' }],
     // HTTP/2 with both: the proxy reads `:authority` first, so a good `Host` cannot cover for it.
-    [{ ':authority': 'evil.example', host: 'localhost' }, { allowed: false, host: 'evil.example' }],
-    [{ ':authority': 'localhost', host: 'evil.example' }, { allowed: false, host: 'evil.example' }],
+    [
+      { ':authority': 'evil.example', host: 'localhost' },
+      { allowed: false, host: 'evil.example' },
+    ],
+    [
+      { ':authority': 'localhost', host: 'evil.example' },
+      { allowed: false, host: 'evil.example' },
+    ],
     [{}, { allowed: true, host: undefined }],
   ])('%j → %j', (headers, verdict) => {
     expect(checkRequestHost(isAllowed, request(headers))).toEqual(verdict)

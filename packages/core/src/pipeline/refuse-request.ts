@@ -7,6 +7,7 @@ import { isOriginForm } from './match-route.js'
 
 const REFUSAL = 'cors-dev-proxy forwards paths only: absolute URLs and CONNECT are refused\n'
 const TWO_HOSTS = 'cors-dev-proxy refuses a request with more than one Host header\n'
+const HTTP_09 = 'cors-dev-proxy refuses HTTP/0.9 requests\n'
 const CLOSE = [['connection', 'close']] as const
 
 /**
@@ -33,7 +34,8 @@ function hasTwoHosts(rawHeaders: readonly string[] | undefined): boolean {
  * absolute-form (`GET http://evil.example/ HTTP/1.1`), authority-form or asterisk-form (RFC 9112
  * section 3.2), and the CONNECT method. Only origin-form targets (`/path?query`) are routes; the
  * target host is always the configured one, so no DNS lookup or connection happens for these.
- * A request with two Host lines is refused too (see `hasTwoHosts`).
+ * A request with two Host lines is refused too (see `hasTwoHosts`), and one Node parsed as
+ * HTTP/0.9 (a bare LF ends its request line early).
  * Answers 400 with a one-line body and returns `true`; returns `false` for an ordinary request.
  *
  * Node's own servers never hand a CONNECT to a request handler (`http` closes the socket when
@@ -46,8 +48,11 @@ function hasTwoHosts(rawHeaders: readonly string[] | undefined): boolean {
 export function refuseRequest(req: ProxyRequest, res: ProxyResponse): boolean {
   const url = req.url
   if (req.method !== 'CONNECT' && url !== undefined && isOriginForm(url)) {
-    if (!hasTwoHosts(req.rawHeaders)) return false
-    sendText(res, 400, 'text/plain; charset=utf-8', TWO_HOSTS, CLOSE)
+    // Node reads `GET /x\nName: v HTTP/1.1` as an HTTP/0.9 request line followed by headers:
+    // only a bare LF in the request line gets there, never a real client.
+    const refusal = req.httpVersionMajor === 0 ? HTTP_09 : hasTwoHosts(req.rawHeaders) ? TWO_HOSTS : undefined
+    if (refusal === undefined) return false
+    sendText(res, 400, 'text/plain; charset=utf-8', refusal, CLOSE)
     return true
   }
   // A refused CONNECT may be followed by tunnel bytes that are not HTTP: do not read on.

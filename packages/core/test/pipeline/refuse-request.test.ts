@@ -167,7 +167,16 @@ describe('refuseRequest', () => {
   })
 })
 
-describe('refuseRequest: two Host lines', () => {
+describe('refuseRequest: HTTP/0.9 and two Host lines', () => {
+  it('refuses what Node parsed as HTTP/0.9 (a bare LF inside the request line)', async () => {
+    const { proxy, seen, created } = await setup()
+    const response = await rawExchange(proxy.port, 'GET /api/x\nInjected: yes HTTP/1.1\r\nHost: a\r\n\r\n')
+    expect(response).toMatch(/^HTTP\/1\.1 400 /)
+    expect(response.endsWith('cors-dev-proxy refuses HTTP/0.9 requests\n')).toBe(true)
+    expect(seen).toEqual([])
+    expect(created).toEqual([])
+  })
+
   it.each([
     [['Host', 'a', 'host', 'b'], true],
     [['HOST', 'a', 'X-Host', 'b', 'host', 'a'], true],
