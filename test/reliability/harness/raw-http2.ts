@@ -10,7 +10,18 @@ import { connect } from 'node:tls'
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1')
 
 /** Frame types (RFC 9113 section 6). */
-const FRAME = { DATA: 0, HEADERS: 1, RST_STREAM: 3, SETTINGS: 4, PING: 6, GOAWAY: 7 } as const
+const FRAME = {
+  DATA: 0,
+  HEADERS: 1,
+  RST_STREAM: 3,
+  SETTINGS: 4,
+  PING: 6,
+  GOAWAY: 7,
+  CONTINUATION: 9,
+} as const
+
+/** The largest frame payload a peer must accept before any SETTINGS (RFC 9113 section 4.2). */
+const MAX_FRAME = 16_384
 const FLAG = { END_STREAM: 0x1, ACK: 0x1, END_HEADERS: 0x4 } as const
 
 function frame(type: number, flags: number, stream: number, payload: Buffer): Buffer {
@@ -20,6 +31,21 @@ function frame(type: number, flags: number, stream: number, payload: Buffer): Bu
   head.writeUInt8(flags, 4)
   head.writeUInt32BE(stream & 0x7fffffff, 5)
   return Buffer.concat([head, payload])
+}
+
+/**
+ * A header block as HEADERS then CONTINUATION frames of at most 16 KiB each, END_HEADERS on
+ * the last (RFC 9113 section 6.10).
+ */
+function headerFrames(block: Buffer, endStream: boolean): Buffer[] {
+  const frames: Buffer[] = []
+  for (let offset = 0; offset === 0 || offset < block.length; offset += MAX_FRAME) {
+    const last = offset + MAX_FRAME >= block.length
+    const type = offset === 0 ? FRAME.HEADERS : FRAME.CONTINUATION
+    const flags = (last ? FLAG.END_HEADERS : 0) | (offset === 0 && endStream ? FLAG.END_STREAM : 0)
+    frames.push(frame(type, flags, 1, block.subarray(offset, offset + MAX_FRAME)))
+  }
+  return frames
 }
 
 /** An HPACK integer with an `n`-bit prefix (RFC 7541 section 5.1), first byte ORed with `mask`. */
@@ -196,12 +222,11 @@ export function h2Exchange(
         return
       }
       const block = encodeHeaderBlock(fields)
-      const endStream = options.body === undefined ? FLAG.END_STREAM : 0
       socket.write(
         Buffer.concat([
           PREFACE,
           frame(FRAME.SETTINGS, 0, 0, Buffer.alloc(0)),
-          frame(FRAME.HEADERS, FLAG.END_HEADERS | endStream, 1, block),
+          ...headerFrames(block, options.body === undefined),
           ...(options.body === undefined
             ? []
             : [frame(FRAME.DATA, FLAG.END_STREAM, 1, Buffer.from(options.body))]),
