@@ -141,7 +141,13 @@ export function createLogger(level: LogLevel, sink: LogSink, options: LoggerOpti
       })
       if (folded === undefined) return
       printSummaries()
-      write(severity, folded.count === 0 ? text : `${text}${pc.dim(foldedNote(folded))}`)
+      if (folded.count === 0) {
+        write(severity, text)
+        return
+      }
+      // The note goes on the headline, before the detail lines a report may have.
+      const head = firstLine(text)
+      write(severity, `${head}${pc.dim(foldedNote(folded))}${text.slice(head.length)}`)
     },
     flush() {
       printSummaries()

@@ -200,10 +200,10 @@ describe('createLogger: limited lines', () => {
       logger.limited('warn', 'cors /api refused', () => `origin ${i} refused\n  fix`)
     expect(text()).toEqual(['warn origin 0 refused\n  fix'])
     advance(10_000)
-    logger.limited('warn', 'cors /api refused', () => 'origin 300 refused')
+    logger.limited('warn', 'cors /api refused', () => 'origin 300 refused\n  fix')
     expect(text()).toEqual([
       'warn origin 0 refused\n  fix',
-      'warn origin 300 refused (… and 299 more like it in the last 10 s)',
+      'warn origin 300 refused (… and 299 more like it in the last 10 s)\n  fix',
     ])
   })
 
