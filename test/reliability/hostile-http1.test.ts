@@ -1,12 +1,12 @@
 import { Agent } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTargetServer, type TargetServer } from '../adapters/target-server.js'
 import { sendRequest } from '../support/servers.js'
 import { FRONT_ENDS, type FrontEnd, type FrontEndName, startFrontEnd } from './harness/front-ends.js'
 import { reached, reachSnapshot } from './harness/hostile-check.js'
 import { hostileRoutes } from './harness/hostile-routes.js'
 import { type CaseContext, expectationOn, HTTP1_CASES, type Http1Case } from './harness/http1-cases.js'
 import { rawExchange, rawRequest } from './harness/raw-http1.js'
+import { type RecordingTarget, startRecordingTarget } from './harness/recording-target.js'
 
 /**
  * Hostile HTTP/1.1 requests, written byte for byte on raw sockets (an HTTP client would
@@ -33,12 +33,12 @@ import { rawExchange, rawRequest } from './harness/raw-http1.js'
  *   hundreds of lines.
  */
 
-let target: TargetServer
-let canary: TargetServer
+let target: RecordingTarget
+let canary: RecordingTarget
 
 beforeAll(async () => {
-  target = await startTargetServer()
-  canary = await startTargetServer()
+  target = await startRecordingTarget()
+  canary = await startRecordingTarget()
 })
 
 afterAll(async () => {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTargetServer, type TargetServer } from '../adapters/target-server.js'
 import { sendHttp2Request } from '../support/servers.js'
 import { FRONT_ENDS, type FrontEnd, type FrontEndName, startFrontEnd } from './harness/front-ends.js'
 import { reached, reachSnapshot } from './harness/hostile-check.js'
 import { hostileRoutes } from './harness/hostile-routes.js'
 import { LOOKALIKE_ORIGINS } from './harness/http1-cases.js'
 import { type H2Outcome, h2Exchange } from './harness/raw-http2.js'
+import { type RecordingTarget, startRecordingTarget } from './harness/recording-target.js'
 
 /**
  * Hostile HTTP/2 requests, framed and HPACK-encoded by hand over TLS (node:http2's client
@@ -29,12 +29,12 @@ const PROTOCOL_ERROR = 1
 const COMPRESSION_ERROR = 9
 const ENHANCE_YOUR_CALM = 11
 
-let target: TargetServer
-let canary: TargetServer
+let target: RecordingTarget
+let canary: RecordingTarget
 
 beforeAll(async () => {
-  target = await startTargetServer()
-  canary = await startTargetServer()
+  target = await startRecordingTarget()
+  canary = await startRecordingTarget()
 })
 
 afterAll(async () => {

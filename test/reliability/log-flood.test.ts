@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { resolveOptions } from '../../packages/core/src/config/resolve-options.js'
 import { buildCorsDevProxy, type EngineProxy } from '../../packages/core/src/create-cors-dev-proxy.js'
 import { createLogger } from '../../packages/core/src/log/logger.js'
-import { startTargetServer, type TargetServer } from '../adapters/target-server.js'
 import { captureLogSink, listen, type StartedServer, sendRequest } from '../support/servers.js'
 import { type FrontEnd, startFrontEnd } from './harness/front-ends.js'
 import { hostileRoutes } from './harness/hostile-routes.js'
 import { rawExchange, rawRequest } from './harness/raw-http1.js'
+import { type RecordingTarget, startRecordingTarget } from './harness/recording-target.js'
 
 /**
  * Log floods: every log line a client can cause with each request (a forged `Origin`, a
@@ -27,13 +27,13 @@ const N = 300
 
 let time = 1_000_000
 const sink = captureLogSink()
-let target: TargetServer
+let target: RecordingTarget
 let front: StartedServer<ReturnType<typeof createServer>>
 let proxy: EngineProxy
 const agent = new HttpAgent({ keepAlive: true, maxSockets: 10 })
 
 beforeAll(async () => {
-  target = await startTargetServer()
+  target = await startRecordingTarget()
   const routes = {
     '/cors': { target: target.url, cors: true, ws: true },
     '/strict': { target: target.url, cors: { allowedHeaders: ['content-type'] } },

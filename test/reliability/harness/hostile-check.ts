@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
-import type { TargetServer } from '../../adapters/target-server.js'
 import { isUnderARoute } from './hostile-routes.js'
+import type { RecordingTarget } from './recording-target.js'
 
 /** What the target and the canary had received before a case: compare after it with {@link reached}. */
 export interface Reach {
@@ -10,7 +10,7 @@ export interface Reach {
 }
 
 /** A snapshot of what the target and the canary received so far. */
-export function reachSnapshot(target: TargetServer, canary: TargetServer): Reach {
+export function reachSnapshot(target: RecordingTarget, canary: RecordingTarget): Reach {
   return {
     requests: target.requests.length,
     upgrades: target.upgrades.length,
@@ -24,8 +24,8 @@ export function reachSnapshot(target: TargetServer, canary: TargetServer): Reach
  * nothing, and every path the target received lies under one of the routes' base paths.
  */
 export function reached(
-  target: TargetServer,
-  canary: TargetServer,
+  target: RecordingTarget,
+  canary: RecordingTarget,
   before: Reach,
 ): { requests: string[]; upgrades: string[] } {
   expect(canary.requests.length + canary.upgrades.length, 'the canary received a request').toBe(before.canary)

@@ -1,5 +1,5 @@
 import type { Routes } from '@cors-dev-proxy/core'
-import type { TargetServer } from '../../adapters/target-server.js'
+import type { RecordingTarget } from './recording-target.js'
 
 /**
  * The routes every hostile suite installs, the same on every front end:
@@ -9,7 +9,7 @@ import type { TargetServer } from '../../adapters/target-server.js'
  *   origins only) and WebSockets, whose upgrades then pass the same origin policy;
  * - `/jsonp` → the target's `/jsonp`, with JSONP.
  */
-export function hostileRoutes(target: TargetServer): Routes {
+export function hostileRoutes(target: RecordingTarget): Routes {
   return {
     '/api': { target: `${target.url}/base`, ws: true },
     '/cors': { target: `${target.url}/cors`, cors: true, ws: true },
