@@ -25,10 +25,13 @@ import { type RecordingTarget, startRecordingTarget } from './harness/recording-
  *   made-up upgrades on Vite and webpack-dev-server end `open` (the socket hangs) instead of 400;
  * - the two-Host refusal (refuse-request.ts): 'two Host lines, ours first' gets 200 and the
  *   target receives `GET /base/x`;
+ * - the HTTP/0.9 refusal (refuse-request.ts): 'LF in the path' gets 200, the target receives
+ *   `GET /base/x` with an `Injected` header Node read from the request line;
  * - `..;` resolution (normalize-path.ts): the target receives `GET /base/..;/secret`, outside
  *   the base path;
- * - the Vite plugin's and the webpack adapter's upgrade host check (`isAllowedUpgrade`): the
- *   WebSocket host cases get 101 and the target an upgrade; serve's: the same on serve;
+ * - the upgrade host check (`isAllowedUpgrade`) of the Vite plugin, of the webpack adapter and
+ *   of serve, each removed in turn: that front end's four WebSocket host cases get 101 and the
+ *   target an upgrade;
  * - the log limiter (logger.limited in the CORS reports): the forged-origin test counts
  *   hundreds of lines.
  */

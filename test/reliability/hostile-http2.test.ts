@@ -4,6 +4,7 @@ import { FRONT_ENDS, type FrontEnd, type FrontEndName, startFrontEnd } from './h
 import { reached, reachSnapshot } from './harness/hostile-check.js'
 import { hostileRoutes } from './harness/hostile-routes.js'
 import { LOOKALIKE_ORIGINS } from './harness/http1-cases.js'
+import { rawExchange, rawRequest } from './harness/raw-http1.js'
 import { type H2Outcome, h2Exchange } from './harness/raw-http2.js'
 import { type RecordingTarget, startRecordingTarget } from './harness/recording-target.js'
 
@@ -21,8 +22,10 @@ import { type RecordingTarget, startRecordingTarget } from './harness/recording-
  *
  * How each protection was checked to fail without it: serve's check of both `:authority` and
  * `host` (checkRequestHost in serve/host-check.ts), reverted to `host ?? :authority`, lets
- * ':authority evil.com, host ours' through (200, the target receives it); the others are
- * Node's, asserted so that a Node upgrade that loosens them shows here.
+ * ':authority evil.com, host ours' through (200, the target receives it); the webpack
+ * adapter's and serve's upgrade host check, removed, let the WebSocket over TLS with
+ * `Host: evil.com` through (101); the stream-level refusals are Node's, asserted so that a
+ * Node upgrade that loosens them shows here.
  */
 
 const PROTOCOL_ERROR = 1
@@ -320,6 +323,30 @@ describe.each(FRONT_ENDS)('%s, HTTP/2 over TLS', (name: FrontEndName) => {
       expect(after.status, 'a normal request after the case').toBe(200)
     },
   )
+
+  // WebSockets over TLS still use HTTP/1.1 (no front end enables RFC 8441): the same host
+  // check as on plain HTTP, except Vite's, which skips it over HTTPS as Vite does for its own
+  // requests (a rebinding attacker cannot present the certificate).
+  it.each([
+    ['evil.com', { core: 101, vite: 101, webpack: 403, serve: 403 }],
+    ['127.0.0.1.nip.io', { core: 101, vite: 101, webpack: 403, serve: 403 }],
+    ['127.0.0.1', { core: 101, vite: 101, webpack: 101, serve: 101 }],
+  ] as const)('a WebSocket upgrade over TLS with Host: %s', async (host, statuses) => {
+    const before = reachSnapshot(target, canary)
+    const answer = await rawExchange(
+      front.port,
+      rawRequest('GET /api/socket HTTP/1.1', [
+        `Host: ${host}:${front.port}`,
+        'Connection: Upgrade',
+        'Upgrade: websocket',
+        'Sec-WebSocket-Version: 13',
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+      ]),
+      { tls: true },
+    )
+    expect(answer.status).toBe(statuses[name])
+    expect(reached(target, canary, before).upgrades).toEqual(statuses[name] === 101 ? ['/base/socket'] : [])
+  })
 
   it.each(LOOKALIKE_ORIGINS.filter((origin) => !origin.includes(',')))(
     'CORS origin lookalike %s gets no Access-Control-Allow-Origin',
