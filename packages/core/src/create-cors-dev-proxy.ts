@@ -27,9 +27,10 @@ export interface CorsDevProxy {
   middleware(req: ProxyRequest, res: ProxyResponse, next?: NextFunction): void
   /**
    * The `'upgrade'` listener: forwards the WebSocket handshake of a `ws` route (or hands it to
-   * the echo at `/ws` of a `mock` route with `ws: true`) and returns `true`; returns `false`
-   * without touching the socket for any other upgrade (the dev server's own HMR socket), so
-   * another listener can take it.
+   * the echo at `/ws` of a `mock` route with `ws: true`) and returns `true`; answers an upgrade
+   * to another protocol than WebSocket (`h2c`) on a route's path 400 and returns `true`;
+   * returns `false` without touching the socket for any other upgrade (the dev server's own
+   * HMR socket), so another listener can take it.
    */
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean
   /**
@@ -197,7 +198,13 @@ export function buildCorsDevProxy(resolved: ResolvedCorsDevProxyOptions, logger:
       passOn?.()
       if (next) next(error)
       else if (error !== undefined && error !== null) {
-        logger.error(`${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`)
+        // A step's error (an origin function that throws on a forged Origin) can come with
+        // every request: one line per route every 10 s.
+        logger.limited(
+          'error',
+          `pipeline ${match.route.prefix}`,
+          () => `${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`,
+        )
         if (!res.headersSent) res.statusCode = 500
         res.end()
       } else answerNotFound(res)

@@ -41,7 +41,7 @@ export function createRoutePipeline(route: ResolvedRoute, deps: RoutePipelineDep
   const steps: RouteStep[] = []
   const cors = createCorsRouteStep(route, deps.logger)
   if (cors !== undefined) steps.push(cors)
-  const jsonp = createJsonpRouteStep(route)
+  const jsonp = createJsonpRouteStep(route, deps.logger)
   if (jsonp !== undefined) steps.push(jsonp)
   const mock = route.kind === 'mock' ? createMockRouteStep(route, deps.logger.warn) : undefined
   const terminal = mock?.step ?? createForwardStep(route as ResolvedForwardRoute, deps)

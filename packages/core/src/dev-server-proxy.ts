@@ -85,7 +85,11 @@ export function createDevServerProxy(
 
   function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     if (host.isOwnUpgrade?.(req)) return
-    if (!proxy.matchOf(req)?.route.ws) {
+    const match = proxy.matchOf(req)
+    // A route takes its path's WebSockets when it has `ws`, and its path's other upgrades
+    // always (the proxy refuses them, where the dev server would leave the socket hanging).
+    const websocket = req.headers.upgrade?.toLowerCase() === 'websocket'
+    if (match === undefined || (websocket && !match.route.ws)) {
       host.unclaimedUpgrade?.(req, socket)
       return
     }

@@ -10,6 +10,8 @@ import type { Logger } from './log/logger.js'
 import type { RequestMatcher } from './pipeline/match-route.js'
 import type { RouteGate } from './pipeline/route-gate.js'
 
+const NOT_A_WEBSOCKET = 'cors-dev-proxy forwards WebSocket upgrades only\n'
+
 /** What the upgrade handler shares with the rest of the proxy. */
 export interface UpgradeHandlerDeps {
   readonly routes: readonly ResolvedRoute[]
@@ -25,7 +27,8 @@ export interface UpgradeHandlerDeps {
 
 /**
  * The proxy's `'upgrade'` listener: takes the WebSocket handshake of a `ws` route and returns
- * `true`, or returns `false` without touching the socket (the dev server's own sockets). On a
+ * `true`, or returns `false` without touching the socket (the dev server's own sockets). An
+ * upgrade to another protocol on any route's path is answered 400 (and `true` returned). On a
  * route with `cors`, the handshake's `Origin` must pass the route's origin policy (see
  * `createUpgradeOriginCheck`), else 403, since browsers apply no CORS to WebSockets.
  *
@@ -37,7 +40,6 @@ export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
   const checks = new Map<ResolvedRoute, UpgradeOriginCheck>()
   for (const route of deps.routes)
     if (route.ws && route.cors) checks.set(route, createUpgradeOriginCheck(route.cors))
-  const refused = new Set<string>()
 
   function pass(
     req: IncomingMessage,
@@ -55,8 +57,14 @@ export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
   }
 
   function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-    if (req.headers.upgrade?.toLowerCase() !== 'websocket') return false
     const match = matchOf(req)
+    if (req.headers.upgrade?.toLowerCase() !== 'websocket') {
+      // Nothing forwards another protocol (h2c, a made-up one), and a dev server with upgrade
+      // listeners of its own leaves such a socket open for good: on a route's path, say no.
+      if (match === undefined) return false
+      answerSocket(socket, 400, NOT_A_WEBSOCKET)
+      return true
+    }
     // Only a `ws` route takes an upgrade, mock or not, so the dev server's HMR socket is never touched.
     if (match === undefined || !match.route.ws) return false
     const { route, path } = match
@@ -103,13 +111,14 @@ export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
         return
       }
       const origin = String(req.headers.origin)
-      if (!refused.has(`${route.prefix} ${origin}`)) {
-        refused.add(`${route.prefix} ${origin}`)
-        logger.warn(
+      // One line per route every 10 s, whatever the origin: a page can try any number of them.
+      logger.limited(
+        'warn',
+        `ws-origin ${route.prefix}`,
+        () =>
           `WebSocket ${req.url} from ${origin} refused (403): route '${route.prefix}' has \`cors\`, whose origin policy does not allow that page. ` +
-            `Fix: add it to the route's \`cors.origin\`, e.g. cors: { origin: ['${origin}'] }`,
-        )
-      }
+          `Fix: add it to the route's \`cors.origin\`, e.g. cors: { origin: ['${origin}'] }`,
+      )
       answerSocket(
         socket,
         403,

@@ -107,6 +107,32 @@ describe('createDevServerProxy', () => {
     expect(await handshake(front.port, '/live', undefined, 10_000)).toBe('HTTP/1.1 101 Switching Protocols')
   })
 
+  it('answers an upgrade to another protocol than WebSocket 400 on a route path, and leaves it alone elsewhere', async () => {
+    const { front, target } = await startDevServer({ isOwnUpgrade: (req) => req.url === '/hmr' })
+    const upgrade = (path: string, protocol: string, host = `127.0.0.1:${front.port}`) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(front.port, '127.0.0.1')
+        const timer = setTimeout(() => {
+          resolve('no answer')
+          socket.destroy()
+        }, 400)
+        socket.once('data', (chunk) => {
+          clearTimeout(timer)
+          resolve(chunk.toString().split('\r\n')[0] as string)
+          socket.destroy()
+        })
+        socket.on('error', reject)
+        socket.write(
+          `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: Upgrade\r\nUpgrade: ${protocol}\r\n\r\n`,
+        )
+      })
+    expect(await upgrade('/api/x', 'h2c')).toBe('HTTP/1.1 400 Bad Request')
+    expect(await upgrade('/live', 'foo/1')).toBe('HTTP/1.1 400 Bad Request')
+    // The dev server's own socket is never answered, whatever it asks for.
+    expect(await upgrade('/hmr', 'h2c')).toBe('no answer')
+    expect(target.reached).toEqual([])
+  })
+
   it('answers CONNECT 400 instead of tunnelling', async () => {
     const { front } = await startDevServer({})
     const status = await new Promise<string>((resolve, reject) => {

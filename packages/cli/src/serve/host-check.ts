@@ -76,10 +76,30 @@ export function createHostCheck(options: HostCheckOptions): (host: string | unde
   }
 }
 
-/** The request's host: `Host`, or HTTP/2's `:authority`. */
-export function requestHost(req: IncomingMessage | Http2ServerRequest): string | undefined {
-  const host = req.headers.host ?? req.headers[':authority']
-  return Array.isArray(host) ? host[0] : host
+/** A request's host as the check sees it: whether it passes, and the value to name in the 403. */
+export interface HostVerdict {
+  readonly allowed: boolean
+  readonly host: string | undefined
+}
+
+/**
+ * Checks every host a request names: `Host`, and on HTTP/2 `:authority` too. A client may send
+ * both with different values; the proxy reads `:authority` first (the page's origin, the
+ * same-origin `Origin` rewrite) while another reader may take `Host`, so both must pass.
+ *
+ * @example
+ * checkRequestHost(isAllowed, req) // { allowed: false, host: 'evil.example' }
+ */
+export function checkRequestHost(
+  isAllowed: (host: string | undefined) => boolean,
+  req: IncomingMessage | Http2ServerRequest,
+): HostVerdict {
+  const authority = req.headers[':authority']
+  const values = [authority, req.headers.host].flatMap((value) =>
+    value === undefined ? [] : Array.isArray(value) ? value : [value],
+  )
+  for (const host of values) if (!isAllowed(host)) return { allowed: false, host }
+  return { allowed: isAllowed(values[0]), host: values[0] }
 }
 
 /** The 403 body: which host, and the flag that allows it. */
@@ -100,8 +120,8 @@ export function hostCheckMiddleware(isAllowed: (host: string | undefined) => boo
     res: ServerResponse | Http2ServerResponse,
     next: () => void,
   ): void {
-    const host = requestHost(req)
-    if (isAllowed(host)) {
+    const { allowed, host } = checkRequestHost(isAllowed, req)
+    if (allowed) {
       next()
       return
     }

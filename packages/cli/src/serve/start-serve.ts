@@ -15,7 +15,7 @@ import {
 } from '@cors-dev-proxy/core/adapter'
 import { certificateCacheDir, type LocalCertificate, localCertificate } from './certificate.js'
 import { type ConnectionTracker, trackConnections } from './connection-tracker.js'
-import { createHostCheck, forbiddenHostMessage, hostCheckMiddleware, requestHost } from './host-check.js'
+import { checkRequestHost, createHostCheck, forbiddenHostMessage, hostCheckMiddleware } from './host-check.js'
 import { type ServerUrls, serverUrls } from './server-urls.js'
 import { createStaticFiles } from './static-files.js'
 
@@ -145,8 +145,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
 
   /** An upgrade no ws route took would otherwise hang: 404, or 403 for a foreign Host. */
   const refuseUpgrade = (req: IncomingMessage, socket: Duplex): void => {
-    const allowed = isAllowed(requestHost(req))
-    const body = allowed ? 'No WebSocket endpoint at this path\n' : forbiddenHostMessage(requestHost(req))
+    const { allowed, host } = checkRequestHost(isAllowed, req)
+    const body = allowed ? 'No WebSocket endpoint at this path\n' : forbiddenHostMessage(host)
     socket.on('error', () => socket.destroy())
     socket.end(
       `HTTP/1.1 ${allowed ? '404 Not Found' : '403 Forbidden'}\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
@@ -158,7 +158,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       : createDevServerProxy(resolved, {
           sink: options.sink,
           server,
-          isAllowedUpgrade: (req) => isAllowed(requestHost(req)),
+          isAllowedUpgrade: (req) => checkRequestHost(isAllowed, req).allowed,
           unclaimedUpgrade: refuseUpgrade,
         })
   if (proxy !== undefined) middlewares.push(proxy.middleware as Middleware)

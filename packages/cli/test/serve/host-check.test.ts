@@ -1,6 +1,6 @@
 import { networkInterfaces } from 'node:os'
 import { describe, expect, it } from 'vitest'
-import { createHostCheck } from '../../src/serve/host-check.js'
+import { checkRequestHost, createHostCheck } from '../../src/serve/host-check.js'
 
 describe('createHostCheck', () => {
   const loopbackBound = createHostCheck({
@@ -50,5 +50,28 @@ describe('createHostCheck', () => {
     if (external !== undefined) expect(check(`${external.address}:8080`)).toBe(true)
     expect(check('evil.example')).toBe(false)
     expect(check('203.0.113.7')).toBe(external?.address === '203.0.113.7')
+  })
+})
+
+describe('checkRequestHost', () => {
+  const isAllowed = createHostCheck({ bindHost: '127.0.0.1' })
+  const request = (headers: Record<string, string>) => ({ headers }) as never
+
+  it.each([
+    [{ host: '127.0.0.1:8080' }, { allowed: true, host: '127.0.0.1:8080' }],
+    [{ host: 'evil.example' }, { allowed: false, host: 'evil.example' }],
+    [{ ':authority': 'localhost:8080' }, { allowed: true, host: 'localhost:8080' }],
+    // HTTP/2 with both: the proxy reads `:authority` first, so a good `Host` cannot cover for it.
+    [
+      { ':authority': 'evil.example', host: 'localhost' },
+      { allowed: false, host: 'evil.example' },
+    ],
+    [
+      { ':authority': 'localhost', host: 'evil.example' },
+      { allowed: false, host: 'evil.example' },
+    ],
+    [{}, { allowed: true, host: undefined }],
+  ])('%j → %j', (headers, verdict) => {
+    expect(checkRequestHost(isAllowed, request(headers))).toEqual(verdict)
   })
 })

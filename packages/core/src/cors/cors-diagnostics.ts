@@ -10,8 +10,8 @@ import type { RouteStep } from '../pipeline/route-pipeline.js'
 
 /**
  * Looks at the head of the answer just before it is sent and, if the browser will refuse it to
- * the page, logs Chromium's message with the fix, once per route and cause. Never throws: a
- * diagnostic must not break the answer.
+ * the page, logs Chromium's message with the fix, at most once per route and kind of refusal
+ * every 10 s. Never throws: a diagnostic must not break the answer.
  */
 function observeAnswer(
   req: ProxyRequest,
@@ -28,10 +28,14 @@ function observeAnswer(
         requestHeaders: req.headers as OutgoingHttpHeaders,
         response: { status: head.statusCode, headers: head.getHeaders() },
       })
-      if (diagnosis !== undefined && !diagnosis.allowed) {
-        logger.warn(
-          `${req.method} ${req.url} from ${req.headers.origin}: the browser will refuse this answer to the page (route '${route.prefix}' has no \`cors\`)\n  ${diagnosis.message}\n  Fix: ${diagnosis.fix}`,
-          `cors ${route.prefix} ${diagnosis.cause}`,
+      if (diagnosis !== undefined && !diagnosis.allowed && diagnosis.error !== undefined) {
+        // Keyed by route and kind of refusal, not by the values in it (origin, header names),
+        // which a client can vary on every request.
+        logger.limited(
+          'warn',
+          `cors ${route.prefix} ${diagnosis.stage}:${diagnosis.error.kind}`,
+          () =>
+            `${req.method} ${req.url} from ${req.headers.origin}: the browser will refuse this answer to the page (route '${route.prefix}' has no \`cors\`)\n  ${diagnosis.message}\n  Fix: ${diagnosis.fix}`,
         )
       }
     } catch (error) {
@@ -43,7 +47,8 @@ function observeAnswer(
 /**
  * Wraps the terminal step of a route WITHOUT `cors`: a request whose `Origin` is not the dev
  * server's own origin gets its answer checked as the browser will check it (`diagnoseResponse`),
- * and a refusal is logged in Chromium's words with the fix, once per route and cause. Requests
+ * and a refusal is logged in Chromium's words with the fix, at most once per route and kind of
+ * refusal every 10 s (`logger.limited`). Requests
  * without `Origin`, or from the dev server's own pages, cost one header lookup.
  *
  * @example

@@ -42,8 +42,8 @@ function policyFix(error: CorsError, origin: string, prefix: string, status: num
  * The diagnostics of a route WITH `cors`: the route's own policy decides the CORS headers, so
  * when it refuses a cross-origin page (an origin it does not allow, a method or header it does
  * not list, credentials it does not accept) the browser blocks the answer while the proxy
- * answered normally. The log then says so once per route and cause, in Chromium's words, with
- * the change to make in the route's `cors`. Requests without `Origin`, from the dev server's
+ * answered normally. The log then says so in Chromium's words, with the change to make in the
+ * route's `cors`, at most once per route and kind of refusal every 10 s (`logger.limited`). Requests without `Origin`, from the dev server's
  * own pages, or that the origin function took CORS off for, are not checked. Never throws.
  *
  * @example
@@ -77,14 +77,14 @@ export function createCorsPolicyReporter(route: ResolvedRoute, logger: Logger): 
           allowed.add(key)
           return
         }
-        // A refused origin is keyed by origin, since the fix names it; other causes by cause.
-        const logKey =
-          diagnosis.error.kind === 'missing-allow-origin'
-            ? `cors ${route.prefix} ${diagnosis.cause} ${origin}`
-            : `cors ${route.prefix} ${diagnosis.cause}`
-        logger.warn(
-          `${req.method} ${req.url} from ${origin}: the browser will refuse this answer to the page (route '${route.prefix}' has \`cors\`, whose policy does not allow it)\n  ${diagnosis.message}\n  Fix: ${policyFix(diagnosis.error, origin, route.prefix, status)}`,
-          logKey,
+        // Keyed by route and kind of refusal, never by origin or header names: a client that
+        // forges a new Origin on every request must not get a new line each time.
+        const { error } = diagnosis
+        logger.limited(
+          'warn',
+          `cors ${route.prefix} ${diagnosis.stage}:${error.kind}`,
+          () =>
+            `${req.method} ${req.url} from ${origin}: the browser will refuse this answer to the page (route '${route.prefix}' has \`cors\`, whose policy does not allow it)\n  ${diagnosis.message}\n  Fix: ${policyFix(error, origin, route.prefix, status)}`,
         )
       } catch (error) {
         logger.debug(`CORS diagnostics failed for ${req.method} ${req.url}: ${String(error)}`)

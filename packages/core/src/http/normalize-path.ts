@@ -10,19 +10,32 @@
 const NEEDS_NORMALIZATION = /[.\\]|%2e/i
 
 /**
+ * The segment without its path parameters (`..;jsessionid=x` → `..`). Tomcat, Jetty and
+ * Spring drop what follows `;` before resolving dot-segments, so `/api/..;/admin` is `/admin`
+ * to them: the proxy resolves it the same way, or the request would climb out of the
+ * target's base path on such a backend while matching a route here. Browsers never send one.
+ */
+function withoutParameters(segment: string): string {
+  const semicolon = segment.indexOf(';')
+  return semicolon === -1 ? segment : segment.slice(0, semicolon)
+}
+
+/**
  * WHATWG URL standard, "single-dot URL path segment": `.` or an ASCII case-insensitive `%2e`.
  * The percent-encoded forms count because browsers and many servers decode them before
  * resolving, so `/api/%2e%2e/admin` must be treated as `/admin`.
  */
 function isSingleDotSegment(segment: string): boolean {
-  return segment === '.' || (segment.length === 3 && segment.toLowerCase() === '%2e')
+  const bare = withoutParameters(segment)
+  return bare === '.' || (bare.length === 3 && bare.toLowerCase() === '%2e')
 }
 
 /** WHATWG URL standard, "double-dot URL path segment": `..`, `.%2e`, `%2e.` or `%2e%2e`, case-insensitive. */
 function isDoubleDotSegment(segment: string): boolean {
-  if (segment === '..') return true
-  if (segment.length !== 4 && segment.length !== 6) return false
-  const lower = segment.toLowerCase()
+  const bare = withoutParameters(segment)
+  if (bare === '..') return true
+  if (bare.length !== 4 && bare.length !== 6) return false
+  const lower = bare.toLowerCase()
   return lower === '.%2e' || lower === '%2e.' || lower === '%2e%2e'
 }
 
@@ -35,7 +48,8 @@ function isDoubleDotSegment(segment: string): boolean {
  *   `/admin` for us *and* for the upstream, so it can neither escape its prefix nor reach a
  *   path we did not match. `%5c` stays data, like `%2f`.
  * - Dot-segments are removed per RFC 3986 section 5.2.4 (`remove_dot_segments`), recognising
- *   the percent-encoded forms as the WHATWG URL standard does. `..` never climbs above `/`.
+ *   the percent-encoded forms as the WHATWG URL standard does, and the forms with path
+ *   parameters (`..;x`) as Java servers do. `..` never climbs above `/`.
  *   A trailing `.` or `..` leaves a trailing slash (`/a/b/..` → `/a/`), as the RFC specifies.
  * - Empty segments (`//`) are kept: they are data to the RFC.
  *

@@ -152,8 +152,11 @@ function toBuffer(chunk: unknown, encoding: unknown): Buffer | undefined {
 /**
  * Holds the whole body the handler writes, up to `limit` bytes, and when it ends lets
  * `takeover` replace it (and change the head); then the head goes out through the hooks and
- * the new body after it. Past `limit` the rest is dropped and `takeover` gets `undefined`. If
- * the head was already sent when the takeover starts, the body passes through untouched.
+ * the new body after it. The moment the body passes `limit`, `takeover` gets `undefined` and
+ * its answer is sent at once: nothing more is held, and from then on `write` drops what it is
+ * given and returns `false`, so a piped source (the forwarder's upstream body) pauses instead
+ * of being read to its end; the forwarder drops the upstream when the response closes. If the
+ * head was already sent when the takeover starts, the body passes through untouched.
  *
  * @example
  * takeOverBody(res, 16 * 1024 * 1024, (body, head) => wrapAsJsonp(body, head))
@@ -165,35 +168,57 @@ export function takeOverBody(res: HookableResponse, limit: number, takeover: Bod
   const { write, end } = res
   const chunks: Buffer[] = []
   let size = 0
-  let overLimit = false
+  let finished = false
+
+  function finish(body: Buffer | undefined, done: unknown): unknown {
+    finished = true
+    chunks.length = 0
+    res.write = write
+    res.end = end
+    state.held = undefined
+    const head = headOf(res, res.statusCode)
+    let answer: Buffer | string
+    try {
+      answer = takeover(body, head)
+    } catch {
+      answer = body ?? ''
+    }
+    res.statusCode = head.statusCode
+    const sent = typeof done === 'function' ? res.end(answer, done) : res.end(answer)
+    if (body === undefined) {
+      // The answer is out but the handler may still be writing (a pipe has chunks in flight):
+      // Node would turn a write after the end into an 'error' event, which can crash the server.
+      res.write = function droppedWrite(_chunk: unknown, ...rest: unknown[]) {
+        ;(rest.find((item) => typeof item === 'function') as (() => void) | undefined)?.()
+        return false
+      }
+      res.end = function droppedEnd(...args: unknown[]) {
+        ;(args.find((item) => typeof item === 'function') as (() => void) | undefined)?.()
+        return res
+      }
+    }
+    return sent
+  }
+
   const keep = (buffer: Buffer | undefined): void => {
-    if (buffer === undefined || overLimit) return
+    if (buffer === undefined || finished) return
     size += buffer.byteLength
-    if (size > limit) {
-      overLimit = true
-      chunks.length = 0
-    } else chunks.push(buffer)
+    if (size > limit) finish(undefined, undefined)
+    else chunks.push(buffer)
   }
   res.write = function heldWrite(chunk: unknown, ...rest: unknown[]) {
     keep(toBuffer(chunk, rest[0]))
+    if (finished) return res.write(chunk, ...rest)
     const done = rest.find((item) => typeof item === 'function') as (() => void) | undefined
     done?.()
     return true
   }
   res.end = function heldEnd(...args: unknown[]) {
     if (typeof args[0] !== 'function') keep(toBuffer(args[0], args[1]))
-    const done = args.find((item) => typeof item === 'function')
-    res.write = write
-    res.end = end
-    state.held = undefined
-    const head = headOf(res, res.statusCode)
-    let body: Buffer | string
-    try {
-      body = takeover(overLimit ? undefined : Buffer.concat(chunks), head)
-    } catch {
-      body = Buffer.concat(chunks)
-    }
-    res.statusCode = head.statusCode
-    return done === undefined ? res.end(body) : res.end(body, done)
+    if (finished) return res.end(...args)
+    return finish(
+      Buffer.concat(chunks),
+      args.find((item) => typeof item === 'function'),
+    )
   }
 }

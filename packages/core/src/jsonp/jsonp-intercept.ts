@@ -2,19 +2,33 @@ import type { OutgoingHttpHeader } from 'node:http'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import { isJsonMimeType } from '../http/mime.js'
 import type { ProxyResponse } from '../http/proxy-types.js'
-import { type HookableResponse, takeOverBody } from '../http/response-head.js'
+import { type HookableResponse, type ResponseHead, takeOverBody } from '../http/response-head.js'
 import { wrapJsonText } from './jsonp-request.js'
 import { JSONP_CONTENT_TYPE } from './jsonp-response.js'
 
 /**
- * Largest answer held for wrapping. JSONP carries small API payloads; a bigger answer is
- * refused (502) rather than buffered without bound.
+ * Largest answer held for wrapping, counted before and after decompression. JSONP carries small
+ * API payloads; a bigger answer is refused (502) rather than buffered without bound, and so is
+ * a compressed one that inflates past it (a few hundred kilobytes of gzip can inflate to
+ * gigabytes).
  */
 export const MAX_JSONP_SOURCE_BYTES = 16 * 1024 * 1024
 
-/** The body as text, undoing a Content-Encoding the handler applied; `undefined` when it cannot. */
-function decodedText(body: Buffer, encoding: OutgoingHttpHeader | undefined): string | undefined {
+/** Why an answer is not wrapped: it is not decodable text, or it inflates past the limit. */
+type Undecoded = 'undecodable' | 'too-large'
+
+/**
+ * The body as text, undoing a Content-Encoding the handler applied, with at most `limit` bytes
+ * of output: zlib stops inflating there (`maxOutputLength`), so a compression bomb never
+ * reaches memory whole.
+ */
+function decodedText(
+  body: Buffer,
+  encoding: OutgoingHttpHeader | undefined,
+  limit: number,
+): string | Undecoded {
   const name = encoding === undefined ? 'identity' : String(encoding).trim().toLowerCase()
+  const options = { maxOutputLength: limit }
   try {
     switch (name) {
       case 'identity':
@@ -22,43 +36,57 @@ function decodedText(body: Buffer, encoding: OutgoingHttpHeader | undefined): st
         return body.toString('utf8')
       case 'gzip':
       case 'x-gzip':
-        return gunzipSync(body).toString('utf8')
+        return gunzipSync(body, options).toString('utf8')
       case 'deflate':
-        return inflateSync(body).toString('utf8')
+        return inflateSync(body, options).toString('utf8')
       case 'br':
-        return brotliDecompressSync(body).toString('utf8')
+        return brotliDecompressSync(body, options).toString('utf8')
       default:
-        return undefined
+        return 'undecodable'
     }
-  } catch {
-    return undefined
+  } catch (error) {
+    return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? 'too-large' : 'undecodable'
   }
+}
+
+/** Turns the held answer into a 502 that says why, dropping what described the original body. */
+function refuseTooLarge(head: ResponseHead, compressed: boolean): string {
+  const what = compressed ? 'the answer inflates to more than' : 'the answer is larger than'
+  const error = `{"error":"${what} ${MAX_JSONP_SOURCE_BYTES} bytes, too large to wrap as JSONP"}\n`
+  for (const name of ['content-encoding', 'etag', 'last-modified', 'content-md5']) head.removeHeader(name)
+  head.statusCode = 502
+  head.setHeader('content-type', 'application/json; charset=utf-8')
+  head.setHeader('content-length', String(Buffer.byteLength(error)))
+  return error
 }
 
 /**
  * Holds the answer the next handler writes and, when it ends, sends it as JSONP if it is JSON
  * (compressed or not), else unchanged. The JSON is parsed and serialized again, so only data
- * ever reaches the page's script. An answer over `MAX_JSONP_SOURCE_BYTES` is answered 502
- * instead of being held without bound. Safe in any state: once headers are out (a handler that
- * flushed them), the body is passed through as written.
+ * ever reaches the page's script. An answer over `MAX_JSONP_SOURCE_BYTES`, or a compressed one
+ * that inflates past it, is answered 502 instead of being held or inflated without bound; an
+ * answer that passes the limit while it arrives is answered at once and the rest is not read
+ * (see `takeOverBody`). `onTooLarge` is told each time, for the log. Safe in any state: once
+ * headers are out (a handler that flushed them), the body is passed through as written.
  *
  * @example
  * interceptJsonAnswer(res, 'handleUsers') // then let the next handler answer with JSON
  */
-export function interceptJsonAnswer(res: ProxyResponse, callback: string): void {
+export function interceptJsonAnswer(res: ProxyResponse, callback: string, onTooLarge?: () => void): void {
   takeOverBody(res as unknown as HookableResponse, MAX_JSONP_SOURCE_BYTES, function wrapAsJsonp(body, head) {
     if (body === undefined) {
-      const error = `{"error":"the answer is larger than ${MAX_JSONP_SOURCE_BYTES} bytes, too large to wrap as JSONP"}\n`
-      for (const name of ['content-encoding', 'etag', 'last-modified']) head.removeHeader(name)
-      head.statusCode = 502
-      head.setHeader('content-type', 'application/json; charset=utf-8')
-      head.setHeader('content-length', String(Buffer.byteLength(error)))
-      return error
+      onTooLarge?.()
+      return refuseTooLarge(head, false)
     }
     const contentType = head.getHeader('content-type')
-    const isJson = isJsonMimeType(contentType === undefined ? undefined : String(contentType))
-    const text = isJson ? decodedText(body, head.getHeader('content-encoding')) : undefined
-    const wrapped = text === undefined ? undefined : wrapJsonText(callback, text)
+    if (!isJsonMimeType(contentType === undefined ? undefined : String(contentType))) return body
+    const encoding = head.getHeader('content-encoding')
+    const text = decodedText(body, encoding, MAX_JSONP_SOURCE_BYTES)
+    if (text === 'too-large') {
+      onTooLarge?.()
+      return refuseTooLarge(head, true)
+    }
+    const wrapped = text === 'undecodable' ? undefined : wrapJsonText(callback, text)
     if (wrapped === undefined) return body
     head.setHeader('content-type', JSONP_CONTENT_TYPE)
     head.setHeader('x-content-type-options', 'nosniff')

@@ -1,6 +1,7 @@
 import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { Logger } from '../log/logger.js'
 import type { RouteStep } from '../pipeline/route-pipeline.js'
-import { interceptJsonAnswer } from './jsonp-intercept.js'
+import { interceptJsonAnswer, MAX_JSONP_SOURCE_BYTES } from './jsonp-intercept.js'
 import { admitJsonpRequest } from './jsonp-middleware.js'
 
 /**
@@ -8,19 +9,29 @@ import { admitJsonpRequest } from './jsonp-middleware.js'
  * callback parameter must be a GET (else 405 with `Allow: GET`) with a valid name (else 400
  * with a JSON error); the JSON answer of the next step (the target's, through the forwarder, or
  * the mock's) is then wrapped as `/**\/ typeof cb === 'function' && cb(<json>);`, decompressed
- * first if the target compressed it. Without the parameter the request is proxied normally.
- * `undefined` when the route has no `jsonp`.
+ * first if the target compressed it. An answer larger than 16 MiB, before or after
+ * decompression, is answered 502 and logged at most once every 10 s. Without the parameter the
+ * request is proxied normally. `undefined` when the route has no `jsonp`.
  *
  * @example
- * const step = createJsonpRouteStep(route) // route.jsonp = { param: 'callback' }
+ * const step = createJsonpRouteStep(route, logger) // route.jsonp = { param: 'callback' }
  */
-export function createJsonpRouteStep(route: ResolvedRoute): RouteStep | undefined {
+export function createJsonpRouteStep(route: ResolvedRoute, logger?: Logger): RouteStep | undefined {
   if (route.jsonp === undefined) return undefined
   const param = route.jsonp.param
   return function jsonpStep(req, res, next, path) {
     const callback = admitJsonpRequest(req, res, path, param)
     if (callback === null) return
-    if (callback !== undefined) interceptJsonAnswer(res, callback)
+    if (callback !== undefined) {
+      interceptJsonAnswer(res, callback, () =>
+        logger?.limited(
+          'warn',
+          `jsonp ${route.prefix} too large`,
+          () =>
+            `502 ${req.method} ${req.url}: the answer is larger than ${MAX_JSONP_SOURCE_BYTES} bytes (after decompression), too large to wrap as JSONP on route '${route.prefix}'`,
+        ),
+      )
+    }
     next()
   }
 }

@@ -2,6 +2,7 @@ export { consoleLogSink } from '../config/defaults.js'
 
 import pc from 'picocolors'
 import type { LogLevel, LogSink } from '../config/options.js'
+import { createRateLimit, foldedNote } from './rate-limit.js'
 
 /**
  * The `[cors-dev-proxy]` log: level filtering, a coloured tag, and de-duplication so a
@@ -17,8 +18,25 @@ export interface Logger {
   warn(message: string, key?: string): void
   /** With a `key`, later errors with the same key are counted instead of printed. */
   error(message: string, key?: string): void
-  /** Prints the pending "(repeated N times)" summaries and forgets the keys (called on close). */
+  /**
+   * A line a client can cause at will (a forged `Origin`, a refused upgrade, a user function
+   * that throws on some input): at most one per `key` every 10 s; the ones in between are
+   * counted, and the key's next line, or `flush()`, says how many (`… and 299 more like it in
+   * the last 10 s`). `key` names a route and a cause, never request data, so a client cannot
+   * open new keys. `message` is only called when the line prints.
+   */
+  limited(severity: 'warn' | 'error', key: string, message: () => string): void
+  /** Prints the pending "(repeated N times)" and folded-line summaries and forgets the keys (called on close). */
   flush(): void
+}
+
+/** Options of {@link createLogger}. */
+export interface LoggerOptions {
+  /**
+   * The clock of `limited` lines' windows, in milliseconds; tests pass their own.
+   * @default Date.now
+   */
+  readonly now?: () => number
 }
 
 /** Rank of each level: a line is printed when its rank is at most the logger's. */
@@ -41,6 +59,12 @@ interface KeyState {
   repeats: number
 }
 
+/** The first line of a message, for the summary of the lines folded after it. */
+function firstLine(message: string): string {
+  const end = message.indexOf('\n')
+  return end === -1 ? message : message.slice(0, end)
+}
+
 /**
  * Creates the logger. Colours follow picocolors' own detection (`NO_COLOR`, `FORCE_COLOR`,
  * TTY), so a dev server piped to a file gets plain text.
@@ -48,13 +72,14 @@ interface KeyState {
  * De-duplication: a `warn`/`error` with a `key` is printed the first time only; repeats are
  * counted, and before the next line that *is* printed (another key, or no key), and on
  * `flush()`, each counted key gets one summary line `<message> (repeated N times)`. Keys are
- * remembered until `flush()` (at most 256, oldest first out).
+ * remembered until `flush()` (at most 256, oldest first out). `limited` lines are held to one
+ * per key every 10 s instead (see `createRateLimit`).
  *
  * @example
  * const logger = createLogger('info', consoleLogSink)
  * logger.error('connection refused: is the server at http://127.0.0.1:3000 running?', 'ECONNREFUSED http://127.0.0.1:3000')
  */
-export function createLogger(level: LogLevel, sink: LogSink): Logger {
+export function createLogger(level: LogLevel, sink: LogSink, options: LoggerOptions = {}): Logger {
   const rank = RANK[level]
   const tags: Readonly<Record<Severity, string>> = {
     debug: pc.gray('[cors-dev-proxy]'),
@@ -63,6 +88,7 @@ export function createLogger(level: LogLevel, sink: LogSink): Logger {
     error: pc.red('[cors-dev-proxy]'),
   }
   const keys = new Map<string, KeyState>()
+  const limit = createRateLimit({ now: options.now })
 
   function write(severity: Severity, message: string): void {
     const line = `${tags[severity]} ${severity === 'debug' ? pc.dim(message) : message}`
@@ -105,9 +131,32 @@ export function createLogger(level: LogLevel, sink: LogSink): Logger {
     info: (message: string) => log('info', message),
     warn: (message: string, key?: string) => log('warn', message, key),
     error: (message: string, key?: string) => log('error', message, key),
+    limited(severity: 'warn' | 'error', key: string, message: () => string) {
+      if (RANK[severity] > rank) return
+      let text = ''
+      // The label carries the severity, so the summary on flush goes to the same stream.
+      const folded = limit.take(key, () => {
+        text = message()
+        return `${severity} ${firstLine(text)}`
+      })
+      if (folded === undefined) return
+      printSummaries()
+      if (folded.count === 0) {
+        write(severity, text)
+        return
+      }
+      // The note goes on the headline, before the detail lines a report may have.
+      const head = firstLine(text)
+      write(severity, `${head}${pc.dim(foldedNote(folded))}${text.slice(head.length)}`)
+    },
     flush() {
       printSummaries()
       keys.clear()
+      for (const folded of limit.drain()) {
+        const space = folded.label.indexOf(' ')
+        const severity = folded.label.slice(0, space) as 'warn' | 'error'
+        write(severity, `${folded.label.slice(space + 1)}${pc.dim(foldedNote(folded))}`)
+      }
     },
   })
 }

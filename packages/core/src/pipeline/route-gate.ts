@@ -27,7 +27,8 @@ export type RouteGate = (
  *   (`req.url` set to it, the request passed on), `false` answers 404, nothing takes it; a
  *   bypass that answered the response itself ends it there. For a WebSocket upgrade `res` is
  *   `undefined` and `false` gives `'refuse'`, for the caller to answer 404 on the socket.
- * A filter or bypass that throws answers 502 naming it (logged once), never crashing the server.
+ * A filter or bypass that throws answers 502 naming it (logged at most once every 10 s), never
+ * crashing the server.
  *
  * @example
  * const gate = createRouteGate(route, logger)
@@ -44,7 +45,8 @@ export function createRouteGate(route: ResolvedRoute, logger: Logger): RouteGate
     error: unknown,
   ): GateVerdict => {
     const message = `${option} threw: ${error instanceof Error ? error.message : String(error)}`
-    logger.error(`502 ${req.method} ${req.url}: ${message}`, `${option} ${message}`)
+    // Keyed by the option alone: the message may carry request data (a path, a header).
+    logger.limited('error', `gate ${option}`, () => `502 ${req.method} ${req.url}: ${message}`)
     if (res !== undefined) sendText(res, 502, 'text/plain; charset=utf-8', `${message}\n`)
     return 'done'
   }

@@ -176,7 +176,7 @@ describe('CORS diagnostics of routes with cors', () => {
   const blockedAt = (url: string, origin: string) =>
     `Access to fetch at '${url}' from origin '${origin}' has been blocked by CORS policy: `
 
-  it('logs an origin the policy refuses once per origin, with the fix naming it, and still proxies', async () => {
+  it('logs an origin the policy refuses once per route and cause every 10 s, with the fix naming it, and still proxies', async () => {
     const target = await startTarget()
     const proxy = await startProxy({ '/api': { target: target.url, cors: true } })
     const lan = 'http://192.168.1.20:5173'
@@ -186,24 +186,21 @@ describe('CORS diagnostics of routes with cors', () => {
       expect(res.headers['access-control-allow-origin']).toBeUndefined()
     }
     await sendRequest(`${proxy.url}/api/users`, { headers: { origin: 'https://other.test' } })
-    const lines = proxy.corsLines().map((line) => line.message.split('\n').map((part) => part.trim()))
-    expect(lines).toEqual([
+    const lines = () => proxy.sink.lines.map((line) => line.message.split('\n').map((part) => part.trim()))
+    expect(lines()).toEqual([
       [
         `[cors-dev-proxy] GET /api/users from ${lan}: the browser will refuse this answer to the page (route '/api' has \`cors\`, whose policy does not allow it)`,
         `${blockedAt(`${proxy.url}/api/users`, lan)}No 'Access-Control-Allow-Origin' header is present on the requested resource.`,
         `Fix: allow the page's origin in the \`cors\` option of route '/api', e.g. \`cors: { origin: ['${lan}'] }\` (by default only localhost and loopback origins are allowed)`,
       ],
-      // The two repeats are counted, not printed, and summed up before the next line.
-      [
-        expect.stringContaining(`from ${lan}`),
-        expect.any(String),
-        expect.stringMatching(/\(repeated 2 times\)$/),
-      ],
-      [
-        expect.stringContaining('from https://other.test'),
-        expect.stringContaining("from origin 'https://other.test'"),
-        expect.stringContaining("origin: ['https://other.test']"),
-      ],
+    ])
+    // The two repeats and the other origin are the same cause on the same route: counted, not
+    // printed (a page can forge any number of origins), and summed up when the proxy closes.
+    await proxy.proxy.close()
+    expect(lines()[1]).toEqual([
+      expect.stringMatching(
+        /^\[cors-dev-proxy\] GET \/api\/users from http:\/\/192\.168\.1\.20:5173: .* \(… and 3 more like it in the last \d+ s\)$/,
+      ),
     ])
   })
 

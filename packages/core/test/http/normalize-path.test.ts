@@ -35,6 +35,13 @@ describe('normalizePath', () => {
     ['/api/file.json', '/api/file.json'],
     ['/api/%2e%2e%2e', '/api/%2e%2e%2e'],
     ['/api/%252e%252e/admin', '/api/%252e%252e/admin'],
+    // Path parameters, which Java servers strip before resolving dot-segments.
+    ['/api/..;/admin', '/admin'],
+    ['/api/..;jsessionid=1/admin', '/admin'],
+    ['/api/%2e%2e;x/admin', '/admin'],
+    ['/api/.;x/users', '/api/users'],
+    ['/api/x;y/users', '/api/x;y/users'],
+    ['/api;/x', '/api;/x'],
   ])('%s → %s', (input, expected) => {
     expect(normalizePath(input)).toBe(expected)
   })

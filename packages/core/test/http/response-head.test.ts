@@ -128,6 +128,30 @@ describe('takeOverBody', () => {
     expect(answer.body.toString()).toBe('too large')
   })
 
+  it('answers the moment the body passes the limit, and makes later writes pause a pipe instead of failing', async () => {
+    const results: unknown[] = []
+    let errors = 0
+    const url = await serve((res) => {
+      ;(res as unknown as ServerResponse).on('error', () => errors++)
+      takeOverBody(res, 4, (body, head) => {
+        head.statusCode = 502
+        return body === undefined ? 'too large' : 'fits'
+      })
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      results.push(res.write('abc'))
+      results.push(res.write('defgh'))
+      // Past the limit the answer is out: what follows is dropped, the writer told to stop.
+      results.push(res.headersSent)
+      results.push(res.write('more', () => results.push('callback')))
+      res.end('end')
+    })
+    const answer = await sendRequest(url)
+    expect(answer.status).toBe(502)
+    expect(answer.body.toString()).toBe('too large')
+    expect(results).toEqual([true, false, true, 'callback', false])
+    expect(errors).toBe(0)
+  })
+
   it('leaves a response alone whose head is already out', async () => {
     const url = await serve((res) => {
       res.writeHead(200)

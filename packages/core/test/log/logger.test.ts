@@ -178,3 +178,53 @@ describe('createLogger: de-duplication', () => {
     expect(sink.lines.at(-1)?.[1]).toBe('[cors-dev-proxy] cause 0')
   })
 })
+
+describe('createLogger: limited lines', () => {
+  function clocked(level: LogLevel = 'info') {
+    let time = 0
+    const sink = capture()
+    const logger = createLogger(level, sink, { now: () => time })
+    return {
+      sink,
+      logger,
+      advance(ms: number) {
+        time += ms
+      },
+      text: () => sink.lines.map(([stream, line]) => `${stream} ${line.replace('[cors-dev-proxy] ', '')}`),
+    }
+  }
+
+  it('prints one line per key every 10 s, with the count of the folded ones on the next', () => {
+    const { logger, advance, text } = clocked()
+    for (let i = 0; i < 300; i++)
+      logger.limited('warn', 'cors /api refused', () => `origin ${i} refused\n  fix`)
+    expect(text()).toEqual(['warn origin 0 refused\n  fix'])
+    advance(10_000)
+    logger.limited('warn', 'cors /api refused', () => 'origin 300 refused\n  fix')
+    expect(text()).toEqual([
+      'warn origin 0 refused\n  fix',
+      'warn origin 300 refused (… and 299 more like it in the last 10 s)\n  fix',
+    ])
+  })
+
+  it('sums up on flush what is still folded, on the stream of its severity, by the first line of the last printed', () => {
+    const { logger, advance, text } = clocked()
+    logger.limited('error', 'gate', () => 'bypass threw\n  detail')
+    logger.limited('error', 'gate', () => 'bypass threw again')
+    advance(2_000)
+    logger.flush()
+    expect(text()).toEqual([
+      'error bypass threw\n  detail',
+      'error bypass threw (… and 1 more like it in the last 2 s)',
+    ])
+  })
+
+  it('neither prints nor builds lines below the level', () => {
+    const { logger, sink } = clocked('error')
+    let built = 0
+    logger.limited('warn', 'k', () => `line ${++built}`)
+    logger.flush()
+    expect(sink.lines).toEqual([])
+    expect(built).toBe(0)
+  })
+})

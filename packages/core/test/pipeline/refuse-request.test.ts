@@ -167,6 +167,49 @@ describe('refuseRequest', () => {
   })
 })
 
+describe('refuseRequest: HTTP/0.9 and two Host lines', () => {
+  it('refuses what Node parsed as HTTP/0.9 (a bare LF inside the request line)', async () => {
+    const { proxy, seen, created } = await setup()
+    const response = await rawExchange(proxy.port, 'GET /api/x\nInjected: yes HTTP/1.1\r\nHost: a\r\n\r\n')
+    expect(response).toMatch(/^HTTP\/1\.1 400 /)
+    expect(response.endsWith('cors-dev-proxy refuses HTTP/0.9 requests\n')).toBe(true)
+    expect(seen).toEqual([])
+    expect(created).toEqual([])
+  })
+
+  it.each([
+    [['Host', 'a', 'host', 'b'], true],
+    [['HOST', 'a', 'X-Host', 'b', 'host', 'a'], true],
+    [['Host', 'a', 'X-Forwarded-Host', 'b'], false],
+    [[], false],
+  ])('%j → refused: %s', (rawHeaders, refused) => {
+    const answer = { status: 0, body: '', headers: {} as Record<string, unknown> }
+    const res = {
+      headersSent: false,
+      writableEnded: false,
+      set statusCode(status: number) {
+        answer.status = status
+      },
+      setHeader: (name: string, value: unknown) => {
+        answer.headers[name] = value
+      },
+      end: (body?: string) => {
+        answer.body = body ?? ''
+      },
+    } as unknown as ProxyResponse
+    const req = {
+      method: 'GET',
+      url: '/api',
+      httpVersionMajor: 1,
+      headers: {},
+      rawHeaders,
+    } as unknown as ProxyRequest
+    expect(refuseRequest(req, res)).toBe(refused)
+    expect(answer.status).toBe(refused ? 400 : 0)
+    if (refused) expect(answer.body).toBe('cors-dev-proxy refuses a request with more than one Host header\n')
+  })
+})
+
 describe('refuseConnectOn', () => {
   it('registers the 400 answer on an HTTP/1.1 server that has no CONNECT listener', () => {
     const server = createServer()
