@@ -1,0 +1,188 @@
+import { type ClientHttp2Session, connect as connectHttp2, constants as http2Constants } from 'node:http2'
+import { Pool } from 'undici'
+import WebSocket from 'ws'
+import { messagesFor, sha256 } from './load-bodies.js'
+import { httpExchange, type LoadAnswer, type LoadJob } from './load-plan.js'
+
+/** Longest a single job may take before it counts as an error (and is cancelled). */
+export const JOB_DEADLINE_MS = 20_000
+
+/** A job that did not pass, and why. */
+export interface LoadFailure {
+  index: number
+  kind: string
+  problems: string[]
+}
+
+/**
+ * Runs `jobs` on `lanes` concurrent workers, each taking the next job when its last one is done:
+ * `lanes` requests are in flight for the whole run. Every loop is bounded by the number of jobs.
+ */
+export async function runJobs(
+  jobs: readonly LoadJob[],
+  lanes: number,
+  run: (job: LoadJob, lane: number) => Promise<string[]>,
+): Promise<LoadFailure[]> {
+  const failures: LoadFailure[] = []
+  let next = 0
+  async function lane(id: number): Promise<void> {
+    while (next < jobs.length) {
+      const job = jobs[next++] as LoadJob
+      let problems: string[]
+      try {
+        problems = await withDeadline(run(job, id), `${job.kind} #${job.index}`)
+      } catch (error) {
+        const { message, code } = error as Error & { code?: string }
+        problems = [code === undefined ? message : `${message} (${code})`]
+      }
+      if (problems.length > 0) failures.push({ index: job.index, kind: job.kind, problems })
+    }
+  }
+  await Promise.all(Array.from({ length: lanes }, (_, id) => lane(id)))
+  return failures
+}
+
+function withDeadline<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took over ${JOB_DEADLINE_MS} ms`)), JOB_DEADLINE_MS)
+  })
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer))
+}
+
+/** An HTTP/1.1 client of `connections` keep-alive connections to `origin` (undici `Pool`). */
+export interface Http1LoadClient {
+  run(job: LoadJob): Promise<string[]>
+  readonly pool: Pool
+  close(): Promise<void>
+}
+
+export function http1Client(origin: string, connections: number): Http1LoadClient {
+  const pool = new Pool(origin, {
+    connections,
+    pipelining: 1,
+    connect: { rejectUnauthorized: false },
+  })
+  return {
+    pool,
+    async run(job) {
+      const exchange = httpExchange(job)
+      const response = await pool.request({
+        method: exchange.method as 'GET',
+        path: exchange.path,
+        headers: exchange.headers,
+        body: exchange.body,
+        signal: AbortSignal.timeout(JOB_DEADLINE_MS),
+      })
+      const body = Buffer.from(await response.body.arrayBuffer())
+      return exchange.verify({ status: response.statusCode, headers: response.headers, body })
+    },
+    close: () => pool.close(),
+  }
+}
+
+/** An HTTP/2 client: `sessions` TLS sessions to `origin`, a job's stream on the session of its lane. */
+export interface Http2LoadClient {
+  run(job: LoadJob, lane: number): Promise<string[]>
+  close(): Promise<void>
+}
+
+export async function http2Client(origin: string, sessions: number): Promise<Http2LoadClient> {
+  const open: ClientHttp2Session[] = []
+  for (let i = 0; i < sessions; i++) {
+    const session = connectHttp2(origin, { rejectUnauthorized: false })
+    session.on('error', () => {}) // every stream of the session reports it
+    await new Promise<void>((resolve, reject) => {
+      session.once('connect', () => resolve())
+      session.once('error', reject)
+    })
+    open.push(session)
+  }
+  return {
+    run(job, lane) {
+      const session = open[lane % open.length] as ClientHttp2Session
+      const exchange = httpExchange(job)
+      return new Promise((resolve, reject) => {
+        const stream = session.request(
+          { ':method': exchange.method, ':path': exchange.path, ...exchange.headers },
+          { endStream: exchange.body === undefined },
+        )
+        const timer = setTimeout(() => stream.close(http2Constants.NGHTTP2_CANCEL), JOB_DEADLINE_MS)
+        const chunks: Buffer[] = []
+        let head: LoadAnswer['headers'] = {}
+        stream.once('response', (headers) => (head = headers))
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+        stream.once('error', reject)
+        stream.once('close', () => {
+          clearTimeout(timer)
+          if (stream.rstCode !== http2Constants.NGHTTP2_NO_ERROR)
+            return reject(new Error(`stream reset with code ${stream.rstCode}`))
+          const answer = { status: Number(head[':status']), headers: head, body: Buffer.concat(chunks) }
+          resolve(exchange.verify(answer))
+        })
+        if (exchange.body !== undefined) stream.end(exchange.body)
+      })
+    },
+    async close() {
+      await Promise.all(open.map((session) => new Promise<void>((resolve) => session.close(() => resolve()))))
+    },
+  }
+}
+
+/**
+ * A WebSocket job: opens `<base>/ws/echo?seed=`, sends the seed's binary messages one at a time and
+ * checks each echo (bytes against what was sent) and the target's report (hash of what it
+ * received), then closes and waits for the close handshake.
+ */
+export async function runWebSocket(base: string, job: LoadJob): Promise<string[]> {
+  const socket = new WebSocket(`${base}/ws/echo?seed=${job.seed}`, {
+    rejectUnauthorized: false,
+    perMessageDeflate: false,
+  })
+  const inbox: Array<{ data: Buffer; isBinary: boolean }> = []
+  let wake: (() => void) | undefined
+  let failure: Error | undefined
+  socket.on('message', (data: Buffer, isBinary) => {
+    inbox.push({ data, isBinary })
+    wake?.()
+  })
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+  socket.once('error', (error) => {
+    failure = error
+    wake?.()
+  })
+  socket.once('close', () => wake?.())
+  const next = async () => {
+    while (inbox.length === 0) {
+      if (failure) throw failure
+      if (socket.readyState >= WebSocket.CLOSING) throw new Error('the WebSocket closed before the echo')
+      await new Promise<void>((resolve) => (wake = resolve))
+    }
+    return inbox.shift() as { data: Buffer; isBinary: boolean }
+  }
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve())
+    socket.once('error', reject)
+  })
+  const problems: string[] = []
+  try {
+    for (const [index, message] of messagesFor(job.seed).entries()) {
+      socket.send(message, { binary: true })
+      const echo = await next()
+      const report = await next()
+      if (!echo.isBinary || !echo.data.equals(message))
+        problems.push(
+          `message ${index}: the echo of ${message.length} bytes came back as ${echo.data.length} bytes that differ`,
+        )
+      const seen = JSON.parse(report.data.toString()) as { sha256: string; bytes: number }
+      if (seen.sha256 !== sha256(message) || seen.bytes !== message.length)
+        problems.push(
+          `message ${index}: the target received ${seen.bytes} bytes hashing ${seen.sha256}, the client sent ${message.length}`,
+        )
+    }
+  } finally {
+    socket.close(1000)
+    await closed
+  }
+  return problems
+}
