@@ -202,6 +202,8 @@ export const PARITY_CHECKS: readonly ParityCheck[] = [
       'header access-control-max-age': '600',
       'header access-control-expose-headers': 'x-total',
       'header vary': 'access-control-request-headers, origin',
+      // RFC 9110 §8.6: none of the three sends a Content-Length with a 204.
+      'header content-length': null,
     },
     ['content-length'],
   ),

@@ -72,13 +72,6 @@ const EXCEPTIONS: readonly Exception[] = [
     '<proxy port>',
     TRUST,
   ),
-  ...inBoth(
-    'preflight answered by the route’s policy',
-    'header content-length',
-    '0',
-    null,
-    'nginx and Caddy send no Content-Length with a 204, as RFC 9110 §8.6 asks; the dev proxy sends `0`, as the cors package does. Browsers read both as an empty answer.',
-  ),
   {
     check: 'percent-encoded characters stay encoded',
     server: 'nginx',
