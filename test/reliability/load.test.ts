@@ -260,10 +260,15 @@ async function loadPhase(key: FrontKey, seed: number, count: number) {
   const { accepted, peak, peakStreams } = front.watch
   if (front.protocol === 'http1') {
     const startedOnHttp = jobs.slice(0, HTTP1_CONNECTIONS).filter((job) => job.kind !== 'websocket').length
-    expect(accepted - planned.websocket).toBeGreaterThanOrEqual(startedOnHttp)
+    expect(
+      accepted - planned.websocket,
+      'HTTP/1.1 connections the front end accepted',
+    ).toBeGreaterThanOrEqual(startedOnHttp)
   } else {
-    expect(accepted).toBe(HTTP2_SESSIONS + planned.websocket)
-    expect(peakStreams).toBeGreaterThanOrEqual(HTTP2_STREAMS * STREAM_SHARE)
+    expect(accepted, 'connections: the HTTP/2 sessions and one per WebSocket').toBe(
+      HTTP2_SESSIONS + planned.websocket,
+    )
+    expect(peakStreams, 'HTTP/2 streams open at once').toBeGreaterThanOrEqual(HTTP2_STREAMS * STREAM_SHARE)
   }
 
   const kinds = LOAD_KINDS.map((kind) => `${kind} ${planned[kind]}`).join(', ')
