@@ -16,7 +16,7 @@ import { type LoadTarget, startLoadTarget, type TargetCounts } from './load-targ
  * 0–256 KiB bodies, preflights on a `cors` route, JSONP, event streams, WebSocket echoes) through
  * the core on node:http and through Vite 8 with the plugin, at 200 HTTP/1.1 connections and at
  * 100 HTTP/2 streams. Every body is checked at both ends, every request must succeed, and after
- * the run every socket is closed again and the heap is back to its level.
+ * the run every socket is closed again and memory is back to its level.
  *
  * Client, proxies and target share this process, so the numbers measure all three together.
  */
