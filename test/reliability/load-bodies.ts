@@ -90,10 +90,10 @@ export function expectedJsonp(callback: string, json: string): string {
   return `/**/ typeof ${callback} === 'function' && ${callback}(${safe});`
 }
 
-/** The binary messages a WebSocket client sends for `seed`: 1 to 4 of up to 32 KiB. */
+/** The binary messages a WebSocket client sends for `seed`: 2 to 8 of up to 32 KiB. */
 export function messagesFor(seed: number): Buffer[] {
   const random = seededRandom(seed)
-  return Array.from({ length: between(random, 1, 4) }, (_, index) =>
+  return Array.from({ length: between(random, 2, 8) }, (_, index) =>
     bodyFor(seed * 7 + index, between(random, 0, 32 * 1024)),
   )
 }

@@ -4,8 +4,19 @@ import WebSocket from 'ws'
 import { messagesFor, sha256 } from './load-bodies.js'
 import { httpExchange, type LoadAnswer, type LoadJob } from './load-plan.js'
 
-/** Longest a single job may take before it counts as an error (and is cancelled). */
-export const JOB_DEADLINE_MS = 20_000
+/**
+ * Longest a single job may take before it counts as an error. A job takes milliseconds; on a
+ * loaded machine a new connection may wait seconds to be accepted, since Node accepts one
+ * connection per event-loop turn and a turn of this process (client, proxy and target) can take
+ * hundreds of ms: the deadline leaves room for that, and bounds the run if something hangs.
+ */
+export const JOB_DEADLINE_MS = 30_000
+
+/**
+ * When a client gives up on a job and cancels it, saying what it waited for: before the
+ * runner's own deadline, so that message is the one reported.
+ */
+const STALL_MS = JOB_DEADLINE_MS - 2_000
 
 /** A job that did not pass, and why. */
 export interface LoadFailure {
@@ -67,15 +78,22 @@ export function http1Client(origin: string, connections: number): Http1LoadClien
     pool,
     async run(job) {
       const exchange = httpExchange(job)
-      const response = await pool.request({
-        method: exchange.method as 'GET',
-        path: exchange.path,
-        headers: exchange.headers,
-        body: exchange.body,
-        signal: AbortSignal.timeout(JOB_DEADLINE_MS),
-      })
-      const body = Buffer.from(await response.body.arrayBuffer())
-      return exchange.verify({ status: response.statusCode, headers: response.headers, body })
+      let stage = 'the head'
+      try {
+        const response = await pool.request({
+          method: exchange.method as 'GET',
+          path: exchange.path,
+          headers: exchange.headers,
+          body: exchange.body,
+          signal: AbortSignal.timeout(STALL_MS),
+        })
+        stage = 'the end of the body'
+        const body = Buffer.from(await response.body.arrayBuffer())
+        return exchange.verify({ status: response.statusCode, headers: response.headers, body })
+      } catch (error) {
+        if ((error as Error).name !== 'TimeoutError') throw error
+        throw new Error(`no progress for ${STALL_MS} ms waiting for ${stage}`)
+      }
     },
     close: () => pool.close(),
   }
@@ -107,9 +125,16 @@ export async function http2Client(origin: string, sessions: number): Promise<Htt
           { ':method': exchange.method, ':path': exchange.path, ...exchange.headers },
           { endStream: exchange.body === undefined },
         )
-        const timer = setTimeout(() => stream.close(http2Constants.NGHTTP2_CANCEL), JOB_DEADLINE_MS)
+        let head: LoadAnswer['headers'] | undefined
+        const timer = setTimeout(() => {
+          reject(
+            new Error(
+              `no progress for ${STALL_MS} ms waiting for ${head ? 'the end of the body' : 'the head'}`,
+            ),
+          )
+          stream.close(http2Constants.NGHTTP2_CANCEL)
+        }, STALL_MS)
         const chunks: Buffer[] = []
-        let head: LoadAnswer['headers'] = {}
         stream.once('response', (headers) => (head = headers))
         stream.on('data', (chunk: Buffer) => chunks.push(chunk))
         stream.once('error', reject)
@@ -117,6 +142,7 @@ export async function http2Client(origin: string, sessions: number): Promise<Htt
           clearTimeout(timer)
           if (stream.rstCode !== http2Constants.NGHTTP2_NO_ERROR)
             return reject(new Error(`stream reset with code ${stream.rstCode}`))
+          if (head === undefined) return reject(new Error('the stream closed without a head'))
           const answer = { status: Number(head[':status']), headers: head, body: Buffer.concat(chunks) }
           resolve(exchange.verify(answer))
         })
@@ -129,47 +155,59 @@ export async function http2Client(origin: string, sessions: number): Promise<Htt
   }
 }
 
+/** What a WebSocket job waits for, named in the error when it waits too long. */
+type WebSocketStage = 'the handshake' | `echo ${number}` | `report ${number}` | 'the close'
+
 /**
  * A WebSocket job: opens `<base>/ws/echo?seed=`, sends the seed's binary messages one at a time and
  * checks each echo (bytes against what was sent) and the target's report (hash of what it
- * received), then closes and waits for the close handshake.
+ * received), then closes and waits for the close handshake. A job that waits longer than the
+ * deadline fails naming what it waited for, and its socket is terminated.
  */
 export async function runWebSocket(base: string, job: LoadJob): Promise<string[]> {
   const socket = new WebSocket(`${base}/ws/echo?seed=${job.seed}`, {
     rejectUnauthorized: false,
     perMessageDeflate: false,
   })
+  let stage: WebSocketStage = 'the handshake'
   const inbox: Array<{ data: Buffer; isBinary: boolean }> = []
   let wake: (() => void) | undefined
   let failure: Error | undefined
+  const stop = (error: Error) => {
+    failure ??= error
+    wake?.()
+  }
+  const stall = setTimeout(() => {
+    stop(new Error(`no progress for ${STALL_MS} ms waiting for ${stage} (readyState ${socket.readyState})`))
+    socket.terminate()
+  }, STALL_MS)
   socket.on('message', (data: Buffer, isBinary) => {
     inbox.push({ data, isBinary })
     wake?.()
   })
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
-  socket.once('error', (error) => {
-    failure = error
-    wake?.()
-  })
+  socket.once('error', stop)
+  socket.once('open', () => wake?.())
   socket.once('close', () => wake?.())
-  const next = async () => {
-    while (inbox.length === 0) {
-      if (failure) throw failure
-      if (socket.readyState >= WebSocket.CLOSING) throw new Error('the WebSocket closed before the echo')
-      await new Promise<void>((resolve) => (wake = resolve))
-    }
-    return inbox.shift() as { data: Buffer; isBinary: boolean }
+  /** Waits until `ready()` holds or the job failed. */
+  const until = async (ready: () => boolean) => {
+    while (!ready() && failure === undefined) await new Promise<void>((resolve) => (wake = resolve))
+    if (failure) throw failure
   }
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve())
-    socket.once('error', reject)
-  })
+  const next = async (waitingFor: WebSocketStage) => {
+    stage = waitingFor
+    await until(() => inbox.length > 0 || socket.readyState >= WebSocket.CLOSING)
+    const message = inbox.shift()
+    if (message === undefined) throw new Error(`the WebSocket closed while waiting for ${waitingFor}`)
+    return message
+  }
   const problems: string[] = []
   try {
+    await until(() => socket.readyState !== WebSocket.CONNECTING)
+    if (socket.readyState !== WebSocket.OPEN) throw new Error('the WebSocket closed during the handshake')
     for (const [index, message] of messagesFor(job.seed).entries()) {
       socket.send(message, { binary: true })
-      const echo = await next()
-      const report = await next()
+      const echo = await next(`echo ${index}`)
+      const report = await next(`report ${index}`)
       if (!echo.isBinary || !echo.data.equals(message))
         problems.push(
           `message ${index}: the echo of ${message.length} bytes came back as ${echo.data.length} bytes that differ`,
@@ -180,9 +218,12 @@ export async function runWebSocket(base: string, job: LoadJob): Promise<string[]
           `message ${index}: the target received ${seen.bytes} bytes hashing ${seen.sha256}, the client sent ${message.length}`,
         )
     }
-  } finally {
+    stage = 'the close'
     socket.close(1000)
-    await closed
+    await until(() => socket.readyState === WebSocket.CLOSED)
+  } finally {
+    clearTimeout(stall)
+    if (socket.readyState !== WebSocket.CLOSED) socket.terminate()
   }
   return problems
 }

@@ -17,12 +17,15 @@ export type LoadKind = (typeof LOAD_KINDS)[number]
 
 /** Share of each kind in a plan, in percent. */
 const MIX: Readonly<Record<LoadKind, number>> = {
-  get: 30,
-  post: 25,
+  get: 31,
+  post: 26,
   preflight: 15,
   jsonp: 12,
-  events: 10,
-  websocket: 8,
+  events: 12,
+  // Each WebSocket opens two connections (to the front end, and upstream), and Node accepts one
+  // connection per event-loop turn: on a loaded machine, where one turn of this process takes
+  // hundreds of ms, a larger share (8 % was tried) queues handshakes behind accepts for seconds.
+  websocket: 4,
 }
 
 /** The page origin preflights and CORS requests come from: a loopback origin, which `cors: true` admits. */
