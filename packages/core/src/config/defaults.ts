@@ -25,6 +25,8 @@ export const ROUTE_DEFAULTS = Object.freeze({
   xfwd: true,
   ws: false,
   secure: true,
+  /** HTTP/1.1 to the target unless a route opts in (measured in `pnpm bench`). */
+  http2: false,
   /** Milliseconds to wait for the target's response headers. */
   timeout: 30_000,
   headers: Object.freeze([]) as readonly HeaderEntry[],

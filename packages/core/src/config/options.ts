@@ -68,6 +68,13 @@ export interface RouteOptions {
    */
   secure?: boolean
   /**
+   * Speak HTTP/2 to an `https:` target that offers it (negotiated by ALPN; HTTP/1.1 otherwise).
+   * The browser-facing side is unchanged. An `http:` target always gets HTTP/1.1: no browser or
+   * proxy negotiates HTTP/2 without TLS.
+   * @default false
+   */
+  http2?: boolean
+  /**
    * Milliseconds to wait for the target's response headers before answering 504.
    * @default 30000
    */

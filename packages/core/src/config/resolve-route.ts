@@ -154,6 +154,7 @@ export function resolveRoute(
   const xfwd = checkBoolean(options.xfwd, at('xfwd'), 'xfwd')
   const ws = checkBoolean(options.ws, at('ws'), 'ws')
   const secure = checkBoolean(options.secure, at('secure'), 'secure')
+  const http2 = checkBoolean(options.http2, at('http2'), 'http2')
   const timeout = checkTimeout(options.timeout, at('timeout'))
   const headers = checkHeaders(options.headers, at('headers'))
   const cookieDomainRewrite = checkCookieRewrite(
@@ -195,6 +196,7 @@ export function resolveRoute(
     // A ws:/wss: target asks for WebSocket forwarding unless `ws: false` says otherwise.
     ws: ws ?? (target.websocket || ROUTE_DEFAULTS.ws),
     secure: secure ?? defaults.secure,
+    http2: http2 ?? ROUTE_DEFAULTS.http2,
     timeout: timeout ?? defaults.timeout,
     headers: mergeHeaders(defaults.headers, headers),
     cookieDomainRewrite: cookieDomainRewrite ?? ROUTE_DEFAULTS.cookieDomainRewrite,

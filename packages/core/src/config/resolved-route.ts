@@ -42,6 +42,8 @@ export interface ResolvedForwardRoute extends ResolvedRouteBase {
   readonly changeOrigin: boolean
   readonly xfwd: boolean
   readonly secure: boolean
+  /** Offer HTTP/2 to an `https:` target by ALPN. */
+  readonly http2: boolean
   /** Milliseconds to wait for response headers. */
   readonly timeout: number
   /** Fixed extra upstream headers, names lowercased. */

@@ -312,6 +312,10 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
           hops?.set(req, `${label}${rewritten}`)
         },
       })
+      // Opted-in routes show the upstream hop's protocol: what ALPN gave, not what was offered.
+      if (hops !== undefined && route.http2) {
+        hops.set(req, `${label}${upstreamPath} over ${deps.pool.protocolFor(route) === 'h2' ? 'h2' : 'h1.1'}`)
+      }
     } catch (error) {
       // An abort of the deadline's own is a 504; any other abort means the client went away.
       if (isResponseClosed(res) || (abort.aborted && !(error instanceof ResponseTimeoutError))) {

@@ -20,6 +20,13 @@ export interface UpstreamConnectorOptions {
    * @default ignore
    */
   onIdleClose?: ((idleMs: number) => void) | undefined
+  /**
+   * Offer HTTP/2 by ALPN on TLS connections (the route's `http2`); the pool must allow it too.
+   * @default false
+   */
+  allowH2?: boolean
+  /** Told the protocol each new TLS connection negotiated (`h2` or `http/1.1`), for the debug log. */
+  onProtocol?: ((protocol: string) => void) | undefined
 }
 
 /** Write errors that mean the target has gone: it may still have answered before it went. */
@@ -104,13 +111,22 @@ function watchIdleClose(socket: Socket, onIdleClose: (idleMs: number) => void): 
  */
 export function createUpstreamConnector(options: UpstreamConnectorOptions = {}): buildConnector.connector {
   // `secure: false` accepts a self-signed target, as http-proxy's `secure` does.
-  const connect = buildConnector(options.secure === false ? { rejectUnauthorized: false } : {})
-  const { onIdleClose } = options
+  const connect = buildConnector({
+    ...(options.secure === false ? { rejectUnauthorized: false } : {}),
+    ...(options.allowH2 === true ? { allowH2: true } : {}),
+  })
+  const { onIdleClose, onProtocol } = options
   return function connectUpstream(connectOptions, callback) {
     connect(connectOptions, (error, socket) => {
       if (socket != null) {
-        holdWriteErrors(socket)
-        if (onIdleClose !== undefined) watchIdleClose(socket, onIdleClose)
+        const alpn = (socket as Socket & { alpnProtocol?: string | false }).alpnProtocol
+        if (onProtocol !== undefined && typeof alpn === 'string') onProtocol(alpn)
+        // An HTTP/2 session reads and writes the socket's handle itself: the stream-level
+        // watchers below would see nothing, and its streams report their own errors.
+        if (alpn !== 'h2') {
+          holdWriteErrors(socket)
+          if (onIdleClose !== undefined) watchIdleClose(socket, onIdleClose)
+        }
       }
       ;(callback as (error: Error | null, socket: Socket | null) => void)(error, socket)
     })

@@ -38,9 +38,14 @@ export interface UpstreamPool {
     route: ResolvedForwardRoute,
     options: Dispatcher.RequestOptions,
   ): Promise<Dispatcher.ResponseData>
+  /**
+   * The protocol the last new connection to the route's target negotiated (`h2` or `http/1.1`),
+   * for a route with `http2` and an `https:` target; `undefined` before any or without TLS.
+   */
+  protocolFor(route: ResolvedForwardRoute): string | undefined
   /** Milliseconds idle connections to the route's target are kept: the default, or less once learned. */
   keepAliveTimeoutFor(route: ResolvedForwardRoute): number
-  /** Number of pools opened so far (one per distinct target origin and `secure` setting). */
+  /** Number of pools opened so far (one per distinct target origin, `secure` setting and HTTP/2 offer). */
   readonly size: number
   /** Closes every pool: idle connections at once, requests in flight are aborted. */
   close(): Promise<void>
@@ -61,6 +66,8 @@ interface Upstream {
   readonly origin: string
   readonly connect: ReturnType<typeof createUpstreamConnector>
   readonly learner: KeepAliveLearner
+  readonly allowH2: boolean
+  protocol: string | undefined
   pool: Pool
 }
 
@@ -101,6 +108,7 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
       bodyTimeout: 0,
       headersTimeout: 0,
       connect: upstream.connect,
+      ...(upstream.allowH2 ? { allowH2: true } : {}),
     })
   }
 
@@ -115,7 +123,9 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
 
   function open(route: ResolvedForwardRoute): Upstream {
     const origin = httpOrigin(route.target)
-    const key = `${origin} ${route.secure ? 'verified' : 'unverified'}`
+    // Only TLS negotiates HTTP/2: an http: target shares the HTTP/1.1 pool whatever `http2` says.
+    const allowH2 = route.http2 && origin.startsWith('https:')
+    const key = `${origin} ${route.secure ? 'verified' : 'unverified'}${allowH2 ? ' h2' : ''}`
     let upstream = byKey.get(key)
     if (upstream === undefined) {
       const learner = createKeepAliveLearner(keepAliveTimeout)
@@ -125,8 +135,11 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
         upstream.pool = newPool(upstream)
         drain(old)
       }
-      const connect = createUpstreamConnector({ secure: route.secure, onIdleClose })
-      const parts = { origin, connect, learner }
+      const onProtocol = (protocol: string): void => {
+        if (upstream !== undefined) upstream.protocol = protocol
+      }
+      const connect = createUpstreamConnector({ secure: route.secure, onIdleClose, allowH2, onProtocol })
+      const parts = { origin, connect, learner, allowH2, protocol: undefined }
       upstream = { ...parts, pool: newPool(parts) }
       byKey.set(key, upstream)
     }
@@ -137,6 +150,9 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
   const upstreamOf = (route: ResolvedForwardRoute): Upstream => byRoute.get(route) ?? open(route)
 
   return {
+    protocolFor(route) {
+      return upstreamOf(route).protocol
+    },
     poolFor(route) {
       return upstreamOf(route).pool
     },
@@ -147,6 +163,7 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
         bodyTimeout: 0,
         headersTimeout: 0,
         connect: upstream.connect,
+        ...(upstream.allowH2 ? { allowH2: true } : {}),
       })
       const answer = client.request(requestOptions)
       // Closes the connection once this one request, body included, is done.
