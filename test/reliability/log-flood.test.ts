@@ -46,6 +46,15 @@ beforeAll(async () => {
         return true
       },
     },
+    '/hook': {
+      target: target.url,
+      // A user's hook whose error message carries the request's path: each request a new message.
+      on: {
+        proxyReq(_proxyReq: unknown, req: { url?: string }) {
+          throw new Error(`cannot sign ${req.url}`)
+        },
+      },
+    },
     '/fn': {
       target: target.url,
       cors: {
@@ -163,6 +172,13 @@ describe("a user's function that throws on some requests", () => {
     expect(linesWith('pathFilter threw')).toHaveLength(1)
   })
 
+  it('prints one line for 300 paths that make a proxyReq hook throw with the path in its message', async () => {
+    // Before: the line was keyed by the hook's message, so every path opened a new line (300).
+    const statuses = await flood(N, (index) => get(`/hook/sign-${index}`))
+    expect(statuses.every((status) => status === 502)).toBe(true)
+    expect(linesWith('on.proxyReq threw')).toHaveLength(1)
+  })
+
   it('prints one line for 300 origins that make the origin function throw', async () => {
     const statuses = await flood(N, (index) => get('/fn/x', { origin: `forged ${index}` }))
     expect(statuses.every((status) => status === 500)).toBe(true)
@@ -199,8 +215,8 @@ describe('closing the proxy', () => {
       ),
     )
     // One summary per cause that folded lines since its last line, never one per origin: the
-    // '/plain', '/strict', '/gate' and '/fn' causes, and '/cors'.
-    expect(summaries).toHaveLength(5)
+    // '/plain', '/strict', '/gate', '/hook' and '/fn' causes, and '/cors'.
+    expect(summaries).toHaveLength(6)
   })
 })
 

@@ -226,7 +226,9 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
         : new Error(`${name} threw: ${error instanceof Error ? error.message : String(error)}`),
       name,
     )
-    logger.error(`502 ${req.method} ${req.url} → ${label}: ${failure.hint}`, `${name} ${failure.hint}`)
+    // Keyed by the hook, never by its message: a message that carries request data would let
+    // a client open a new log line per request.
+    logger.limited('error', `${name} threw`, () => `502 ${req.method} ${req.url} → ${label}: ${failure.hint}`)
     sendUpstreamFailure(req, res, failure, label)
   }
 
@@ -365,7 +367,11 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
     }
     forwardTo(req, res, path, body).catch((error: unknown) => {
       // Nothing above should throw; if something does, the client gets a broken response, not a hang.
-      logger.error(`${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`)
+      logger.limited(
+        'error',
+        `${route.prefix} internal`,
+        () => `${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`,
+      )
       abortResponse(res)
     })
   }

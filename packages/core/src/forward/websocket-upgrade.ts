@@ -2,6 +2,7 @@ import { type ClientRequest, request as httpRequest, type IncomingMessage, STATU
 import { request as httpsRequest } from 'node:https'
 import { isIP } from 'node:net'
 import type { Duplex } from 'node:stream'
+import { routeOption } from '../config/option-path.js'
 import { joinTargetPath } from '../config/path-rewrite.js'
 import { RouterAnswerError } from '../config/resolve-router.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
@@ -136,7 +137,13 @@ export function forwardUpgrade(
     }
     answered = true
     if (error instanceof HookFailure || error instanceof RouterAnswerError) {
-      logger.error(`502 ${req.method} ${req.url} → ${label}: ${error.message}`, error.message)
+      // Keyed by the hook or router, never by the message (it may carry request data).
+      const source = error instanceof HookFailure ? error.hook : routeOption(route.prefix, 'router')
+      logger.limited(
+        'error',
+        `${source} threw (upgrade)`,
+        () => `502 ${req.method} ${req.url} → ${label}: ${error.message}`,
+      )
       const body = `${error.message}\n`
       socket.end(
         responseHead(502, 'Bad Gateway', [
