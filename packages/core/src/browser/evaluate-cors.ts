@@ -14,6 +14,7 @@ import {
   type PreflightReason,
 } from './classify-request.js'
 import { AUTHORIZATION_WILDCARD_FIX, corsFix, FORBIDDEN_METHOD_FIX } from './cors-fix.js'
+import { REDIRECT_STATUSES } from './redirect-step.js'
 import { isForbiddenMethod } from './request-header-rules.js'
 import { readableResponseHeaders } from './response-header-rules.js'
 
@@ -126,8 +127,6 @@ export function checkAccess(
   }
   return undefined
 }
-
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])
 
 /** The result of checking a preflight answer: the failure, or whether `*` let Authorization through. */
 export interface PreflightOutcome {
