@@ -112,6 +112,24 @@ const contenders = {
     const proxy = createCorsDevProxy(ourRoutes({ target: upstream, cors: true }), { log: 'error' })
     return listen(http.createServer((req, res) => proxy.middleware(req, res)))
   },
+  /**
+   * To an https target (the upstream's `--tls` twin, self-signed: `secure: false`) over
+   * HTTP/1.1, undici's default: the reference for `ours-tls-h2`.
+   */
+  async 'ours-tls-h1'() {
+    const { createCorsDevProxy } = await import(core)
+    const proxy = createCorsDevProxy({ '/api': { target: upstream, secure: false } }, { log: 'error' })
+    return listen(http.createServer((req, res) => proxy.middleware(req, res)))
+  },
+  /** The same with `http2: true`: HTTP/2 to the target, negotiated by ALPN. */
+  async 'ours-tls-h2'() {
+    const { createCorsDevProxy } = await import(core)
+    const proxy = createCorsDevProxy(
+      { '/api': { target: upstream, secure: false, http2: true } },
+      { log: 'error' },
+    )
+    return listen(http.createServer((req, res) => proxy.middleware(req, res)))
+  },
   /** Our Vite plugin in a real Vite 8 dev server. */
   async 'ours-vite'() {
     const { corsDevProxy } = await import('../packages/vite/dist/index.js')

@@ -14,15 +14,16 @@ const READY = /^READY (\S+)$/m
 const SERVE_READY = /Local:\s+(https?:\/\/\S+?)\/?\s/
 
 /**
- * How to start each server process, given the upstream's URL and the TLS files for Vite.
+ * How to start each server process, given the upstream's URL, its TLS twin's (`upstream.mjs
+ * --tls`, started only when a contender needs it) and the TLS files for Vite.
  * A server that cannot run on this machine is `{ skip: reason }`; `nginx` is started by nginx.mjs.
- * @param {{ upstream: string, tlsDir: string }} context
+ * @param {{ upstream: string, tlsUpstream: string | undefined, tlsDir: string }} context
  */
-export function serverSpecs({ upstream, tlsDir }) {
-  const contender = (name, command = process.execPath) => ({
+export function serverSpecs({ upstream, tlsUpstream, tlsDir }) {
+  const contender = (name, command = process.execPath, target = upstream) => ({
     name,
     command,
-    args: [`${here}contender.mjs`, name, upstream],
+    args: [`${here}contender.mjs`, name, target],
     ready: READY,
     env: { BENCH_TLS_DIR: tlsDir },
   })
@@ -50,6 +51,8 @@ export function serverSpecs({ upstream, tlsDir }) {
     'ours-serve': serve('ours-serve', []),
     'ours-serve-h2': serve('ours-serve-h2', ['--https']),
     'node-preflight': contender('node-preflight'),
+    'ours-tls-h1': contender('ours-tls-h1', process.execPath, tlsUpstream),
+    'ours-tls-h2': contender('ours-tls-h2', process.execPath, tlsUpstream),
     'undici-request': contender('undici-request'),
     'undici-dispatch': contender('undici-dispatch'),
     'vite-proxy': contender('vite-proxy'),
@@ -131,7 +134,20 @@ const CONTENDERS = {
     group: 'alternative',
   },
   'ours-serve-h2': { label: 'cors-dev-proxy serve --https', server: 'ours-serve-h2', group: 'ours' },
+  'ours-tls-h1': {
+    label: 'cors-dev-proxy to an https target, HTTP/1.1 (default)',
+    server: 'ours-tls-h1',
+    group: 'ours',
+  },
+  'ours-tls-h2': {
+    label: 'cors-dev-proxy to an https target, `http2: true`',
+    server: 'ours-tls-h2',
+    group: 'ours',
+  },
 }
+
+/** The servers that forward to the upstream's TLS twin (`upstream.mjs --tls`). */
+export const TLS_UPSTREAM_SERVERS = new Set(['ours-tls-h1', 'ours-tls-h2'])
 
 /** @param {string} id */
 export function contender(id) {
@@ -230,6 +246,24 @@ export const SCENARIOS = [
     connections: 10,
     path: '/items',
     contenders: ['ours-vite-h2', 'vite-proxy-h2', 'ours-serve-h2'],
+  },
+  {
+    id: 'upstream-h2',
+    title: 'Small GET to an https target: HTTP/1.1 or HTTP/2 (`http2: true`) upstream, 50 connections',
+    tool: 'wrk',
+    connections: 50,
+    path: '/items',
+    contenders: ['ours-tls-h1', 'ours-tls-h2'],
+  },
+  {
+    id: 'upstream-h2-download',
+    title: '1 MiB download from an https target: HTTP/1.1 or HTTP/2 upstream, 4 connections',
+    tool: 'wrk',
+    connections: 4,
+    path: `/bytes?n=${MIB}`,
+    contenders: ['ours-tls-h1', 'ours-tls-h2'],
+    seconds: 0.5,
+    warmup: 0.5,
   },
   {
     id: 'sse',

@@ -16,6 +16,8 @@ const COMPARE = {
   sse: { metric: 'eventP50Us', by: 'difference' },
   ws: { metric: 'rttP50Us', by: 'difference' },
   browser: { metric: 'ms20', by: 'ratio' },
+  'upstream-h2': { metric: 'rps', by: 'ratio' },
+  'upstream-h2-download': { metric: 'mbps', by: 'ratio' },
 }
 
 const pairKey = (a, b, by) => (by === 'ratio' ? `${a} / ${b}` : `${a} - ${b}`)
@@ -140,6 +142,28 @@ function sections(results) {
       ],
     ),
     transferTable(results),
+    ...['upstream-h2', 'upstream-h2-download'].map((id) =>
+      scenarioTable(
+        results,
+        id,
+        [
+          'contender',
+          id === 'upstream-h2' ? 'req/s' : 'MB/s',
+          'p50 ms',
+          'p99 ms',
+          'errors',
+          '÷ HTTP/1.1 upstream',
+        ],
+        (cid, s, pair, entry) => [
+          entry.label,
+          id === 'upstream-h2' ? thousands(s.rps) : fixed(s.mbps, 0),
+          ms(s.p50Us),
+          ms(s.p99Us),
+          String(s.errors),
+          versus(pair, 'ours-tls-h1', cid),
+        ],
+      ),
+    ),
     scenarioTable(
       results,
       'h2',

@@ -16,7 +16,14 @@ import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { launchBrowser } from './browser.mjs'
-import { contender, MEMORY_CONTENDERS, NODE24, SCENARIOS, serverSpecs } from './contenders.mjs'
+import {
+  contender,
+  MEMORY_CONTENDERS,
+  NODE24,
+  SCENARIOS,
+  serverSpecs,
+  TLS_UPSTREAM_SERVERS,
+} from './contenders.mjs'
 import { runH2load } from './h2load.mjs'
 import { loadAverage, machine, versions } from './machine.mjs'
 import { measureMemory } from './memory.mjs'
@@ -134,7 +141,18 @@ const upstream = await startServer({
   ready: /^READY (\S+)$/m,
 })
 running.set('upstream', upstream)
-const specs = serverSpecs({ upstream: upstream.url, tlsDir: tls.dir })
+let tlsUpstream
+if ([...wanted].some((name) => TLS_UPSTREAM_SERVERS.has(name))) {
+  tlsUpstream = await startServer({
+    name: 'upstream-tls',
+    command: process.execPath,
+    args: [`${here}upstream.mjs`, '--tls'],
+    ready: /^READY (\S+)$/m,
+    env: { BENCH_TLS_DIR: tls.dir },
+  })
+  running.set('upstream-tls', tlsUpstream)
+}
+const specs = serverSpecs({ upstream: upstream.url, tlsUpstream: tlsUpstream?.url, tlsDir: tls.dir })
 await Promise.all(
   [...wanted].map(async (name) => {
     if (name === 'upstream') return

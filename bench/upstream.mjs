@@ -9,7 +9,10 @@
 //                              every MS ms; each event's data is its send time (see `wallClockMs`)
 //   OPTIONS *                  a preflight answer (only reached when a proxy forwards preflights)
 //   upgrade *                  a WebSocket echo
+import { readFileSync } from 'node:fs'
 import http from 'node:http'
+import http2 from 'node:http2'
+import { join } from 'node:path'
 import { WebSocketServer } from 'ws'
 
 const body = JSON.stringify({ ok: true, items: [1, 2, 3], message: 'hello from the upstream' })
@@ -80,7 +83,7 @@ function events(req, res, url) {
   req.on('close', () => clearInterval(timer))
 }
 
-const server = http.createServer((req, res) => {
+function handle(req, res) {
   const url = new URL(req.url, 'http://upstream')
   if (req.method === 'OPTIONS') {
     res.writeHead(204, { 'access-control-allow-origin': req.headers.origin ?? '*' }).end()
@@ -88,13 +91,27 @@ const server = http.createServer((req, res) => {
   else if (url.pathname === '/sink') sink(req, res)
   else if (url.pathname === '/events') events(req, res, url)
   else items(req, res, url)
-})
+}
+
+// `--tls`: the same backend over TLS, HTTP/2 by ALPN with HTTP/1.1 as fallback, for the
+// contenders that compare HTTP/1.1 and HTTP/2 to the target (`http2: true`); its certificate
+// is the run's own (BENCH_TLS_DIR). No WebSocket there.
+const secure = process.argv[2] === '--tls'
+let server
+if (secure) {
+  const dir = process.env.BENCH_TLS_DIR
+  if (!dir) throw new Error('BENCH_TLS_DIR is not set: the TLS upstream is started by run.mjs')
+  const tls = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }
+  server = http2.createSecureServer({ ...tls, allowHTTP1: true }, handle)
+} else {
+  server = http.createServer(handle)
+  const sockets = new WebSocketServer({ server })
+  sockets.on('connection', (socket) => socket.on('message', (data, binary) => socket.send(data, { binary })))
+}
 server.keepAliveTimeout = 60_000
-const sockets = new WebSocketServer({ server })
-sockets.on('connection', (socket) => socket.on('message', (data, binary) => socket.send(data, { binary })))
 
 server.listen(0, '127.0.0.1', () => {
-  console.log(`READY http://127.0.0.1:${server.address().port}`)
+  console.log(`READY ${secure ? 'https' : 'http'}://127.0.0.1:${server.address().port}`)
 })
 process.on('SIGTERM', () => process.exit(0))
 // Started by the driver (processes.mjs), stdin is a pipe it holds: it ends when the driver

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http'
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
 import type { Readable } from 'node:stream'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
@@ -25,17 +25,55 @@ export function discard(body: Readable): void {
   body.destroy()
 }
 
-/** Server-sent events are read event by event: their headers must reach the browser at once. */
-function isEventStream(contentType: unknown): boolean {
-  return typeof contentType === 'string' && contentType.toLowerCase().startsWith('text/event-stream')
-}
-
 /**
  * Whether the answer has no body whatever its head says (RFC 9110 section 6.4.1): the answer to
  * HEAD, 1xx, 204 and 304. Its `Content-Length` describes the representation, not bytes to come.
  */
 export function isBodiless(method: string | undefined, status: number): boolean {
   return method === 'HEAD' || status === 204 || status === 304 || status < 200
+}
+
+/**
+ * Writes the head of the client's response, the upstream's status and cleaned headers; `false`
+ * when Node refuses them (an invalid value, a status it does not know), after answering 502
+ * naming the cause instead. The HTTP/2 layer only checks headers when it sends the head: none of
+ * them may stay for the 502.
+ *
+ * @example
+ * if (!writeUpstreamHead(req, res, 200, headers, route.target, logger)) return
+ */
+export function writeUpstreamHead(
+  req: ProxyRequest,
+  res: ProxyResponse,
+  statusCode: number,
+  headers: OutgoingHttpHeaders,
+  target: URL,
+  logger: Logger,
+): boolean {
+  try {
+    ;(res as { writeHead(status: number, headers: object): unknown }).writeHead(statusCode, headers)
+    return true
+  } catch (error) {
+    for (const name of Object.keys(headers)) res.removeHeader(name)
+    const label = targetLabel(target)
+    const failure = {
+      status: 502 as const,
+      cause: 'invalid response header',
+      hint: `the server at ${label} sent a header Node cannot forward (${errorCode(error) ?? String(error)})`,
+      code: errorCode(error),
+    }
+    logger.error(
+      `502 ${req.method} ${req.url} → ${label}: ${failure.cause} (${failure.hint})`,
+      `${label} ${failure.cause}`,
+    )
+    sendUpstreamFailure(req, res, failure, label)
+    return false
+  }
+}
+
+/** Server-sent events are read event by event: their headers must reach the browser at once. */
+export function isEventStream(contentType: unknown): boolean {
+  return typeof contentType === 'string' && contentType.toLowerCase().startsWith('text/event-stream')
 }
 
 /** What `sendUpstreamResponse` can do besides relaying, all optional. */
@@ -92,25 +130,8 @@ export function sendUpstreamResponse(
     sendUpstreamFailure(req, res, failure, label)
     return
   }
-  try {
-    ;(res as { writeHead(status: number, headers: object): unknown }).writeHead(upstream.statusCode, headers)
-  } catch (error) {
-    // Node refuses a header it cannot send (an invalid value, a status it does not know). The
-    // HTTP/2 layer only checks them when it sends the head: none of them may stay for the 502.
+  if (!writeUpstreamHead(req, res, upstream.statusCode, headers, route.target, logger)) {
     discard(body)
-    for (const name of Object.keys(headers)) res.removeHeader(name)
-    const label = targetLabel(route.target)
-    const failure = {
-      status: 502 as const,
-      cause: 'invalid response header',
-      hint: `the server at ${label} sent a header Node cannot forward (${errorCode(error) ?? String(error)})`,
-      code: errorCode(error),
-    }
-    logger.error(
-      `502 ${req.method} ${req.url} → ${label}: ${failure.cause} (${failure.hint})`,
-      `${label} ${failure.cause}`,
-    )
-    sendUpstreamFailure(req, res, failure, label)
     return
   }
   if (options.body !== undefined) {

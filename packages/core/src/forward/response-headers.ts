@@ -3,6 +3,7 @@ import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import { connectionListedHeaders, HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js'
 import { rewriteSetCookie } from './cookie-rewrite.js'
 import type { LocationRewriter } from './location-rewrite.js'
+import { utf8Value } from './raw-headers.js'
 
 /** What {@link buildClientHeaders} needs to know about the client's connection. */
 export interface ClientConnection {
@@ -12,6 +13,19 @@ export interface ClientConnection {
   rewriteLocation?: LocationRewriter | undefined
   /** The origin the browser used, for an absolute `Location` (see `requestedOrigin`). */
   browserOrigin?: string | undefined
+  /**
+   * The upstream's values are bytes decoded as latin1 (see `headersFromRaw`): a `Location` is
+   * read as UTF-8 to be rewritten, and passed on byte for byte when it is not the target's.
+   */
+  latin1?: boolean | undefined
+}
+
+/** Rewrites one `Location`/`Content-Location` value (see {@link ClientConnection}). */
+function rewrittenLocation(value: string, client: ClientConnection, rewrite: LocationRewriter): string {
+  if (client.latin1 !== true) return rewrite(value, client.browserOrigin)
+  const decoded = utf8Value(value)
+  const rewritten = rewrite(decoded, client.browserOrigin)
+  return rewritten === decoded ? value : rewritten
 }
 
 /**
@@ -54,12 +68,20 @@ export function buildClientHeaders(
     } else if ((name === 'location' || name === 'content-location') && client.rewriteLocation !== undefined) {
       // Only a single value can be a redirect; a repeated (invalid) field passes as it came.
       headers[name as string] =
-        typeof value === 'string' ? client.rewriteLocation(value, client.browserOrigin) : value
+        typeof value === 'string' ? rewrittenLocation(value, client, client.rewriteLocation) : value
     } else if (client.http2 && Array.isArray(value)) {
       headers[name] = value.join(', ')
     } else {
       headers[name] = value
     }
+  }
+  // Node's HTTP/1.1 server re-encodes a `Content-Disposition` written after `Content-Length`
+  // and then refuses any non-ASCII filename in it (ERR_INVALID_CHAR, a 502 here); written
+  // before, its bytes go out as they came. So the length goes last.
+  const length = headers['content-length']
+  if (length !== undefined && headers['content-disposition'] !== undefined) {
+    delete headers['content-length']
+    headers['content-length'] = length
   }
   return headers
 }

@@ -38,6 +38,12 @@ export interface UpstreamPool {
     route: ResolvedForwardRoute,
     options: Dispatcher.RequestOptions,
   ): Promise<Dispatcher.ResponseData>
+  /** {@link requestFresh} for a `dispatch()` handler: the same request, on a connection of its own. */
+  dispatchFresh(
+    route: ResolvedForwardRoute,
+    options: Dispatcher.DispatchOptions,
+    handler: Dispatcher.DispatchHandler,
+  ): void
   /**
    * The protocol the last new connection to the route's target negotiated (`h2` or `http/1.1`),
    * for a route with `http2` and an `https:` target; `undefined` before any or without TLS.
@@ -149,6 +155,18 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
 
   const upstreamOf = (route: ResolvedForwardRoute): Upstream => byRoute.get(route) ?? open(route)
 
+  /** A one-connection client to the route's target, for a retry (see `requestFresh`). */
+  function freshClient(route: ResolvedForwardRoute): Client {
+    const upstream = upstreamOf(route)
+    return new Client(upstream.origin, {
+      keepAliveTimeout: upstream.learner.timeout,
+      bodyTimeout: 0,
+      headersTimeout: 0,
+      connect: upstream.connect,
+      ...(upstream.allowH2 ? { allowH2: true } : {}),
+    })
+  }
+
   return {
     protocolFor(route) {
       return upstreamOf(route).protocol
@@ -157,18 +175,16 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
       return upstreamOf(route).pool
     },
     requestFresh(route, requestOptions) {
-      const upstream = upstreamOf(route)
-      const client = new Client(upstream.origin, {
-        keepAliveTimeout: upstream.learner.timeout,
-        bodyTimeout: 0,
-        headersTimeout: 0,
-        connect: upstream.connect,
-        ...(upstream.allowH2 ? { allowH2: true } : {}),
-      })
+      const client = freshClient(route)
       const answer = client.request(requestOptions)
       // Closes the connection once this one request, body included, is done.
       drain(client)
       return answer
+    },
+    dispatchFresh(route, dispatchOptions, handler) {
+      const client = freshClient(route)
+      client.dispatch(dispatchOptions, handler)
+      drain(client)
     },
     keepAliveTimeoutFor(route) {
       return upstreamOf(route).learner.timeout

@@ -1,0 +1,384 @@
+import type { Dispatcher } from 'undici'
+import { routeOption } from '../config/option-path.js'
+import { RouterAnswerError } from '../config/resolve-router.js'
+import type { ResolvedForwardRoute } from '../config/resolved-route.js'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { sendText } from '../http/send-text.js'
+import { ClientAbort } from './client-abort.js'
+import { DirectRelay, type DirectRelayOwner } from './direct-relay.js'
+import { BODY_FIX, createForwardHints } from './forward-hints.js'
+import { type ForwardDeps, outgoingParts, requestUpstream } from './forward-request.js'
+import { HookFailure, type OutgoingParts, outgoingRequest, runHooks } from './hook-runner.js'
+import { createLocationRewrite } from './location-rewrite.js'
+import {
+  describeUpstreamError,
+  errorCode,
+  sendUpstreamFailure,
+  targetLabel,
+  type UpstreamFailure,
+} from './proxy-error.js'
+import { discard, sendUpstreamResponse, type UpstreamResponse } from './relay-response.js'
+import { type RequestBody, requestBodyOf } from './request-body.js'
+import { ResponseTimeoutError } from './response-deadline.js'
+import { abortResponse, isResponseClosed } from './response-state.js'
+import { mayRetry } from './retry-policy.js'
+import {
+  isTransformable,
+  MAX_TRANSFORM_BYTES,
+  type TransformOutcome,
+  transformAnswer,
+} from './transform-answer.js'
+
+/** The step that forwards one route's requests (see {@link createForwarder}). */
+export type Forwarder = (req: ProxyRequest, res: ProxyResponse, path: string) => void
+
+/** A failure of the user's code (a hook, the router, the transform): 502, naming it. */
+function userCodeFailure(error: HookFailure | RouterAnswerError | Error, name: string): UpstreamFailure {
+  return { status: 502, cause: `${name} failed`, hint: error.message, code: undefined }
+}
+
+/** A relay of the forwarder's, with what the forwarder needs to know of its request. */
+class RouteRelay extends DirectRelay {
+  constructor(
+    owner: DirectRelayOwner,
+    req: ProxyRequest,
+    res: ProxyResponse,
+    route: ResolvedForwardRoute,
+    options: Dispatcher.DispatchOptions,
+    rewriteLocation: ReturnType<typeof createLocationRewrite>,
+    /** The matched path (for the hints). */
+    readonly path: string,
+    /** What goes up as the body (for the retry). */
+    readonly body: RequestBody,
+  ) {
+    super(
+      owner,
+      req,
+      res,
+      route,
+      options,
+      rewriteLocation.kind === 'rewrite' ? rewriteLocation.rewrite : undefined,
+    )
+  }
+}
+
+/**
+ * Builds the forwarding step of a route once: sends each request upstream and relays the
+ * answer, answering failures with 502/504 and a short body (see `sendUpstreamFailure`), never
+ * throwing. A client that goes away before the answer arrives aborts the upstream request, so a
+ * closed tab does not leave work running on the target.
+ *
+ * The answer is relayed by a `DirectRelay` (an undici `dispatch()` handler writing straight into
+ * the response) unless the route has `proxyRes` hooks or `transformResponse`: those need the
+ * answer as an object with a body stream, which undici's `request()` gives (`requestUpstream`).
+ * The common route (no `router`, no `proxyReq` hooks, a synchronous `pathRewrite`) allocates no
+ * promise on its way.
+ *
+ * The per-request options run in http-proxy-middleware's order: `router` picks the target, then
+ * `pathRewrite`, then the `proxyReq` hooks see the outgoing request; the `proxyRes` hooks see
+ * the answer before it is relayed, `transformResponse` may replace its body, and the `error`
+ * hooks run before a 502/504 (which they may answer themselves). A hook, router or transform
+ * that throws gives a 502 naming it, logged once. Along the way the forwarder explains, once
+ * per route, what a developer would otherwise puzzle over (see `createForwardHints`).
+ *
+ * @example
+ * const forward = createForwarder(route, { pool, logger, failures })
+ * forward(req, res, '/api/users')
+ */
+export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps): Forwarder {
+  const { logger, failures, hops, pool } = deps
+  const { hooks, router, transformResponse } = route
+  const location = createLocationRewrite(route)
+  const hints = createForwardHints(route, location, logger)
+  // Routed targets get their own redirect rewrite, built on first use (a few targets at most).
+  const routedLocations = new Map<string, ReturnType<typeof createLocationRewrite>>()
+  const locationFor = (target: URL) => {
+    if (target === route.target) return location
+    let known = routedLocations.get(target.href)
+    if (known === undefined) {
+      if (routedLocations.size >= 64) routedLocations.clear()
+      known = createLocationRewrite({ ...route, target })
+      routedLocations.set(target.href, known)
+    }
+    return known
+  }
+  const routerName = routeOption(route.prefix, 'router')
+  // `proxyRes` hooks and `transformResponse` read the answer through `request()`.
+  const direct = hooks.proxyRes.length === 0 && transformResponse === undefined
+  // No router, no `proxyReq` hooks: the request can go out in the same tick it arrived.
+  const synchronous = direct && router === undefined && hooks.proxyReq.length === 0
+
+  /** A failure of the user's code: logged once per hook and cause, answered 502. */
+  function failUserCode(req: ProxyRequest, res: ProxyResponse, error: unknown, label: string): void {
+    const name = error instanceof HookFailure ? error.hook : routerName
+    const failure = userCodeFailure(
+      error instanceof HookFailure || error instanceof RouterAnswerError
+        ? error
+        : new Error(`${name} threw: ${error instanceof Error ? error.message : String(error)}`),
+      name,
+    )
+    // Keyed by the hook, never by its message: a message that carries request data would let
+    // a client open a new log line per request.
+    logger.limited('error', `${name} threw`, () => `502 ${req.method} ${req.url} → ${label}: ${failure.hint}`)
+    sendUpstreamFailure(req, res, failure, label)
+  }
+
+  /** Nothing above should throw; if something does, the client gets a broken response, not a hang. */
+  function internalFailure(req: ProxyRequest, res: ProxyResponse, error: unknown): void {
+    logger.limited(
+      'error',
+      `${route.prefix} internal`,
+      () => `${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`,
+    )
+    abortResponse(res)
+  }
+
+  /**
+   * The request failed before any answer: logged through the failure log, the `error` hooks
+   * run, then 502/504 (unless a hook answered). `clientGone` says the client left first.
+   */
+  async function failBeforeAnswer(
+    req: ProxyRequest,
+    res: ProxyResponse,
+    error: unknown,
+    target: URL,
+    clientGone: boolean,
+  ): Promise<void> {
+    const label = targetLabel(target)
+    if (isResponseClosed(res) || clientGone) {
+      logger.debug(`${req.method} ${req.url}: the client went away before ${label} answered`)
+      return
+    }
+    if (error instanceof HookFailure) {
+      failUserCode(req, res, error, label)
+      return
+    }
+    const failure = describeUpstreamError(error, { label, target, timeout: route.timeout })
+    failures.failed(failure, label, req)
+    if (hooks.error.length > 0) {
+      try {
+        await runHooks(hooks.error, [error instanceof Error ? error : new Error(String(error)), req, res])
+      } catch (hookError) {
+        failUserCode(req, res, hookError, label)
+        return
+      }
+      // The hook answered itself: ours would be a second answer.
+      if (res.headersSent || res.writableEnded) return
+    }
+    sendUpstreamFailure(req, res, failure, label)
+  }
+
+  const owner: DirectRelayOwner = {
+    logger,
+    answered(relay, statusCode, headers) {
+      const { req, route: routed } = relay as RouteRelay
+      const label = relay.label
+      failures.answered(label)
+      hints.answered(req, { statusCode, headers }, (relay as RouteRelay).path, relay.options.path)
+      // Opted-in routes show the upstream hop's protocol: what ALPN gave, not what was offered.
+      if (hops !== undefined && route.http2) {
+        hops.set(
+          req,
+          `${label}${relay.options.path} over ${pool.protocolFor(routed) === 'h2' ? 'h2' : 'h1.1'}`,
+        )
+      }
+    },
+    failed(relay, error) {
+      const { req, res } = relay
+      failBeforeAnswer(req, res, error, relay.route.target, false).catch((thrown: unknown) =>
+        internalFailure(req, res, thrown),
+      )
+    },
+    retried(relay, error) {
+      const { req, route: routed, body } = relay as RouteRelay
+      if (!mayRetry(req.method ?? 'GET', body, error)) return false
+      relay.retriedOnce = true
+      logger.debug(
+        `${req.method} ${req.url}: ${relay.label} closed a kept-alive connection under the request (${errorCode(error)}); sent again on a fresh one`,
+      )
+      pool.dispatchFresh(routed, relay.options, relay)
+      return true
+    },
+  }
+
+  /** Sends the prepared request and relays the answer straight into the response. */
+  function relayDirect(
+    req: ProxyRequest,
+    res: ProxyResponse,
+    path: string,
+    body: RequestBody,
+    target: URL,
+    parts: OutgoingParts,
+  ): void {
+    hops?.set(req, `${targetLabel(target)}${parts.path}`)
+    if (isResponseClosed(res)) {
+      logger.debug(`${req.method} ${req.url}: the client went away before ${targetLabel(target)} answered`)
+      return
+    }
+    const routed = target === route.target ? route : { ...route, target }
+    const options: Dispatcher.DispatchOptions = {
+      method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+      path: parts.path,
+      headers: parts.headers,
+      body: body.kind === 'stream' ? req : body.kind === 'parsed' ? body.bytes : null,
+    }
+    new RouteRelay(owner, req, res, routed, options, locationFor(target), path, body).start(
+      pool.poolFor(routed),
+    )
+  }
+
+  /** The answer read through `request()`, for the `proxyRes` hooks and `transformResponse`. */
+  async function relay(req: ProxyRequest, res: ProxyResponse, upstream: UpstreamResponse, target: URL) {
+    const routed = target === route.target ? route : { ...route, target }
+    if (hooks.proxyRes.length > 0) {
+      const proxyRes = { statusCode: upstream.statusCode, headers: upstream.headers }
+      await runHooks(hooks.proxyRes, [proxyRes, req, res])
+      upstream.statusCode = proxyRes.statusCode
+    }
+    const rewrite = locationFor(target)
+    const rewriteLocation = rewrite.kind === 'rewrite' ? rewrite.rewrite : undefined
+    if (transformResponse !== undefined && isTransformable(req, upstream)) {
+      const proxyRes = { statusCode: upstream.statusCode, headers: upstream.headers }
+      let outcome: TransformOutcome
+      try {
+        outcome = await transformAnswer(upstream, proxyRes, transformResponse, req, res)
+      } catch (error) {
+        throw new HookFailure(routeOption(route.prefix, 'transformResponse'), error)
+      }
+      if (outcome.kind !== 'body') {
+        const label = targetLabel(target)
+        const hint =
+          outcome.kind === 'too-large'
+            ? `the answer is larger than ${MAX_TRANSFORM_BYTES} bytes, too large for transformResponse`
+            : `transformResponse cannot decode Content-Encoding: ${outcome.encoding}`
+        logger.error(
+          `502 ${req.method} ${req.url} → ${label}: ${hint}`,
+          `${route.prefix} transform ${outcome.kind}`,
+        )
+        sendUpstreamFailure(
+          req,
+          res,
+          { status: 502, cause: 'transformResponse failed', hint, code: undefined },
+          label,
+        )
+        return
+      }
+      upstream.statusCode = proxyRes.statusCode
+      sendUpstreamResponse(req, res, upstream, routed, logger, { rewriteLocation, body: outcome.body })
+      return
+    }
+    sendUpstreamResponse(req, res, upstream, routed, logger, { rewriteLocation })
+  }
+
+  /** Every route but the synchronous common one: router, async rewrites, hooks. */
+  async function forwardTo(req: ProxyRequest, res: ProxyResponse, path: string, body: RequestBody) {
+    const abort = new ClientAbort()
+    res.once('close', () => {
+      if (!res.writableEnded) abort.abort()
+    })
+    let target = route.target
+    let label = targetLabel(target)
+    try {
+      if (router !== undefined) {
+        const chosen = router(req)
+        target = (chosen instanceof Promise ? await chosen : chosen) ?? route.target
+        label = targetLabel(target)
+      }
+    } catch (error) {
+      failUserCode(req, res, error, label)
+      return
+    }
+    const prepare =
+      hooks.proxyReq.length === 0
+        ? undefined
+        : (parts: OutgoingParts) =>
+            runHooks(hooks.proxyReq, [outgoingRequest(req.method ?? 'GET', target, parts), req, res])
+    if (direct) {
+      const routed = target === route.target ? route : { ...route, target }
+      let parts: OutgoingParts
+      try {
+        const rewritten = route.rewritePath(path, req, logger.warn)
+        parts = outgoingParts(req, routed, typeof rewritten === 'string' ? rewritten : await rewritten, body)
+        await prepare?.(parts)
+      } catch (error) {
+        await failBeforeAnswer(req, res, error, target, abort.aborted)
+        return
+      }
+      if (abort.aborted) {
+        logger.debug(`${req.method} ${req.url}: the client went away before ${label} answered`)
+        return
+      }
+      relayDirect(req, res, path, body, target, parts)
+      return
+    }
+    let upstreamPath = path
+    let upstream: UpstreamResponse
+    try {
+      upstream = await requestUpstream(req, route, path, pool, {
+        signal: abort.signal,
+        report: logger.warn,
+        body,
+        target,
+        prepare,
+        onRetry(error) {
+          logger.debug(
+            `${req.method} ${req.url}: ${label} closed a kept-alive connection under the request (${errorCode(error)}); sent again on a fresh one`,
+          )
+        },
+        onPath(rewritten) {
+          upstreamPath = rewritten
+          hops?.set(req, `${label}${rewritten}`)
+        },
+      })
+      if (hops !== undefined && route.http2) {
+        hops.set(req, `${label}${upstreamPath} over ${pool.protocolFor(route) === 'h2' ? 'h2' : 'h1.1'}`)
+      }
+    } catch (error) {
+      // An abort of the deadline's own is a 504; any other abort means the client went away.
+      await failBeforeAnswer(
+        req,
+        res,
+        error,
+        target,
+        abort.aborted && !(error instanceof ResponseTimeoutError),
+      )
+      return
+    }
+    failures.answered(label)
+    if (abort.aborted) {
+      discard(upstream.body)
+      return
+    }
+    hints.answered(req, upstream, path, upstreamPath)
+    try {
+      await relay(req, res, upstream, target)
+    } catch (error) {
+      discard(upstream.body)
+      if (error instanceof HookFailure) failUserCode(req, res, error, label)
+      else throw error
+    }
+  }
+
+  return function forward(req, res, path) {
+    const body = requestBodyOf(req)
+    if (body.kind === 'lost') {
+      hints.bodyLost(req, body.cause)
+      sendText(res, 500, 'text/plain; charset=utf-8', `cors-dev-proxy: ${body.cause}. ${BODY_FIX}\n`)
+      return
+    }
+    if (synchronous) {
+      const rewritten = route.rewritePath(path, req, logger.warn)
+      if (typeof rewritten === 'string') {
+        relayDirect(req, res, path, body, route.target, outgoingParts(req, route, rewritten, body))
+        return
+      }
+      rewritten.then(
+        (settled) =>
+          relayDirect(req, res, path, body, route.target, outgoingParts(req, route, settled, body)),
+        (error: unknown) => internalFailure(req, res, error),
+      )
+      return
+    }
+    forwardTo(req, res, path, body).catch((error: unknown) => internalFailure(req, res, error))
+  }
+}

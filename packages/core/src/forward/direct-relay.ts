@@ -1,0 +1,230 @@
+import type { IncomingHttpHeaders } from 'node:http'
+import type { Dispatcher } from 'undici'
+import type { ResolvedForwardRoute } from '../config/resolved-route.js'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { requestedOrigin } from '../http/request-origin.js'
+import type { Logger } from '../log/logger.js'
+import type { LocationRewriter } from './location-rewrite.js'
+import { errorCode, targetLabel } from './proxy-error.js'
+import { headersFromRaw } from './raw-headers.js'
+import { isBodiless, isEventStream, writeUpstreamHead } from './relay-response.js'
+import { ResponseTimeoutError } from './response-deadline.js'
+import { buildClientHeaders } from './response-headers.js'
+import { abortResponse, isResponseClosed } from './response-state.js'
+
+/** What a {@link DirectRelay} hands back to the forwarder of its route. */
+export interface DirectRelayOwner {
+  readonly logger: Logger
+  /** The head arrived and is about to be relayed: the failure log, the hints, the debug line. */
+  answered(relay: DirectRelay, statusCode: number, headers: IncomingHttpHeaders): void
+  /**
+   * The request failed before any answer (refused, reset, the route's `timeout`): the forwarder
+   * answers 502/504. Not called when the client went away first.
+   */
+  failed(relay: DirectRelay, error: Error): void
+  /**
+   * Whether the request may be sent once more after `error` (the keep-alive race, see
+   * `mayRetry`); when it may, the owner sends it again with the same relay as its handler.
+   */
+  retried(relay: DirectRelay, error: Error): boolean
+}
+
+/** The relay's progress: waiting for the head, relaying the body, or finished. */
+const WAITING = 0
+const RELAYING = 1
+const DONE = 2
+
+/** The reason an upstream request is aborted when the client leaves: only ever logged at debug. */
+class ClientGoneError extends Error {
+  override readonly name = 'ClientGoneError'
+}
+
+function fireDeadline(relay: DirectRelay): void {
+  relay.expire()
+}
+
+/**
+ * One forwarded request, as an undici `dispatch()` handler that writes the upstream's answer
+ * straight into the client's response: the head with one `writeHead`, each chunk with
+ * `res.write`, pausing undici while the client's side is full and resuming it on `'drain'`.
+ * No body stream and no promise sit between the two sockets: this is the shape of the minimal
+ * `dispatch()` proxy of the benchmark, and it costs about half the CPU per request of undici's
+ * `request()` with its body stream piped into the response.
+ *
+ * It keeps every behaviour of the forwarder:
+ * - the route's `timeout` (its own timer, see `armResponseDeadline`) aborts the request when no
+ *   head came in time, which the owner answers 504;
+ * - the client leaving aborts the upstream request (and drops that connection), before or
+ *   during the answer;
+ * - a failure before the head goes to the owner (502, the `error` hooks), once any retry is
+ *   spent; a failure in the middle of the body breaks off the client's response, so a short
+ *   body is never taken for a whole one;
+ * - heads are cleaned as `buildClientHeaders` does, bodiless answers end at once, event
+ *   streams get their head flushed.
+ *
+ * @example
+ * const relay = new DirectRelay(owner, req, res, route, options)
+ * relay.start(pool.poolFor(route))
+ */
+export class DirectRelay implements Dispatcher.DispatchHandler {
+  /** undici's abort of the current attempt; `undefined` before it connects. */
+  #abort: ((error?: Error) => void) | undefined
+  #resume: (() => void) | undefined
+  #timer: NodeJS.Timeout | undefined
+  #state = WAITING
+  /** Why the relay gave up on the upstream itself: the client left, or the deadline passed. */
+  #gone: Error | undefined
+  /** Whether this request was already sent a second time (see `DirectRelayOwner.retried`). */
+  retriedOnce = false
+
+  constructor(
+    readonly owner: DirectRelayOwner,
+    readonly req: ProxyRequest,
+    readonly res: ProxyResponse,
+    /** The route, with the target `router` chose. */
+    readonly route: ResolvedForwardRoute,
+    /** What undici sends: method, path, headers, body. */
+    readonly options: Dispatcher.DispatchOptions,
+    /** Points redirects at the target back at the dev server. */
+    readonly rewriteLocation: LocationRewriter | undefined,
+  ) {}
+
+  /** Sends the request on `dispatcher` and arms the route's `timeout`. */
+  start(dispatcher: Dispatcher): void {
+    this.#timer = setTimeout(fireDeadline, this.route.timeout, this)
+    // Whatever closed the response (the client leaving, or a step that answered in the relay's
+    // place, as JSONP does past its size limit), the rest of the answer has nowhere to go.
+    this.res.once('close', () => {
+      if (this.#state !== DONE) this.#leave(new ClientGoneError('the client went away'))
+    })
+    dispatcher.dispatch(this.options, this)
+  }
+
+  /** The route's `timeout` ran out before the head: the request is aborted, answered 504. */
+  expire(): void {
+    if (this.#state === WAITING) this.#leave(new ResponseTimeoutError(this.route.timeout))
+  }
+
+  #leave(reason: Error): void {
+    if (this.#gone !== undefined || this.#state === DONE) return
+    this.#gone = reason
+    if (this.#abort !== undefined) {
+      this.#abort(reason)
+      return
+    }
+    // Not connected yet (undici hands over its abort once the connection is up, and aborts
+    // then, see `onConnect`): a deadline is answered now rather than when connecting ends.
+    if (reason instanceof ResponseTimeoutError) {
+      this.#state = DONE
+      this.owner.failed(this, reason)
+    }
+  }
+
+  onConnect(abort: (error?: Error) => void): void {
+    if (this.#gone !== undefined) abort(this.#gone)
+    else this.#abort = abort
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    // 1xx interim answers are undici's and Node's business; only the final head is relayed.
+    if (statusCode < 200) return true
+    clearTimeout(this.#timer)
+    const { req, res, route } = this
+    this.#state = RELAYING
+    this.#resume = resume
+    const upstreamHeaders = headersFromRaw(rawHeaders)
+    this.owner.answered(this, statusCode, upstreamHeaders)
+    if (isResponseClosed(res)) {
+      this.#finish()
+      return false
+    }
+    const headers = buildClientHeaders(upstreamHeaders, route, {
+      http2: req.httpVersionMajor === 2,
+      rewriteLocation: this.rewriteLocation,
+      browserOrigin:
+        this.rewriteLocation !== undefined &&
+        (upstreamHeaders.location !== undefined || upstreamHeaders['content-location'] !== undefined)
+          ? requestedOrigin(req)
+          : undefined,
+      latin1: true,
+    })
+    // RFC 9110 section 8.6: no Content-Length on a 204 (HTTP/2 clients refuse it as malformed).
+    if (statusCode === 204) delete headers['content-length']
+    if (!writeUpstreamHead(req, res, statusCode, headers, route.target, this.owner.logger)) {
+      this.#finish()
+      return false
+    }
+    if (isBodiless(req.method, statusCode)) {
+      // Nothing to relay. A server that sends `Content-Length: N` on a 204 or 304 makes undici
+      // fail the (empty) body with a length mismatch, after the client's answer is complete.
+      this.#state = DONE
+      res.end()
+      return true
+    }
+    if (isEventStream(headers['content-type']) && 'flushHeaders' in res) res.flushHeaders()
+    return true
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.#state !== RELAYING) return true
+    if ((this.res as { write(chunk: Buffer): boolean }).write(chunk)) return true
+    // The client's side is full: undici pauses until it drains.
+    this.res.once('drain', this.#resume as () => void)
+    return false
+  }
+
+  onComplete(): void {
+    if (this.#state !== RELAYING) return
+    this.#state = DONE
+    this.res.end()
+  }
+
+  onError(error: Error): void {
+    const state = this.#state
+    this.#state = DONE
+    const { req, res, owner } = this
+    if (state === WAITING) {
+      clearTimeout(this.#timer)
+      const gone = this.#gone
+      if (gone instanceof ClientGoneError || (gone === undefined && isResponseClosed(res))) {
+        owner.logger.debug(`${req.method} ${req.url}: the client went away before ${this.label} answered`)
+        return
+      }
+      if (gone !== undefined) {
+        owner.failed(this, gone)
+        return
+      }
+      if (!this.retriedOnce && owner.retried(this, error)) {
+        this.#state = WAITING
+        this.#abort = undefined
+        return
+      }
+      owner.failed(this, error)
+      return
+    }
+    if (state === DONE) return
+    // The head went out: no status can be sent any more, so the client must see a failure.
+    abortResponse(res)
+    if (this.#gone instanceof ClientGoneError) {
+      owner.logger.debug(
+        `${req.method} ${req.url}: the client went away during the response of ${this.label}`,
+      )
+      return
+    }
+    owner.logger.warn(
+      `${req.method} ${req.url} → ${this.label}: the server broke off its response (${errorCode(error) ?? error.message})`,
+      `${this.label} response broke off`,
+    )
+  }
+
+  /** The target as the logs name it. */
+  get label(): string {
+    return targetLabel(this.route.target)
+  }
+
+  /** Stops reading the upstream's answer: it will not be relayed (the client left, or a 502 went out instead). */
+  #finish(): void {
+    this.#state = DONE
+    this.#abort?.(new ClientGoneError('the answer is not relayed'))
+  }
+}
