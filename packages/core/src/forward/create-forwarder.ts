@@ -50,6 +50,7 @@ class RouteRelay extends DirectRelay {
     readonly path: string,
     /** What goes up as the body (for the retry). */
     readonly body: RequestBody,
+    label: string,
   ) {
     super(
       owner,
@@ -58,6 +59,7 @@ class RouteRelay extends DirectRelay {
       route,
       options,
       rewriteLocation.kind === 'rewrite' ? rewriteLocation.rewrite : undefined,
+      label,
     )
   }
 }
@@ -103,6 +105,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
     return known
   }
   const routerName = routeOption(route.prefix, 'router')
+  const routeLabel = targetLabel(route.target)
   // `proxyRes` hooks and `transformResponse` read the answer through `request()`.
   const direct = hooks.proxyRes.length === 0 && transformResponse === undefined
   // No router, no `proxyReq` hooks: the request can go out in the same tick it arrived.
@@ -210,9 +213,10 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
     target: URL,
     parts: OutgoingParts,
   ): void {
-    hops?.set(req, `${targetLabel(target)}${parts.path}`)
+    const label = target === route.target ? routeLabel : targetLabel(target)
+    hops?.set(req, `${label}${parts.path}`)
     if (isResponseClosed(res)) {
-      logger.debug(`${req.method} ${req.url}: the client went away before ${targetLabel(target)} answered`)
+      logger.debug(`${req.method} ${req.url}: the client went away before ${label} answered`)
       return
     }
     const routed = target === route.target ? route : { ...route, target }
@@ -222,7 +226,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
       headers: parts.headers,
       body: body.kind === 'stream' ? req : body.kind === 'parsed' ? body.bytes : null,
     }
-    new RouteRelay(owner, req, res, routed, options, locationFor(target), path, body).start(
+    new RouteRelay(owner, req, res, routed, options, locationFor(target), path, body, label).start(
       pool.poolFor(routed),
     )
   }

@@ -5,7 +5,7 @@ import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { requestedOrigin } from '../http/request-origin.js'
 import type { Logger } from '../log/logger.js'
 import type { LocationRewriter } from './location-rewrite.js'
-import { errorCode, targetLabel } from './proxy-error.js'
+import { errorCode } from './proxy-error.js'
 import { headersFromRaw } from './raw-headers.js'
 import { isBodiless, isEventStream, writeUpstreamHead } from './relay-response.js'
 import { ResponseTimeoutError } from './response-deadline.js'
@@ -63,7 +63,7 @@ function fireDeadline(relay: DirectRelay): void {
  *   streams get their head flushed.
  *
  * @example
- * const relay = new DirectRelay(owner, req, res, route, options)
+ * const relay = new DirectRelay(owner, req, res, route, options, undefined, 'http://localhost:3000')
  * relay.start(pool.poolFor(route))
  */
 export class DirectRelay implements Dispatcher.DispatchHandler {
@@ -87,6 +87,8 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
     readonly options: Dispatcher.DispatchOptions,
     /** Points redirects at the target back at the dev server. */
     readonly rewriteLocation: LocationRewriter | undefined,
+    /** The target as the logs name it (`targetLabel`). */
+    readonly label: string,
   ) {}
 
   /** Sends the request on `dispatcher` and arms the route's `timeout`. */
@@ -215,11 +217,6 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
       `${req.method} ${req.url} → ${this.label}: the server broke off its response (${errorCode(error) ?? error.message})`,
       `${this.label} response broke off`,
     )
-  }
-
-  /** The target as the logs name it. */
-  get label(): string {
-    return targetLabel(this.route.target)
   }
 
   /** Stops reading the upstream's answer: it will not be relayed (the client left, or a 502 went out instead). */
