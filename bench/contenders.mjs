@@ -186,6 +186,7 @@ const MIB = 1024 * 1024
  * @property {string} [path] after the contender's prefix
  * @property {number} [connections]
  * @property {number} [bodyBytes]
+ * @property {string} [method] the request method, for every contender (else the contender's, else GET)
  * @property {number} [seconds]
  * @property {number} [warmup]
  */
@@ -234,6 +235,7 @@ export const SCENARIOS = [
     tool: 'wrk',
     connections: 4,
     path: '/sink',
+    method: 'POST',
     bodyBytes: MIB,
     contenders: FORWARDERS,
     seconds: 0.5,
