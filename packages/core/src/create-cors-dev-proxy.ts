@@ -162,7 +162,7 @@ export function buildCorsDevProxy(resolved: ResolvedCorsDevProxyOptions, logger:
 
   function corsDevProxyMiddleware(req: ProxyRequest, res: ProxyResponse, next?: NextFunction): void {
     if (refuseRequest(req, res)) return
-    const match = matchOf(req)
+    const match = matchOf.withoutMemo(req)
     if (match === undefined || !pipelines.has(match.route)) {
       passOnward(res, next)
       return

@@ -7,7 +7,11 @@ import { mergeVary, varyNames } from '../http/vary.js'
 /** A response header to set: lowercase name and value. */
 export type CorsHeader = readonly [name: string, value: string]
 
-/** What the CORS policy answers for one request. */
+/**
+ * What the CORS policy answers for one request. A policy without an origin function hands out
+ * the same decision object to every request that gets the same answer (see
+ * {@link createCorsDecider}): never change one.
+ */
 export interface CorsDecision {
   /** The request is a CORS preflight: OPTIONS with `Origin` and `Access-Control-Request-Method`. */
   readonly preflight: boolean
@@ -17,6 +21,14 @@ export interface CorsDecision {
   readonly headers: readonly CorsHeader[]
   /** Request headers the answer depended on, to add to `Vary`. */
   readonly vary: readonly string[]
+  /** `vary` joined as a `Vary` value, `undefined` when it names nothing: the value when the answer has no `Vary` yet. */
+  readonly varyValue: string | undefined
+  /**
+   * For a preflight the policy answers itself, its whole head as one flat `[name, value, …]`
+   * list, which `writeHead` takes as is: `headers`, then `Vary`, then `Content-Length: 0` when
+   * the policy answers with another status than 204 (see `endPreflight`). Empty otherwise.
+   */
+  readonly preflightHead: readonly string[]
 }
 
 /** Decides per request; synchronous unless the policy's origin is a function. */
@@ -68,8 +80,24 @@ function callOriginFunction(
 }
 
 /**
+ * How many origins a policy remembers its decisions for; cleared when full, so a client that
+ * forges a new `Origin` on every request cannot make it grow.
+ */
+const REMEMBERED_ORIGINS = 64
+
+/** A remembered preflight decision, with the `Access-Control-Request-Headers` it reflects. */
+interface RememberedPreflight {
+  readonly requested: string | undefined
+  readonly decision: CorsDecision
+}
+
+/**
  * Builds the per-request decision of a resolved policy. Everything that does not depend on the
  * request is computed here, once: the static headers of preflight answers and of other answers.
+ * Unless the origin is a function, the answer depends only on the request's `Origin`, on whether
+ * it is a preflight, and (when `allowedHeaders` is unset) on the headers a preflight asks for:
+ * each decision is then built once and handed out again, with its header lists and `Vary`
+ * value, so the common request allocates nothing here.
  */
 export function createCorsDecider(policy: ResolvedCorsOptions): CorsDecider {
   const common: CorsHeader[] = []
@@ -89,55 +117,106 @@ export function createCorsDecider(policy: ResolvedCorsOptions): CorsDecider {
   }
   const reflectHeaders = policy.allowHeaders === undefined
   const dependsOnOrigin = policy.origin.kind !== 'any'
+  // RFC 9110 §8.6: no Content-Length on a 204; any other status says its body is empty.
+  const preflightTail = policy.optionsSuccessStatus === 204 ? [] : ['content-length', '0']
 
-  function build(req: ProxyRequest, allowOrigin: string | undefined, disabled: boolean): CorsDecision {
-    const preflight = isCorsPreflight(req)
+  function decision(
+    preflight: boolean,
+    disabled: boolean,
+    headers: readonly CorsHeader[],
+    vary: readonly string[],
+  ): CorsDecision {
+    const varyValue = vary.length === 0 ? undefined : vary.join(', ')
+    let preflightHead: string[] = []
+    if (preflight && !disabled) {
+      for (const [name, value] of headers) preflightHead.push(name, value)
+      if (varyValue !== undefined) preflightHead.push('vary', varyValue)
+      preflightHead = preflightHead.concat(preflightTail)
+    }
+    return { preflight, disabled, headers, vary, varyValue, preflightHead }
+  }
+
+  /** The decision for a request, `requested` being its `Access-Control-Request-Headers`. */
+  function build(
+    preflight: boolean,
+    allowOrigin: string | undefined,
+    disabled: boolean,
+    requested: unknown,
+  ): CorsDecision {
     const vary: string[] = dependsOnOrigin ? ['Origin'] : []
-    if (disabled) return { preflight, disabled, headers: [], vary }
+    if (disabled) return decision(preflight, disabled, [], vary)
     const headers: CorsHeader[] =
       allowOrigin === undefined ? [] : [['access-control-allow-origin', allowOrigin]]
-    if (!preflight) return { preflight, disabled, headers: headers.concat(actualStatic), vary }
+    if (!preflight) return decision(preflight, disabled, headers.concat(actualStatic), vary)
     headers.push(...preflightStatic)
     if (reflectHeaders) {
       // The answer now depends on the requested headers: caches must know (RFC 9110 §12.5.5).
       vary.push('Access-Control-Request-Headers')
-      const requested = req.headers['access-control-request-headers']
       if (typeof requested === 'string' && requested !== '')
         headers.push(['access-control-allow-headers', requested])
     }
-    return { preflight, disabled, headers, vary }
+    return decision(preflight, disabled, headers, vary)
   }
 
   /** Interprets what an origin function answered, with the `cors` package's meanings. */
   function fromResult(req: ProxyRequest, origin: string | undefined, result: CorsOriginResult): CorsDecision {
+    const preflight = isCorsPreflight(req)
+    const requested = req.headers['access-control-request-headers']
     if (result === false || (result as unknown) === '' || result === undefined || result === null) {
-      return build(req, undefined, true)
+      return build(preflight, undefined, true, requested)
     }
-    if (result === true) return build(req, origin, false)
-    if (result === '*') return build(req, '*', false)
-    if (typeof result === 'string') return build(req, result === origin ? origin : undefined, false)
+    if (result === true) return build(preflight, origin, false, requested)
+    if (result === '*') return build(preflight, '*', false, requested)
+    if (typeof result === 'string') {
+      return build(preflight, result === origin ? origin : undefined, false, requested)
+    }
     const list = Array.isArray(result) ? result : [result]
     const allowed =
       origin !== undefined &&
       list.some((entry) => (entry instanceof RegExp ? entry.test(origin) : entry === origin))
-    return build(req, allowed ? origin : undefined, false)
+    return build(preflight, allowed ? origin : undefined, false, requested)
   }
 
   const originPolicy = policy.origin
+  if (originPolicy.kind === 'function') {
+    return function decideCors(req) {
+      const origin = req.headers.origin
+      return callOriginFunction(originPolicy.decide, origin).then((result) => fromResult(req, origin, result))
+    }
+  }
+
+  /** The allowed origin for a request's `Origin`: the policy's rule, which is pure. */
+  const allowOriginOf = (origin: string | undefined): string | undefined => {
+    if (originPolicy.kind === 'any') return '*'
+    if (originPolicy.kind === 'reflect') return origin
+    return origin !== undefined && originPolicy.test(origin) ? origin : undefined
+  }
+  // Keyed by the request's Origin (`undefined` without one): for `'*'` every origin gets the
+  // same answer, so one key serves them all.
+  const keyOf = (origin: string | undefined): string | undefined => (dependsOnOrigin ? origin : '*')
+  const actuals = new Map<string | undefined, CorsDecision>()
+  const preflights = new Map<string | undefined, RememberedPreflight>()
+
   return function decideCors(req) {
     const origin = req.headers.origin
-    switch (originPolicy.kind) {
-      case 'any':
-        return build(req, '*', false)
-      case 'reflect':
-        return build(req, origin, false)
-      case 'match':
-        return build(req, origin !== undefined && originPolicy.test(origin) ? origin : undefined, false)
-      case 'function':
-        return callOriginFunction(originPolicy.decide, origin).then((result) =>
-          fromResult(req, origin, result),
-        )
+    const key = keyOf(origin)
+    if (!isCorsPreflight(req)) {
+      const known = actuals.get(key)
+      if (known !== undefined) return known
+      const built = build(false, allowOriginOf(origin), false, undefined)
+      if (actuals.size >= REMEMBERED_ORIGINS) actuals.clear()
+      actuals.set(key, built)
+      return built
     }
+    const requested = req.headers['access-control-request-headers']
+    const known = preflights.get(key)
+    // Without `allowedHeaders` the answer reflects the requested headers: the one remembered
+    // per origin serves only the same request (a page asks for the same ones each time).
+    if (known !== undefined && (!reflectHeaders || known.requested === requested)) return known.decision
+    const built = build(true, allowOriginOf(origin), false, requested)
+    if (preflights.size >= REMEMBERED_ORIGINS && known === undefined) preflights.clear()
+    preflights.set(key, { requested, decision: built })
+    return built
   }
 }
 
@@ -153,5 +232,8 @@ export function appendVary(res: CorsResponse, names: readonly string[]): void {
 export function applyCorsDecision(res: CorsResponse, decision: CorsDecision): void {
   if (res.headersSent) return
   for (const [name, value] of decision.headers) res.setHeader(name, value)
-  appendVary(res, decision.vary)
+  if (decision.varyValue === undefined) return
+  // The common case, nothing in `Vary` yet, needs no merging: the decision's names are distinct.
+  if (res.getHeader('vary') === undefined) res.setHeader('vary', decision.varyValue)
+  else appendVary(res, decision.vary)
 }

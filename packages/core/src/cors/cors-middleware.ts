@@ -1,14 +1,10 @@
 import type { ServerResponse } from 'node:http'
 import type { Http2ServerResponse } from 'node:http2'
 import type { CorsOptions } from '../config/cors-options.js'
-import { type ResolvedCorsOptions, resolveCorsOptions } from '../config/resolve-cors-options.js'
+import { resolveCorsOptions } from '../config/resolve-cors-options.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
-import {
-  applyCorsDecision,
-  type CorsDecision,
-  type CorsResponse,
-  createCorsDecider,
-} from './cors-decision.js'
+import { applyCorsDecision, type CorsDecision, createCorsDecider } from './cors-decision.js'
+import { answerPreflight, type PreflightResponse } from './preflight-answer.js'
 
 /** A connect-style middleware, usable with `http`, `http2` (compat API), connect, Express and Vite. */
 export type CorsMiddleware = (
@@ -38,19 +34,6 @@ export interface CorsMiddlewareHooks {
 
 function defaultWarn(message: string): void {
   console.warn(`[cors-dev-proxy] ${message}`)
-}
-
-/**
- * Ends a locally answered preflight. A 204 carries no `Content-Length` (RFC 9110 §8.6: a server
- * must not send one with 204, and the status alone says there is no body); any other status
- * (`optionsSuccessStatus: 200` for old clients) gets `Content-Length: 0`, so a client does not
- * wait for a body that never comes. The `cors` package sends `Content-Length: 0` on 204 too; we do not.
- */
-export function endPreflight(res: CorsResponse, policy: ResolvedCorsOptions): void {
-  if (res.headersSent) return
-  res.statusCode = policy.optionsSuccessStatus
-  if (policy.optionsSuccessStatus !== 204) res.setHeader('content-length', '0')
-  res.end()
 }
 
 /**
@@ -92,14 +75,18 @@ export function createCorsMiddleware(
     }
   }
   const decide = createCorsDecider(policy)
-  const finish = (res: CorsResponse, next: (err?: unknown) => void, decision: CorsDecision): void => {
+  const finish = (res: PreflightResponse, next: (err?: unknown) => void, decision: CorsDecision): void => {
+    if (decision.preflight && !decision.disabled && !policy.preflightContinue) {
+      answerPreflight(res, decision, policy)
+      return
+    }
     applyCorsDecision(res, decision)
-    if (decision.preflight && !decision.disabled && !policy.preflightContinue) endPreflight(res, policy)
-    else next()
+    next()
   }
   return function corsMiddleware(req, res, next) {
     const decision = decide(req)
-    if (decision instanceof Promise) decision.then((settled) => finish(res, next, settled), next)
-    else finish(res, next, decision)
+    const response = res as PreflightResponse
+    if (decision instanceof Promise) decision.then((settled) => finish(response, next, settled), next)
+    else finish(response, next, decision)
   }
 }

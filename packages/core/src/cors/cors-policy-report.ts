@@ -7,11 +7,11 @@ import { requestedOrigin } from '../http/request-origin.js'
 import type { Logger } from '../log/logger.js'
 import type { CorsDecision } from './cors-decision.js'
 
-/** Checks the answer about to be written with this status; logs if the browser will refuse it. */
-export type CorsPolicyReport = (status: number) => void
-
-/** Builds the {@link CorsPolicyReport} of one request, or `undefined` when there is nothing to check. */
-export type CorsPolicyReporter = (req: ProxyRequest, decision: CorsDecision) => CorsPolicyReport | undefined
+/**
+ * Checks the answer about to be written to `req` with `status` and the policy's `decision`, and
+ * logs if the browser will refuse it to the page. Never throws.
+ */
+export type CorsPolicyReporter = (req: ProxyRequest, decision: CorsDecision, status: number) => void
 
 /**
  * What to change in the route's own policy. `corsFix` speaks to a backend's owner ("or let
@@ -38,6 +38,41 @@ function policyFix(error: CorsError, origin: string, prefix: string, status: num
   }
 }
 
+/** The inputs of one allowed verdict, compared one by one: a repeated request builds no key. */
+interface AllowedInputs {
+  readonly own: string
+  readonly origin: string
+  readonly method: string | undefined
+  readonly status: number
+  readonly requestMethod: unknown
+  readonly requestHeaders: unknown
+  readonly cookieless: boolean
+  readonly fetchMode: unknown
+}
+
+/** How many allowed verdicts a shared decision remembers as {@link AllowedInputs}. */
+const RECENT_PER_DECISION = 4
+
+function sameInputs(
+  seen: AllowedInputs,
+  req: ProxyRequest,
+  own: string,
+  origin: string,
+  status: number,
+): boolean {
+  const h = req.headers
+  return (
+    seen.status === status &&
+    seen.origin === origin &&
+    seen.own === own &&
+    seen.method === req.method &&
+    seen.requestMethod === h['access-control-request-method'] &&
+    seen.requestHeaders === h['access-control-request-headers'] &&
+    seen.cookieless === (h.cookie === undefined) &&
+    seen.fetchMode === h['sec-fetch-mode']
+  )
+}
+
 /**
  * The diagnostics of a route WITH `cors`: the route's own policy decides the CORS headers, so
  * when it refuses a cross-origin page (an origin it does not allow, a method or header it does
@@ -47,48 +82,83 @@ function policyFix(error: CorsError, origin: string, prefix: string, status: num
  * own pages, or that the origin function took CORS off for, are not checked. Never throws.
  *
  * @example
- * const report = createCorsPolicyReporter(route, logger)(req, decision)
- * report?.(204) // just before the answer's head is written
+ * const report = createCorsPolicyReporter(route, logger)
+ * report(req, decision, 204) // just before the answer's head is written
  */
 export function createCorsPolicyReporter(route: ResolvedRoute, logger: Logger): CorsPolicyReporter {
   // The verdict depends only on the inputs in `verdictKey`, not on the path, and almost every
   // answer is allowed: remembering the allowed ones keeps the full browser check (which costs
   // more than answering a preflight) off the hot path. Bounded, and cleared when full.
   const allowed = new Set<string>()
-  return function corsPolicyReport(req, decision) {
+  // Without an origin function a decision is shared by every request with the same answer (see
+  // `createCorsDecider`): the last few allowed inputs of each are compared field by field, which
+  // spares a page's repeated calls the key above (a long string built and hashed per request).
+  const recent =
+    route.cors?.origin.kind === 'function' ? undefined : new WeakMap<CorsDecision, AllowedInputs[]>()
+  const remember = (
+    req: ProxyRequest,
+    own: string,
+    origin: string,
+    status: number,
+    decision: CorsDecision,
+  ) => {
+    if (recent === undefined) return
+    const h = req.headers
+    const inputs: AllowedInputs = {
+      own,
+      origin,
+      method: req.method,
+      status,
+      requestMethod: h['access-control-request-method'],
+      requestHeaders: h['access-control-request-headers'],
+      cookieless: h.cookie === undefined,
+      fetchMode: h['sec-fetch-mode'],
+    }
+    const list = recent.get(decision)
+    if (list === undefined) recent.set(decision, [inputs])
+    else if (list.unshift(inputs) > RECENT_PER_DECISION) list.pop()
+  }
+
+  return function corsPolicyReport(req, decision, status) {
     const origin = req.headers.origin
-    if (origin === undefined || decision.disabled) return undefined
+    if (origin === undefined || decision.disabled) return
     const own = requestedOrigin(req)
-    if (own === undefined || origin === own) return undefined
-    return function reportAnswer(status) {
-      const key = verdictKey(req, own, origin, status, decision)
-      if (allowed.has(key)) return
-      // Checked after the memo, since parsing two origins costs more than the lookup; a
-      // same-origin request gets no diagnosis and is remembered as allowed below.
-      try {
-        const diagnosis = diagnoseResponse({
-          url: `${own}${req.url ?? '/'}`,
-          method: req.method ?? 'GET',
-          requestHeaders: req.headers as Record<string, string | string[] | undefined>,
-          response: { status, headers: decision.headers },
-        })
-        if (diagnosis === undefined || diagnosis.allowed || diagnosis.error === undefined) {
-          if (allowed.size >= MAX_REMEMBERED) allowed.clear()
-          allowed.add(key)
-          return
-        }
-        // Keyed by route and kind of refusal, never by origin or header names: a client that
-        // forges a new Origin on every request must not get a new line each time.
-        const { error } = diagnosis
-        logger.limited(
-          'warn',
-          `cors ${route.prefix} ${diagnosis.stage}:${error.kind}`,
-          () =>
-            `${req.method} ${req.url} from ${origin}: the browser will refuse this answer to the page (route '${route.prefix}' has \`cors\`, whose policy does not allow it)\n  ${diagnosis.message}\n  Fix: ${policyFix(error, origin, route.prefix, status)}`,
-        )
-      } catch (error) {
-        logger.debug(`CORS diagnostics failed for ${req.method} ${req.url}: ${String(error)}`)
+    if (own === undefined || origin === own) return
+    const seen = recent?.get(decision)
+    if (seen !== undefined) {
+      for (const inputs of seen) if (sameInputs(inputs, req, own, origin, status)) return
+    }
+    const key = verdictKey(req, own, origin, status, decision)
+    if (allowed.has(key)) {
+      remember(req, own, origin, status, decision)
+      return
+    }
+    // Checked after the memo, since parsing two origins costs more than the lookup; a
+    // same-origin request gets no diagnosis and is remembered as allowed below.
+    try {
+      const diagnosis = diagnoseResponse({
+        url: `${own}${req.url ?? '/'}`,
+        method: req.method ?? 'GET',
+        requestHeaders: req.headers as Record<string, string | string[] | undefined>,
+        response: { status, headers: decision.headers },
+      })
+      if (diagnosis === undefined || diagnosis.allowed || diagnosis.error === undefined) {
+        if (allowed.size >= MAX_REMEMBERED) allowed.clear()
+        allowed.add(key)
+        remember(req, own, origin, status, decision)
+        return
       }
+      // Keyed by route and kind of refusal, never by origin or header names: a client that
+      // forges a new Origin on every request must not get a new line each time.
+      const { error } = diagnosis
+      logger.limited(
+        'warn',
+        `cors ${route.prefix} ${diagnosis.stage}:${error.kind}`,
+        () =>
+          `${req.method} ${req.url} from ${origin}: the browser will refuse this answer to the page (route '${route.prefix}' has \`cors\`, whose policy does not allow it)\n  ${diagnosis.message}\n  Fix: ${policyFix(error, origin, route.prefix, status)}`,
+      )
+    } catch (error) {
+      logger.debug(`CORS diagnostics failed for ${req.method} ${req.url}: ${String(error)}`)
     }
   }
 }

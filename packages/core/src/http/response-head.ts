@@ -71,22 +71,42 @@ function absorbHeaders(res: HookableResponse, headers: unknown): void {
     for (const [name, values] of grouped)
       res.setHeader(name, values.length === 1 ? (values[0] as string) : values)
   } else if (headers !== null && typeof headers === 'object') {
-    for (const [name, value] of Object.entries(headers as OutgoingHttpHeaders)) {
+    const record = headers as OutgoingHttpHeaders
+    for (const name of Object.keys(record)) {
+      const value = record[name]
       if (value !== undefined) res.setHeader(name, value)
     }
   }
 }
 
-/** A view of the response as a {@link ResponseHead}, with the status kept apart until sent. */
-function headOf(res: HookableResponse, status: number): ResponseHead {
-  return {
-    statusCode: status,
-    getHeader: (name) => res.getHeader(name),
-    setHeader: (name, value) => void res.setHeader(name, value),
-    removeHeader: (name) => res.removeHeader(name),
-    getHeaderNames: () => res.getHeaderNames(),
-    getHeaders: () => res.getHeaders(),
+/**
+ * A view of the response as a {@link ResponseHead}, with the status kept apart until sent. A
+ * class, so each head costs one small object and not a closure per method.
+ */
+class HeadView implements ResponseHead {
+  constructor(
+    private readonly res: HookableResponse,
+    public statusCode: number,
+  ) {}
+  getHeader(name: string): OutgoingHttpHeader | undefined {
+    return this.res.getHeader(name)
   }
+  setHeader(name: string, value: OutgoingHttpHeader): void {
+    this.res.setHeader(name, value)
+  }
+  removeHeader(name: string): void {
+    this.res.removeHeader(name)
+  }
+  getHeaderNames(): string[] {
+    return this.res.getHeaderNames()
+  }
+  getHeaders(): OutgoingHttpHeaders {
+    return this.res.getHeaders()
+  }
+}
+
+function headOf(res: HookableResponse, status: number): ResponseHead {
+  return new HeadView(res, status)
 }
 
 /** Runs the hooks in order, then sends the head with the status they settled on. */

@@ -51,7 +51,15 @@ export function matchRoute(routes: readonly ResolvedRoute[], rawUrl: string): Ro
 }
 
 /** A request's route, looked up once per request however many times it is asked for. */
-export type RequestMatcher = (req: { readonly url?: string | undefined }) => RouteMatch | undefined
+export interface RequestMatcher {
+  (req: { readonly url?: string | undefined }): RouteMatch | undefined
+  /**
+   * The same answer for the last one to ask about a request (the proxy's middleware): what an
+   * earlier asker left in the memo, else a fresh match that is not stored, since nobody will
+   * ask again and a memo entry per request is most of the cost of matching.
+   */
+  readonly withoutMemo: (req: { readonly url?: string | undefined }) => RouteMatch | undefined
+}
 
 /**
  * Wraps {@link matchRoute} for one set of routes so that each request is matched once: an
@@ -66,7 +74,7 @@ export type RequestMatcher = (req: { readonly url?: string | undefined }) => Rou
  */
 export function createRequestMatcher(routes: readonly ResolvedRoute[]): RequestMatcher {
   const memo = new WeakMap<object, { readonly url: string; readonly match: RouteMatch | undefined }>()
-  return function matchRequest(req) {
+  function matchRequest(req: { readonly url?: string | undefined }): RouteMatch | undefined {
     const url = req.url
     if (url === undefined) return undefined
     const seen = memo.get(req)
@@ -75,4 +83,11 @@ export function createRequestMatcher(routes: readonly ResolvedRoute[]): RequestM
     memo.set(req, { url, match })
     return match
   }
+  function matchRequestWithoutMemo(req: { readonly url?: string | undefined }): RouteMatch | undefined {
+    const url = req.url
+    if (url === undefined) return undefined
+    const seen = memo.get(req)
+    return seen !== undefined && seen.url === url ? seen.match : matchRoute(routes, url)
+  }
+  return Object.assign(matchRequest, { withoutMemo: matchRequestWithoutMemo })
 }

@@ -237,6 +237,34 @@ describe('CORS diagnostics of routes with cors', () => {
     expect(target.seen).toEqual([])
   })
 
+  it('still logs a refusal after allowed answers of the same policy decision were remembered', async () => {
+    const target = await startTarget()
+    const proxy = await startProxy({
+      '/api': { target: target.url, cors: { methods: ['GET', 'POST'], allowedHeaders: ['content-type'] } },
+    })
+    const preflight = (method: string) =>
+      sendRequest(`${proxy.url}/api/items`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: PAGE,
+          'access-control-request-method': method,
+          'access-control-request-headers': 'content-type',
+        },
+      })
+    for (let i = 0; i < 3; i++) await preflight('POST')
+    await preflight('PUT')
+    for (let i = 0; i < 3; i++) await sendRequest(`${proxy.url}/api/items`, { headers: { origin: PAGE } })
+    await sendRequest(`${proxy.url}/api/items`, { headers: { origin: PAGE, cookie: 'session=1' } })
+    const kinds = proxy.corsLines().map((line) => line.message.split('\n')[1]?.trim())
+    const blocked = blockedAt(`${proxy.url}/api/items`, PAGE)
+    expect(kinds).toEqual([
+      `${blocked}Method PUT is not allowed by Access-Control-Allow-Methods in preflight response.`,
+      expect.stringContaining(
+        "The value of the 'Access-Control-Allow-Credentials' header in the response is ''",
+      ),
+    ])
+  })
+
   it('lists every header the policy refuses in the fix, not only the one the message names', async () => {
     const target = await startTarget()
     const proxy = await startProxy({

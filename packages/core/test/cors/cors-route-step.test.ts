@@ -8,8 +8,12 @@ import {
   sendHttp2Request,
   sendRequest,
 } from '../../../../test/support/servers.js'
+import type { CorsOptions } from '../../src/config/cors-options.js'
+import { type ResolvedCorsOptions, resolveCorsOptions } from '../../src/config/resolve-cors-options.js'
 import { createCorsDevProxy } from '../../src/create-cors-dev-proxy.js'
+import { mergeVary, varyNames } from '../../src/http/vary.js'
 import type { CorsDevProxyOptions, Routes } from '../../src/index.js'
+import { referenceDecision } from '../support/reference-cors.js'
 
 const PAGE = 'http://localhost:5173'
 const PREFLIGHT = {
@@ -142,6 +146,69 @@ describe('a route with cors', () => {
     expect(get.headers.vary).toBe('Accept-Encoding, Origin')
     expect(get.headers['access-control-max-age']).toBeUndefined()
   })
+})
+
+describe("a route with cors, over the backend's own headers", () => {
+  /** A backend that answers with the `vary` and `access-control-*` headers the query names. */
+  async function startEchoTarget() {
+    const started = await listen(
+      createServer((req: IncomingMessage, res: ServerResponse) => {
+        const query = new URL(req.url ?? '/', 'http://x').searchParams
+        for (const vary of query.getAll('vary')) res.appendHeader('vary', vary)
+        for (const line of query.getAll('acl')) {
+          const [name = '', value = ''] = line.split('=')
+          res.setHeader(`access-control-${name}`, value)
+        }
+        res.end('ok')
+      }),
+    )
+    cleanup.push(started.close)
+    return started
+  }
+
+  const policies: Array<[string, boolean | CorsOptions]> = [
+    ['default', true],
+    ['any', { origin: '*', exposedHeaders: ['x-total'] }],
+    ['credentials', { origin: PAGE, credentials: true, exposedHeaders: 'x-a,x-b' }],
+  ]
+  const backends: Array<[string, string[], string[]]> = [
+    ['no Vary', [], []],
+    ['its own Vary', ['Accept-Encoding'], []],
+    ['Vary naming Origin in lower case', ['origin, Accept-Encoding'], []],
+    ['Vary exactly ours', ['Origin'], []],
+    ['Vary: *', ['*'], []],
+    ['a repeated, spaced Vary', ['Accept-Encoding,  accept-encoding', 'Cookie'], []],
+    [
+      'CORS headers of its own',
+      ['Accept-Encoding'],
+      ['allow-origin=*', 'max-age=600', 'expose-headers=x-secret', 'allow-credentials=true'],
+    ],
+  ]
+
+  it.each(policies)(
+    'keeps only its headers and merges Vary as the general path does (%s)',
+    async (_name, cors) => {
+      const target = await startEchoTarget()
+      const proxy = await startProxy({ '/api': { target: target.url, cors } })
+      const policy = resolveCorsOptions(cors) as ResolvedCorsOptions
+      for (const origin of [undefined, PAGE, 'https://evil.example']) {
+        for (const [what, vary, acl] of backends) {
+          const query = new URLSearchParams([...vary.map((v) => ['vary', v]), ...acl.map((a) => ['acl', a])])
+          const headers = origin === undefined ? {} : { origin }
+          // Twice: the second request meets the decision the first one left behind.
+          for (let round = 0; round < 2; round++) {
+            const res = await sendRequest(`${proxy.url}/api/x?${query}`, { headers })
+            const decision = referenceDecision(policy, { method: 'GET', headers })
+            const cors = Object.fromEntries(
+              Object.entries(res.headers).filter(([name]) => name.startsWith('access-control-')),
+            )
+            expect(cors, `${origin} ${what}`).toEqual(Object.fromEntries(decision.headers))
+            expect(res.headers.vary, `${origin} ${what}`).toBe(mergeVary(varyNames(vary), decision.vary))
+          }
+        }
+      }
+    },
+  )
 })
 
 describe('a route without cors', () => {

@@ -3,7 +3,12 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { serveProxy } from '../../../../test/support/proxy-server.js'
 import { collectBody, listen } from '../../../../test/support/servers.js'
 import { resolveOptions } from '../../src/config/resolve-options.js'
-import { isOriginForm, matchRoute, prefixMatches } from '../../src/pipeline/match-route.js'
+import {
+  createRequestMatcher,
+  isOriginForm,
+  matchRoute,
+  prefixMatches,
+} from '../../src/pipeline/match-route.js'
 import { forwardRoute } from '../support/resolved.js'
 
 const silent = { log: 'silent' } as const
@@ -187,4 +192,32 @@ describe('matching over real sockets', () => {
       expect(auth.seen).toEqual(['/login?next=/home', '/me', '/me'])
     },
   )
+})
+
+describe('createRequestMatcher', () => {
+  const { routes } = resolveOptions({ '/api': 'http://localhost:3000', '/api/v2': 'http://localhost:3001' })
+
+  it('matches a request once, however many ask, and again when its URL changes', () => {
+    const matchOf = createRequestMatcher(routes)
+    const req = { url: '/api/v2/users?x=1' }
+    const first = matchOf(req)
+    expect(first).toEqual(matchRoute(routes, req.url))
+    expect(matchOf(req)).toBe(first)
+    // The last asker gets what the earlier one left.
+    expect(matchOf.withoutMemo(req)).toBe(first)
+    req.url = '/api/users'
+    expect(matchOf(req)?.route.prefix).toBe('/api')
+    expect(matchOf({})).toBeUndefined()
+  })
+
+  it('matches without remembering for the last asker when nobody asked before', () => {
+    const matchOf = createRequestMatcher(routes)
+    const req = { url: '/api/v2/items' }
+    const last = matchOf.withoutMemo(req)
+    expect(last).toEqual(matchRoute(routes, req.url))
+    // Nothing was stored: a later asker matches afresh.
+    expect(matchOf(req)).not.toBe(last)
+    expect(matchOf(req)).toEqual(last)
+    expect(matchOf.withoutMemo({ url: 'http://evil.example/' })).toBeUndefined()
+  })
 })
