@@ -4,8 +4,9 @@ import { devServerLogSink } from './dev-server-log-sink.js'
 import type { DevServerLike, DevServerMiddleware, NamedMiddleware } from './dev-server-types.js'
 import { hmrPath, hostIsAllowed, isHmrUpgrade, wsRoutesShadowedByHmr } from './hmr-socket.js'
 import { assertAppServesHttp2 } from './http2-app.js'
-import { insertAfterSecurityChecks } from './insert-middleware.js'
+import { insertAfterSecurityChecks, securityChecksIn } from './insert-middleware.js'
 import { findProxyConflicts, type ProxyConflict } from './proxy-conflicts.js'
+import { serveRoutesBeforeApp } from './serve-before-app.js'
 import { createSetupCheck } from './setup-check.js'
 
 /** The options of `createCorsDevProxy`, plus your own `setupMiddlewares` and `onListening` to compose with. */
@@ -58,7 +59,9 @@ function describeProxyConflict({ index, key, context, glob, prefix }: ProxyConfl
  * The middleware runs right after webpack-dev-server's Host and cross-origin checks, before
  * compression (server-sent events arrive one by one), before webpack-dev-middleware (proxied
  * calls never wait for a build) and before the dev server's catch-all OPTIONS answer
- * (preflights reach the route's `cors` policy or the backend). Works with `server: 'http'`,
+ * (preflights reach the route's `cors` policy or the backend). When nothing of the user's comes
+ * before it, the routes' requests are served from the server's `request` listener, those two
+ * checks first, before Express sees them (see `serveRoutesBeforeApp`). Works with `server: 'http'`,
  * `'https'` and `'http2'` (with `app: () => connect()`, which webpack-dev-server documents
  * for HTTP/2: on its default Express the start fails, see `assertAppServesHttp2`), from
  * CommonJS (`require`) and ESM configs.
@@ -113,7 +116,12 @@ export function corsDevProxy(
         )
       }
 
-      const entry: NamedMiddleware = { name: 'cors-dev-proxy', middleware: proxy.middleware }
+      const middleware = serveRoutesBeforeApp(server, devServer.app, {
+        middleware: proxy.middleware,
+        claims: proxy.claims,
+        ...securityChecksIn(middlewares),
+      })
+      const entry: NamedMiddleware = { name: 'cors-dev-proxy', middleware }
       const installed = insertAfterSecurityChecks(middlewares, entry as M)
       if (!userSetup) return installed
       return userSetup(installed as DevServerMiddleware[], devServer) as M[]
