@@ -1,12 +1,17 @@
 import type { CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
-import { createDevServerProxy, resolveOptions, splitConfig } from '@cors-dev-proxy/core/adapter'
+import {
+  createDevServerProxy,
+  resolveOptions,
+  serveBeforeApp,
+  splitConfig,
+} from '@cors-dev-proxy/core/adapter'
+import { checksBeforeProxy } from './checks-before-proxy.js'
 import { devServerLogSink } from './dev-server-log-sink.js'
 import type { DevServerLike, DevServerMiddleware, NamedMiddleware } from './dev-server-types.js'
 import { hmrPath, hostIsAllowed, isHmrUpgrade, wsRoutesShadowedByHmr } from './hmr-socket.js'
 import { assertAppServesHttp2 } from './http2-app.js'
-import { insertAfterSecurityChecks, securityChecksIn } from './insert-middleware.js'
+import { insertAfterSecurityChecks } from './insert-middleware.js'
 import { findProxyConflicts, type ProxyConflict } from './proxy-conflicts.js'
-import { serveRoutesBeforeApp } from './serve-before-app.js'
 import { createSetupCheck } from './setup-check.js'
 
 /** The options of `createCorsDevProxy`, plus your own `setupMiddlewares` and `onListening` to compose with. */
@@ -61,7 +66,7 @@ function describeProxyConflict({ index, key, context, glob, prefix }: ProxyConfl
  * calls never wait for a build) and before the dev server's catch-all OPTIONS answer
  * (preflights reach the route's `cors` policy or the backend). When nothing of the user's comes
  * before it, the routes' requests are served from the server's `request` listener, those two
- * checks first, before Express sees them (see `serveRoutesBeforeApp`). Works with `server: 'http'`,
+ * checks first, before Express sees them (see `serveBeforeApp`). Works with `server: 'http'`,
  * `'https'` and `'http2'` (with `app: () => connect()`, which webpack-dev-server documents
  * for HTTP/2: on its default Express the start fails, see `assertAppServesHttp2`), from
  * CommonJS (`require`) and ESM configs.
@@ -116,10 +121,10 @@ export function corsDevProxy(
         )
       }
 
-      const middleware = serveRoutesBeforeApp(server, devServer.app, {
+      const middleware = serveBeforeApp(server, devServer.app, {
         middleware: proxy.middleware,
         claims: proxy.claims,
-        ...securityChecksIn(middlewares),
+        plan: checksBeforeProxy(devServer.app, middlewares),
       })
       const entry: NamedMiddleware = { name: 'cors-dev-proxy', middleware }
       const installed = insertAfterSecurityChecks(middlewares, entry as M)

@@ -6,41 +6,8 @@ import type { NamedMiddleware } from './dev-server-types.js'
  */
 const SECURITY_CHECKS: ReadonlySet<string> = new Set(['host-header-check', 'cross-origin-header-check'])
 
-/**
- * Patches webpack-dev-server puts before the proxy that the proxy does without: over HTTP/2 it
- * makes `res.statusMessage` a no-op for the app's final handler, which the proxy never calls.
- */
-const PATCHES: ReadonlySet<string> = new Set(['http2-status-message-patch'])
-
 function nameOf(entry: unknown): string | undefined {
   return typeof entry === 'object' && entry !== null ? (entry as NamedMiddleware).name : undefined
-}
-
-/** The middleware functions of the entries of `middlewares` whose names are in `names`. */
-function functionsNamed(middlewares: readonly unknown[], names: ReadonlySet<string>): Set<unknown> {
-  const found = new Set<unknown>()
-  for (const entry of middlewares) {
-    const name = nameOf(entry)
-    if (name !== undefined && names.has(name)) found.add((entry as NamedMiddleware).middleware)
-  }
-  return found
-}
-
-/**
- * webpack-dev-server's security checks in its middleware list, as functions, and its patches
- * the proxy does without: what `serveRoutesBeforeApp` runs, and may skip, before the proxy.
- *
- * @example
- * const { checks, skippable } = securityChecksIn(middlewares) // the list setupMiddlewares receives
- */
-export function securityChecksIn(middlewares: readonly unknown[]): {
-  checks: Set<unknown>
-  skippable: Set<unknown>
-} {
-  return {
-    checks: functionsNamed(middlewares, SECURITY_CHECKS),
-    skippable: functionsNamed(middlewares, PATCHES),
-  }
 }
 
 /**

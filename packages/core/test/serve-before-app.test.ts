@@ -1,12 +1,12 @@
 import { createServer, request, type Server } from 'node:http'
-import type { NextFunction, ProxyRequest, ProxyResponse } from '@cors-dev-proxy/core'
 import connect from 'connect'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import { listen, type StartedServer } from '../../../test/support/servers.js'
-import { serveRoutesBeforeApp } from '../src/serve-before-app.js'
+import type { NextFunction, ProxyRequest, ProxyResponse } from '../src/http/proxy-types.js'
+import { type AppMiddleware, serveBeforeApp } from '../src/serve-before-app.js'
 
-type Middleware = (req: ProxyRequest, res: ProxyResponse, next: NextFunction) => void
+type Middleware = AppMiddleware
 type App = ((req: ProxyRequest, res: ProxyResponse) => void) & { use(fn: unknown): unknown }
 
 /** webpack-dev-server's Host check, in miniature: only `Host: allowed` passes. */
@@ -54,27 +54,38 @@ async function get(path: string, host = 'allowed'): Promise<{ status: number; bo
   })
 }
 
-/** An app as webpack-dev-server builds it: the check, the listed proxy, the dev server's own answer. */
+/**
+ * An app as a dev server builds it: its Host check, the listed proxy, its own answer, its error
+ * handler. The plan runs the functions listed before the proxy that are the check, leaves out
+ * `skippable` ones, and keeps the proxy in the app when anything else comes first.
+ */
 async function start(
   app: App,
   seen: string[],
   options: { before?: Middleware; skippable?: unknown[] } = {},
 ): Promise<Server> {
   const server = createServer(app)
-  const proxy = fakeProxy(seen)
-  const listed = serveRoutesBeforeApp(server, app, {
-    ...proxy,
-    checks: new Set([hostCheck]),
-    skippable: new Set(options.skippable ?? []),
+  const mounted: unknown[] = []
+  const use = (fn: unknown) => {
+    mounted.push(fn)
+    app.use(fn)
+  }
+  const listed = serveBeforeApp(server, app, {
+    ...fakeProxy(seen),
+    plan(own) {
+      const before = mounted.slice(0, mounted.indexOf(own))
+      if (before.some((fn) => fn !== hostCheck && !options.skippable?.includes(fn))) return undefined
+      return before.filter((fn) => fn === hostCheck) as Middleware[]
+    },
   })
-  app.use(hostCheck)
-  if (options.before) app.use(options.before)
-  app.use(listed)
-  app.use((req: ProxyRequest, res: ProxyResponse) => {
+  use(hostCheck)
+  if (options.before) use(options.before)
+  use(listed)
+  use((req: ProxyRequest, res: ProxyResponse) => {
     seen.push(`app ${req.url}`)
     res.end('dev server')
   })
-  app.use((error: Error, _req: ProxyRequest, res: ProxyResponse, _next: NextFunction) => {
+  use((error: Error, _req: ProxyRequest, res: ProxyResponse, _next: NextFunction) => {
     seen.push(`error ${error.message}`)
     res.writeHead(500).end()
   })
@@ -82,7 +93,7 @@ async function start(
   return server
 }
 
-describe('serveRoutesBeforeApp', () => {
+describe('serveBeforeApp', () => {
   it.each([
     ['Express', () => express() as unknown as App],
     ['connect', () => connect() as unknown as App],
@@ -144,11 +155,8 @@ describe('serveRoutesBeforeApp', () => {
     const app = connect() as unknown as App
     const server = createServer((req, res) => app(req, res))
     const listener = server.listeners('request')
-    const listed = serveRoutesBeforeApp(server, app, {
-      ...fakeProxy([]),
-      checks: new Set(),
-      skippable: new Set(),
-    })
+    const plan = () => []
+    const listed = serveBeforeApp(server, app, { ...fakeProxy([]), plan })
     expect(server.listeners('request')).toEqual(listener)
     expect(typeof listed).toBe('function')
   })
