@@ -1,9 +1,17 @@
-import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localhostCertificate, type TestCertificate } from '../support/tls.js'
 import type { AdapterHarness, DevServerHandle } from './adapter-harness.js'
 import { webSocketUrl } from './adapter-harness.js'
-import { closeWebSocket, open, openWebSocket, readStream, roundTrip, send, sendHttp2 } from './clients.js'
+import {
+  closeWebSocket,
+  open,
+  openWebSocket,
+  rawExchange,
+  readStream,
+  roundTrip,
+  send,
+  sendHttp2,
+} from './clients.js'
 import {
   closedPort,
   type EchoBody,
@@ -309,21 +317,5 @@ export function describeAdapter(harness: AdapterHarness): void {
           /\[cors-dev-proxy\] h2 GET \/api\/protocol-h2 → http:\/\/127\.0\.0\.1:\d+\/protocol-h2 200 \d+ ms$/,
         )
     })
-  })
-}
-
-/** Writes raw bytes to the dev server and resolves with everything it answers before closing (at most 5 s). */
-function rawExchange(origin: string, request: string): Promise<string> {
-  const { hostname, port } = new URL(origin)
-  return new Promise((resolve, reject) => {
-    let answer = ''
-    const socket = connect(Number(port), hostname, () => socket.write(request))
-    socket.setEncoding('utf8')
-    socket.setTimeout(5000, () => socket.destroy())
-    socket.on('data', (chunk) => {
-      answer += chunk
-    })
-    socket.on('close', () => resolve(answer))
-    socket.on('error', reject)
   })
 }

@@ -6,6 +6,7 @@ import {
   constants as http2Constants,
 } from 'node:http2'
 import { request as httpsRequest } from 'node:https'
+import { connect } from 'node:net'
 import WebSocket from 'ws'
 
 /** A complete answer read by a test client. */
@@ -190,4 +191,20 @@ export async function closeWebSocket(socket: WebSocket): Promise<void> {
   const closed = once(socket, 'close')
   socket.close()
   await closed
+}
+
+/** Writes raw bytes to the dev server and resolves with everything it answers before closing (at most 5 s). */
+export function rawExchange(origin: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(origin)
+  return new Promise((resolve, reject) => {
+    let answer = ''
+    const socket = connect(Number(port), hostname, () => socket.write(request))
+    socket.setEncoding('utf8')
+    socket.setTimeout(5000, () => socket.destroy())
+    socket.on('data', (chunk) => {
+      answer += chunk
+    })
+    socket.on('close', () => resolve(answer))
+    socket.on('error', reject)
+  })
 }

@@ -2,9 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { localhostCertificate } from '../support/tls.js'
 import { webSocketUrl } from './adapter-harness.js'
 import { describeAdapter } from './adapter-suite.js'
-import { closeWebSocket, openWebSocket, send, sendHttp2 } from './clients.js'
+import { closeWebSocket, openWebSocket, rawExchange, send, sendHttp2 } from './clients.js'
 import { describeHooks } from './hooks-suite.js'
-import { startTargetServer, type TargetServer } from './target-server.js'
+import { type EchoBody, startTargetServer, type TargetServer } from './target-server.js'
 import { startVite, type ViteHandle, vite, viteHarness } from './vite-server.js'
 
 describeAdapter(viteHarness)
@@ -84,6 +84,37 @@ describe(`${viteHarness.name}: what the plugin leaves to Vite`, () => {
     const rebound = await send(`${server.origin}/api/secret`, { headers: { host: 'attacker.example' } })
     expect(rebound.status).toBe(403)
     expect(target.requests.length).toBe(before)
+  })
+
+  it("answers the routes before connect and the rest of Vite, after Vite's own checks", async () => {
+    server = await startVite({ routes: { '/api': target.url } })
+    const listeners = server.server.httpServer?.listeners('request') ?? []
+    expect(listeners.map((listener) => listener.name)).toEqual(['corsDevProxyBeforeApp'])
+    const before = target.requests.length
+    // Vite refuses a `#` in the request target (browsers never send one) before any plugin: still.
+    const fragment = await rawExchange(
+      server.origin,
+      'GET /api/x#y HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+    )
+    expect(fragment).toMatch(/^HTTP\/1\.1 400/)
+    expect(target.requests.length).toBe(before)
+    expect((await send(`${server.origin}/api/x`)).headers['x-answered-by']).toBe('target')
+  })
+
+  it("keeps another plugin's middleware mounted before the routes in front of them", async () => {
+    const earlier = {
+      name: 'earlier',
+      enforce: 'pre' as const,
+      configureServer(vite: { middlewares: { use(fn: unknown): void } }) {
+        vite.middlewares.use((req: { headers: Record<string, string> }, _res: unknown, next: () => void) => {
+          req.headers['x-earlier'] = 'seen'
+          next()
+        })
+      },
+    }
+    server = await startVite({ routes: { '/api': target.url }, config: { plugins: [earlier as never] } })
+    const res = await send(`${server.origin}/api/x`)
+    expect((JSON.parse(res.body) as EchoBody).headers['x-earlier']).toBe('seen')
   })
 
   it('keeps server.proxy working and warns when it claims the same requests as a route', async () => {

@@ -91,6 +91,53 @@ describe(`${webpackHarness.name}: placement among webpack-dev-server's middlewar
     expect(await reader.rest()).toContain('data: two')
   })
 
+  it("answers the routes before Express and its compression, after the dev server's Host and cross-origin checks", async () => {
+    server = await startWebpackDevServer({ routes: { '/api': target.url } })
+    const gzip = { 'accept-encoding': 'gzip' }
+    const proxied = await send(`${server.origin}/api/early`, { headers: gzip })
+    expect(proxied.headers['x-answered-by']).toBe('target')
+    // As the target sent it: neither compressed nor dressed by Express...
+    expect(proxied.headers['content-encoding']).toBeUndefined()
+    expect(proxied.headers['x-powered-by']).toBeUndefined()
+    // ...with the header the cross-origin check adds.
+    expect(proxied.headers['cross-origin-resource-policy']).toBe('same-origin')
+    const bundle = await send(`${server.origin}/main.js`, { headers: gzip })
+    expect(bundle.headers['content-encoding']).toBe('gzip')
+    expect(bundle.headers['x-powered-by']).toBe('Express')
+
+    // The checks still refuse, with their own answers, and nothing reaches the target.
+    const before = target.requests.length
+    const rebinding = await send(`${server.origin}/api/x`, { headers: { host: 'evil.example' } })
+    expect(rebinding).toMatchObject({ status: 403, body: 'Invalid Host header' })
+    const noCors = await send(`${server.origin}/api/x`, {
+      headers: { 'sec-fetch-mode': 'no-cors', 'sec-fetch-site': 'cross-site' },
+    })
+    expect(noCors).toMatchObject({ status: 403, body: 'Cross-Origin request blocked' })
+    expect(target.requests.length).toBe(before)
+  })
+
+  it('keeps a middleware of yours listed before the proxy in front of its routes', async () => {
+    server = await startWebpackDevServer({
+      routes: { '/api': target.url },
+      options: {
+        setupMiddlewares(middlewares) {
+          middlewares.unshift({
+            name: 'mine',
+            middleware: (req: { headers: Record<string, string> }, _res: unknown, next: () => void) => {
+              req.headers['x-mine'] = 'seen'
+              next()
+            },
+          })
+          return middlewares
+        },
+      },
+    })
+    const res = await send(`${server.origin}/api/x`)
+    expect((JSON.parse(res.body) as EchoBody).headers['x-mine']).toBe('seen')
+    // Inside the app, after yours: Express dressed the answer.
+    expect(res.headers['x-powered-by']).toBe('Express')
+  })
+
   it('composes with a setupMiddlewares of your own', async () => {
     let seen: string[] = []
     server = await startWebpackDevServer({

@@ -53,3 +53,37 @@ export function moveAfterViteHostCheck(stack: ConnectLayer[], handle: ConnectLay
   const [layer] = stack.splice(own, 1)
   stack.splice(hostCheck, 0, layer as ConnectLayer)
 }
+
+/**
+ * What Vite runs before plugin middlewares that the routes keep in front of them: its refusal
+ * of a `#` in the URL (400) and its host check. `viteTimeMiddleware` (`DEBUG=vite:time`) is
+ * not here: it times what follows it, so the routes then stay inside Vite's stack.
+ */
+const VITE_CHECKS = /^(?:viteRejectInvalidRequestMiddleware|viteHostCheckMiddleware|hostValidationMiddleware)/
+
+/** The name of the wrapper `exemptProxiedRoutesFromViteCors` puts on Vite's CORS middleware. */
+const EXEMPTED_CORS = 'corsMiddlewareOutsideProxiedRoutes'
+
+/**
+ * The `plan` of `serveBeforeApp` for Vite: Vite's checks mounted before the plugin's middleware
+ * (`listed`), in order, to run before the proxy; or `undefined` when anything else comes first
+ * (another plugin's middleware, one mounted on a path), which keeps the routes in Vite's stack,
+ * after it. Vite's CORS middleware, once exempted, passes the routes' requests on: left out.
+ *
+ * @example
+ * viteChecksBefore(server.middlewares.stack, listed) // [viteRejectInvalidRequestMiddleware, hostValidationMiddleware]
+ */
+export function viteChecksBefore(
+  stack: readonly ConnectLayer[],
+  listed: ConnectLayer['handle'],
+): Handle[] | undefined {
+  const own = stack.findIndex((entry) => entry.handle === listed)
+  if (own === -1) return undefined
+  const checks: Handle[] = []
+  for (const { route, handle } of stack.slice(0, own)) {
+    if (route !== '') return undefined
+    if (VITE_CHECKS.test(handle.name)) checks.push(handle as Handle)
+    else if (handle.name !== EXEMPTED_CORS) return undefined
+  }
+  return checks
+}

@@ -1,10 +1,17 @@
 import type { CorsDevProxyConfig, CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
-import { createDevServerProxy, type DevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
+import {
+  type AppMiddleware,
+  createDevServerProxy,
+  type DevServerProxy,
+  resolveOptions,
+  serveBeforeApp,
+} from '@cors-dev-proxy/core/adapter'
 import type { Plugin, PreviewServer, ViteDevServer } from 'vite'
 import {
   type ConnectLayer,
   exemptProxiedRoutesFromViteCors,
   moveAfterViteHostCheck,
+  viteChecksBefore,
 } from './connect-stack.js'
 import { findProxyConflicts } from './proxy-conflicts.js'
 import { viteLogSink } from './vite-log-sink.js'
@@ -22,7 +29,10 @@ type Server = ViteDevServer | PreviewServer
  * What it changes in Vite, and only for requests its routes claim: Vite's `cors` middleware
  * steps aside (so preflights reach the route's `cors` policy or the backend, instead of Vite's
  * 204), and WebSocket upgrades of `ws` routes are forwarded unless they are Vite's own HMR
- * socket (its subprotocol on its HMR path), after Vite's `allowedHosts` check.
+ * socket (its subprotocol on its HMR path), after Vite's `allowedHosts` check. Their requests
+ * are answered from the HTTP server's `request` listener, after Vite's own checks (a `#` in the
+ * URL, `allowedHosts`) and before connect and the rest of Vite (see `serveBeforeApp`), unless
+ * another plugin's middleware comes first.
  *
  * @example
  * // vite.config.ts
@@ -56,7 +66,14 @@ export function corsDevProxy(routes: Routes | CorsDevProxyConfig, options?: Cors
           `cors-dev-proxy answers them first, so ${kind}.proxy['${context}'] never sees them. Remove one of the two.`,
       )
     }
-    server.middlewares.use(proxy.middleware)
+    const stack = server.middlewares.stack as unknown as ConnectLayer[]
+    // The routes' requests skip connect and Vite's other middlewares, after Vite's checks.
+    const listed = serveBeforeApp(httpServer ?? undefined, server.middlewares, {
+      middleware: proxy.middleware,
+      claims: proxy.claims,
+      plan: (own) => viteChecksBefore(stack, own) as AppMiddleware[] | undefined,
+    })
+    server.middlewares.use(listed)
 
     if (!httpServer) {
       detached.add(proxy)
@@ -77,9 +94,8 @@ export function corsDevProxy(routes: Routes | CorsDevProxyConfig, options?: Cors
 
     // Runs after Vite has added its own middlewares (Vite 6 adds `cors` only after the plugins').
     return () => {
-      const stack = server.middlewares.stack as unknown as ConnectLayer[]
       exemptProxiedRoutesFromViteCors(stack, proxy.claims)
-      moveAfterViteHostCheck(stack, proxy.middleware)
+      moveAfterViteHostCheck(stack, listed)
     }
   }
 

@@ -4,6 +4,7 @@ import {
   type ConnectLayer,
   exemptProxiedRoutesFromViteCors,
   moveAfterViteHostCheck,
+  viteChecksBefore,
 } from '../src/connect-stack.js'
 
 type Handle = (req: IncomingMessage, res: ServerResponse, next: () => void) => void
@@ -89,5 +90,25 @@ describe('moveAfterViteHostCheck', () => {
     const own = stack[before.indexOf('own')]!.handle
     moveAfterViteHostCheck(stack, own)
     expect(names(stack)).toEqual(after)
+  })
+})
+
+describe('viteChecksBefore', () => {
+  const own = layer('corsDevProxyInApp')
+  const reject = layer('viteRejectInvalidRequestMiddleware')
+  const exempted = layer('corsMiddlewareOutsideProxiedRoutes')
+  const hostCheck = layer('hostValidationMiddleware$1$1')
+  // The stacks Vite 6, 7 and 8 build before the plugin's middleware, and what must keep it in the stack.
+  it.each<[title: string, stack: ConnectLayer[], expected: ConnectLayer[] | undefined]>([
+    ['Vite 7/8 over http: its checks, in order', [reject, exempted, hostCheck, own], [reject, hostCheck]],
+    ['over https (no host check)', [reject, exempted, own], [reject]],
+    ['Vite 6 over https: first', [own, reject], []],
+    ["another plugin's middleware first", [reject, layer('somePluginMiddleware'), own], undefined],
+    ["Vite's own CORS middleware, not exempted", [layer('corsMiddleware'), own], undefined],
+    ['a middleware mounted on a path', [{ route: '/x', handle: reject.handle }, own], undefined],
+    ['DEBUG=vite:time', [layer('viteTimeMiddleware'), reject, own], undefined],
+    ['the middleware not in the stack', [reject], undefined],
+  ])('%s', (_title, stack, expected) => {
+    expect(viteChecksBefore(stack, own.handle)).toEqual(expected?.map((entry) => entry.handle))
   })
 })

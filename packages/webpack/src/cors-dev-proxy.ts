@@ -1,5 +1,11 @@
 import type { CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
-import { createDevServerProxy, resolveOptions, splitConfig } from '@cors-dev-proxy/core/adapter'
+import {
+  createDevServerProxy,
+  resolveOptions,
+  serveBeforeApp,
+  splitConfig,
+} from '@cors-dev-proxy/core/adapter'
+import { checksBeforeProxy } from './checks-before-proxy.js'
 import { devServerLogSink } from './dev-server-log-sink.js'
 import type { DevServerLike, DevServerMiddleware, NamedMiddleware } from './dev-server-types.js'
 import { hmrPath, hostIsAllowed, isHmrUpgrade, wsRoutesShadowedByHmr } from './hmr-socket.js'
@@ -58,7 +64,9 @@ function describeProxyConflict({ index, key, context, glob, prefix }: ProxyConfl
  * The middleware runs right after webpack-dev-server's Host and cross-origin checks, before
  * compression (server-sent events arrive one by one), before webpack-dev-middleware (proxied
  * calls never wait for a build) and before the dev server's catch-all OPTIONS answer
- * (preflights reach the route's `cors` policy or the backend). Works with `server: 'http'`,
+ * (preflights reach the route's `cors` policy or the backend). When nothing of the user's comes
+ * before it, the routes' requests are served from the server's `request` listener, those two
+ * checks first, before Express sees them (see `serveBeforeApp`). Works with `server: 'http'`,
  * `'https'` and `'http2'` (with `app: () => connect()`, which webpack-dev-server documents
  * for HTTP/2: on its default Express the start fails, see `assertAppServesHttp2`), from
  * CommonJS (`require`) and ESM configs.
@@ -113,7 +121,12 @@ export function corsDevProxy(
         )
       }
 
-      const entry: NamedMiddleware = { name: 'cors-dev-proxy', middleware: proxy.middleware }
+      const middleware = serveBeforeApp(server, devServer.app, {
+        middleware: proxy.middleware,
+        claims: proxy.claims,
+        plan: checksBeforeProxy(devServer.app, middlewares),
+      })
+      const entry: NamedMiddleware = { name: 'cors-dev-proxy', middleware }
       const installed = insertAfterSecurityChecks(middlewares, entry as M)
       if (!userSetup) return installed
       return userSetup(installed as DevServerMiddleware[], devServer) as M[]
