@@ -203,7 +203,8 @@ async function measureLoad(scenario, id, { warm = false } = {}) {
   const { headers } = contender(id)
   // An upload is a POST: undici closes the connection after a GET that carries a body (a GET
   // "does not expect" one), so a GET upload would measure a new connection per request.
-  const method = scenario.method ?? contender(id).method: one run of half a second, its result dropped.
+  const method = scenario.method ?? contender(id).method
+  // The warm-up round: one run of half a second, its result dropped.
   const warmupMs = warm ? 0 : ms(settings.warmup * (scenario.warmup ?? 1))
   const durationMs = warm ? 500 : ms(settings.seconds * (scenario.seconds ?? 1))
   const url = urlOf(id, scenario.path)
