@@ -67,12 +67,25 @@ export function createHostCheck(options: HostCheckOptions): (host: string | unde
       exact.add(lowered.slice(1))
     } else exact.add(hostnameOf(lowered) ?? lowered)
   }
-  return function isHostAllowed(host) {
-    if (host === undefined) return true
+  const judge = (host: string): boolean => {
     const hostname = hostnameOf(host)
     if (hostname === undefined) return false
     if (isLoopbackOrigin(`http://${hostname}`)) return true
     return exact.has(hostname) || suffixes.some((suffix) => hostname.endsWith(suffix))
+  }
+  // Every request names a host, nearly always one of a few: parsing it as a URL each time cost
+  // a few microseconds per request. Bounded, so a client sending a new Host each time cannot
+  // make it grow.
+  const verdicts = new Map<string, boolean>()
+  return function isHostAllowed(host) {
+    if (host === undefined) return true
+    let verdict = verdicts.get(host)
+    if (verdict === undefined) {
+      verdict = judge(host)
+      if (verdicts.size >= 256) verdicts.clear()
+      verdicts.set(host, verdict)
+    }
+    return verdict
   }
 }
 

@@ -36,6 +36,16 @@ describe('createHostCheck', () => {
     expect(loopbackBound(host)).toBe(allowed)
   })
 
+  it('gives the same verdicts when they come from its memory, after a flood of other hosts too', () => {
+    const check = createHostCheck({ bindHost: '127.0.0.1' })
+    for (let round = 0; round < 3; round++) {
+      expect(check('localhost:5173')).toBe(true)
+      expect(check('evil.example')).toBe(false)
+      for (let index = 0; index < 300; index++) expect(check(`x${index}.evil.example`)).toBe(false)
+      expect(check('127.0.0.1:5173')).toBe(true)
+    }
+  })
+
   it('accepts the bind address', () => {
     expect(createHostCheck({ bindHost: 'myhost.lan' })('myhost.lan:8080')).toBe(true)
     expect(createHostCheck({ bindHost: 'myhost.lan' })('other.lan')).toBe(false)
