@@ -2,19 +2,7 @@
 // parallel same-origin fetches through a dev server: over HTTP/1.1 the browser keeps about 6
 // connections per origin, over HTTP/2 all 100 go out at once on one connection.
 import { chromium } from 'playwright-core'
-
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-/** The flags of test/support/browser.ts: quiet, no sandbox (containers), no QUIC. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-]
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/chromium-launch.mjs'
 
 /**
  * Launches Chromium; `open(url)` gives a page on that origin whose `burst` runs `count` parallel

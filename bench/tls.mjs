@@ -3,25 +3,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { generate } from 'selfsigned'
+import { selfSignedLocalhost } from '../test/support/self-signed.mjs'
 
 /** Writes `key.pem` and `cert.pem` for 127.0.0.1 and localhost into a temporary folder. */
 export async function writeCertificate() {
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    notAfterDate: new Date(Date.now() + 86_400_000),
-    keySize: 2048,
-    extensions: [
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 7, ip: '127.0.0.1' },
-        ],
-      },
-    ],
-  })
+  const { cert, key } = await selfSignedLocalhost(1)
   const dir = mkdtempSync(join(tmpdir(), 'cdp-bench-tls-'))
-  writeFileSync(join(dir, 'key.pem'), pems.private)
-  writeFileSync(join(dir, 'cert.pem'), pems.cert)
+  writeFileSync(join(dir, 'key.pem'), key)
+  writeFileSync(join(dir, 'cert.pem'), cert)
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }

@@ -3,28 +3,10 @@
 // with corsDevProxy in front of the first backend, and prints where to look.
 // `pnpm playground:webpack` does the same with webpack-dev-server and the webpack adapter.
 import { fileURLToPath } from 'node:url'
-import { generate } from 'selfsigned'
+import { selfSignedLocalhost } from '../test/support/self-signed.mjs'
 import { startBackend } from './server/backends.mjs'
 
 const root = fileURLToPath(new URL('.', import.meta.url))
-
-/** A certificate for localhost, generated at start so nothing is downloaded or committed. */
-async function localhostCertificate() {
-  const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    notAfterDate: new Date(Date.now() + 7 * 86_400_000),
-    keySize: 2048,
-    extensions: [
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 7, ip: '127.0.0.1' },
-        ],
-      },
-    ],
-  })
-  return { cert: pems.cert, key: pems.private }
-}
 
 async function startVite({ port, https }) {
   const { createServer } = await import('vite')
@@ -59,7 +41,7 @@ export async function startPlayground({
   const start = webpack ? startWebpack : startVite
   const http = await start({ port: ports.http })
   process.env.PLAYGROUND_HTTP = `http://localhost:${http.port}`
-  const https = await start({ port: ports.https, https: await localhostCertificate() })
+  const https = await start({ port: ports.https, https: await selfSignedLocalhost(7) })
   process.env.PLAYGROUND_HTTPS = `https://localhost:${https.port}`
   const urls = {
     page: `${process.env.PLAYGROUND_HTTP}/`,

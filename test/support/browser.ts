@@ -1,23 +1,7 @@
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium-launch.mjs'
 
-/** Debian's Chromium; override with `CHROMIUM_PATH` on machines that keep it elsewhere. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-
-/**
- * Flags for a quiet, reproducible headless run: no sandbox (containers), no GPU, no
- * background traffic (updates, sync, component downloads) and no QUIC, so every request the
- * test sees is one the page made, over TCP.
- */
-export const CHROMIUM_ARGS: readonly string[] = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-]
+export { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium-launch.mjs'
 
 /**
  * Launches headless Chromium; playwright gives every launch a fresh user-data-dir. `extraArgs`
