@@ -19,6 +19,7 @@ import {
 } from './proxy-error.js'
 import { discard, sendUpstreamResponse, type UpstreamResponse } from './relay-response.js'
 import { type RequestBody, requestBodyOf } from './request-body.js'
+import { requestStream } from './request-stream.js'
 import { ResponseTimeoutError } from './response-deadline.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
 import { mayRetry } from './retry-policy.js'
@@ -224,7 +225,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
       method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
       path: parts.path,
       headers: parts.headers,
-      body: body.kind === 'stream' ? req : body.kind === 'parsed' ? body.bytes : null,
+      body: body.kind === 'stream' ? requestStream(req) : body.kind === 'parsed' ? body.bytes : null,
     }
     new RouteRelay(owner, req, res, routed, options, locationFor(target), path, body, label).start(
       pool.poolFor(routed),

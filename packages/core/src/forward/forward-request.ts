@@ -10,6 +10,7 @@ import { describeUpstreamError } from './proxy-error.js'
 import type { UpstreamResponse } from './relay-response.js'
 import { type RequestBody, requestBodyOf } from './request-body.js'
 import { buildUpstreamHeaders } from './request-headers.js'
+import { requestStream } from './request-stream.js'
 import { abortFor, armResponseDeadline, ResponseTimeoutError } from './response-deadline.js'
 import { isReplayable, mayRetry } from './retry-policy.js'
 import type { UpstreamPool } from './upstream-pool.js'
@@ -130,7 +131,7 @@ export function requestUpstream(
       method,
       path: parts.path,
       headers: parts.headers,
-      body: body.kind === 'stream' ? req : body.kind === 'parsed' ? body.bytes : null,
+      body: body.kind === 'stream' ? requestStream(req) : body.kind === 'parsed' ? body.bytes : null,
       signal: abort.signal,
     }
     const clear = armResponseDeadline(abort, route.timeout)
