@@ -25,35 +25,47 @@ const cells = [
     node: node20,
     nodeMajor: 20,
     env: { CDP_VITE: 'vite6' },
-    files: ['test/adapters/vite.test.ts'],
+    files: [
+      'test/adapters/vite.test.ts',
+      'test/adapters/vite-middleware-mode.test.ts',
+      'test/adapters/request-intact.test.ts',
+    ],
   },
   {
     name: 'vite 7',
     node: node20,
     nodeMajor: 20,
     env: { CDP_VITE: 'vite7' },
-    files: ['test/adapters/vite.test.ts'],
+    files: [
+      'test/adapters/vite.test.ts',
+      'test/adapters/vite-middleware-mode.test.ts',
+      'test/adapters/request-intact.test.ts',
+    ],
   },
   {
     name: 'vite 8',
     node: node20,
     nodeMajor: 20,
     env: { CDP_VITE: 'vite8' },
-    files: ['test/adapters/vite.test.ts'],
+    files: [
+      'test/adapters/vite.test.ts',
+      'test/adapters/vite-middleware-mode.test.ts',
+      'test/adapters/request-intact.test.ts',
+    ],
   },
   {
     name: 'webpack-dev-server 5',
     node: node20,
     nodeMajor: 20,
     env: { CDP_WDS: 'wds5' },
-    files: ['test/adapters/webpack.test.ts'],
+    files: ['test/adapters/webpack.test.ts', 'test/adapters/request-intact.test.ts'],
   },
   {
     name: 'webpack-dev-server 6',
     node: node24,
     nodeMajor: 24,
     env: { CDP_WDS: 'wds6' },
-    files: ['test/adapters/webpack.test.ts'],
+    files: ['test/adapters/webpack.test.ts', 'test/adapters/request-intact.test.ts'],
   },
 ]
 

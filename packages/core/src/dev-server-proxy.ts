@@ -10,6 +10,8 @@ import type { NextFunction, ProxyRequest, ProxyResponse } from './http/proxy-typ
 import { describeRoutes } from './log/describe-routes.js'
 import { createLogger, type Logger } from './log/logger.js'
 import { refuseConnectOn } from './pipeline/refuse-request.js'
+import { publishServerUrl } from './server-fetch.js'
+import { watchServerFetches } from './server-fetch-hint.js'
 
 /** What an adapter tells the set-up about its dev server. */
 export interface DevServerHost {
@@ -58,6 +60,13 @@ export interface DevServerProxy {
   readonly routes: readonly ResolvedRoute[]
   /** The proxy's one logger, for the adapter's own warnings. */
   readonly logger: Logger
+  /**
+   * Wires a server that exists only after the set-up (Vite in middleware mode, Nuxt's listener):
+   * what `host.server` gets, namely the `upgrade` listener, CONNECT answered 400, the proxy
+   * closed with it, the routes line and the URL that `serverFetch` uses once it listens.
+   * Attaching the same server again does nothing.
+   */
+  attach(server: EventEmitter & { readonly listening?: boolean }): void
   /** Closes the proxy (pools, sockets, mock backends); also done when `host.server` closes. */
   close(): Promise<void>
 }
@@ -100,21 +109,40 @@ export function createDevServerProxy(
     if (!proxy.upgrade(req, socket, head)) host.unclaimedUpgrade?.(req, socket)
   }
 
-  const announce = (): void => logger.info(describeRoutes(proxy.routes))
-  if (server) {
+  const claims = (req: { readonly url?: string | undefined }) => proxy.matchOf(req) !== undefined
+  const stopWatching = watchServerFetches({ claims, logger })
+  let announced = false
+  const announce = (): void => {
+    if (announced) return
+    announced = true
+    logger.info(describeRoutes(proxy.routes))
+  }
+  const attached = new WeakSet<EventEmitter>()
+  function attach(server: EventEmitter & { readonly listening?: boolean }): void {
+    if (attached.has(server)) return
+    attached.add(server)
     server.on('upgrade', corsDevProxyUpgrade)
     // Node resets a CONNECT without a word when nobody listens: say 400 instead (never a tunnel).
     refuseConnectOn(server)
-    server.once('close', () => void proxy.close())
+    server.once('close', () => void close())
+    publishServerUrl(server)
     if (server.listening) announce()
     else server.once('listening', announce)
-  } else announce()
+  }
+  async function close(): Promise<void> {
+    stopWatching()
+    await proxy.close()
+  }
+  // Without a server yet (middleware mode), the routes are printed now; `attach` adds the rest.
+  if (server) attach(server)
+  else announce()
 
   return Object.freeze({
     middleware: proxy.middleware as DevServerProxy['middleware'],
-    claims: (req: { readonly url?: string | undefined }) => proxy.matchOf(req) !== undefined,
+    claims,
     routes: proxy.routes,
     logger,
-    close: proxy.close,
+    attach,
+    close,
   })
 }

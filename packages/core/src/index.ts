@@ -82,3 +82,5 @@ export type { MockEcho } from './mock/mock-echo.js'
 export type { MockRequestLog } from './mock/mock-log.js'
 export type { RunningMockBackend, StartMockBackendOptions } from './mock/start-mock-backend.js'
 export { startMockBackend } from './mock/start-mock-backend.js'
+// Server-side code (SSR) calling the same routes
+export { SERVER_URL_VARIABLE, serverFetch, serverUrl } from './server-fetch.js'

@@ -13,6 +13,13 @@ import {
   moveAfterViteHostCheck,
   viteChecksBefore,
 } from './connect-stack.js'
+import {
+  attachCorsDevProxy,
+  checkAttached,
+  hmrServerOf,
+  middlewareHmrPath,
+  registerDetached,
+} from './middleware-mode.js'
 import { findProxyConflicts } from './proxy-conflicts.js'
 import { viteLogSink } from './vite-log-sink.js'
 import { isHostAllowed, isViteHmrUpgrade, viteHmrPath } from './vite-sockets.js'
@@ -50,7 +57,12 @@ export function corsDevProxy(routes: Routes | CorsDevProxyConfig, options?: Cors
     const { httpServer } = server
     const { proxy: viteProxy, https, allowedHosts } = server.config[kind]
     // Only the dev server has an HMR socket; `vite preview` has none to leave alone.
-    const hmrPath = kind === 'server' ? viteHmrPath(server.config) : undefined
+    const hmrPath =
+      kind !== 'server'
+        ? undefined
+        : httpServer
+          ? viteHmrPath(server.config)
+          : middlewareHmrPath(server.config)
     const proxy = createDevServerProxy(resolved, {
       sink: viteLogSink(server.config.logger),
       server: httpServer ?? undefined,
@@ -73,16 +85,16 @@ export function corsDevProxy(routes: Routes | CorsDevProxyConfig, options?: Cors
       claims: proxy.claims,
       plan: (own) => viteChecksBefore(stack, own) as AppMiddleware[] | undefined,
     })
-    server.middlewares.use(listed)
+    // In middleware mode, the first request says how to wire WebSockets if nobody did.
+    const mounted = httpServer ? listed : checkAttached(listed, proxy)
+    server.middlewares.use(mounted)
 
     if (!httpServer) {
       detached.add(proxy)
-      if (proxy.routes.some((route) => route.ws)) {
-        logger.warn(
-          'Vite runs in middleware mode, without a server of its own: forward WebSocket upgrades of ws routes ' +
-            "from your server with @cors-dev-proxy/core's createCorsDevProxy().upgrade().",
-        )
-      }
+      registerDetached(server, proxy)
+      // Vite's HMR on the user's server (`server.hmr.server`) tells us which server that is.
+      const ownServer = hmrServerOf(server.config.server.hmr)
+      if (ownServer !== undefined) attachCorsDevProxy(server as ViteDevServer, ownServer)
     } else if (https && viteProxy && !('updateSettings' in httpServer)) {
       // Vite 6 serves HTTPS/1.1 only when `proxy` is set (Vite 7 and 8 always offer HTTP/2 over
       // TLS), which takes HTTP/2 away from these routes too. Only Http2SecureServer has updateSettings.
@@ -95,7 +107,7 @@ export function corsDevProxy(routes: Routes | CorsDevProxyConfig, options?: Cors
     // Runs after Vite has added its own middlewares (Vite 6 adds `cors` only after the plugins').
     return () => {
       exemptProxiedRoutesFromViteCors(stack, proxy.claims)
-      moveAfterViteHostCheck(stack, listed)
+      moveAfterViteHostCheck(stack, mounted)
     }
   }
 

@@ -5,15 +5,15 @@
 // handler, and undici, handed `req` itself as the body, set `req.socket = null` and destroyed
 // it once the upload was sent: every proxied POST killed `nuxt dev` with a TypeError.
 import { createHash } from 'node:crypto'
-import { Agent, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import {
-  createServer as createH2cServer,
-  type Http2ServerRequest,
-  type Http2ServerResponse,
-} from 'node:http2'
-import type { Socket } from 'node:net'
+import { Agent, createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer as createH2cServer, type Http2ServerRequest } from 'node:http2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { uploadHttp1, uploadHttp2 } from '../../../../test/reliability/support/upload.js'
+import {
+  type FinishTracker,
+  intactRequest,
+  trackLikeListhen,
+} from '../../../../test/support/finish-tracker.js'
 import {
   listen,
   type StartedServer,
@@ -21,36 +21,6 @@ import {
   sendRequest,
 } from '../../../../test/support/servers.js'
 import { type CorsDevProxy, createCorsDevProxy, type ProxyResponse, type Routes } from '../../src/index.js'
-
-/** What the Nuxt-like `finish` handler saw of the client's request once its answer went out. */
-interface Seen {
-  readonly url: string
-  readonly socket: boolean
-  readonly threw: string | undefined
-}
-
-/**
- * http-shutdown's request hook, as listhen installs it in front of Nuxt's app: it marks the
- * socket busy, and idle again when the answer has finished. With `req.socket` null the marking
- * throws inside an event handler, which kills the process; here the throw is recorded instead.
- */
-function trackLikeListhen(server: Server | ReturnType<typeof createH2cServer>, seen: Seen[]): void {
-  server.prependListener(
-    'request',
-    (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
-      ;(req.socket as Socket & { _isIdle?: boolean })._isIdle = false
-      res.once('finish', () => {
-        let threw: string | undefined
-        try {
-          ;(req.socket as Socket & { _isIdle?: boolean })._isIdle = true
-        } catch (error) {
-          threw = (error as Error).message
-        }
-        seen.push({ url: req.url ?? '', socket: req.socket != null, threw })
-      })
-    },
-  )
-}
 
 const SMALL = Buffer.from('{"name":"Ada","tags":["a","b"]}')
 const LARGE = 4 * 1024 * 1024
@@ -63,7 +33,7 @@ let reset: StartedServer<Server>
 let silent: StartedServer<Server>
 interface Front {
   url: string
-  seen: Seen[]
+  tracker: FinishTracker
   /** TCP connections the front end accepted so far. */
   connections(): number
   close(): Promise<void>
@@ -104,18 +74,17 @@ beforeAll(async () => {
     routes[`/hooked-${name}`] = { target: target.url, timeout, on: { proxyRes: () => undefined } }
   }
   for (const kind of ['http1', 'h2c'] as const) {
-    const seen: Seen[] = []
     const proxy: CorsDevProxy = createCorsDevProxy(routes, { log: 'silent' })
     const handler = (req: IncomingMessage | Http2ServerRequest, res: ProxyResponse) =>
       proxy.middleware(req, res)
     const server = kind === 'http1' ? createServer(handler) : createH2cServer(handler)
-    trackLikeListhen(server, seen)
+    const tracker = trackLikeListhen(server)
     let connections = 0
     server.on('connection', () => connections++)
     const started = await listen(server)
     fronts[kind] = {
       url: started.url,
-      seen,
+      tracker,
       connections: () => connections,
       async close() {
         await proxy.close()
@@ -129,18 +98,6 @@ afterAll(async () => {
   await Promise.all(Object.values(fronts).map((front) => front.close()))
   await Promise.all([echo, early, earlyClose, reset, silent].map((target) => target?.close()))
 })
-
-/** Waits until the `finish` handler ran for `url` (it runs right after the answer's last byte). */
-async function seenFor(seen: Seen[], url: string): Promise<Seen> {
-  for (let tries = 0; tries < 200; tries++) {
-    const found = seen.find((entry) => entry.url === url)
-    if (found !== undefined) return found
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  throw new Error(`no finish event for ${url}`)
-}
-
-const intact = (url: string): Seen => ({ url, socket: true, threw: undefined })
 
 describe.each(['http1', 'h2c'] as const)('the client request after the proxy (%s)', (kind) => {
   const upload = kind === 'http1' ? uploadHttp1 : uploadHttp2
@@ -160,7 +117,7 @@ describe.each(['http1', 'h2c'] as const)('the client request after the proxy (%s
             : await sendHttp2Request(`${front.url}${url}`, { ':method': method, ...headers }, SMALL)
         expect(res.status).toBe(200)
         expect(JSON.parse(res.body.toString())).toEqual({ method, length: SMALL.byteLength, sha: sha(SMALL) })
-        expect(await seenFor(front.seen, url)).toEqual(intact(url))
+        expect(await front.tracker.seenFor(url)).toEqual(intactRequest(url))
       },
     )
 
@@ -170,7 +127,7 @@ describe.each(['http1', 'h2c'] as const)('the client request after the proxy (%s
       const outcome = await upload(`${front.url}${url}`, LARGE)
       expect(outcome.status).toBe(200)
       expect(JSON.parse(outcome.body)).toMatchObject({ method: 'POST', length: LARGE })
-      expect(await seenFor(front.seen, url)).toEqual(intact(url))
+      expect(await front.tracker.seenFor(url)).toEqual(intactRequest(url))
     })
 
     it.each(['early', 'earlyClose'])(
@@ -180,7 +137,7 @@ describe.each(['http1', 'h2c'] as const)('the client request after the proxy (%s
         const url = unique(`/${prefix}${target}/upload`)
         const outcome = await upload(`${front.url}${url}`, LARGE)
         expect(outcome).toMatchObject({ status: 413, body: 'too large\n' })
-        expect(await seenFor(front.seen, url)).toEqual(intact(url))
+        expect(await front.tracker.seenFor(url)).toEqual(intactRequest(url))
       },
     )
 
@@ -189,7 +146,7 @@ describe.each(['http1', 'h2c'] as const)('the client request after the proxy (%s
       const url = unique(`/${prefix}reset/upload`)
       const outcome = await upload(`${front.url}${url}`, LARGE)
       expect(outcome.status).toBe(502)
-      expect(await seenFor(front.seen, url)).toEqual(intact(url))
+      expect(await front.tracker.seenFor(url)).toEqual(intactRequest(url))
     })
 
     it('a target that never answers gives 504 on time, req keeps its socket', async () => {
@@ -197,7 +154,7 @@ describe.each(['http1', 'h2c'] as const)('the client request after the proxy (%s
       const url = unique(`/${prefix}silent/upload`)
       const outcome = await upload(`${front.url}${url}`, 256 * 1024)
       expect(outcome.status).toBe(504)
-      expect(await seenFor(front.seen, url)).toEqual(intact(url))
+      expect(await front.tracker.seenFor(url)).toEqual(intactRequest(url))
     })
   })
 })
