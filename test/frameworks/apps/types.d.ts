@@ -1,0 +1,14 @@
+/** What each app's `app.mjs` tells run-frameworks.mjs. */
+export interface FrameworkApp {
+  /** The result line's name: 'Nuxt', 'SvelteKit', ... */
+  name: string
+  /**
+   * The command its users run, with the app's folder as cwd: the first word is a binary of
+   * the install's node_modules/.bin, or 'node' (Node 24); `{port}` is replaced by a free port.
+   */
+  command: string[]
+  /** A file of the app whose text holds HMR-MARK-1, shown in the '/' page's text. */
+  hmrFile: string
+  /** A server-rendered page whose HTML holds SSR-OK and what serverFetch('/api/ssr-probe') returned. */
+  ssrPath?: string
+}

@@ -1,0 +1,3 @@
+import { message } from './message.js'
+
+document.querySelector('#message').textContent = message

@@ -1,0 +1,212 @@
+// What the suite checks in every app, in headless Chromium on the app's own page: the calls a
+// page makes through the proxy (bodies, a large upload, redirects, a cookie, an event stream, a
+// WebSocket), HMR still live after the proxied WebSocket, the SSR page's server-side fetch, and
+// a dead backend answered 502 with the dev server still up.
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+const UPLOAD_BYTES = 20 * 1024 * 1024
+
+/** Throws with `message` unless `condition`. */
+function expect(condition, message) {
+  if (!condition) throw new Error(message)
+}
+
+/**
+ * The checks, in order; each throws on failure. `ctx`: `{ page, origin, app, appDir, backend, running }`.
+ * @type {Array<{ name: string, run(ctx: any): Promise<void> }>}
+ */
+export const CHECKS = [
+  {
+    name: 'the page loads with its HMR client',
+    async run({ page, origin }) {
+      await page.goto(`${origin}/`, { waitUntil: 'load', timeout: 120_000 })
+      await page.waitForFunction(() => document.body?.innerText.includes('HMR-MARK-1'), null, {
+        timeout: 60_000,
+      })
+    },
+  },
+  {
+    name: 'GET, POST, PUT, PATCH, DELETE with JSON bodies',
+    async run({ page, running }) {
+      const results = await page.evaluate(async () => {
+        const out = []
+        const get = await fetch('/api/items?x=1')
+        out.push({ method: 'GET', status: get.status, echo: await get.json() })
+        for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+          const res = await fetch(`/api/items/7?m=${method}`, {
+            method,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ method, list: [1, 2, 3] }),
+          })
+          out.push({ method, status: res.status, echo: await res.json() })
+        }
+        return out
+      })
+      for (const { method, status, echo } of results) {
+        expect(status === 200, `${method}: status ${status}`)
+        expect(echo.method === method, `${method}: the backend saw ${echo.method}`)
+        expect(
+          echo.path === (method === 'GET' ? '/items' : '/items/7'),
+          `${method}: the backend saw ${echo.path}`,
+        )
+        if (method !== 'GET') {
+          expect(
+            JSON.stringify(echo.body) === JSON.stringify({ method, list: [1, 2, 3] }),
+            `${method}: body ${JSON.stringify(echo.body)}`,
+          )
+        }
+      }
+      expect(running.alive(), 'the dev server died after the requests with bodies')
+    },
+  },
+  {
+    name: 'a form body',
+    async run({ page }) {
+      const echo = await page.evaluate(async () => {
+        const res = await fetch('/api/form', {
+          method: 'POST',
+          body: new URLSearchParams({ a: '1', b: 'two words' }),
+        })
+        return res.json()
+      })
+      expect(
+        JSON.stringify(echo.body) === JSON.stringify({ a: '1', b: 'two words' }),
+        `body ${JSON.stringify(echo.body)}`,
+      )
+    },
+  },
+  {
+    name: 'a 20 MB upload arrives whole',
+    async run({ page, running }) {
+      const { sent, got } = await page.evaluate(async (size) => {
+        const bytes = new Uint8Array(size)
+        for (let i = 0; i < size; i++) bytes[i] = (i * 31) & 0xff
+        const digest = await crypto.subtle.digest('SHA-256', bytes)
+        const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('')
+        const res = await fetch('/api/upload', { method: 'POST', body: bytes })
+        return { sent: { length: size, sha256: hex }, got: { status: res.status, ...(await res.json()) } }
+      }, UPLOAD_BYTES)
+      expect(got.status === 200, `status ${got.status}`)
+      expect(
+        got.length === sent.length && got.sha256 === sent.sha256,
+        `the backend got ${got.length} bytes (${got.sha256})`,
+      )
+      expect(running.alive(), 'the dev server died after the upload')
+    },
+  },
+  {
+    name: 'a relative and an absolute redirect come back through the proxy',
+    async run({ page, origin, backend }) {
+      const results = await page.evaluate(async (absolute) => {
+        const out = []
+        for (const location of ['/landing', absolute]) {
+          const res = await fetch(`/api/from?redirect=${encodeURIComponent(location)}`)
+          out.push({ status: res.status, url: res.url, redirected: res.redirected, echo: await res.json() })
+        }
+        return out
+      }, `${backend.url}/landing-absolute`)
+      const [relative, absolute] = results
+      expect(
+        relative.redirected && relative.url === `${origin}/api/landing`,
+        `relative: ended at ${relative.url}`,
+      )
+      expect(relative.echo.path === '/landing', `relative: the backend saw ${relative.echo.path}`)
+      expect(
+        absolute.redirected && absolute.url === `${origin}/api/landing-absolute`,
+        `absolute: ended at ${absolute.url}`,
+      )
+    },
+  },
+  {
+    name: 'a cookie set through the proxy comes back',
+    async run({ page }) {
+      const cookies = await page.evaluate(async () => {
+        await fetch('/api/cookie?set=session=abc123')
+        return (await (await fetch('/api/cookie')).json()).cookies
+      })
+      expect(cookies.session === 'abc123', `the backend got cookies ${JSON.stringify(cookies)}`)
+    },
+  },
+  {
+    name: 'server-sent events arrive one by one',
+    async run({ page }) {
+      const events = await page.evaluate(
+        () =>
+          new Promise((resolve, reject) => {
+            const source = new EventSource('/api/events?count=3&interval=100')
+            const seen = []
+            const timer = setTimeout(() => {
+              source.close()
+              reject(new Error(`only ${seen.length} events in 10 s`))
+            }, 10_000)
+            source.onmessage = (event) => {
+              seen.push({ data: JSON.parse(event.data), at: performance.now() })
+              if (seen.length === 3) {
+                clearTimeout(timer)
+                source.close()
+                resolve(seen)
+              }
+            }
+          }),
+      )
+      expect(events.map((event) => event.data.n).join() === '1,2,3', `events ${JSON.stringify(events)}`)
+      // Held back and flushed at the end, they would arrive together.
+      expect(events[2].at - events[0].at >= 100, 'the events arrived together: the stream was buffered')
+    },
+  },
+  {
+    name: 'a WebSocket route echoes',
+    async run({ page }) {
+      const reply = await page.evaluate(
+        () =>
+          new Promise((resolve, reject) => {
+            const socket = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/live`)
+            const timer = setTimeout(() => reject(new Error('no answer in 10 s')), 10_000)
+            socket.onopen = () => socket.send('ping through the proxy')
+            socket.onerror = () => reject(new Error('the WebSocket failed'))
+            socket.onmessage = (event) => {
+              clearTimeout(timer)
+              socket.close()
+              resolve(String(event.data))
+            }
+          }),
+      )
+      expect(reply === 'ping through the proxy', `the WebSocket answered ${reply}`)
+    },
+  },
+  {
+    name: 'HMR still applies an edit after the proxied WebSocket',
+    async run({ page, app, appDir }) {
+      const file = join(appDir, app.hmrFile)
+      writeFileSync(file, readFileSync(file, 'utf8').replaceAll('HMR-MARK-1', 'HMR-MARK-2'))
+      await page.waitForFunction(() => document.body?.innerText.includes('HMR-MARK-2'), null, {
+        timeout: 60_000,
+      })
+    },
+  },
+  {
+    name: 'the SSR page fetches through the proxy',
+    async run({ origin, app }) {
+      if (app.ssrPath === undefined) return 'skipped: no SSR'
+      const res = await fetch(`${origin}${app.ssrPath}`)
+      const html = await res.text()
+      expect(res.status === 200, `status ${res.status}`)
+      expect(html.includes('SSR-OK') && html.includes('/ssr-probe'), `the page says ${html.slice(0, 300)}`)
+    },
+  },
+  {
+    name: 'a dead backend is answered 502 with the reason, the dev server stays up',
+    async run({ page, origin, running }) {
+      const answer = await page.evaluate(async () => {
+        const res = await fetch('/down/items')
+        return { status: res.status, text: await res.text() }
+      })
+      expect(answer.status === 502, `status ${answer.status}`)
+      expect(answer.text.includes('connection refused'), `body ${answer.text.slice(0, 200)}`)
+      const again = await fetch(`${origin}/`)
+      await again.arrayBuffer()
+      expect(again.status === 200 && running.alive(), 'the dev server did not answer after the 502')
+    },
+  },
+]

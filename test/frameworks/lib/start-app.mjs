@@ -1,0 +1,63 @@
+// Starts an app as its users do (`nuxt dev`, `astro dev`, `node server.mjs`...) in its own
+// process group, keeps the tail of its output for the report, and waits until it answers.
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+
+const READY_TIMEOUT_MS = 180_000
+const KEPT_LINES = 60
+
+/**
+ * @param {object} input
+ * @param {import('../apps/types').FrameworkApp} input.app
+ * @param {string} input.cwd the app's folder in the install
+ * @param {string} input.bin the install's node_modules/.bin
+ * @param {number} input.port
+ * @param {Record<string, string>} input.env
+ */
+export async function startApp({ app, cwd, bin, port, env }) {
+  const [first, ...rest] = app.command.map((part) => part.replaceAll('{port}', String(port)))
+  const file = first === 'node' ? 'node' : join(bin, first)
+  const child = spawn(file, rest, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  const output = []
+  let exited
+  const keep = (chunk) => {
+    for (const line of chunk.toString().split('\n')) if (line.trim() !== '') output.push(line)
+    output.splice(0, Math.max(0, output.length - KEPT_LINES))
+  }
+  child.stdout.on('data', keep)
+  child.stderr.on('data', keep)
+  const exit = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      exited = signal ?? code
+      resolve(exited)
+    }),
+  )
+  const origin = `http://127.0.0.1:${port}`
+  const started = Date.now()
+  for (;;) {
+    if (exited !== undefined) throw new Error(`exited (${exited}) before it answered\n${output.join('\n')}`)
+    try {
+      const res = await fetch(`${origin}/`, { signal: AbortSignal.timeout(10_000) })
+      await res.arrayBuffer()
+      if (res.status < 500) break
+    } catch {}
+    if (Date.now() - started > READY_TIMEOUT_MS) {
+      process.kill(-child.pid, 'SIGKILL')
+      throw new Error(`did not answer on ${origin} within ${READY_TIMEOUT_MS / 1000} s\n${output.join('\n')}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  return {
+    origin,
+    /** Whether the process is still running (a crash shows here). */
+    alive: () => exited === undefined,
+    output: () => output.join('\n'),
+    async stop() {
+      if (exited !== undefined) return
+      process.kill(-child.pid, 'SIGTERM')
+      const timer = setTimeout(() => exited === undefined && process.kill(-child.pid, 'SIGKILL'), 5000)
+      await exit
+      clearTimeout(timer)
+    },
+  }
+}

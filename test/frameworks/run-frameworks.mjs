@@ -1,0 +1,117 @@
+// `pnpm test:frameworks`: the framework suite. Each app of test/frameworks/apps (Nuxt, SvelteKit,
+// Astro, React Router, Vite middleware mode, Rsbuild, Rspack) is installed into a temporary folder
+// from the lockfile here and our packed tarballs, started on Node 24 as its users start it, and
+// driven in headless Chromium through the checks of lib/checks.mjs. One result line per app;
+// exit code 1 when any check failed.
+//
+//   node test/frameworks/run-frameworks.mjs [app-folder ...]   (all apps when none is named)
+//
+// Needs `pnpm build` first and Node 24 in .tools/node24 (`pnpm test:frameworks` does both).
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { chromium } from 'playwright-core'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium-launch.mjs'
+import { freePort, startBackend } from './lib/backend.mjs'
+import { CHECKS } from './lib/checks.mjs'
+import { installApps, packPackages } from './lib/install.mjs'
+import { startApp } from './lib/start-app.mjs'
+
+const suite = dirname(fileURLToPath(import.meta.url))
+const root = join(suite, '../..')
+const node24 = join(root, '.tools/node24/node_modules/.bin')
+const TAG = '[frameworks]'
+
+if (!existsSync(join(node24, 'node'))) {
+  console.error(
+    `${TAG} Node 24 is missing from .tools/node24: run pnpm test:tools (pnpm test:frameworks does)`,
+  )
+  process.exit(1)
+}
+
+const named = process.argv.slice(2)
+const appNames = readdirSync(join(suite, 'apps'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(join(suite, 'apps', entry.name, 'app.mjs')))
+  .map((entry) => entry.name)
+  .filter((name) => named.length === 0 || named.includes(name))
+
+const started = Date.now()
+const folder = mkdtempSync(join(tmpdir(), 'cdp-frameworks-'))
+const env = {
+  ...process.env,
+  PATH: `${node24}:${process.env.PATH}`,
+  // The frameworks' own prompts and phone-home, off as in CI.
+  CI: 'true',
+  ASTRO_TELEMETRY_DISABLED: '1',
+  NUXT_TELEMETRY_DISABLED: '1',
+  NO_UPDATE_NOTIFIER: '1',
+}
+
+console.log(`${TAG} packing our packages and installing ${appNames.length} apps into ${folder}`)
+const tarballs = packPackages(root, join(folder, 'tarballs'))
+installApps({ suite, folder, tarballs, env })
+console.log(`${TAG} installed in ${Math.round((Date.now() - started) / 1000)} s`)
+
+const core = await import(pathToFileURL(join(root, 'packages/core/dist/index.js')).href)
+const backend = await startBackend(core)
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] })
+const results = []
+
+for (const name of appNames) {
+  const app = (await import(pathToFileURL(join(folder, 'apps', name, 'app.mjs')).href)).default
+  const appDir = join(folder, 'apps', name)
+  const appStarted = Date.now()
+  const lines = []
+  let running
+  let failed = 0
+  let notApplicable = 0
+  const context = await browser.newContext()
+  try {
+    const port = await freePort()
+    running = await startApp({
+      app,
+      cwd: appDir,
+      bin: join(folder, 'node_modules/.bin'),
+      port,
+      env: { ...env, PORT: String(port), CDP_BACKEND: backend.url, CDP_DOWN: backend.down },
+    })
+    const page = await context.newPage()
+    for (const check of CHECKS) {
+      try {
+        const note = await check.run({ page, origin: running.origin, app, appDir, backend, running })
+        if (typeof note === 'string') {
+          notApplicable++
+          lines.push(`    - ${check.name}: ${note}`)
+        } else lines.push(`    ✓ ${check.name}`)
+      } catch (error) {
+        failed++
+        lines.push(`    ✗ ${check.name}: ${error instanceof Error ? error.message : error}`)
+      }
+    }
+  } catch (error) {
+    failed++
+    lines.push(`    ✗ start: ${error instanceof Error ? error.message : error}`)
+  } finally {
+    await context.close()
+    if (failed > 0 && running)
+      lines.push(`    last output of ${app.name}:\n${running.output().replace(/^/gm, '      ')}`)
+    await running?.stop()
+  }
+  const passed = CHECKS.length - failed - notApplicable
+  const seconds = Math.round((Date.now() - appStarted) / 1000)
+  const summary =
+    failed === 0
+      ? `${TAG} ${app.name}: ok, ${passed} checks passed${notApplicable ? `, ${notApplicable} not applicable` : ''} (${seconds} s)`
+      : `${TAG} ${app.name}: FAILED, ${failed} of ${CHECKS.length} checks (${seconds} s)`
+  results.push({ name: app.name, failed, summary })
+  console.log(lines.join('\n'))
+  console.log(summary)
+}
+
+await browser.close()
+await backend.close()
+rmSync(folder, { recursive: true, force: true })
+console.log(`\n${TAG} results (${Math.round((Date.now() - started) / 1000)} s):`)
+for (const { summary } of results) console.log(summary)
+process.exit(results.some((result) => result.failed > 0) || results.length === 0 ? 1 : 0)
