@@ -1,0 +1,7 @@
+/** @type {import('../types').FrameworkApp} */
+export default {
+  name: 'Astro',
+  command: ['astro', 'dev', '--port', '{port}', '--host', '127.0.0.1'],
+  hmrFile: 'src/pages/index.astro',
+  ssrPath: '/ssr',
+}

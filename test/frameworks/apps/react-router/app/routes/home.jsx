@@ -1,0 +1,3 @@
+export default function Home() {
+  return <p>HMR-MARK-1</p>
+}
