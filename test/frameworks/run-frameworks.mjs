@@ -95,7 +95,7 @@ for (const name of appNames) {
   } finally {
     await context.close()
     if (failed > 0 && running)
-      lines.push(`    last output of ${app.name}:\n${running.output().replace(/^/gm, '      ')}`)
+      lines.push(`    last output of ${app.name}:\n${running.tail().replace(/^/gm, '      ')}`)
     await running?.stop()
   }
   const passed = CHECKS.length - failed - notApplicable

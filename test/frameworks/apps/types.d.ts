@@ -11,4 +11,6 @@ export interface FrameworkApp {
   hmrFile: string
   /** A server-rendered page whose HTML holds SSR-OK and what serverFetch('/api/ssr-probe') returned. */
   ssrPath?: string
+  /** A server-rendered page whose server-side code calls fetch('/api/missed'), which misses the proxy. */
+  missedPath?: string
 }

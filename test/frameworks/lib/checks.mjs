@@ -188,11 +188,25 @@ export const CHECKS = [
   {
     name: 'the SSR page fetches through the proxy',
     async run({ origin, app }) {
-      if (app.ssrPath === undefined) return 'skipped: no SSR'
+      if (app.ssrPath === undefined) return 'not applicable: no SSR'
       const res = await fetch(`${origin}${app.ssrPath}`)
       const html = await res.text()
       expect(res.status === 200, `status ${res.status}`)
       expect(html.includes('SSR-OK') && html.includes('/ssr-probe'), `the page says ${html.slice(0, 300)}`)
+    },
+  },
+  {
+    name: 'a server-side fetch that misses the proxy is explained in the log',
+    async run({ origin, app, running }) {
+      if (app.missedPath === undefined) return 'not applicable: no server-side code'
+      const res = await fetch(`${origin}${app.missedPath}`)
+      await res.arrayBuffer()
+      const hint = "fetch('/api/missed') ran on the server"
+      for (let tries = 0; tries < 50 && !running.output().includes(hint); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      expect(running.output().includes(hint), `no hint in the log (the page answered ${res.status})`)
+      expect(running.alive(), 'the dev server died')
     },
   },
   {

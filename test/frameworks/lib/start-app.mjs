@@ -4,7 +4,10 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 
 const READY_TIMEOUT_MS = 180_000
-const KEPT_LINES = 60
+/** Lines of output shown when a check fails. */
+const SHOWN_LINES = 60
+/** Output kept for the checks to search (a framework's stack traces are long). */
+const KEPT_CHARS = 4 * 1024 * 1024
 
 /**
  * @param {object} input
@@ -18,12 +21,18 @@ export async function startApp({ app, cwd, bin, port, env }) {
   const [first, ...rest] = app.command.map((part) => part.replaceAll('{port}', String(port)))
   const file = first === 'node' ? 'node' : join(bin, first)
   const child = spawn(file, rest, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-  const output = []
+  let output = ''
   let exited
   const keep = (chunk) => {
-    for (const line of chunk.toString().split('\n')) if (line.trim() !== '') output.push(line)
-    output.splice(0, Math.max(0, output.length - KEPT_LINES))
+    output += chunk.toString()
+    if (output.length > KEPT_CHARS) output = output.slice(-KEPT_CHARS)
   }
+  const tail = () =>
+    output
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .slice(-SHOWN_LINES)
+      .join('\n')
   child.stdout.on('data', keep)
   child.stderr.on('data', keep)
   const exit = new Promise((resolve) =>
@@ -35,7 +44,7 @@ export async function startApp({ app, cwd, bin, port, env }) {
   const origin = `http://127.0.0.1:${port}`
   const started = Date.now()
   for (;;) {
-    if (exited !== undefined) throw new Error(`exited (${exited}) before it answered\n${output.join('\n')}`)
+    if (exited !== undefined) throw new Error(`exited (${exited}) before it answered\n${tail()}`)
     try {
       const res = await fetch(`${origin}/`, { signal: AbortSignal.timeout(10_000) })
       await res.arrayBuffer()
@@ -43,7 +52,7 @@ export async function startApp({ app, cwd, bin, port, env }) {
     } catch {}
     if (Date.now() - started > READY_TIMEOUT_MS) {
       process.kill(-child.pid, 'SIGKILL')
-      throw new Error(`did not answer on ${origin} within ${READY_TIMEOUT_MS / 1000} s\n${output.join('\n')}`)
+      throw new Error(`did not answer on ${origin} within ${READY_TIMEOUT_MS / 1000} s\n${tail()}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
@@ -51,7 +60,10 @@ export async function startApp({ app, cwd, bin, port, env }) {
     origin,
     /** Whether the process is still running (a crash shows here). */
     alive: () => exited === undefined,
-    output: () => output.join('\n'),
+    /** Everything it printed (the last 4 MiB). */
+    output: () => output,
+    /** The last lines it printed, for a report. */
+    tail,
     async stop() {
       if (exited !== undefined) return
       process.kill(-child.pid, 'SIGTERM')

@@ -4,4 +4,5 @@ export default {
   command: ['astro', 'dev', '--port', '{port}', '--host', '127.0.0.1'],
   hmrFile: 'src/pages/index.astro',
   ssrPath: '/ssr',
+  missedPath: '/ssr-missed',
 }

@@ -4,4 +4,5 @@ export default {
   command: ['react-router', 'dev', '--port', '{port}', '--strictPort', '--host', '127.0.0.1'],
   hmrFile: 'app/routes/home.jsx',
   ssrPath: '/ssr',
+  missedPath: '/ssr-missed',
 }

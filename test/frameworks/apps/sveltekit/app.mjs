@@ -4,4 +4,5 @@ export default {
   command: ['vite', 'dev', '--port', '{port}', '--strictPort', '--host', '127.0.0.1'],
   hmrFile: 'src/routes/+page.svelte',
   ssrPath: '/ssr',
+  missedPath: '/ssr-missed',
 }

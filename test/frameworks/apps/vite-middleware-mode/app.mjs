@@ -4,4 +4,5 @@ export default {
   command: ['node', 'server.mjs', '{port}'],
   hmrFile: 'src/message.js',
   ssrPath: '/ssr',
+  missedPath: '/ssr-missed',
 }

@@ -23,6 +23,14 @@ app.get('/ssr', async (_req, res) => {
   const echo = await (await serverFetch('/api/ssr-probe')).json()
   res.type('html').send(`<!doctype html><p>SSR-OK ${echo.path}</p>`)
 })
+app.get('/ssr-missed', async (_req, res) => {
+  // A server-side call that misses the proxy: Node's fetch has no origin for '/api/…'.
+  try {
+    res.json(await (await fetch('/api/missed')).json())
+  } catch (error) {
+    res.status(500).send(String(error))
+  }
+})
 app.get('/', async (req, res) => {
   const html = await readFile(`${root}/index.html`, 'utf8')
   res.type('html').send(await vite.transformIndexHtml(req.originalUrl, html))

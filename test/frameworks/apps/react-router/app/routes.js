@@ -1,3 +1,7 @@
 import { index, route } from '@react-router/dev/routes'
 
-export default [index('routes/home.jsx'), route('ssr', 'routes/ssr.jsx')]
+export default [
+  index('routes/home.jsx'),
+  route('ssr', 'routes/ssr.jsx'),
+  route('ssr-missed', 'routes/ssr-missed.jsx'),
+]
