@@ -29,6 +29,7 @@ import {
   type TransformOutcome,
   transformAnswer,
 } from './transform-answer.js'
+import { clearCopiedHead, copyTargetHead, sendTransformedAnswer } from './transformed-head.js'
 
 /** The step that forwards one route's requests (see {@link createForwarder}). */
 export type Forwarder = (req: ProxyRequest, res: ProxyResponse, path: string) => void
@@ -244,13 +245,21 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
     const rewriteLocation = rewrite.kind === 'rewrite' ? rewrite.rewrite : undefined
     if (transformResponse !== undefined && isTransformable(req, upstream)) {
       const proxyRes = { statusCode: upstream.statusCode, headers: upstream.headers }
+      // The target's head goes on `res` first, where the transform may change it (as in hpm).
+      const head = copyTargetHead(req, res, upstream, routed, rewriteLocation, logger)
+      if (head === undefined) {
+        discard(upstream.body)
+        return
+      }
       let outcome: TransformOutcome
       try {
         outcome = await transformAnswer(upstream, proxyRes, transformResponse, req, res)
       } catch (error) {
+        clearCopiedHead(res, head)
         throw new HookFailure(routeOption(route.prefix, 'transformResponse'), error)
       }
       if (outcome.kind !== 'body') {
+        clearCopiedHead(res, head)
         const label = targetLabel(target)
         const hint =
           outcome.kind === 'too-large'
@@ -268,8 +277,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
         )
         return
       }
-      upstream.statusCode = proxyRes.statusCode
-      sendUpstreamResponse(req, res, upstream, routed, logger, { rewriteLocation, body: outcome.body })
+      sendTransformedAnswer(req, res, head, proxyRes, outcome, routed.target, logger)
       return
     }
     sendUpstreamResponse(req, res, upstream, routed, logger, { rewriteLocation })

@@ -49,12 +49,15 @@ export function writeUpstreamHead(
   headers: OutgoingHttpHeaders,
   target: URL,
   logger: Logger,
+  /** Headers already on `res` that came from the target, to take off too if Node refuses one. */
+  onResponse: readonly string[] = [],
 ): boolean {
   try {
     ;(res as { writeHead(status: number, headers: object): unknown }).writeHead(statusCode, headers)
     return true
   } catch (error) {
     for (const name of Object.keys(headers)) res.removeHeader(name)
+    for (const name of onResponse) res.removeHeader(name)
     const label = targetLabel(target)
     const failure = {
       status: 502 as const,
@@ -80,8 +83,6 @@ export function isEventStream(contentType: unknown): boolean {
 export interface RelayOptions {
   /** Points redirects at the target back at the dev server (see `createLocationRewrite`). */
   rewriteLocation?: LocationRewriter | undefined
-  /** The body to send instead of piping the upstream's (already read, by `transformResponse`). */
-  body?: Buffer | undefined
 }
 
 /**
@@ -114,7 +115,7 @@ export function sendUpstreamResponse(
   // RFC 9110 section 8.6: no Content-Length on a 204 (HTTP/2 clients refuse it as malformed).
   if (upstream.statusCode === 204) delete headers['content-length']
   const bodiless = isBodiless(req.method, upstream.statusCode)
-  if (!bodiless && options.body === undefined && body.destroyed && !body.readableEnded) {
+  if (!bodiless && body.destroyed && !body.readableEnded) {
     // The body failed before the relay began (while a `proxyRes` hook ran): its error was
     // reported to no one, and piping it would leave the client waiting for ever. Nothing has
     // been sent yet, so the client can still get a status.
@@ -132,10 +133,6 @@ export function sendUpstreamResponse(
   }
   if (!writeUpstreamHead(req, res, upstream.statusCode, headers, route.target, logger)) {
     discard(body)
-    return
-  }
-  if (options.body !== undefined) {
-    res.end(options.body)
     return
   }
   if (bodiless) {

@@ -11,7 +11,8 @@ export const MAX_TRANSFORM_BYTES = 16 * 1024 * 1024
 
 /** What a transform produced, or why there is nothing to send. */
 export type TransformOutcome =
-  | { readonly kind: 'body'; readonly body: Buffer }
+  /** The new body; `json` when the transform returned a value that was serialised as JSON. */
+  | { readonly kind: 'body'; readonly body: Buffer; readonly json: boolean }
   | { readonly kind: 'too-large' }
   | { readonly kind: 'undecodable'; readonly encoding: string }
 
@@ -69,9 +70,8 @@ export function isTransformable(req: ProxyRequest, upstream: UpstreamResponse): 
 /**
  * Runs `transformResponse` as http-proxy-middleware's response interceptor does: the whole
  * answer, decompressed, goes to the function; what it returns is the new body (a Buffer or a
- * string as it is, `undefined` keeps the body, anything else as JSON with
- * `content-type: application/json`), and the head is fixed to match: no `Content-Encoding`, a
- * new `Content-Length`. The head changes are made on `proxyRes.headers`. A throw propagates.
+ * string as it is, `undefined` keeps the body, anything else as JSON, `json` then set). The
+ * head is the caller's to fix (see `sendTransformedAnswer`). A throw propagates.
  *
  * @example
  * const outcome = await transformAnswer(upstream, proxyRes, transform, req, res)
@@ -93,6 +93,7 @@ export async function transformAnswer(
   if (decoded === 'undecodable') return { kind: 'undecodable', encoding }
   const result = await transform(decoded, proxyRes, req, res)
   let body: Buffer
+  let json = false
   if (result === undefined) body = decoded
   else if (Buffer.isBuffer(result)) body = result
   else if (result instanceof Uint8Array)
@@ -100,10 +101,7 @@ export async function transformAnswer(
   else if (typeof result === 'string') body = Buffer.from(result)
   else {
     body = Buffer.from(JSON.stringify(result))
-    proxyRes.headers['content-type'] = 'application/json; charset=utf-8'
+    json = true
   }
-  delete proxyRes.headers['content-encoding']
-  delete proxyRes.headers['transfer-encoding']
-  proxyRes.headers['content-length'] = String(body.byteLength)
-  return { kind: 'body', body }
+  return { kind: 'body', body, json }
 }

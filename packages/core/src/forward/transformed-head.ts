@@ -1,0 +1,127 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
+import type { IncomingProxyResponse } from '../config/hook-options.js'
+import type { ResolvedForwardRoute } from '../config/resolved-route.js'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { requestedOrigin } from '../http/request-origin.js'
+import type { Logger } from '../log/logger.js'
+import type { LocationRewriter } from './location-rewrite.js'
+import { errorCode, sendUpstreamFailure, targetLabel } from './proxy-error.js'
+import { type UpstreamResponse, writeUpstreamHead } from './relay-response.js'
+import { buildClientHeaders } from './response-headers.js'
+
+/**
+ * Headers that describe the bytes of the original body rather than the resource: once a
+ * transform replaced the body they are wrong, and some make Node refuse the head (`Trailer`
+ * with a `Content-Length` is ERR_HTTP_TRAILER_INVALID). The length is computed again; the
+ * others are dropped (RFC 9110 §8.4, §8.6, §6.6.2; RFC 9530 for the digests; RFC 1864 for MD5).
+ */
+export const BODY_FRAMING_HEADERS: readonly string[] = Object.freeze([
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'trailer',
+  'content-md5',
+  'digest',
+  'content-digest',
+  'repr-digest',
+])
+
+/** The target's head as copied onto `res` before the transform, to tell the transform's changes from it. */
+export interface CopiedHead {
+  /** The client headers written on `res` (cleaned, cookies and redirects rewritten). */
+  readonly copied: OutgoingHttpHeaders
+  /** `proxyRes.headers` as the transform received them. */
+  readonly before: IncomingHttpHeaders
+  /** The target's status. */
+  readonly status: number
+}
+
+/**
+ * Puts the target's head on `res` before `transformResponse` runs, as http-proxy-middleware's
+ * response interceptor does, so the transform sees it there and what it sets or removes wins.
+ * Returns `undefined` after answering 502 when Node refuses a header value.
+ *
+ * @example
+ * const head = copyTargetHead(req, res, upstream, route, rewriteLocation, logger)
+ */
+export function copyTargetHead(
+  req: ProxyRequest,
+  res: ProxyResponse,
+  upstream: UpstreamResponse,
+  route: ResolvedForwardRoute,
+  rewriteLocation: LocationRewriter | undefined,
+  logger: Logger,
+): CopiedHead | undefined {
+  const copied = buildClientHeaders(upstream.headers, route, {
+    http2: req.httpVersionMajor === 2,
+    rewriteLocation,
+    browserOrigin: requestedOrigin(req),
+  })
+  const head = { copied, before: { ...upstream.headers }, status: upstream.statusCode }
+  try {
+    for (const [name, value] of Object.entries(copied)) if (value !== undefined) res.setHeader(name, value)
+  } catch (error) {
+    clearCopiedHead(res, head)
+    const label = targetLabel(route.target)
+    const failure = {
+      status: 502 as const,
+      cause: 'invalid response header',
+      hint: `the server at ${label} sent a header Node cannot forward (${errorCode(error) ?? String(error)})`,
+      code: errorCode(error),
+    }
+    logger.error(
+      `502 ${req.method} ${req.url} → ${label}: ${failure.cause} (${failure.hint})`,
+      `${label} ${failure.cause}`,
+    )
+    sendUpstreamFailure(req, res, failure, label)
+    return undefined
+  }
+  res.statusCode = upstream.statusCode
+  return head
+}
+
+/**
+ * Takes the target's headers back off `res` when the transformed answer will not be sent (the
+ * transform threw, the body was too large), so the error answer carries none of them (a
+ * `Content-Encoding: gzip` on a plain-text 500 would break it in the browser).
+ */
+export function clearCopiedHead(res: ProxyResponse, head: CopiedHead): void {
+  if (res.headersSent) return
+  for (const name of Object.keys(head.copied)) res.removeHeader(name)
+}
+
+/**
+ * Sends the transformed answer: the head on `res` with the transform's changes (made on `res`,
+ * or on `proxyRes.headers` and `proxyRes.statusCode` as before), the framing headers of the
+ * original body dropped and the length computed for the new one; a JSON type for an object the
+ * transform returned unless it chose a type itself.
+ *
+ * @example
+ * sendTransformedAnswer(req, res, head, proxyRes, { body, json: false }, route.target, logger)
+ */
+export function sendTransformedAnswer(
+  req: ProxyRequest,
+  res: ProxyResponse,
+  head: CopiedHead,
+  proxyRes: IncomingProxyResponse,
+  answer: { readonly body: Buffer; readonly json: boolean },
+  target: URL,
+  logger: Logger,
+): void {
+  const after = proxyRes.headers
+  for (const name of new Set([...Object.keys(head.before), ...Object.keys(after)])) {
+    const value = after[name]
+    if (value === head.before[name]) continue
+    if (value === undefined) res.removeHeader(name)
+    else res.setHeader(name, value)
+  }
+  if (answer.json && res.getHeader('content-type') === head.copied['content-type']) {
+    res.setHeader('content-type', 'application/json; charset=utf-8')
+  }
+  for (const name of BODY_FRAMING_HEADERS) res.removeHeader(name)
+  // Last: Node re-encodes a Content-Disposition written after Content-Length (see buildClientHeaders).
+  res.setHeader('content-length', answer.body.byteLength)
+  const status = proxyRes.statusCode !== head.status ? proxyRes.statusCode : res.statusCode
+  if (!writeUpstreamHead(req, res, status, {}, target, logger, res.getHeaderNames())) return
+  res.end(answer.body)
+}
