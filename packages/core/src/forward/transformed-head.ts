@@ -38,7 +38,8 @@ export interface CopiedHead {
 
 /**
  * Puts the target's head on `res` before `transformResponse` runs, as http-proxy-middleware's
- * response interceptor does, so the transform sees it there and what it sets or removes wins.
+ * response interceptor does, so the transform sees it there and what it sets or removes wins;
+ * the headers that framed the original body stay off (they are on `proxyRes.headers`).
  * Returns `undefined` after answering 502 when Node refuses a header value.
  *
  * @example
@@ -57,6 +58,9 @@ export function copyTargetHead(
     rewriteLocation,
     browserOrigin: requestedOrigin(req),
   })
+  // The framing of the original body never goes on `res`: the transform gets the body decoded,
+  // and one that answers by itself must not inherit the target's Content-Length.
+  for (const name of BODY_FRAMING_HEADERS) delete copied[name]
   const head = { copied, before: { ...upstream.headers }, status: upstream.statusCode }
   try {
     for (const [name, value] of Object.entries(copied)) if (value !== undefined) res.setHeader(name, value)
@@ -108,6 +112,11 @@ export function sendTransformedAnswer(
   target: URL,
   logger: Logger,
 ): void {
+  if (res.headersSent || res.writableEnded) {
+    // The transform answered the request itself: its answer stands.
+    logger.debug(`${req.method} ${req.url}: transformResponse answered the request itself`)
+    return
+  }
   const after = proxyRes.headers
   for (const name of new Set([...Object.keys(head.before), ...Object.keys(after)])) {
     const value = after[name]

@@ -25,7 +25,7 @@ export type RouteGate = (
  *   server, as http-proxy-middleware's filter does;
  * - Vite's `bypass(req, res, options)`: a string serves that path from the dev server instead
  *   (`req.url` set to it, the request passed on), `false` answers 404, nothing takes it; a
- *   bypass that answered the response itself ends it there. For a WebSocket upgrade `res` is
+ *   bypass that answered the response itself ends it there, whatever it returned. For a WebSocket upgrade `res` is
  *   `undefined` and `false` gives `'refuse'`, for the caller to answer 404 on the socket.
  * A filter or bypass that throws answers 502 naming it (logged at most once every 10 s), never
  * crashing the server.
@@ -52,6 +52,9 @@ export function createRouteGate(route: ResolvedRoute, logger: Logger): RouteGate
   }
 
   const settle = (req: ProxyRequest, res: ProxyResponse | undefined, answer: unknown): GateVerdict => {
+    // A bypass that answered the response itself has the last word, whatever it returned: a
+    // path would send the request on to the dev server, which would write after the end.
+    if (res !== undefined && (res.headersSent || res.writableEnded)) return 'done'
     if (typeof answer === 'string') {
       req.url = answer
       return 'pass'
@@ -61,7 +64,7 @@ export function createRouteGate(route: ResolvedRoute, logger: Logger): RouteGate
       sendText(res, 404, 'text/plain; charset=utf-8', 'Not Found\n')
       return 'done'
     }
-    return res !== undefined && (res.headersSent || res.writableEnded) ? 'done' : 'take'
+    return 'take'
   }
 
   return function routeGate(req, res, path) {
