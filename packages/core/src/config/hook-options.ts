@@ -25,6 +25,15 @@ export interface OutgoingProxyRequest {
   hasHeader(name: string): boolean
   /** The headers, names lowercased. */
   getHeaders(): Record<string, string | string[]>
+  /**
+   * Writes body bytes, as on http-proxy's `proxyReq`: http-proxy-middleware's `fixRequestBody`
+   * pattern (`proxyReq.setHeader('content-length', ...); proxyReq.write(body)`). What hooks
+   * write replaces a body a parser already read; on a body not read yet it goes first, then the
+   * client's stream, as http-proxy sends them. `Content-Length` is made to match what is sent.
+   */
+  write(chunk: string | Uint8Array, encoding?: BufferEncoding): boolean
+  /** Writes a last chunk, if given (the request is sent when the hooks are done either way). */
+  end(chunk?: string | Uint8Array, encoding?: BufferEncoding): void
 }
 
 /**

@@ -9,6 +9,7 @@ import { DirectRelay, type DirectRelayOwner } from './direct-relay.js'
 import { BODY_FIX, createForwardHints } from './forward-hints.js'
 import { type ForwardDeps, outgoingParts, requestUpstream } from './forward-request.js'
 import { HookFailure, type OutgoingParts, outgoingRequest, runHooks } from './hook-runner.js'
+import { LostBody, RefusedBody, settleHookedBody } from './hooked-body.js'
 import { createLocationRewrite } from './location-rewrite.js'
 import {
   describeUpstreamError,
@@ -18,8 +19,7 @@ import {
   type UpstreamFailure,
 } from './proxy-error.js'
 import { discard, sendUpstreamResponse, type UpstreamResponse } from './relay-response.js'
-import { type RequestBody, requestBodyOf } from './request-body.js'
-import { requestStream } from './request-stream.js'
+import { type RequestBody, requestBodyOf, upstreamBodyOf } from './request-body.js'
 import { ResponseTimeoutError } from './response-deadline.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
 import { mayRetry } from './retry-policy.js'
@@ -128,6 +128,24 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
     sendUpstreamFailure(req, res, failure, label)
   }
 
+  /**
+   * A body that cannot be sent: lost to a parser before the proxy (500, with the fix), or unsafe
+   * to send again (400). Nothing reaches the target; one log line per route and kind.
+   */
+  function refuseBody(req: ProxyRequest, res: ProxyResponse, problem: RefusedBody | LostBody): void {
+    if (problem instanceof LostBody) {
+      hints.bodyLost(req, problem.message)
+      sendText(res, 500, 'text/plain; charset=utf-8', `cors-dev-proxy: ${problem.message}. ${BODY_FIX}\n`)
+      return
+    }
+    logger.limited(
+      'warn',
+      `${route.prefix} body refused`,
+      () => `400 ${req.method} ${req.url}: ${problem.message}; the request was not forwarded`,
+    )
+    sendText(res, 400, 'text/plain; charset=utf-8', `cors-dev-proxy: ${problem.message}; not forwarded.\n`)
+  }
+
   /** Nothing above should throw; if something does, the client gets a broken response, not a hang. */
   function internalFailure(req: ProxyRequest, res: ProxyResponse, error: unknown): void {
     logger.limited(
@@ -156,6 +174,10 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
     }
     if (error instanceof HookFailure) {
       failUserCode(req, res, error, label)
+      return
+    }
+    if (error instanceof RefusedBody || error instanceof LostBody) {
+      refuseBody(req, res, error)
       return
     }
     const failure = describeUpstreamError(error, { label, target, timeout: route.timeout })
@@ -226,7 +248,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
       method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
       path: parts.path,
       headers: parts.headers,
-      body: body.kind === 'stream' ? requestStream(req) : body.kind === 'parsed' ? body.bytes : null,
+      body: upstreamBodyOf(req, body),
     }
     new RouteRelay(owner, req, res, routed, options, locationFor(target), path, body, label).start(
       pool.poolFor(routed),
@@ -304,15 +326,23 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
     const prepare =
       hooks.proxyReq.length === 0
         ? undefined
-        : (parts: OutgoingParts) =>
-            runHooks(hooks.proxyReq, [outgoingRequest(req.method ?? 'GET', target, parts), req, res])
+        : async (parts: OutgoingParts): Promise<RequestBody> => {
+            await runHooks(hooks.proxyReq, [outgoingRequest(req.method ?? 'GET', target, parts), req, res])
+            const settled = settleHookedBody(req, parts, body, `route '${route.prefix}'`, (message) =>
+              logger.limited('warn', `${route.prefix} proxyReq body`, () => message),
+            )
+            // A body a parser read and no hook rewrote cannot be sent: never forward it empty.
+            if (settled.kind === 'lost') throw new LostBody(settled.cause)
+            return settled
+          }
     if (direct) {
       const routed = target === route.target ? route : { ...route, target }
       let parts: OutgoingParts
+      let sent = body
       try {
         const rewritten = route.rewritePath(path, req, logger.warn)
         parts = outgoingParts(req, routed, typeof rewritten === 'string' ? rewritten : await rewritten, body)
-        await prepare?.(parts)
+        sent = (await prepare?.(parts)) ?? body
       } catch (error) {
         await failBeforeAnswer(req, res, error, target, abort.aborted)
         return
@@ -321,7 +351,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
         logger.debug(`${req.method} ${req.url}: the client went away before ${label} answered`)
         return
       }
-      relayDirect(req, res, path, body, target, parts)
+      relayDirect(req, res, path, sent, target, parts)
       return
     }
     let upstreamPath = path
@@ -374,9 +404,13 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
 
   return function forward(req, res, path) {
     const body = requestBodyOf(req)
-    if (body.kind === 'lost') {
-      hints.bodyLost(req, body.cause)
-      sendText(res, 500, 'text/plain; charset=utf-8', `cors-dev-proxy: ${body.cause}. ${BODY_FIX}\n`)
+    if (body.kind === 'refused') {
+      refuseBody(req, res, new RefusedBody(body.cause))
+      return
+    }
+    // A `proxyReq` hook may still write the body (the fixRequestBody pattern): decided after it.
+    if (body.kind === 'lost' && hooks.proxyReq.length === 0) {
+      refuseBody(req, res, new LostBody(body.cause))
       return
     }
     if (synchronous) {

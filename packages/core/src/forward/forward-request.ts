@@ -8,9 +8,8 @@ import type { FailureLog } from './failure-log.js'
 import { HookFailure, type OutgoingParts } from './hook-runner.js'
 import { describeUpstreamError } from './proxy-error.js'
 import type { UpstreamResponse } from './relay-response.js'
-import { type RequestBody, requestBodyOf } from './request-body.js'
+import { type RequestBody, requestBodyOf, upstreamBodyOf } from './request-body.js'
 import { buildUpstreamHeaders } from './request-headers.js'
-import { requestStream } from './request-stream.js'
 import { abortFor, armResponseDeadline, ResponseTimeoutError } from './response-deadline.js'
 import { isReplayable, mayRetry } from './retry-policy.js'
 import type { UpstreamPool } from './upstream-pool.js'
@@ -55,10 +54,13 @@ export interface RequestUpstreamOptions {
   onRetry?: ((error: unknown) => void) | undefined
   /**
    * Sees (and may change) the outgoing path and headers just before they are sent: where the
-   * `proxyReq` hooks run.
+   * `proxyReq` hooks run. May return the body to send instead (what the hooks wrote, see
+   * `settleHookedBody`).
    * @default none
    */
-  prepare?: ((outgoing: OutgoingParts) => void | Promise<void>) | undefined
+  prepare?:
+    | ((outgoing: OutgoingParts) => RequestBody | undefined | Promise<RequestBody | undefined>)
+    | undefined
 }
 
 /**
@@ -124,14 +126,14 @@ export function requestUpstream(
   const target = options.target ?? route.target
   const routed = target === route.target ? route : { ...route, target }
   const method = req.method ?? 'GET'
-  const dispatch = (parts: OutgoingParts): Promise<UpstreamResponse> => {
+  const dispatch = (parts: OutgoingParts, body: RequestBody): Promise<UpstreamResponse> => {
     options.onPath?.(parts.path)
     const { abort, release } = abortFor(options.signal)
     const request: Dispatcher.RequestOptions = {
       method,
       path: parts.path,
       headers: parts.headers,
-      body: body.kind === 'stream' ? requestStream(req) : body.kind === 'parsed' ? body.bytes : null,
+      body: upstreamBodyOf(req, body),
       signal: abort.signal,
     }
     const clear = armResponseDeadline(abort, route.timeout)
@@ -159,7 +161,9 @@ export function requestUpstream(
   const send = (rewritten: string): Promise<UpstreamResponse> => {
     const parts = outgoingParts(req, routed, rewritten, body)
     const prepared = options.prepare?.(parts)
-    return prepared instanceof Promise ? prepared.then(() => dispatch(parts)) : dispatch(parts)
+    return prepared instanceof Promise
+      ? prepared.then((changed) => dispatch(parts, changed ?? body))
+      : dispatch(parts, prepared ?? body)
   }
   try {
     const rewritten = route.rewritePath(path, req, options.report)

@@ -38,6 +38,8 @@ export async function runHooks<A extends unknown[]>(
 export interface OutgoingParts {
   path: string
   readonly headers: UpstreamHeaders
+  /** What `proxyReq` hooks wrote with `proxyReq.write()` / `end()`, in order. */
+  written?: Buffer[]
 }
 
 function headerValue(value: string | number | readonly string[]): string | string[] {
@@ -55,6 +57,12 @@ function headerValue(value: string | number | readonly string[]): string | strin
  */
 export function outgoingRequest(method: string, target: URL, parts: OutgoingParts): OutgoingProxyRequest {
   const { headers } = parts
+  const write = (chunk: string | Uint8Array, encoding?: BufferEncoding): boolean => {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, encoding ?? 'utf8') : Buffer.from(chunk)
+    parts.written ??= []
+    parts.written.push(bytes)
+    return true
+  }
   return {
     method,
     target,
@@ -73,5 +81,9 @@ export function outgoingRequest(method: string, target: URL, parts: OutgoingPart
     },
     hasHeader: (name) => headers[name.toLowerCase()] !== undefined,
     getHeaders: () => ({ ...headers }),
+    write,
+    end(chunk, encoding) {
+      if (chunk !== undefined && typeof chunk !== 'function') write(chunk, encoding)
+    },
   }
 }

@@ -1,6 +1,8 @@
 import type { Http2ServerRequest } from 'node:http2'
+import type { Readable } from 'node:stream'
 import { isJsonMimeType, mimeEssence } from '../http/mime.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
+import { requestStream } from './request-stream.js'
 
 /** What goes upstream as the request's body. */
 export type RequestBody =
@@ -12,6 +14,10 @@ export type RequestBody =
   | { readonly kind: 'parsed'; readonly bytes: Buffer }
   /** The stream was read by someone else and nothing usable was left: never forward it empty. */
   | { readonly kind: 'lost'; readonly cause: string }
+  /** What a `proxyReq` hook wrote, then the client's stream (as http-proxy sends them). */
+  | { readonly kind: 'prefixed'; readonly prefix: Buffer }
+  /** Sending it again would let a field inject into the request (CR/LF, the boundary): 400. */
+  | { readonly kind: 'refused'; readonly cause: string }
 
 /** Whether the request announces a body: a length other than 0, chunked framing, or an HTTP/2 DATA frame to come. */
 export function hasBody(req: ProxyRequest): boolean {
@@ -34,18 +40,75 @@ function urlencode(value: Record<string, unknown>): string {
   return params.toString()
 }
 
-/** `req.body` as bytes, by the request's Content-Type; `undefined` when it cannot be done faithfully. */
-function serialise(body: unknown, contentType: string | undefined): Buffer | undefined {
+/** The form fields a multipart parser (multer, busboy-based) left, if they are only text. */
+function multipartFields(req: ProxyRequest, body: unknown): Array<[string, string]> | undefined {
+  // Files are not in req.body: sending the fields alone would drop them.
+  const withFiles = req as { file?: unknown; files?: unknown }
+  if (withFiles.file !== undefined || withFiles.files !== undefined) return undefined
+  if (body === null || typeof body !== 'object') return undefined
+  const fields: Array<[string, string]> = []
+  for (const [name, value] of Object.entries(body)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (typeof item !== 'string' && typeof item !== 'number' && typeof item !== 'boolean') return undefined
+      fields.push([name, String(item)])
+    }
+  }
+  return fields
+}
+
+/**
+ * Text fields as a multipart/form-data body with the request's own boundary (RFC 7578). A field
+ * name with CR, LF or a quote would write headers of its own into the part, and a value holding
+ * the boundary would start a part of its own (http-proxy-middleware's CVE-2026-55603, in its
+ * `fixRequestBody`): such a body is refused, never sent.
+ */
+function multipart(
+  fields: ReadonlyArray<[string, string]>,
+  boundary: string,
+): Buffer | { readonly refused: string } {
+  const delimiter = `--${boundary}`
+  const parts: string[] = []
+  for (const [name, value] of fields) {
+    if (/[\r\n"]/.test(name)) {
+      return { refused: `the multipart field name ${JSON.stringify(name)} holds CR, LF or a quote` }
+    }
+    if (value.includes(delimiter)) {
+      return { refused: `the multipart field ${JSON.stringify(name)} holds the boundary` }
+    }
+    parts.push(`${delimiter}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+  }
+  parts.push(`${delimiter}--\r\n`)
+  return Buffer.from(parts.join(''))
+}
+
+/** The boundary parameter of a multipart Content-Type, unquoted. */
+function boundaryOf(contentType: string | undefined): string | undefined {
+  const match = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType ?? '')
+  return match?.[1] ?? match?.[2]
+}
+
+/**
+ * `req.body` as bytes, by `contentType`: JSON (and `+json`), urlencoded, multipart text fields,
+ * text or raw bytes; `undefined` when it cannot be done faithfully, `refused` when it would be
+ * unsafe.
+ */
+export function serialiseBody(
+  req: ProxyRequest,
+  body: unknown,
+  contentType: string | undefined,
+): Buffer | { readonly refused: string } | undefined {
   if (Buffer.isBuffer(body)) return body
   if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength)
   if (typeof body === 'string') return Buffer.from(body)
   if (isJsonMimeType(contentType)) return Buffer.from(JSON.stringify(body))
-  if (
-    body !== null &&
-    typeof body === 'object' &&
-    mimeEssence(contentType) === 'application/x-www-form-urlencoded'
-  ) {
+  const essence = mimeEssence(contentType)
+  if (body !== null && typeof body === 'object' && essence === 'application/x-www-form-urlencoded') {
     return Buffer.from(urlencode(body as Record<string, unknown>))
+  }
+  const boundary = boundaryOf(contentType)
+  if (essence === 'multipart/form-data' && boundary !== undefined) {
+    const fields = multipartFields(req, body)
+    return fields === undefined ? undefined : multipart(fields, boundary)
   }
   return undefined
 }
@@ -54,7 +117,8 @@ function serialise(body: unknown, contentType: string | undefined): Buffer | und
  * Decides what to send upstream as the body. Usually the client's stream, untouched. When a
  * body parser mounted before the proxy (`express.json()`, `bodyParser.urlencoded()`...) has
  * already read the stream, what it left in `req.body` is serialised again by the request's
- * Content-Type: JSON (and `+json`), urlencoded, text, or raw bytes. A read stream with no usable
+ * Content-Type: JSON (and `+json`), urlencoded, multipart text fields, text, or raw bytes
+ * (`refused` when a field would inject into the request). A read stream with no usable
  * `req.body` is `lost`: forwarding it would send the target an empty body while the client
  * thinks its data went through.
  *
@@ -71,7 +135,8 @@ export function requestBodyOf(req: ProxyRequest): RequestBody {
   if (parsed === undefined) {
     return { kind: 'lost', cause: 'the request body was read before the proxy, and no req.body was left' }
   }
-  const bytes = serialise(parsed, contentType)
+  const bytes = serialiseBody(req, parsed, contentType)
+  if (bytes !== undefined && !Buffer.isBuffer(bytes)) return { kind: 'refused', cause: bytes.refused }
   if (bytes === undefined) {
     return {
       kind: 'lost',
@@ -79,4 +144,24 @@ export function requestBodyOf(req: ProxyRequest): RequestBody {
     }
   }
   return { kind: 'parsed', bytes }
+}
+
+/**
+ * What undici sends for a body: the client's stream through a wrapper of its own (see
+ * `requestStream`), after a hook's bytes when there are any, or the bytes to send again.
+ *
+ * @example
+ * pool.dispatch({ method, path, headers, body: upstreamBodyOf(req, body) }, handler)
+ */
+export function upstreamBodyOf(req: ProxyRequest, body: RequestBody): Readable | Buffer | null {
+  switch (body.kind) {
+    case 'stream':
+      return requestStream(req)
+    case 'prefixed':
+      return requestStream(req, body.prefix)
+    case 'parsed':
+      return body.bytes
+    default:
+      return null
+  }
 }

@@ -19,18 +19,21 @@ import type { ProxyRequest } from '../http/proxy-types.js'
  *
  * @example
  * pool.dispatch({ method: 'POST', path: '/items', headers, body: requestStream(req) }, handler)
+ * // `prefix`: bytes to send before the client's (what a `proxyReq` hook wrote)
  */
-export function requestStream(req: ProxyRequest): Readable {
-  return new RequestStream(req)
+export function requestStream(req: ProxyRequest, prefix?: Buffer): Readable {
+  return new RequestStream(req, prefix)
 }
 
 class RequestStream extends Readable {
   readonly #req: ProxyRequest
+  #prefix: Buffer | undefined
   #attached = false
 
-  constructor(req: ProxyRequest) {
+  constructor(req: ProxyRequest, prefix: Buffer | undefined) {
     super()
     this.#req = req
+    this.#prefix = prefix
   }
 
   readonly #onData = (chunk: Buffer): void => {
@@ -53,6 +56,12 @@ class RequestStream extends Readable {
   }
 
   override _read(): void {
+    if (this.#prefix !== undefined) {
+      // What a `proxyReq` hook wrote goes first, as http-proxy sends it before piping `req`.
+      const prefix = this.#prefix
+      this.#prefix = undefined
+      if (!this.push(prefix)) return
+    }
     if (!this.#attached) {
       this.#attached = true
       const req = this.#req

@@ -3,10 +3,10 @@
 // dev server behind the proxy (here a `next` that writes, as Vite's later middlewares do) never
 // gets a request already answered. Writing after the end is ERR_STREAM_WRITE_AFTER_END, an
 // uncaught error that ended the dev server's process; vitest fails the run on any such error.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { captureLogSink, listen, type StartedServer, sendRequest } from '../../../../test/support/servers.js'
-import { type CorsDevProxy, createCorsDevProxy, type Routes } from '../../src/index.js'
+import { type CorsDevProxy, createCorsDevProxy, type ProxyResponse, type Routes } from '../../src/index.js'
 
 let target: StartedServer<Server>
 let front: StartedServer<Server>
@@ -31,23 +31,23 @@ beforeAll(async () => {
   const routes: Routes = {
     '/bypass-path': {
       target: target.url,
-      bypass: (_req: IncomingMessage, res: ServerResponse | undefined) => {
-        if (res) answer(res, 'answered by bypass')
+      bypass: (_req: unknown, res: ProxyResponse | undefined) => {
+        if (res) answer(res as ServerResponse, 'answered by bypass')
         return '/index.html'
       },
     },
     '/bypass-false': {
       target: target.url,
-      bypass: (_req: IncomingMessage, res: ServerResponse | undefined) => {
-        if (res) answer(res, 'answered by bypass')
+      bypass: (_req: unknown, res: ProxyResponse | undefined) => {
+        if (res) answer(res as ServerResponse, 'answered by bypass')
         return false
       },
     },
     '/bypass-async': {
       target: target.url,
-      bypass: async (_req: IncomingMessage, res: ServerResponse | undefined) => {
+      bypass: async (_req: unknown, res: ProxyResponse | undefined) => {
         await new Promise((resolve) => setTimeout(resolve, 5))
-        if (res) answer(res, 'answered by async bypass')
+        if (res) answer(res as ServerResponse, 'answered by async bypass')
         return '/index.html'
       },
     },
