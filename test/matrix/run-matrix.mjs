@@ -6,6 +6,8 @@
 //   webpack-dev-server 5       Node 20
 //   webpack-dev-server 6       Node 24 (it needs >= 22.15; `pnpm test` installs it in .tools/node24
 //                              first, through scripts/prepare-test-tools.mjs)
+//   rsbuild 2                  Node 20 (@rsbuild/core 2 supports ^20.19)
+//   @rspack/dev-server 2       Node 20 (the webpack adapter on Rspack's dev server; it supports ^20.19)
 //
 // Each cell chooses its dev server through an environment variable the suites read
 // (CDP_VITE / CDP_WDS, the npm aliases installed at the root).
@@ -66,6 +68,20 @@ const cells = [
     nodeMajor: 24,
     env: { CDP_WDS: 'wds6' },
     files: ['test/adapters/webpack.test.ts', 'test/adapters/request-intact.test.ts'],
+  },
+  {
+    name: 'rsbuild 2',
+    node: node20,
+    nodeMajor: 20,
+    env: {},
+    files: ['test/adapters/rsbuild.test.ts'],
+  },
+  {
+    name: '@rspack/dev-server 2',
+    node: node20,
+    nodeMajor: 20,
+    env: {},
+    files: ['test/adapters/rspack.test.ts'],
   },
 ]
 

@@ -56,8 +56,9 @@ function describeProxyConflict({ index, key, context, glob, prefix }: ProxyConfl
 }
 
 /**
- * The webpack-dev-server integration (5 and 6): proxies the given path prefixes to their
- * targets. Routes and options are those of `createCorsDevProxy`; a configuration mistake throws
+ * The webpack-dev-server integration (5 and 6, and `@rspack/dev-server` 2, its fork that
+ * `rspack serve` runs, with the same options, middleware names and HMR socket): proxies the given
+ * path prefixes to their targets. Routes and options are those of `createCorsDevProxy`; a configuration mistake throws
  * here, where the config is written. Logs go through webpack's infrastructure logger unless
  * `options.logger` is given.
  *
@@ -68,8 +69,8 @@ function describeProxyConflict({ index, key, context, glob, prefix }: ProxyConfl
  * before it, the routes' requests are served from the server's `request` listener, those two
  * checks first, before Express sees them (see `serveBeforeApp`). Works with `server: 'http'`,
  * `'https'` and `'http2'` (with `app: () => connect()`, which webpack-dev-server documents
- * for HTTP/2: on its default Express the start fails, see `assertAppServesHttp2`), from
- * CommonJS (`require`) and ESM configs.
+ * for HTTP/2: on its default Express the start fails, see `assertAppServesHttp2`; Rspack's dev
+ * server runs on connect by default), from CommonJS (`require`) and ESM configs.
  *
  * Returns `setupMiddlewares`, which installs the proxy, and `onListening`, which logs an error
  * when a `setupMiddlewares` written after the spread kept the first from running. Your own

@@ -1,8 +1,9 @@
 import type { Server } from 'node:net'
 
 /**
- * The part of a webpack-dev-server 5 or 6 instance the adapter uses, typed structurally so the
- * package needs neither version's types and a `webpack-dev-server` `Configuration` accepts it.
+ * The part of a webpack-dev-server 5 or 6 instance, or of its fork `@rspack/dev-server` 2, the
+ * adapter uses, typed structurally so the package needs none of their types (all are optional
+ * peers) and their `Configuration` types accept it.
  */
 export interface DevServerLike {
   /** The listening server (`http`, `https` or `http2`), created before `setupMiddlewares` runs. */
@@ -19,7 +20,7 @@ export interface DevServerLike {
   options: { server?: unknown; webSocketServer?: unknown; proxy?: unknown }
 }
 
-/** webpack-dev-server's description of a middleware, as `setupMiddlewares` receives and returns them. */
+/** The dev server's description of a middleware, as `setupMiddlewares` receives and returns them. */
 export interface NamedMiddleware {
   name?: string
   path?: string

@@ -2,7 +2,8 @@ import type { NamedMiddleware } from './dev-server-types.js'
 
 /**
  * webpack-dev-server's own security checks (Host header against DNS rebinding, `Sec-Fetch-*`
- * against cross-site no-cors loads). They stay in front of the proxy.
+ * against cross-site no-cors loads), under the same names in `@rspack/dev-server` 2. They stay in
+ * front of the proxy.
  */
 const SECURITY_CHECKS: ReadonlySet<string> = new Set(['host-header-check', 'cross-origin-header-check'])
 
@@ -15,8 +16,8 @@ function nameOf(entry: unknown): string | undefined {
  * before everything else it adds:
  * - `compression` (on by default): it buffers a response in zlib until the end, so server-sent
  *   events would reach the browser all at once;
- * - `webpack-dev-middleware`: it holds every GET until a build is done, and an API call has
- *   nothing to do with the bundle;
+ * - `webpack-dev-middleware` (`@rspack/dev-middleware` in `@rspack/dev-server`): it holds every
+ *   GET until a build is done, and an API call has nothing to do with the bundle;
  * - `options-middleware`: it answers every OPTIONS 204, which would swallow the preflights a
  *   route forwards to its backend.
  * Without the checks (a version that does them elsewhere) it goes first. Returns a new array.

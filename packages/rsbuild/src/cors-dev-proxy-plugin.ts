@@ -1,0 +1,110 @@
+import type { CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
+import {
+  createDevServerProxy,
+  type DevServerProxy,
+  resolveOptions,
+  serveBeforeApp,
+  splitConfig,
+} from '@cors-dev-proxy/core/adapter'
+import type { RsbuildPlugin, RsbuildPluginAPI, RsbuildPreviewServer } from '@rsbuild/core'
+import { type ConnectLayer, rsbuildChecksBefore } from './checks-before-proxy.js'
+import { findProxyConflicts } from './proxy-conflicts.js'
+import { rsbuildLogSink } from './rsbuild-log-sink.js'
+import { allowedHostsOf, isHostAllowed, isRsbuildHmrUpgrade } from './rsbuild-sockets.js'
+
+/**
+ * The Rsbuild plugin (Rsbuild 2): proxies the given path prefixes to their targets, in
+ * `rsbuild dev` and `rsbuild preview`, over HTTP/1.1 and, with `server.https`, HTTP/2. Routes and
+ * options are those of `createCorsDevProxy` (or one `{ routes, ...options }` object, as
+ * `cors-dev-proxy.config.*` exports it); every configuration mistake throws here, where the
+ * config is written. Logs go through Rsbuild's logger unless `options.logger` is given.
+ *
+ * The routes' requests are answered from the HTTP server's `request` listener, after Rsbuild's
+ * host check (`server.allowedHosts`) and before the rest of Rsbuild (`server.cors`, which would
+ * answer preflights 204, `server.proxy`, compression, assets, fallbacks: see `serveBeforeApp`),
+ * unless a middleware of `server.setup` or of another plugin comes first, which keeps them in
+ * Rsbuild's stack after it. WebSocket upgrades of `ws` routes are forwarded, after the same host
+ * check, unless they are Rsbuild's own HMR socket (`dev.client.path`); other upgrades are left to
+ * Rsbuild. A warning names each `server.proxy` entry a route shadows.
+ *
+ * @example
+ * // rsbuild.config.mjs
+ * import { defineConfig } from '@rsbuild/core'
+ * import { pluginCorsDevProxy } from '@cors-dev-proxy/rsbuild'
+ * export default defineConfig({ plugins: [pluginCorsDevProxy({ '/api': 'http://localhost:3000' })] })
+ */
+export function pluginCorsDevProxy(
+  routesOrConfig: Routes | (CorsDevProxyOptions & { routes: Routes }),
+  options?: CorsDevProxyOptions,
+): RsbuildPlugin {
+  const [routes, given] = splitConfig(routesOrConfig, options)
+  // Resolved now, so every mistake fails when the config is loaded, not when the server starts.
+  const resolved = resolveOptions(routes, given)
+  const prefixes = resolved.routes.map((route) => route.prefix)
+  // Proxies of servers without an HTTP server of their own (`server.middlewareMode`).
+  const detached = new Set<DevServerProxy>()
+
+  function install(api: RsbuildPluginAPI, server: RsbuildPreviewServer, kind: 'dev' | 'preview'): void {
+    const config = api.getNormalizedConfig()
+    const httpServer = server.httpServer ?? undefined
+    // Only the dev server has an HMR socket; `rsbuild preview` has none to leave alone.
+    const hmrPath = kind === 'dev' ? config.dev.client.path : undefined
+    const allowedHosts = allowedHostsOf(config.server)
+    const proxy = createDevServerProxy(resolved, {
+      sink: rsbuildLogSink(api.logger),
+      server: httpServer,
+      isOwnUpgrade: (req) => isRsbuildHmrUpgrade(req, hmrPath),
+      // Upgrades skip the middlewares and Rsbuild's host check with them: the same rule, applied here.
+      isAllowedUpgrade: allowedHosts && ((req) => isHostAllowed(req.headers.host, allowedHosts)),
+    })
+    const { logger } = proxy
+    for (const { filter, prefix } of findProxyConflicts(prefixes, config.server.proxy)) {
+      logger.warn(
+        `server.proxy '${filter}' and the cors-dev-proxy route '${prefix}' claim the same requests: ` +
+          `cors-dev-proxy answers them first, so server.proxy '${filter}' never sees them. Remove one of the two.`,
+      )
+    }
+    for (const route of proxy.routes) {
+      if (route.ws && route.prefix === hmrPath) {
+        logger.warn(
+          `WebSocket upgrades of the ws route '${route.prefix}' go to Rsbuild's own HMR socket, not to the ` +
+            "route's target: move the route, or move Rsbuild's socket with dev: { client: { path: '/__hmr' } }.",
+        )
+      }
+    }
+
+    const { middlewares } = server
+    const stack = (middlewares as unknown as { stack: ConnectLayer[] }).stack
+    const listed = serveBeforeApp(httpServer, middlewares, {
+      middleware: proxy.middleware,
+      claims: proxy.claims,
+      plan: (own) => rsbuildChecksBefore(stack, own, allowedHosts !== undefined),
+    })
+    middlewares.use(listed)
+
+    if (!httpServer) {
+      detached.add(proxy)
+      if (proxy.routes.some((route) => route.ws)) {
+        logger.warn(
+          'Rsbuild runs in middleware mode, without a server of its own: forward WebSocket upgrades of ws routes ' +
+            "from your server with @cors-dev-proxy/core's createCorsDevProxy().upgrade().",
+        )
+      }
+    }
+  }
+
+  async function closeDetached(): Promise<void> {
+    const closing = [...detached].map((proxy) => proxy.close())
+    detached.clear()
+    await Promise.all(closing)
+  }
+
+  return {
+    name: 'cors-dev-proxy',
+    setup(api) {
+      api.onBeforeStartDevServer(({ server }) => install(api, server, 'dev'))
+      api.onBeforeStartPreviewServer(({ server }) => install(api, server, 'preview'))
+      api.onCloseDevServer(closeDetached)
+    },
+  }
+}
