@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events'
 import type { IncomingMessage } from 'node:http'
+import { CorsDevProxyError } from '@cors-dev-proxy/core'
 import {
   type AppMiddleware,
   createDevServerProxy,
@@ -74,6 +75,20 @@ function hostCheck(isAllowed: (req: IncomingMessage) => boolean): AppMiddleware 
   }
 }
 
+/**
+ * `resolveModuleOptions`, whose `CorsDevProxyError` loses its stack frames: Nuxt prints an error
+ * that stops it with its stack, and for a mistake in nuxt.config those frames are ours and Nuxt's
+ * module loader, never the user's. The message already names the option and shows the fix.
+ */
+function resolveWithoutFrames(options: unknown): ResolvedCorsDevProxyOptions {
+  try {
+    return resolveModuleOptions(options)
+  } catch (error) {
+    if (error instanceof CorsDevProxyError) error.stack = `${error.name}: ${error.message}`
+    throw error
+  }
+}
+
 /** Attaches one proxy to `nuxt dev`'s listener; returns what closes it with this Nuxt instance. */
 function attach(
   server: EventEmitter,
@@ -134,7 +149,7 @@ export const corsDevProxyModule = defineNuxtModule<CorsDevProxyModuleOptions>({
   setup(options, nuxt) {
     if (!nuxt.options.dev) return
     // Resolved once, while Nuxt loads its modules: a mistake stops `nuxt dev` before it listens.
-    const resolved = resolveModuleOptions(options)
+    const resolved = resolveWithoutFrames(options)
     const facts = createViteFacts(nuxt)
     let detach: (() => Promise<void>) | undefined
 

@@ -225,6 +225,8 @@ describe('the module outside nuxt dev, and with a mistake', () => {
     ).catch((error: unknown) => error)
     expect(failure).toBeInstanceOf(CorsDevProxyError)
     expect((failure as CorsDevProxyError).option).toBe("routes['/api'].wss")
+    // Nuxt prints the stack of what stops it: only the message, no frames of ours or of Nuxt's loader.
+    expect((failure as Error).stack).toBe(`CorsDevProxyError: ${(failure as Error).message}`)
     expect(nuxt.hooked('listen')).toBe(0)
   })
 })
