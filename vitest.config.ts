@@ -14,6 +14,7 @@ export default defineConfig({
       { find: /^@cors-dev-proxy\/vite$/, replacement: src('vite/src/index.ts') },
       { find: /^@cors-dev-proxy\/webpack$/, replacement: src('webpack/src/index.ts') },
       { find: /^@cors-dev-proxy\/rsbuild$/, replacement: src('rsbuild/src/index.ts') },
+      { find: /^@cors-dev-proxy\/nuxt$/, replacement: src('nuxt/src/index.ts') },
     ],
   },
   test: {

@@ -208,9 +208,10 @@ describe('entryPaths and isPacked', () => {
 })
 
 describe('published packages', () => {
-  it('are the five of the repository', () => {
+  it('are the six of the repository', () => {
     expect(packages.map(({ manifest }) => manifest.name).sort()).toEqual([
       '@cors-dev-proxy/core',
+      '@cors-dev-proxy/nuxt',
       '@cors-dev-proxy/rsbuild',
       '@cors-dev-proxy/vite',
       '@cors-dev-proxy/webpack',

@@ -21,7 +21,7 @@ export const CHECKS = [
     name: 'the page loads with its HMR client',
     async run({ page, origin }) {
       await page.goto(`${origin}/`, { waitUntil: 'load', timeout: 120_000 })
-      await page.waitForFunction(() => document.body?.innerText.includes('HMR-MARK-1'), null, {
+      await page.waitForFunction(() => document.body?.textContent?.includes('HMR-MARK-1'), null, {
         timeout: 60_000,
       })
     },
@@ -180,7 +180,7 @@ export const CHECKS = [
     async run({ page, app, appDir }) {
       const file = join(appDir, app.hmrFile)
       writeFileSync(file, readFileSync(file, 'utf8').replaceAll('HMR-MARK-1', 'HMR-MARK-2'))
-      await page.waitForFunction(() => document.body?.innerText.includes('HMR-MARK-2'), null, {
+      await page.waitForFunction(() => document.body?.textContent?.includes('HMR-MARK-2'), null, {
         timeout: 60_000,
       })
     },
