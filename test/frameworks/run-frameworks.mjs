@@ -15,6 +15,7 @@ import { chromium } from 'playwright-core'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium-launch.mjs'
 import { freePort, startBackend } from './lib/backend.mjs'
 import { CHECKS } from './lib/checks.mjs'
+import { reachableFrom } from './lib/dependency-tree.mjs'
 import { installApps, packPackages } from './lib/install.mjs'
 import { startApp } from './lib/start-app.mjs'
 
@@ -53,10 +54,22 @@ const tarballs = packPackages(root, join(folder, 'tarballs'))
 installApps({ suite, folder, tarballs, env })
 console.log(`${TAG} installed in ${Math.round((Date.now() - started) / 1000)} s`)
 
+// Installing our adapters into an Rsbuild or Rspack project brings none of these with them.
+const FOREIGN = ['webpack-dev-server', 'webpack', 'express']
+const results = []
+for (const name of ['@cors-dev-proxy/webpack', '@cors-dev-proxy/rsbuild']) {
+  const brought = FOREIGN.filter((foreign) => reachableFrom(folder, name).has(foreign))
+  const summary =
+    brought.length === 0
+      ? `${TAG} ${name} brings no ${FOREIGN.join(', ')} into the project: ok`
+      : `${TAG} ${name} brings ${brought.join(', ')} into the project: FAILED`
+  console.log(summary)
+  results.push({ name, failed: brought.length, summary })
+}
+
 const core = await import(pathToFileURL(join(root, 'packages/core/dist/index.js')).href)
 const backend = await startBackend(core)
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] })
-const results = []
 
 for (const name of appNames) {
   const app = (await import(pathToFileURL(join(folder, 'apps', name, 'app.mjs')).href)).default
