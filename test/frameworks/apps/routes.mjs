@@ -7,7 +7,7 @@ const down = process.env.CDP_DOWN ?? 'http://127.0.0.1:9'
 /** The routes, as each app's config passes them to cors-dev-proxy. */
 export const routes = {
   '/api': backend,
-  // The backend's echo is at /ws: the prefix is rewritten to it.
-  '/live': { target: backend, ws: true, pathRewrite: { '^/live': '/ws' } },
+  // `/live` itself goes to the target's path as written, `/ws` (its echo accepts only that).
+  '/live': { target: `${backend}/ws`, ws: true },
   '/down': down,
 }

@@ -45,10 +45,19 @@ export interface PathRewriterOptions {
  * target: the engine joins it with the target, so it cannot pick another host.
  */
 function ensureLeadingSlash(path: string): string {
-  return path.charCodeAt(0) === 0x2f ? path : `/${path}`
+  return path.charCodeAt(0) === 0x2f || isEmptyRemainder(path) ? path : `/${path}`
 }
 
-/** The default rewrite: the prefix is removed (`/api/users?x=1` → `/users?x=1`, `/api` → `/`). */
+/**
+ * Whether a rewritten path is empty (`''`, or only a query `?q`): the request addressed the
+ * route's prefix itself. It is left empty so that {@link joinTargetPath} sends the target's own
+ * path as written (`/live` to `ws://h/ws` is `/ws`, not `/ws/`), as http-proxy and nginx do.
+ */
+function isEmptyRemainder(path: string): boolean {
+  return path === '' || path.charCodeAt(0) === 0x3f
+}
+
+/** The default rewrite: the prefix is removed (`/api/users?x=1` → `/users?x=1`, `/api` → `''`). */
 function removePrefix(prefix: string): PathRewriter {
   if (prefix === '/')
     return function keepPath(path) {
@@ -156,7 +165,9 @@ export function createPathRewriter(options: PathRewriterOptions): PathRewriter {
 /**
  * Joins the target's base path with the rewritten path, the way http-proxy joins them but
  * without its double slashes: `http://h:3000/v1` or `http://h:3000/v1/` with `/users?x=1`
- * → `/v1/users?x=1`; with `/` → `/v1/`. The query is kept verbatim. A result starting with
+ * → `/v1/users?x=1`; with `/` → `/v1/`; with an empty path (the prefix itself was requested)
+ * the target's path as written, `/v1` (and `/` for a target without a path). The query is kept
+ * verbatim. A result starting with
  * `//` is collapsed to one `/`, because anything resolving it as a URL reference
  * (`new URL(path, base)`) would read the next segment as a host name.
  *
@@ -164,6 +175,8 @@ export function createPathRewriter(options: PathRewriterOptions): PathRewriter {
  * joinTargetPath(new URL('http://localhost:3000/v1'), '/users?x=1') // '/v1/users?x=1'
  */
 export function joinTargetPath(target: URL, upstreamPath: string): string {
+  // The prefix itself: the target's path as written, trailing slash or not.
+  if (isEmptyRemainder(upstreamPath)) return target.pathname + upstreamPath
   const base = target.pathname.endsWith('/') ? target.pathname.slice(0, -1) : target.pathname
   const joined = base + ensureLeadingSlash(upstreamPath)
   return joined.startsWith('//') ? joined.replace(/^\/+/, '/') : joined

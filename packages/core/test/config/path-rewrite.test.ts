@@ -14,9 +14,10 @@ describe('createPathRewriter: default (prefix removed)', () => {
   it.each([
     ['/api/users?x=1', '/users?x=1'],
     ['/api/users', '/users'],
-    ['/api', '/'],
+    // The prefix itself leaves an empty path: joinTargetPath sends the target's own path.
+    ['/api', ''],
     ['/api/', '/'],
-    ['/api?q=1', '/?q=1'],
+    ['/api?q=1', '?q=1'],
     ['/api/?q=1', '/?q=1'],
     ['/api//x', '//x'],
     ['/api/a/b/c', '/a/b/c'],
@@ -42,8 +43,8 @@ describe('createPathRewriter: false keeps the path', () => {
 describe('createPathRewriter: object of RegExp → replacement (http-proxy-middleware 3 semantics)', () => {
   it.each([
     [{ '^/api': '' }, '/api/users?x=1', '/users?x=1'],
-    [{ '^/api': '' }, '/api', '/'],
-    [{ '^/api': '' }, '/api?q=1', '/?q=1'],
+    [{ '^/api': '' }, '/api', ''],
+    [{ '^/api': '' }, '/api?q=1', '?q=1'],
     [{ '^/api': '/v2' }, '/api/users', '/v2/users'],
     [{ '^/api/old': '/api/new' }, '/api/old/x', '/api/new/x'],
     // No rule matches: the path is forwarded unchanged, prefix included.
@@ -97,11 +98,11 @@ describe('createPathRewriter: function', () => {
   })
 
   it.each([
-    ['', '/'],
+    ['', ''],
     ['users', '/users'],
-    ['?q=1', '/?q=1'],
+    ['?q=1', '?q=1'],
     ['http://evil.example/x', '/http://evil.example/x'],
-  ])('a result %j not starting with / becomes %j', (result, expected) => {
+  ])('a result %j becomes %j (an empty one stays empty, for joinTargetPath)', (result, expected) => {
     expect(createPathRewriter({ prefix: '/api', pathRewrite: () => result })('/api/x', req)).toBe(expected)
   })
 
@@ -186,6 +187,12 @@ describe('joinTargetPath', () => {
     ['http://h:3000/', '///x', '/x'],
     ['http://h:3000/v1', '//x', '/v1//x'],
     ['http://h:3000/v1', 'users', '/v1/users'],
+    // The prefix itself: the target's path as written (http-proxy and nginx agree).
+    ['http://h:3000/ws', '', '/ws'],
+    ['http://h:3000/ws/', '', '/ws/'],
+    ['http://h:3000/ws', '?room=1', '/ws?room=1'],
+    ['http://h:3000', '', '/'],
+    ['http://h:3000', '?q=1', '/?q=1'],
   ])('%s + %s → %s', (target, path, expected) => {
     expect(joinTargetPath(new URL(target), path)).toBe(expected)
   })
