@@ -7,7 +7,9 @@ import { resolveOptions } from './config/resolve-options.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './config/resolved-route.js'
 import { type BuiltRoutePipeline, createRoutePipeline } from './create-route-pipeline.js'
 import { createFailureLog } from './forward/failure-log.js'
+import { hasBody } from './forward/request-body.js'
 import { createUpstreamPool } from './forward/upstream-pool.js'
+import { lingerBeforeClose } from './http/linger-close.js'
 import type { NextFunction, ProxyRequest, ProxyResponse } from './http/proxy-types.js'
 import { sendText } from './http/send-text.js'
 import { describeExchange } from './log/describe-routes.js'
@@ -193,6 +195,8 @@ export function buildCorsDevProxy(resolved: ResolvedCorsDevProxyOptions, logger:
       answerUnwiredUpgrade(req, res, match.route)
       return
     }
+    // An answer may go out before the upload ends (an early 413, a 502): never cut it off.
+    if (req.httpVersionMajor === 1 && hasBody(req)) lingerBeforeClose(req as IncomingMessage)
     const passOn = hops === undefined ? undefined : trace(req, res, match.route)
     pipeline.run(req, res, match.path, (error) => {
       passOn?.()
