@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici'
 import { routeOption } from '../config/option-path.js'
+import { joinTargetPath } from '../config/path-rewrite.js'
 import { RouterAnswerError } from '../config/resolve-router.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
@@ -30,9 +31,36 @@ import {
   transformAnswer,
 } from './transform-answer.js'
 import { clearCopiedHead, copyTargetHead, sendTransformedAnswer } from './transformed-head.js'
+import type { UpstreamPool } from './upstream-pool.js'
 
 /** The step that forwards one route's requests (see {@link createForwarder}). */
 export type Forwarder = (req: ProxyRequest, res: ProxyResponse, path: string) => void
+
+/**
+ * `HEAD <path>` on the route's target, with the prefix kept (for the 404 hint): its status, or
+ * `undefined` when the target could not be asked within 2 s.
+ */
+function probeTarget(
+  pool: UpstreamPool,
+  route: ResolvedForwardRoute,
+  path: string,
+): Promise<number | undefined> {
+  return pool
+    .poolFor(route)
+    .request({
+      method: 'HEAD',
+      path: joinTargetPath(route.target, path),
+      headers: { host: route.target.host },
+      signal: AbortSignal.timeout(2000),
+    })
+    .then(
+      (answer) => {
+        answer.body.resume()
+        return answer.statusCode
+      },
+      () => undefined,
+    )
+}
 
 /** A failure of the user's code (a hook, the router, the transform): 502, naming it. */
 function userCodeFailure(error: HookFailure | RouterAnswerError | Error, name: string): UpstreamFailure {
@@ -93,7 +121,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
   const { logger, failures, hops, pool } = deps
   const { hooks, router, transformResponse } = route
   const location = createLocationRewrite(route)
-  const hints = createForwardHints(route, location, logger)
+  const hints = createForwardHints(route, location, logger, (path) => probeTarget(pool, route, path))
   // Routed targets get their own redirect rewrite, built on first use (a few targets at most).
   const routedLocations = new Map<string, ReturnType<typeof createLocationRewrite>>()
   const locationFor = (target: URL) => {

@@ -10,6 +10,20 @@ import { targetLabel } from './proxy-error.js'
 export const BODY_FIX =
   'Mount cors-dev-proxy before the body parser (express.json(), bodyParser...), or leave req.body in place'
 
+/**
+ * Asks the route's target, once, for a path with the route's prefix kept (`HEAD /api/users`):
+ * its status, or `undefined` when it could not be asked.
+ */
+export type PrefixProbe = (path: string) => Promise<number | undefined>
+
+/** At most this many 404s per route are checked against the path with the prefix. */
+const MAX_PREFIX_PROBES = 3
+
+/** Methods a probe may repeat as a HEAD without doing anything the client did not ask for. */
+function isSafeMethod(method: string | undefined): boolean {
+  return method === 'GET' || method === 'HEAD'
+}
+
 /** The answer's parts the hints look at. */
 interface Answer {
   readonly statusCode: number
@@ -26,7 +40,10 @@ export interface ForwardHints {
 
 /**
  * The hints of one route. Each kind is printed at most once per route for the proxy's life: a
- * hint explains a configuration, which does not change from one request to the next.
+ * hint explains a configuration, which does not change from one request to the next. The 404
+ * hint needs evidence: after a 404 to a GET or HEAD whose prefix the default rewrite removed,
+ * `probe` asks the target for the path with the prefix (at most three times per route), and
+ * the hint is given only when that path exists.
  *
  * @example
  * const hints = createForwardHints(route, createLocationRewrite(route), logger)
@@ -36,6 +53,7 @@ export function createForwardHints(
   route: ResolvedForwardRoute,
   location: LocationRewrite,
   logger: Logger,
+  probe?: PrefixProbe,
 ): ForwardHints {
   const label = targetLabel(route.target)
   const given = new Set<string>()
@@ -45,7 +63,9 @@ export function createForwardHints(
     print()
   }
   // The default rewrite removed the prefix: a 404 may mean the server expected it.
-  const prefixRemoved = route.pathRewrite === undefined && route.prefix !== '/'
+  const prefixRemoved = route.pathRewrite === undefined && route.prefix !== '/' && probe !== undefined
+  // Most 404s are a missing item: only evidence (the path with the prefix exists) earns a hint.
+  let probesLeft = MAX_PREFIX_PROBES
 
   return {
     bodyLost(req, cause) {
@@ -57,13 +77,28 @@ export function createForwardHints(
     },
     answered(req, answer, path, upstreamPath) {
       const status = answer.statusCode
-      if (status === 404 && prefixRemoved) {
-        once('404', () =>
-          logger.warn(
-            `${label} answered 404 for ${splitPathAndQuery(upstreamPath)[0]}; ${route.prefix} was removed from the path (the default). ` +
-              `If the server serves ${splitPathAndQuery(path)[0]}, set \`pathRewrite: false\` on route '${route.prefix}'.`,
-          ),
-        )
+      if (
+        status === 404 &&
+        prefixRemoved &&
+        probesLeft > 0 &&
+        !given.has('404') &&
+        isSafeMethod(req.method)
+      ) {
+        probesLeft--
+        const removed = splitPathAndQuery(upstreamPath)[0]
+        const kept = splitPathAndQuery(path)[0]
+        void (probe as PrefixProbe)(path).then((found) => {
+          // Anything but "not found" (a 200, a redirect, a 401/403/405) says the path exists there.
+          if (found === undefined || found === 404 || found === 410 || found >= 500) return
+          probesLeft = 0
+          once('404', () =>
+            logger.warn(
+              `${label} answered 404 for ${removed}, and ${found} for ${kept}: route '${route.prefix}' removes its prefix ` +
+                '(the default), and the server seems to expect it: set `pathRewrite: false` on route ' +
+                `'${route.prefix}'.`,
+            ),
+          )
+        })
       }
       const origin = req.headers.origin
       if (status === 403 && typeof origin === 'string') {
