@@ -22,7 +22,8 @@ export const ROUTE_FLAG: Readonly<Record<string, FlagSpec>> = Object.freeze<Reco
     type: 'string',
     multiple: true,
     value: 'PREFIX=TARGET',
-    description: 'proxy a path prefix to a target, prefix removed: /api/users → http://127.0.0.1:3000/users',
+    description:
+      'proxy a path prefix to a target, prefix removed: /api/users → http://127.0.0.1:3000/users; a ws:// target forwards WebSockets too',
     example: '--route /api=http://127.0.0.1:3000',
   },
 })

@@ -77,9 +77,15 @@ export const serveSpec: CommandSpec = Object.freeze<CommandSpec>({
     'cors-dev-proxy serve --https --route /api=http://127.0.0.1:3000',
   ],
   notes: [
+    'WebSocket routes: a ws:// or wss:// target (--route /live=ws://127.0.0.1:3000) or `ws: true` in the configuration file forwards WebSocket upgrades on the prefix; the banner lists them, with the URL to open. A --mock route echoes WebSockets at PREFIX/ws.',
     'Requests whose Host is not loopback, the bind address or an --allowed-host are answered 403 (DNS-rebinding protection), WebSocket upgrades too. Routes answer before static files. Flags override the configuration file. Ctrl-C stops after the requests in flight (at most 3 s).',
   ],
 })
+
+/** A target as the WebSocket URL the proxy opens (`http://h:3000` is reached as `ws://h:3000`). */
+function webSocketTarget(target: URL): string {
+  return target.href.replace(/^http/, 'ws').replace(/\/$/, '')
+}
 
 /** A path as the user reads it best: relative when it is inside the working directory, else absolute. */
 function displayPath(cwd: string, path: string): string {
@@ -95,6 +101,8 @@ function serveBanner(facts: {
   readonly configPath: string | undefined
   readonly staticDir: string | undefined
   readonly certificate: LocalCertificate | undefined
+  /** The routes that forward WebSocket upgrades, as `prefix → target`. */
+  readonly webSockets: readonly (readonly [prefix: string, target: string])[]
 }): string {
   const protocol = facts.https ? 'HTTP/2 over TLS, HTTP/1.1 accepted' : 'HTTP/1.1'
   const arrow = pc.green('➜')
@@ -113,6 +121,12 @@ function serveBanner(facts: {
         `${displayPath(facts.cwd, facts.staticDir)} ${pc.dim('(navigations fall back to index.html)')}`,
       ),
     )
+  }
+  // WebSocket routes are easy to miss in the routes line: the URL to open, and where it goes.
+  const local = facts.urls.local[0]
+  for (const [prefix, target] of facts.webSockets) {
+    const url = local === undefined ? prefix : `${local.replace(/^http/, 'ws').replace(/\/$/, '')}${prefix}`
+    lines.push(row('WebSocket:', `${url} ${pc.dim('→')} ${target}`))
   }
   if (facts.certificate !== undefined) {
     const how = facts.certificate.generated ? 'generated' : 'reused'
@@ -179,7 +193,24 @@ export async function runServe({ argv, cwd, io }: CommandContext): Promise<numbe
     allowedHosts: flags.strings('allowed-host'),
     cwd,
     onListening: ({ urls, certificate }) =>
-      io.out(serveBanner({ cwd, https, urls, configPath: loaded.path, staticDir, certificate })),
+      io.out(
+        serveBanner({
+          cwd,
+          https,
+          urls,
+          configPath: loaded.path,
+          staticDir,
+          certificate,
+          webSockets: (resolved?.routes ?? [])
+            .filter((route) => route.ws)
+            .map((route) => [
+              route.prefix,
+              route.kind === 'mock'
+                ? `mock backend (echo at ${route.prefix.replace(/\/$/, '')}/ws)`
+                : webSocketTarget(route.target),
+            ]),
+        }),
+      ),
   })
   const signal = await stopping
   const inFlight = serve.connections.inFlight

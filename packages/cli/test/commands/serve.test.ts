@@ -81,6 +81,13 @@ describe('serve: start-up', () => {
       `[cors-dev-proxy] routes: /api → ${target.url} (cors), /m → mock backend (ws, cors)`,
     )
   })
+
+  it('lists the WebSocket routes with the URL to open', async () => {
+    await serve.waitFor('[cors-dev-proxy] routes:')
+    const ws = serve.url.replace(/^http/, 'ws').replace(/\/$/, '')
+    expect(serve.output()).toContain(`➜  WebSocket: ${ws}/m → mock backend (echo at /m/ws)`)
+    expect(serve.output()).not.toContain(`WebSocket: ${ws}/api`)
+  })
 })
 
 describe('serve: routes', () => {

@@ -4,6 +4,7 @@ import { isIP } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { routeOption } from '../config/option-path.js'
 import { joinTargetPath } from '../config/path-rewrite.js'
+import { describeExchange } from '../log/describe-routes.js'
 import { RouterAnswerError } from '../config/resolve-router.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import { connectionListedHeaders, HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js'
@@ -99,6 +100,11 @@ function join(client: Duplex, upstream: Duplex, sockets: Set<Duplex>): void {
   upstream.pipe(client)
 }
 
+/** A target's origin as the WebSocket URL it is (`http://h:3000` → `ws://h:3000`), for the debug line. */
+function webSocketOrigin(target: URL): string {
+  return `${target.protocol === 'https:' || target.protocol === 'wss:' ? 'wss' : 'ws'}://${target.host}`
+}
+
 /**
  * Forwards a WebSocket handshake to the route's target (`ws:`/`http:` over TCP, `wss:`/`https:`
  * over TLS, honouring `secure`, `changeOrigin`, `xfwd`, `headers` and `pathRewrite` like HTTP
@@ -127,6 +133,13 @@ export function forwardUpgrade(
   let label = targetLabel(target)
   let answered = false
   let upstreamReq: ClientRequest
+  // At debug level, one line per handshake like the HTTP requests' (protocol, path, hop, status, time).
+  const started = logger.level === 'debug' ? performance.now() : 0
+  let hop = label
+  const trace = (status: number): void => {
+    if (logger.level !== 'debug') return
+    logger.debug(`${describeExchange(req, status, hop, performance.now() - started)} (WebSocket)`)
+  }
   sockets.add(socket)
   socket.once('close', () => sockets.delete(socket))
 
@@ -145,6 +158,7 @@ export function forwardUpgrade(
         () => `502 ${req.method} ${req.url} → ${label}: ${error.message}`,
       )
       const body = `${error.message}\n`
+      trace(502)
       socket.end(
         responseHead(502, 'Bad Gateway', [
           ['content-type', 'text/plain; charset=utf-8'],
@@ -176,6 +190,7 @@ export function forwardUpgrade(
         `${failure.status} ${req.method} ${req.url} → ${label}: ${failure.cause} (${failure.hint})`,
       )
     const { contentType, body } = errorBody(failure, label, req.headers.accept)
+    trace(failure.status)
     socket.end(
       responseHead(failure.status, STATUS_CODES[failure.status] ?? '', [
         ['content-type', contentType],
@@ -235,6 +250,7 @@ export function forwardUpgrade(
   function open(parts: OutgoingParts): void {
     // The client may have given up while an async `pathRewrite`, router or hook ran.
     if (socket.destroyed) return
+    hop = `${webSocketOrigin(target)}${parts.path}`
     const { tls, ...connect } = connectOptions(target, route.secure)
     try {
       upstreamReq = (tls ? httpsRequest : httpRequest)({
@@ -281,6 +297,7 @@ export function forwardUpgrade(
       // Bytes the client sent after its handshake (its first frames) go first.
       if (head.length > 0) upstream.write(head)
       join(socket, upstream, sockets)
+      trace(101)
     })
 
     upstreamReq.on('response', (res) => {
@@ -293,6 +310,7 @@ export function forwardUpgrade(
       // Node has already removed the chunked framing: the body is delimited by the close.
       fields.push(['connection', 'close'])
       socket.write(responseHead(res.statusCode ?? 502, res.statusMessage ?? '', fields))
+      trace(res.statusCode ?? 502)
       res.on('error', () => socket.destroy())
       res.pipe(socket)
     })

@@ -329,3 +329,37 @@ describe('an async pathRewrite on a ws route', () => {
     expect(upstream.handshakes.map((req) => req.url)).toEqual(['/rooms/1'])
   })
 })
+
+describe('the debug line of a WebSocket handshake', () => {
+  it('shows the route, the upstream URL, the status and the time, like an HTTP request', async () => {
+    const upstream = await startUpstream()
+    const sink = captureLogSink()
+    const closed = await listen(createNetServer())
+    const downUrl = closed.url
+    await closed.close()
+    const dev = await startDevServer(
+      { '/live': { target: `${upstream.url}/ws`, ws: true }, '/down': { target: downUrl, ws: true } },
+      { log: 'debug', logger: sink },
+    )
+    await openClient(`${dev.url}/live?room=1`)
+    expect((await unexpectedResponse(`${dev.url}/down/x`)).status).toBe(502)
+    const lines = sink.lines.map((line) => line.message).filter((line) => line.includes('(WebSocket)'))
+    const port = new URL(upstream.url).port
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^\\[cors-dev-proxy\\] h1\\.1 GET /live\\?room=1 → ws://127\\.0\\.0\\.1:${port}/ws\\?room=1 101 \\d+ ms \\(WebSocket\\)$`,
+        ),
+      ),
+      expect.stringMatching(/GET \/down\/x → ws:\/\/127\.0\.0\.1:\d+\/x 502 \d+ ms \(WebSocket\)$/),
+    ])
+  })
+
+  it('is not written below debug level', async () => {
+    const upstream = await startUpstream()
+    const sink = captureLogSink()
+    const dev = await startDevServer({ '/live': { target: upstream.url, ws: true } }, { logger: sink })
+    await openClient(`${dev.url}/live`)
+    expect(sink.text()).not.toContain('(WebSocket)')
+  })
+})
