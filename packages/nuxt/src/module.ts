@@ -10,6 +10,7 @@ import {
 } from '@cors-dev-proxy/core/adapter'
 import { defineNuxtModule, useLogger } from '@nuxt/kit'
 import type { Nuxt } from '@nuxt/schema'
+import { addMissedFetchHint } from './missed-fetch-routes.js'
 import { type CorsDevProxyModuleOptions, resolveModuleOptions } from './module-options.js'
 import { nuxtLogSink } from './nuxt-log-sink.js'
 import { type HmrServerOptions, isHmrUpgrade, isHostAllowed, nuxtHmrPath } from './nuxt-sockets.js'
@@ -131,7 +132,9 @@ function attach(
  * the route's `cors` policy or the backend, WebSocket upgrades of `ws` routes are forwarded
  * while Vite's HMR socket is left alone, Vite's `allowedHosts` check applies, lines go through
  * Nuxt's logger, and `process.env.CORS_DEV_PROXY_URL` tells server-side code where the routes
- * are. Configuration mistakes fail when `nuxt dev` starts, with a `CorsDevProxyError`.
+ * are; a server-side `$fetch` of a route's path, which Nitro answers without the proxy, is
+ * explained once per path in the terminal. Configuration mistakes fail when `nuxt dev` starts,
+ * with a `CorsDevProxyError`.
  *
  * @example
  * // nuxt.config.ts
@@ -151,6 +154,7 @@ export const corsDevProxyModule = defineNuxtModule<CorsDevProxyModuleOptions>({
     // Resolved once, while Nuxt loads its modules: a mistake stops `nuxt dev` before it listens.
     const resolved = resolveWithoutFrames(options)
     const facts = createViteFacts(nuxt)
+    addMissedFetchHint(resolved.routes)
     let detach: (() => Promise<void>) | undefined
 
     // Nuxt creates two Vite servers (client and SSR), both in middleware mode; only the client's

@@ -7,6 +7,7 @@ import {
   type RunningMockBackend,
   startMockBackend,
 } from '@cors-dev-proxy/core'
+import { runWithNuxtContext } from '@nuxt/kit'
 import type { Nuxt } from '@nuxt/schema'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
@@ -26,6 +27,7 @@ function fakeNuxt(options: Record<string, unknown>) {
       devServer: { https: false },
       vite: { server: { allowedHosts: ['127.0.0.1'] } },
       experimental: {},
+      nitro: {} as { plugins?: string[]; virtual?: Record<string, () => string> },
       ...options,
     },
     hooks: { addHooks() {} },
@@ -37,6 +39,13 @@ function fakeNuxt(options: Record<string, unknown>) {
       for (const hook of hooks.get(name) ?? []) await (hook as (...args: unknown[]) => unknown)(...args)
     },
   }
+}
+
+/** Installs the module as Nuxt does, with the Nuxt instance in @nuxt/kit's context. */
+function install(nuxt: ReturnType<typeof fakeNuxt>): Promise<unknown> {
+  return runWithNuxtContext(nuxt as unknown as Nuxt, async () =>
+    corsDevProxyModule(undefined as never, nuxt as unknown as Nuxt),
+  )
 }
 
 /** What `nuxi dev` puts on listhen's server before the `listen` hook runs. */
@@ -137,7 +146,7 @@ describe('the module in nuxt dev (a listhen-like listener, as nuxi dev leaves it
         logger,
       },
     })
-    await corsDevProxyModule(undefined as never, nuxt as unknown as Nuxt)
+    await install(nuxt)
     await nuxt.callHook('listen', nuxi.started.server, { https: false })
   })
 
@@ -197,6 +206,14 @@ describe('the module in nuxt dev (a listhen-like listener, as nuxi dev leaves it
     expect(backend.log).toEqual([])
   })
 
+  it("adds, for Nitro's worker, the plugin that explains a server-side $fetch that missed the proxy", async () => {
+    const { plugins = [], virtual = {} } = nuxt.options.nitro
+    expect(plugins).toEqual([expect.stringMatching(/\/runtime\/missed-fetch-plugin$/)])
+    const template = virtual['#cors-dev-proxy/missed-fetch-routes']?.() ?? ''
+    const { routes } = await import(`data:text/javascript,${encodeURIComponent(template)}`)
+    expect(routes.map((route: { prefix: string }) => route.prefix)).toEqual(['/api', '/'])
+  })
+
   it("publishes the listener's URL for serverFetch before Nitro's worker starts", () => {
     expect(process.env.CORS_DEV_PROXY_URL).toBe(nuxi.started.url)
   })
@@ -214,15 +231,14 @@ describe('the module in nuxt dev (a listhen-like listener, as nuxi dev leaves it
 describe('the module outside nuxt dev, and with a mistake', () => {
   it('does nothing in nuxt build: no hook, no proxy', async () => {
     const nuxt = fakeNuxt({ dev: false, corsDevProxy: { '/api': 'http://localhost:3000' } })
-    await corsDevProxyModule(undefined as never, nuxt as unknown as Nuxt)
+    await install(nuxt)
     expect(nuxt.hooked('listen') + nuxt.hooked('vite:serverCreated') + nuxt.hooked('close')).toBe(0)
+    expect(nuxt.options.nitro).toEqual({})
   })
 
   it('stops nuxt dev at startup with a CorsDevProxyError naming the option', async () => {
     const nuxt = fakeNuxt({ corsDevProxy: { '/api': { target: 'http://localhost:3000', wss: true } } })
-    const failure: unknown = await Promise.resolve(
-      corsDevProxyModule(undefined as never, nuxt as unknown as Nuxt),
-    ).catch((error: unknown) => error)
+    const failure: unknown = await install(nuxt).catch((error: unknown) => error)
     expect(failure).toBeInstanceOf(CorsDevProxyError)
     expect((failure as CorsDevProxyError).option).toBe("routes['/api'].wss")
     // Nuxt prints the stack of what stops it: only the message, no frames of ours or of Nuxt's loader.
