@@ -11,6 +11,8 @@ import { uploadHttp1 } from '../reliability/support/upload.js'
 import { type FinishTracker, intactRequest, trackLikeListhen } from '../support/finish-tracker.js'
 import { listen, type StartedServer, sendRequest } from '../support/servers.js'
 import type { DevServerHandle } from './adapter-harness.js'
+import { startRsbuild } from './rsbuild-server.js'
+import { startRspackDevServer } from './rspack-server.js'
 import { startVite, VITE_ALIAS } from './vite-server.js'
 import { startWebpackDevServer, WDS_ALIAS } from './webpack-server.js'
 
@@ -54,7 +56,7 @@ function routes(): Routes {
 
 /**
  * Each adapter, with the tracker installed on its HTTP server as a dev server's own code would.
- * A matrix cell names one dev server (CDP_VITE or CDP_WDS) and runs only that one.
+ * A matrix cell names one dev server (CDP_VITE, CDP_WDS or CDP_FRONT) and runs only that one.
  */
 const allFrontEnds: Array<[string, () => Promise<{ handle: DevServerHandle; tracker: FinishTracker }>]> = [
   [
@@ -93,15 +95,44 @@ const allFrontEnds: Array<[string, () => Promise<{ handle: DevServerHandle; trac
       return { handle, tracker }
     },
   ],
+  [
+    'Rsbuild',
+    async () => {
+      const handle = await startRsbuild({ routes: routes(), options: { log: 'silent' } })
+      const server = (handle.server as { httpServer?: EventEmitter | null }).httpServer
+      if (!server) throw new Error('Rsbuild has no HTTP server')
+      return { handle, tracker: trackLikeListhen(server) }
+    },
+  ],
+  [
+    '@rspack/dev-server',
+    async () => {
+      let tracker: FinishTracker | undefined
+      const handle = await startRspackDevServer({
+        routes: routes(),
+        options: {
+          log: 'silent',
+          onListening(devServer) {
+            if (devServer.server) tracker = trackLikeListhen(devServer.server)
+          },
+        },
+      })
+      if (tracker === undefined) throw new Error('the tracker was not installed')
+      return { handle, tracker }
+    },
+  ],
 ]
 
-const frontEnds = allFrontEnds.filter(([name]) =>
-  process.env.CDP_WDS !== undefined
-    ? name.startsWith('webpack')
-    : process.env.CDP_VITE !== undefined
-      ? name.startsWith('Vite')
-      : true,
-)
+/** The front end a matrix cell names: CDP_VITE, CDP_WDS or CDP_FRONT (`rsbuild`, `rspack`); all without. */
+function inCell(name: string): boolean {
+  if (process.env.CDP_VITE !== undefined) return name.startsWith('Vite')
+  if (process.env.CDP_WDS !== undefined) return name.startsWith('webpack')
+  if (process.env.CDP_FRONT === 'rsbuild') return name === 'Rsbuild'
+  if (process.env.CDP_FRONT === 'rspack') return name === '@rspack/dev-server'
+  return true
+}
+
+const frontEnds = allFrontEnds.filter(([name]) => inCell(name))
 
 describe.each(frontEnds)('the client request after a proxied upload, %s', (_name, start) => {
   let handle: DevServerHandle

@@ -73,15 +73,15 @@ const cells = [
     name: 'rsbuild 2',
     node: node20,
     nodeMajor: 20,
-    env: {},
-    files: ['test/adapters/rsbuild.test.ts'],
+    env: { CDP_FRONT: 'rsbuild' },
+    files: ['test/adapters/rsbuild.test.ts', 'test/adapters/request-intact.test.ts'],
   },
   {
     name: '@rspack/dev-server 2',
     node: node20,
     nodeMajor: 20,
-    env: {},
-    files: ['test/adapters/rspack.test.ts'],
+    env: { CDP_FRONT: 'rspack' },
+    files: ['test/adapters/rspack.test.ts', 'test/adapters/request-intact.test.ts'],
   },
 ]
 
