@@ -2,14 +2,13 @@
 // whose own code reads `req.socket` when an answer finishes (Nuxt's listener does, through an
 // http-shutdown-style tracker) survives every proxied upload, whether the target reads it,
 // answers early, resets or never answers. Runs once per dev-server version of the matrix.
-import { createHash } from 'node:crypto'
 import type { EventEmitter } from 'node:events'
-import { createServer, type Server } from 'node:http'
 import type { Routes } from '@cors-dev-proxy/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { uploadHttp1 } from '../reliability/support/upload.js'
 import { type FinishTracker, intactRequest, trackLikeListhen } from '../support/finish-tracker.js'
-import { listen, type StartedServer, sendRequest } from '../support/servers.js'
+import { sendRequest } from '../support/servers.js'
+import { startUploadTargets, type UploadTargets } from '../support/upload-targets.js'
 import type { DevServerHandle } from './adapter-harness.js'
 import { startRsbuild } from './rsbuild-server.js'
 import { startRspackDevServer } from './rspack-server.js'
@@ -19,38 +18,20 @@ import { startWebpackDevServer, WDS_ALIAS } from './webpack-server.js'
 const LARGE = 4 * 1024 * 1024
 const SMALL = Buffer.from('{"name":"Ada"}')
 
-let echo: StartedServer<Server>
-let early: StartedServer<Server>
-let reset: StartedServer<Server>
-let silent: StartedServer<Server>
+let targets: UploadTargets
 
 beforeAll(async () => {
-  echo = await listen(
-    createServer((req, res) => {
-      const hash = createHash('sha256')
-      let length = 0
-      req.on('data', (chunk: Buffer) => {
-        length += chunk.byteLength
-        hash.update(chunk)
-      })
-      req.on('end', () => res.end(JSON.stringify({ method: req.method, length, sha: hash.digest('hex') })))
-    }),
-  )
-  early = await listen(createServer((_req, res) => res.writeHead(413).end('too large\n')))
-  reset = await listen(createServer((req) => req.once('data', () => req.socket.resetAndDestroy())))
-  silent = await listen(createServer((req) => req.resume()))
+  targets = await startUploadTargets()
 })
-afterAll(async () => {
-  await Promise.all([echo, early, reset, silent].map((target) => target?.close()))
-})
+afterAll(() => targets?.close())
 
 function routes(): Routes {
   return {
-    '/echo': echo.url,
-    '/early': early.url,
-    '/reset': reset.url,
-    '/silent': { target: silent.url, timeout: 300 },
-    '/hooked': { target: echo.url, on: { proxyRes: () => undefined } },
+    '/echo': targets.echo.url,
+    '/early': targets.early.url,
+    '/reset': targets.reset.url,
+    '/silent': { target: targets.silent.url, timeout: 300 },
+    '/hooked': { target: targets.echo.url, on: { proxyRes: () => undefined } },
   }
 }
 

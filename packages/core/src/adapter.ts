@@ -16,6 +16,7 @@ export type {
 } from './config/resolved-route.js'
 export type { DevServerHost, DevServerProxy } from './dev-server-proxy.js'
 export { createDevServerProxy } from './dev-server-proxy.js'
+export { isHostAllowed } from './http/allowed-hosts.js'
 export type { Logger } from './log/logger.js'
 export type { RouteMatch } from './pipeline/match-route.js'
 export { matchRoute, prefixMatches } from './pipeline/match-route.js'

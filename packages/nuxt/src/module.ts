@@ -5,6 +5,7 @@ import {
   type AppMiddleware,
   createDevServerProxy,
   type DevServerProxy,
+  isHostAllowed,
   publishServerUrl,
   type ResolvedCorsDevProxyOptions,
 } from '@cors-dev-proxy/core/adapter'
@@ -13,7 +14,7 @@ import type { Nuxt } from '@nuxt/schema'
 import { addMissedFetchHint } from './missed-fetch-routes.js'
 import { type CorsDevProxyModuleOptions, resolveModuleOptions } from './module-options.js'
 import { nuxtLogSink } from './nuxt-log-sink.js'
-import { type HmrServerOptions, isHmrUpgrade, isHostAllowed, nuxtHmrPath } from './nuxt-sockets.js'
+import { type HmrServerOptions, isHmrUpgrade, nuxtHmrPath } from './nuxt-sockets.js'
 import { serveBeforeNuxt } from './serve-before-nuxt.js'
 import { upgradesFirst } from './upgrades-first.js'
 

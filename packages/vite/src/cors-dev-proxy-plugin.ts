@@ -3,6 +3,7 @@ import {
   type AppMiddleware,
   createDevServerProxy,
   type DevServerProxy,
+  isHostAllowed,
   resolveOptions,
   serveBeforeApp,
 } from '@cors-dev-proxy/core/adapter'
@@ -22,7 +23,7 @@ import {
 } from './middleware-mode.js'
 import { findProxyConflicts } from './proxy-conflicts.js'
 import { viteLogSink } from './vite-log-sink.js'
-import { isHostAllowed, isViteHmrUpgrade, viteHmrPath } from './vite-sockets.js'
+import { isViteHmrUpgrade, viteHmrPath } from './vite-sockets.js'
 
 type Server = ViteDevServer | PreviewServer
 

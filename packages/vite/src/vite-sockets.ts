@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http'
-import { isIP } from 'node:net'
 import { posix } from 'node:path'
 
 /** `Sec-WebSocket-Protocol` values of Vite's own client: its HMR socket and its reconnect ping. */
@@ -53,37 +52,4 @@ export function isViteHmrUpgrade(req: IncomingMessage, hmrPath: string | undefin
   const protocol = req.headers['sec-websocket-protocol']
   if (protocol === undefined || !VITE_SOCKET_PROTOCOLS.has(protocol)) return false
   return new URL(`http://vite.invalid${req.url ?? '/'}`).pathname === hmrPath
-}
-
-/** The name in a Host value, or `'ip'` for an address, or `undefined` when it is not a host. */
-function hostName(host: string): string | undefined {
-  const trimmed = host.trim()
-  if (trimmed.startsWith('[')) {
-    const end = trimmed.indexOf(']')
-    return end > 0 && isIP(trimmed.slice(1, end)) === 6 ? 'ip' : undefined
-  }
-  const colon = trimmed.indexOf(':')
-  const name = colon === -1 ? trimmed : trimmed.slice(0, colon)
-  return isIP(name) === 4 ? 'ip' : name
-}
-
-/**
- * Vite's `server.allowedHosts` rule (its DNS-rebinding protection), as Vite applies it to HTTP
- * requests: an IP address, `localhost` and `*.localhost` always pass; otherwise the name must be
- * listed, a leading `.` allowing the domain and its subdomains; `true` allows every host.
- *
- * @example
- * isHostAllowed('app.example.com:5173', ['.example.com']) // true
- * isHostAllowed('evil.example', [])                       // false
- */
-export function isHostAllowed(host: string | undefined, allowedHosts: true | readonly string[]): boolean {
-  if (allowedHosts === true || host === undefined) return true
-  if (/^(?:file|.+-extension):/i.test(host)) return true
-  const name = hostName(host)
-  if (name === undefined) return false
-  if (name === 'ip' || name === 'localhost' || name.endsWith('.localhost')) return true
-  return allowedHosts.some(
-    (allowed) =>
-      allowed === name || (allowed.startsWith('.') && (allowed.slice(1) === name || name.endsWith(allowed))),
-  )
 }

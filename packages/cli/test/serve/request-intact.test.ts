@@ -2,8 +2,6 @@
 // a server-side `finish` handler that reads `req.socket` (what Nuxt's listener does, through an
 // http-shutdown-style tracker) finds it there after a proxied upload that the target reads,
 // answers early, resets or never answers. In-process, so the handler can sit on serve's server.
-import { createHash } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
 import { resolveOptions } from '@cors-dev-proxy/core/adapter'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { uploadHttp1 } from '../../../../test/reliability/support/upload.js'
@@ -12,39 +10,24 @@ import {
   intactRequest,
   trackLikeListhen,
 } from '../../../../test/support/finish-tracker.js'
-import { captureLogSink, listen, type StartedServer } from '../../../../test/support/servers.js'
+import { captureLogSink } from '../../../../test/support/servers.js'
+import { startUploadTargets, type UploadTargets } from '../../../../test/support/upload-targets.js'
 import { type RunningServe, startServe } from '../../src/serve/start-serve.js'
 
 const LARGE = 4 * 1024 * 1024
 
-let echo: StartedServer<Server>
-let early: StartedServer<Server>
-let reset: StartedServer<Server>
-let silent: StartedServer<Server>
+let targets: UploadTargets
 let serve: RunningServe
 let tracker: FinishTracker
 
 beforeAll(async () => {
-  echo = await listen(
-    createServer((req, res) => {
-      const hash = createHash('sha256')
-      let length = 0
-      req.on('data', (chunk: Buffer) => {
-        length += chunk.byteLength
-        hash.update(chunk)
-      })
-      req.on('end', () => res.end(JSON.stringify({ length, sha: hash.digest('hex') })))
-    }),
-  )
-  early = await listen(createServer((_req, res) => res.writeHead(413).end('too large\n')))
-  reset = await listen(createServer((req) => req.once('data', () => req.socket.resetAndDestroy())))
-  silent = await listen(createServer((req) => req.resume()))
+  targets = await startUploadTargets()
   const resolved = resolveOptions(
     {
-      '/echo': echo.url,
-      '/early': early.url,
-      '/reset': reset.url,
-      '/silent': { target: silent.url, timeout: 300 },
+      '/echo': targets.echo.url,
+      '/early': targets.early.url,
+      '/reset': targets.reset.url,
+      '/silent': { target: targets.silent.url, timeout: 300 },
     },
     { logger: captureLogSink() },
   )
@@ -54,7 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await serve?.close(0)
-  await Promise.all([echo, early, reset, silent].map((target) => target?.close()))
+  await targets?.close()
 })
 
 describe('serve: the client request after a proxied upload', () => {

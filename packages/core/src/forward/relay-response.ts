@@ -58,20 +58,37 @@ export function writeUpstreamHead(
   } catch (error) {
     for (const name of Object.keys(headers)) res.removeHeader(name)
     for (const name of onResponse) res.removeHeader(name)
-    const label = targetLabel(target)
-    const failure = {
-      status: 502 as const,
-      cause: 'invalid response header',
-      hint: `the server at ${label} sent a header Node cannot forward (${errorCode(error) ?? String(error)})`,
-      code: errorCode(error),
-    }
-    logger.error(
-      `502 ${req.method} ${req.url} → ${label}: ${failure.cause} (${failure.hint})`,
-      `${label} ${failure.cause}`,
-    )
-    sendUpstreamFailure(req, res, failure, label)
+    answerInvalidHeader(req, res, target, error, logger)
     return false
   }
+}
+
+/**
+ * Answers 502 naming the header Node refused to send (an invalid value, a status it does not
+ * know), and logs it once per target: what the target sent cannot reach the client as it is.
+ *
+ * @example
+ * try { res.setHeader(name, value) } catch (error) { answerInvalidHeader(req, res, target, error, logger) }
+ */
+export function answerInvalidHeader(
+  req: ProxyRequest,
+  res: ProxyResponse,
+  target: URL,
+  error: unknown,
+  logger: Logger,
+): void {
+  const label = targetLabel(target)
+  const failure = {
+    status: 502 as const,
+    cause: 'invalid response header',
+    hint: `the server at ${label} sent a header Node cannot forward (${errorCode(error) ?? String(error)})`,
+    code: errorCode(error),
+  }
+  logger.error(
+    `502 ${req.method} ${req.url} → ${label}: ${failure.cause} (${failure.hint})`,
+    `${label} ${failure.cause}`,
+  )
+  sendUpstreamFailure(req, res, failure, label)
 }
 
 /** Server-sent events are read event by event: their headers must reach the browser at once. */

@@ -5,8 +5,7 @@ import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { requestedOrigin } from '../http/request-origin.js'
 import type { Logger } from '../log/logger.js'
 import type { LocationRewriter } from './location-rewrite.js'
-import { errorCode, sendUpstreamFailure, targetLabel } from './proxy-error.js'
-import { type UpstreamResponse, writeUpstreamHead } from './relay-response.js'
+import { answerInvalidHeader, type UpstreamResponse, writeUpstreamHead } from './relay-response.js'
 import { buildClientHeaders } from './response-headers.js'
 
 /**
@@ -66,18 +65,7 @@ export function copyTargetHead(
     for (const [name, value] of Object.entries(copied)) if (value !== undefined) res.setHeader(name, value)
   } catch (error) {
     clearCopiedHead(res, head)
-    const label = targetLabel(route.target)
-    const failure = {
-      status: 502 as const,
-      cause: 'invalid response header',
-      hint: `the server at ${label} sent a header Node cannot forward (${errorCode(error) ?? String(error)})`,
-      code: errorCode(error),
-    }
-    logger.error(
-      `502 ${req.method} ${req.url} → ${label}: ${failure.cause} (${failure.hint})`,
-      `${label} ${failure.cause}`,
-    )
-    sendUpstreamFailure(req, res, failure, label)
+    answerInvalidHeader(req, res, route.target, error, logger)
     return undefined
   }
   res.statusCode = upstream.statusCode

@@ -5,7 +5,7 @@
 // handler, and undici, handed `req` itself as the body, set `req.socket = null` and destroyed
 // it once the upload was sent: every proxied POST killed `nuxt dev` with a TypeError.
 import { createHash } from 'node:crypto'
-import { Agent, createServer, type IncomingMessage, type Server } from 'node:http'
+import { Agent, createServer, type IncomingMessage } from 'node:http'
 import { createServer as createH2cServer, type Http2ServerRequest } from 'node:http2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { uploadHttp1, uploadHttp2 } from '../../../../test/reliability/support/upload.js'
@@ -14,23 +14,14 @@ import {
   intactRequest,
   trackLikeListhen,
 } from '../../../../test/support/finish-tracker.js'
-import {
-  listen,
-  type StartedServer,
-  sendHttp2Request,
-  sendRequest,
-} from '../../../../test/support/servers.js'
+import { listen, sendHttp2Request, sendRequest } from '../../../../test/support/servers.js'
+import { startUploadTargets, type UploadTargets } from '../../../../test/support/upload-targets.js'
 import { type CorsDevProxy, createCorsDevProxy, type ProxyResponse, type Routes } from '../../src/index.js'
 
 const SMALL = Buffer.from('{"name":"Ada","tags":["a","b"]}')
 const LARGE = 4 * 1024 * 1024
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 
-let echo: StartedServer<Server>
-let early: StartedServer<Server>
-let earlyClose: StartedServer<Server>
-let reset: StartedServer<Server>
-let silent: StartedServer<Server>
 interface Front {
   url: string
   tracker: FinishTracker
@@ -38,36 +29,15 @@ interface Front {
   connections(): number
   close(): Promise<void>
 }
+
+let targets: UploadTargets
 const fronts: Record<'http1' | 'h2c', Front> = {} as never
 
 beforeAll(async () => {
-  // Reads the whole body and answers its length and hash.
-  echo = await listen(
-    createServer((req, res) => {
-      const hash = createHash('sha256')
-      let length = 0
-      req.on('data', (chunk: Buffer) => {
-        length += chunk.byteLength
-        hash.update(chunk)
-      })
-      req.on('end', () => res.end(JSON.stringify({ method: req.method, length, sha: hash.digest('hex') })))
-    }),
-  )
-  const answerEarly = (close: boolean) =>
-    createServer((_req, res) => {
-      res.writeHead(413, { 'content-type': 'text/plain', ...(close ? { connection: 'close' } : {}) })
-      res.end('too large\n')
-    })
-  early = await listen(answerEarly(false))
-  earlyClose = await listen(answerEarly(true))
-  // Reads the first chunk of the upload, then resets the connection.
-  reset = await listen(createServer((req) => req.once('data', () => req.socket.resetAndDestroy())))
-  // Reads the upload and never answers (the route's timeout fires).
-  silent = await listen(createServer((req) => req.resume()))
-
-  const targets = { echo, early, earlyClose, reset, silent }
+  targets = await startUploadTargets()
   const routes: Routes = {}
   for (const [name, target] of Object.entries(targets)) {
+    if (typeof target === 'function') continue
     const timeout = name === 'silent' ? 300 : undefined
     // The direct relay, and the relay through `request()` that routes with hooks take.
     routes[`/${name}`] = { target: target.url, timeout }
@@ -96,7 +66,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(Object.values(fronts).map((front) => front.close()))
-  await Promise.all([echo, early, earlyClose, reset, silent].map((target) => target?.close()))
+  await targets?.close()
 })
 
 describe.each(['http1', 'h2c'] as const)('the client request after the proxy (%s)', (kind) => {
