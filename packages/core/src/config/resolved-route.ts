@@ -38,7 +38,14 @@ interface ResolvedRouteBase {
 /** A route that forwards to a target. */
 export interface ResolvedForwardRoute extends ResolvedRouteBase {
   readonly kind: 'forward'
+  /** The target; a placeholder (`http://no-target.invalid/`) when `hasTarget` is false. */
   readonly target: URL
+  /** Whether the route has a target of its own; `false` when only its `router` or `bypass` decides. */
+  readonly hasTarget: boolean
+  /** A Unix domain socket to connect to instead of the target's host and port (`target: { socketPath }`). */
+  readonly socketPath: string | undefined
+  /** The `Authorization` value from `auth` (`Basic ...`), sent when the request has none; `undefined`: none. */
+  readonly authorization: string | undefined
   readonly changeOrigin: boolean
   readonly xfwd: boolean
   readonly secure: boolean

@@ -29,6 +29,10 @@ export const ROUTE_OPTION_NAMES: readonly string[] = Object.freeze([
   'router',
   'pathFilter',
   'transformResponse',
+  'auth',
+  'logger',
+  'plugins',
+  'ejectPlugins',
 ])
 
 /** Keys a CORS policy accepts (`CorsOptions`, the `cors` package's option names). */
@@ -100,6 +104,7 @@ const LEVEL_EXAMPLES: Readonly<Record<OptionLevel, string>> = {
 const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, string>>>> = {
   route: {
     target: "'http://localhost:3000'",
+    auth: "'user:password'",
     changeOrigin: 'true',
     pathRewrite: 'false',
     headers: "{ 'x-api-key': 'dev' }",
@@ -122,6 +127,9 @@ const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, strin
     router: "{ '/v2': 'http://localhost:3002' }",
     pathFilter: "['/api/v2']",
     transformResponse: '(body) => body',
+    logger: 'console',
+    plugins: "[(proxyServer) => proxyServer.on('error', (err) => console.error(err))]",
+    ejectPlugins: 'false',
   },
   global: {
     changeOrigin: 'true',
@@ -230,6 +238,9 @@ const LEGACY_HOOKS: Readonly<Record<string, string>> = {
 const REWRITE_EXAMPLE = "(path) => path.replace(/^\\/api/, '')"
 const PER_ROUTE = [
   'target',
+  'auth',
+  'plugins',
+  'ejectPlugins',
   'pathRewrite',
   'ws',
   'mock',
@@ -294,11 +305,10 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
               : `{ '/api': { target: 'http://localhost:3000', ${key}: ${exampleValue('route', key, value)} } }`,
     }
   }
-  if (level === 'route' && ['log', 'logger', 'logLevel', 'logProvider'].includes(key)) {
-    const shared = key === 'logger' || key === 'logProvider' ? '{ logger: console }' : "{ log: 'debug' }"
+  if (level === 'route' && ['log', 'logLevel'].includes(key)) {
     return {
       problem: `is shared by all routes: pass it in the second argument`,
-      example: `({ '/api': 'http://localhost:3000' }, ${shared})`,
+      example: `({ '/api': 'http://localhost:3000' }, { log: 'debug' })`,
     }
   }
   switch (key) {
@@ -329,12 +339,6 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
           'is not supported: WebSocket sockets are joined end to end; use `on.proxyReqWs` to act on the handshake',
         example: "{ on: { proxyReqWs: (proxyReq) => proxyReq.setHeader('x-token', 'dev') } }",
       }
-    case 'plugins':
-    case 'ejectPlugins':
-      return {
-        problem: 'is not supported (http-proxy-middleware plugins): use the `on` hooks',
-        example: "{ on: { proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') } }",
-      }
     case 'selfHandleResponse':
     case 'responseInterceptor':
       return {
@@ -354,11 +358,6 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
         problem:
           'is not supported: the dev server terminates TLS; for a self-signed https target, set `secure: false`',
         example: routeFragment(level, "target: 'https://localhost:3443', secure: false"),
-      }
-    case 'auth':
-      return {
-        problem: 'is not supported: send the credentials as a header',
-        example: routeFragment(level, "headers: { authorization: 'Basic dXNlcjpwYXNzd29yZA==' }"),
       }
     case 'localAddress':
     case 'preserveHeaderKeyCase':

@@ -156,3 +156,19 @@ export function checkLogSink(value: unknown, option: string): LogSink | undefine
     '{ logger: console }',
   )
 }
+
+/**
+ * http-proxy's `auth` (`'user:password'`): the value of a Basic `Authorization` header
+ * (RFC 7617), computed once; `undefined` when not set. Like Node's `http.request({ auth })`,
+ * which http-proxy hands it to, the header is sent only when the request carries none.
+ */
+export function checkAuth(value: unknown, option: string): string | undefined {
+  if (value === undefined) return undefined
+  if (typeof value === 'string' && value.includes(':'))
+    return `Basic ${Buffer.from(value, 'utf8').toString('base64')}`
+  throw invalid(
+    option,
+    `must be a 'user:password' string (sent as Basic Authorization), got ${describeType(value)}`,
+    "{ auth: 'user:password' }",
+  )
+}

@@ -27,6 +27,12 @@ export interface UpstreamConnectorOptions {
   allowH2?: boolean
   /** Told the protocol each new TLS connection negotiated (`h2` or `http/1.1`), for the debug log. */
   onProtocol?: ((protocol: string) => void) | undefined
+  /**
+   * Connect to this Unix domain socket instead of the origin's host and port (the route's
+   * `target: { socketPath }`).
+   * @default undefined
+   */
+  socketPath?: string | undefined
 }
 
 /** Write errors that mean the target has gone: it may still have answered before it went. */
@@ -114,6 +120,7 @@ export function createUpstreamConnector(options: UpstreamConnectorOptions = {}):
   const connect = buildConnector({
     ...(options.secure === false ? { rejectUnauthorized: false } : {}),
     ...(options.allowH2 === true ? { allowH2: true } : {}),
+    ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
   })
   const { onIdleClose, onProtocol } = options
   return function connectUpstream(connectOptions, callback) {

@@ -131,7 +131,8 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
     const origin = httpOrigin(route.target)
     // Only TLS negotiates HTTP/2: an http: target shares the HTTP/1.1 pool whatever `http2` says.
     const allowH2 = route.http2 && origin.startsWith('https:')
-    const key = `${origin} ${route.secure ? 'verified' : 'unverified'}${allowH2 ? ' h2' : ''}`
+    const socketPath = route.socketPath
+    const key = `${origin} ${route.secure ? 'verified' : 'unverified'}${allowH2 ? ' h2' : ''}${socketPath === undefined ? '' : ` unix:${socketPath}`}`
     let upstream = byKey.get(key)
     if (upstream === undefined) {
       const learner = createKeepAliveLearner(keepAliveTimeout)
@@ -144,7 +145,13 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
       const onProtocol = (protocol: string): void => {
         if (upstream !== undefined) upstream.protocol = protocol
       }
-      const connect = createUpstreamConnector({ secure: route.secure, onIdleClose, allowH2, onProtocol })
+      const connect = createUpstreamConnector({
+        secure: route.secure,
+        onIdleClose,
+        allowH2,
+        onProtocol,
+        socketPath,
+      })
       const parts = { origin, connect, learner, allowH2, protocol: undefined }
       upstream = { ...parts, pool: newPool(parts) }
       byKey.set(key, upstream)

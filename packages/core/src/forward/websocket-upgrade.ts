@@ -212,7 +212,7 @@ export function forwardUpgrade(
     else rewritten.then(send, fail)
   } else {
     void (async () => {
-      const chosen = route.router === undefined ? undefined : await route.router(req)
+      const chosen = route.router === undefined ? undefined : await route.router(req, undefined)
       if (chosen !== undefined) {
         target = chosen
         label = targetLabel(target)
@@ -236,6 +236,9 @@ export function forwardUpgrade(
     // The client may have given up while an async `pathRewrite`, router or hook ran.
     if (socket.destroyed) return
     const { tls, ...connect } = connectOptions(target, route.secure)
+    // A Unix socket target (`target: { socketPath }`): Node's request connects there instead.
+    if (route.socketPath !== undefined && target === route.target)
+      Object.assign(connect, { socketPath: route.socketPath })
     try {
       upstreamReq = (tls ? httpsRequest : httpRequest)({
         ...connect,

@@ -47,7 +47,14 @@ function differences(route: ResolvedRoute): string[] {
  */
 export function describeRoutes(routes: readonly ResolvedRoute[]): string {
   const parts = routes.map((route) => {
-    const target = route.kind === 'mock' ? 'mock backend' : route.target.href.replace(/\/$/, '')
+    const target =
+      route.kind === 'mock'
+        ? 'mock backend'
+        : !route.hasTarget
+          ? route.source.router === undefined
+            ? 'no target (bypass only)'
+            : 'router'
+          : `${route.target.href.replace(/\/$/, '')}${route.socketPath === undefined ? '' : ` via ${route.socketPath}`}`
     const notes = differences(route)
     return `${route.prefix} → ${target}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`
   })

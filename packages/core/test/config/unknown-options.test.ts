@@ -58,7 +58,6 @@ describe('assertKnownKeys', () => {
     ['credentials', true, 'is a CORS option', '{ cors: { credentials: true } }'],
     ['log', 'debug', 'pass it in the second argument', "{ log: 'debug' }"],
     ['logLevel', 'debug', 'pass it in the second argument', "{ log: 'debug' }"],
-    ['logger', console, 'pass it in the second argument', '{ logger: console }'],
     ['ignorePath', true, 'use `pathRewrite`', 'Fix it like this: { pathRewrite: false }'],
     ['methods', ['GET'], 'is a CORS option', "{ cors: { methods: ['GET', 'POST', 'PUT'] } }"],
     ['callback', 'cb', 'jsonp: { param }', "{ jsonp: { param: 'callback' } }"],

@@ -511,6 +511,16 @@ function targeted(): ConfigMistake[] {
   for (const router of ['yes', 42, [], { '': TARGET }, { '/v2': 'localhost:3002' }, { 'a.localhost': 42 }]) {
     add(`router ${label(router)}`, routeWith({ router }))
   }
+  for (const target of [
+    { protocol: 'http:' },
+    { host: 'localhost', cert: 'x' },
+    { socketPath: 42 },
+    { host: 42 },
+  ]) {
+    add(`target object ${label(target)}`, route({ target }))
+  }
+  add('router table with a Unix socket', routeWith({ router: { '/v2': { socketPath: '/tmp/x.sock' } } }))
+  for (const auth of [42, 'user', '']) add(`auth ${label(auth)}`, routeWith({ auth }))
   for (const pathFilter of [42, {}, 'api', '/api/**', ['/api', '*.json'], [42]]) {
     add(`pathFilter ${label(pathFilter)}`, routeWith({ pathFilter }))
   }
