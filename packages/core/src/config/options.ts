@@ -205,6 +205,15 @@ export interface RouteOptions {
    * @default false
    */
   ejectPlugins?: boolean
+  /**
+   * http-proxy's `followRedirects`: follow the target's redirects on the server side, with the
+   * browser's rules: at most 20 (or the number given, 1 to 20), a 301/302 answer to a POST and a
+   * 303 become a GET without body, and `Authorization` and `Cookie` are not sent to another
+   * origin. One redirect past the limit is a 502. Off by default: the browser follows redirects
+   * itself (and `rewriteLocation` keeps it on the dev server).
+   * @default false
+   */
+  followRedirects?: boolean | number
 }
 
 /** A route: a target URL, or a route object. */
@@ -253,4 +262,13 @@ export interface CorsDevProxyOptions
    * @default console
    */
   logger?: LogSink
+  /**
+   * For `createCorsDevProxy(...).middleware` mounted with `app.use` alone: with `ws` routes, the
+   * first request it sees subscribes it to that server's `'upgrade'` event, as
+   * http-proxy-middleware does with `ws: true`. `false` leaves the wiring to you
+   * (`server.on('upgrade', proxy.upgrade)`). Wiring both never handles an upgrade twice. The
+   * adapters wire upgrades themselves and ignore it.
+   * @default true
+   */
+  subscribeUpgrade?: boolean
 }

@@ -19,6 +19,7 @@ import {
   checkAuth,
   checkBoolean,
   checkCookieRewrite,
+  checkFollowRedirects,
   checkFunction,
   checkJsonp,
   checkLogSink,
@@ -217,6 +218,7 @@ export function resolveRoute(
     hasTarget: !routedOnly,
     socketPath: target.socketPath,
     authorization: checkAuth(options.auth, at('auth')),
+    followRedirects: checkFollowRedirects(options.followRedirects, at('followRedirects')),
     changeOrigin: changeOrigin ?? defaults.changeOrigin,
     xfwd: xfwd ?? defaults.xfwd,
     // A ws:/wss: target asks for WebSocket forwarding unless `ws: false` says otherwise.

@@ -44,6 +44,8 @@ export interface ResolvedForwardRoute extends ResolvedRouteBase {
   readonly hasTarget: boolean
   /** A Unix domain socket to connect to instead of the target's host and port (`target: { socketPath }`). */
   readonly socketPath: string | undefined
+  /** Redirects followed on the server side (`followRedirects`: `true` is 20, the browser's limit); 0: passed to the browser. */
+  readonly followRedirects: number
   /** The `Authorization` value from `auth` (`Basic ...`), sent when the request has none; `undefined`: none. */
   readonly authorization: string | undefined
   readonly changeOrigin: boolean
@@ -94,6 +96,8 @@ export interface ResolvedCorsDevProxyOptions {
    * server's logger in the adapters, the console otherwise).
    */
   readonly logger: LogSink | undefined
+  /** `createCorsDevProxy`'s middleware subscribes to its server's `'upgrade'` event (see `CorsDevProxyOptions.subscribeUpgrade`). */
+  readonly subscribeUpgrade: boolean
   /**
    * Advice about the configuration that is not an error (a `maxAge` Chromium caps, a lowercase
    * method name...), for the proxy to log once at start-up.

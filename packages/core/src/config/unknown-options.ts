@@ -33,6 +33,7 @@ export const ROUTE_OPTION_NAMES: readonly string[] = Object.freeze([
   'logger',
   'plugins',
   'ejectPlugins',
+  'followRedirects',
 ])
 
 /** Keys a CORS policy accepts (`CorsOptions`, the `cors` package's option names). */
@@ -74,6 +75,7 @@ export const GLOBAL_OPTION_NAMES: readonly string[] = Object.freeze([
   'on',
   'log',
   'logger',
+  'subscribeUpgrade',
 ])
 
 /** The hooks `on` accepts (http-proxy-middleware's names). */
@@ -130,6 +132,7 @@ const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, strin
     logger: 'console',
     plugins: "[(proxyServer) => proxyServer.on('error', (err) => console.error(err))]",
     ejectPlugins: 'false',
+    followRedirects: 'true',
   },
   global: {
     changeOrigin: 'true',
@@ -241,6 +244,7 @@ const PER_ROUTE = [
   'auth',
   'plugins',
   'ejectPlugins',
+  'followRedirects',
   'pathRewrite',
   'ws',
   'mock',
@@ -350,7 +354,9 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
     case 'toProxy':
       return {
         problem:
-          'is not supported: a route forwards to its one `target`; write another route for another server',
+          key === 'forward'
+            ? 'is not supported: a copy of each request to a second server is not made; give the second server a route of its own'
+            : 'is not supported: a route forwards to its one `target`, never through another proxy',
         example: "{ '/a': 'http://localhost:3001', '/b': 'http://localhost:3002' }",
       }
     case 'ssl':
@@ -380,16 +386,11 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
       }
     case 'proxyTimeout':
       return { problem: 'is called `timeout` here (milliseconds)', example: '{ timeout: 30000 }' }
-    case 'followRedirects':
-      return {
-        problem:
-          'is not supported: redirects are passed to the browser, which follows them itself; remove it',
-        example: "{ '/api': 'http://localhost:3000' }",
-      }
     case 'agent':
       return {
-        problem: 'is not supported: upstream connections are pooled with keep-alive already; remove it',
-        example: "{ '/api': 'http://localhost:3000' }",
+        problem:
+          "is not supported: an http.Agent cannot drive undici's connection pool. Keep-alive pooling is built in; for a self-signed target set `secure: false`, for HTTP/2 `http2: true`; an outbound proxy agent has no equivalent. Remove it",
+        example: "{ '/api': { target: 'https://localhost:3443', secure: false } }",
       }
     case 'websocket':
     case 'websockets':

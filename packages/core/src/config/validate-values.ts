@@ -172,3 +172,19 @@ export function checkAuth(value: unknown, option: string): string | undefined {
     "{ auth: 'user:password' }",
   )
 }
+
+/**
+ * http-proxy's `followRedirects` (httpxy's `boolean | number`): how many redirects to follow on
+ * the server side. `true` is 20, the browser's limit (Fetch standard, HTTP-redirect fetch); a
+ * number from 1 to 20 is its own limit; `false`, `0` or unset relay redirects to the browser.
+ */
+export function checkFollowRedirects(value: unknown, option: string): number {
+  if (value === undefined || value === false || value === 0) return 0
+  if (value === true) return 20
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= 20) return value
+  throw invalid(
+    option,
+    `must be true (follow up to 20 redirects, as a browser does), false, or a number of redirects from 1 to 20, got ${describeType(value)}`,
+    '{ followRedirects: true }',
+  )
+}

@@ -1,6 +1,7 @@
 import { Client, type Dispatcher, Pool } from 'undici'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import { createKeepAliveLearner, type KeepAliveLearner } from './keep-alive-learning.js'
+import { createRedirectDispatcher } from './redirect-dispatcher.js'
 import { createUpstreamConnector } from './upstream-connector.js'
 
 /**
@@ -27,8 +28,11 @@ export interface UpstreamPoolOptions {
 
 /** The keep-alive connections to the targets, one undici `Pool` per target origin and TLS setting. */
 export interface UpstreamPool {
-  /** The pool for a route's target, created on first use and reused afterwards. */
-  poolFor(route: ResolvedForwardRoute): Pool
+  /**
+   * The pool for a route's target, created on first use and reused afterwards; for a route with
+   * `followRedirects`, a dispatcher that follows them (see `createRedirectDispatcher`).
+   */
+  poolFor(route: ResolvedForwardRoute): Dispatcher
   /**
    * Sends one request on a connection of its own, closed once the answer has been read: for the
    * retry after a kept-alive connection was closed under a request, which must not meet another
@@ -73,8 +77,10 @@ interface Upstream {
   readonly connect: ReturnType<typeof createUpstreamConnector>
   readonly learner: KeepAliveLearner
   readonly allowH2: boolean
+  /** Redirects followed on the server side (`followRedirects`); 0: relayed to the browser. */
+  readonly redirects: number
   protocol: string | undefined
-  pool: Pool
+  pool: Dispatcher
 }
 
 /**
@@ -107,15 +113,18 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
   const draining = new Set<Dispatcher>()
   let closed = false
 
-  function newPool(upstream: Omit<Upstream, 'pool'>): Pool {
-    return new Pool(upstream.origin, {
+  function newPool(upstream: Omit<Upstream, 'pool'>): Dispatcher {
+    const options = {
       connections,
       keepAliveTimeout: upstream.learner.timeout,
       bodyTimeout: 0,
       headersTimeout: 0,
       connect: upstream.connect,
       ...(upstream.allowH2 ? { allowH2: true } : {}),
-    })
+    }
+    return upstream.redirects > 0
+      ? createRedirectDispatcher(upstream.origin, upstream.redirects, options)
+      : new Pool(upstream.origin, options)
   }
 
   /** Closes a dispatcher once its requests are done; `close()` destroys it if still open then. */
@@ -132,7 +141,8 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
     // Only TLS negotiates HTTP/2: an http: target shares the HTTP/1.1 pool whatever `http2` says.
     const allowH2 = route.http2 && origin.startsWith('https:')
     const socketPath = route.socketPath
-    const key = `${origin} ${route.secure ? 'verified' : 'unverified'}${allowH2 ? ' h2' : ''}${socketPath === undefined ? '' : ` unix:${socketPath}`}`
+    const redirects = route.followRedirects
+    const key = `${origin} ${route.secure ? 'verified' : 'unverified'}${allowH2 ? ' h2' : ''}${socketPath === undefined ? '' : ` unix:${socketPath}`}${redirects > 0 ? ` redirects:${redirects}` : ''}`
     let upstream = byKey.get(key)
     if (upstream === undefined) {
       const learner = createKeepAliveLearner(keepAliveTimeout)
@@ -152,7 +162,7 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
         onProtocol,
         socketPath,
       })
-      const parts = { origin, connect, learner, allowH2, protocol: undefined }
+      const parts = { origin, connect, learner, allowH2, redirects, protocol: undefined }
       upstream = { ...parts, pool: newPool(parts) }
       byKey.set(key, upstream)
     }
