@@ -30,6 +30,8 @@ function differences(route: ResolvedRoute): string[] {
     notes.push(`cookieDomainRewrite: ${JSON.stringify(forward.cookieDomainRewrite)}`)
   if (forward && forward.cookiePathRewrite !== ROUTE_DEFAULTS.cookiePathRewrite)
     notes.push(`cookiePathRewrite: ${JSON.stringify(forward.cookiePathRewrite)}`)
+  if (forward?.authorization !== undefined) notes.push('auth')
+  if (forward && forward.followRedirects > 0) notes.push(`followRedirects: ${forward.followRedirects}`)
   if (route.cors) notes.push('cors')
   if (route.jsonp)
     notes.push(route.jsonp.param === JSONP_DEFAULTS.param ? 'jsonp' : `jsonp: ${route.jsonp.param}`)

@@ -1,9 +1,11 @@
+import { once } from 'node:events'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
+import WebSocket, { WebSocketServer } from 'ws'
 import { captureLogSink, collectBody, listen, sendRequest } from '../../../../test/support/servers.js'
 import { resolveOptions } from '../../src/config/resolve-options.js'
 import {
@@ -105,6 +107,46 @@ describe('router (http-proxy-middleware README, "router")', () => {
     expect(rewriteCall[3]).toBe(routerCall[2])
     expect(rewriteCall[4]).toBe(routerCall[3])
     expect(a.seen[0]?.url).toBe('/v1/users?x=1')
+  })
+
+  it('calls router(req, undefined, options) for a WebSocket upgrade, as version 4 does', async () => {
+    const server = createServer()
+    const wss = new WebSocketServer({ server })
+    wss.on('connection', (socket) => socket.send('routed'))
+    const target = await listen(server)
+    cleanup.push(async () => {
+      for (const client of wss.clients) client.terminate()
+      wss.close()
+      await target.close()
+    })
+    const calls: unknown[][] = []
+    const proxy = createCorsDevProxy(
+      {
+        '/live': {
+          ws: true,
+          router: (...args: unknown[]) => {
+            calls.push(args)
+            return target.url
+          },
+        },
+      },
+      { logger: captureLogSink() },
+    )
+    const dev = await listen(createServer((req, res) => proxy.middleware(req, res)))
+    dev.server.on('upgrade', (req, socket, head) => proxy.upgrade(req, socket, head) || socket.destroy())
+    cleanup.push(async () => {
+      await proxy.close()
+      await dev.close()
+    })
+    const socket = new WebSocket(`${dev.url.replace('http', 'ws')}/live`)
+    const [message] = await once(socket, 'message')
+    socket.close()
+    expect(String(message)).toBe('routed')
+    expect(calls).toHaveLength(1)
+    const [req, res, options] = calls[0] ?? []
+    expect((req as IncomingMessage).url).toBe('/live')
+    expect(res).toBeUndefined()
+    expect(options).toMatchObject({ ws: true })
   })
 
   it('serves a route with a router and no target; no target found is a 502 naming `target`', async () => {
