@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { Agent as HttpAgent } from 'node:http'
 import { CorsDevProxyError, createCorsDevProxy } from '@cors-dev-proxy/core'
 import { describe, expect, it } from 'vitest'
 
@@ -75,7 +76,7 @@ const SAMPLES: Record<string, unknown> = {
   logger: console,
   target: { protocol: 'http:', host: 'localhost', port: 3000 },
   forward: 'http://localhost:3001',
-  agent: {},
+  agent: new HttpAgent({ keepAlive: true, maxSockets: 10 }),
   ssl: { key: 'k', cert: 'c' },
   ws: true,
   xfwd: true,

@@ -1,3 +1,4 @@
+import type { Agent as HttpAgent } from 'node:http'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 
 export type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
@@ -214,6 +215,14 @@ export interface RouteOptions {
    * @default false
    */
   followRedirects?: boolean | number
+  /**
+   * http-proxy's `agent`: an `http.Agent` or `https.Agent` whose `maxSockets` (most connections),
+   * `keepAlive` (`false`: a connection per request) and TLS options (`ca`, `cert`, `key`,
+   * `rejectUnauthorized`...) are applied to the route's undici pool. Other agents (proxy agents)
+   * and other agent options are refused at start-up.
+   * @default keep-alive pool, as many connections as requests in flight
+   */
+  agent?: HttpAgent | false
 }
 
 /** A route: a target URL, or a route object. */

@@ -4,6 +4,7 @@ import type { Bypass, TransformResponse } from './hook-options.js'
 import { describeType, isPlainObject, quote, routeOption } from './option-path.js'
 import { createPathRewriter } from './path-rewrite.js'
 import { requestLoggerHooks } from './request-logger.js'
+import { resolveAgent } from './resolve-agent.js'
 import { type ResolvedCorsOptions, resolveCorsOptions } from './resolve-cors-options.js'
 import { mergeHooks, NO_HOOKS, type ResolvedHooks, resolveHooks, runConfigure } from './resolve-hooks.js'
 import { resolveMockBackendOptions } from './resolve-mock-options.js'
@@ -210,6 +211,7 @@ export function resolveRoute(
   const target = routedOnly ? NO_TARGET : validateTarget(options.target, at('target'))
   const router = resolveRouter(options.router, at('router'), source)
   const requestLogger = checkLogSink(options.logger, at('logger'))
+  const agent = resolveAgent(options.agent, at('agent'))
   checkEjectPlugins(options.ejectPlugins, at('ejectPlugins'), warn)
   return Object.freeze({
     kind: 'forward',
@@ -219,11 +221,13 @@ export function resolveRoute(
     socketPath: target.socketPath,
     authorization: checkAuth(options.auth, at('auth')),
     followRedirects: checkFollowRedirects(options.followRedirects, at('followRedirects')),
+    agent,
     changeOrigin: changeOrigin ?? defaults.changeOrigin,
     xfwd: xfwd ?? defaults.xfwd,
     // A ws:/wss: target asks for WebSocket forwarding unless `ws: false` says otherwise.
     ws: ws ?? (target.websocket || ROUTE_DEFAULTS.ws),
-    secure: secure ?? defaults.secure,
+    // An https.Agent with `rejectUnauthorized: false` accepts a self-signed target, as `secure: false` does.
+    secure: agent?.tls.rejectUnauthorized === false ? false : (secure ?? defaults.secure),
     http2: http2 ?? ROUTE_DEFAULTS.http2,
     timeout: timeout ?? defaults.timeout,
     headers: mergeHeaders(defaults.headers, headers),

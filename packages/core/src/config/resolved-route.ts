@@ -2,6 +2,7 @@ import type { HeaderEntry } from '../http/header-list.js'
 import type { Bypass, TransformResponse } from './hook-options.js'
 import type { CookieRewrite, LogLevel, LogSink, PathRewrite } from './options.js'
 import type { PathRewriter } from './path-rewrite.js'
+import type { ResolvedAgent } from './resolve-agent.js'
 import type { ResolvedCorsOptions } from './resolve-cors-options.js'
 import type { ResolvedHooks } from './resolve-hooks.js'
 import type { ResolvedMockBackendOptions } from './resolve-mock-options.js'
@@ -44,6 +45,8 @@ export interface ResolvedForwardRoute extends ResolvedRouteBase {
   readonly hasTarget: boolean
   /** A Unix domain socket to connect to instead of the target's host and port (`target: { socketPath }`). */
   readonly socketPath: string | undefined
+  /** http-proxy's `agent`, mapped (maxSockets, keepAlive, TLS options); `undefined`: the pool's defaults. */
+  readonly agent: ResolvedAgent | undefined
   /** Redirects followed on the server side (`followRedirects`: `true` is 20, the browser's limit); 0: passed to the browser. */
   readonly followRedirects: number
   /** The `Authorization` value from `auth` (`Basic ...`), sent when the request has none; `undefined`: none. */

@@ -34,6 +34,7 @@ export const ROUTE_OPTION_NAMES: readonly string[] = Object.freeze([
   'plugins',
   'ejectPlugins',
   'followRedirects',
+  'agent',
 ])
 
 /** Keys a CORS policy accepts (`CorsOptions`, the `cors` package's option names). */
@@ -133,6 +134,7 @@ const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, strin
     plugins: "[(proxyServer) => proxyServer.on('error', (err) => console.error(err))]",
     ejectPlugins: 'false',
     followRedirects: 'true',
+    agent: 'false',
   },
   global: {
     changeOrigin: 'true',
@@ -245,6 +247,7 @@ const PER_ROUTE = [
   'plugins',
   'ejectPlugins',
   'followRedirects',
+  'agent',
   'pathRewrite',
   'ws',
   'mock',
@@ -386,12 +389,6 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
       }
     case 'proxyTimeout':
       return { problem: 'is called `timeout` here (milliseconds)', example: '{ timeout: 30000 }' }
-    case 'agent':
-      return {
-        problem:
-          "is not supported: an http.Agent cannot drive undici's connection pool. Keep-alive pooling is built in; for a self-signed target set `secure: false`, for HTTP/2 `http2: true`; an outbound proxy agent has no equivalent. Remove it",
-        example: "{ '/api': { target: 'https://localhost:3443', secure: false } }",
-      }
     case 'websocket':
     case 'websockets':
       return {

@@ -33,6 +33,11 @@ export interface UpstreamConnectorOptions {
    * @default undefined
    */
   socketPath?: string | undefined
+  /**
+   * `tls.connect` options from the route's `https.Agent` (`ca`, `cert`, `key`...).
+   * @default {}
+   */
+  tls?: Readonly<Record<string, unknown>> | undefined
 }
 
 /** Write errors that mean the target has gone: it may still have answered before it went. */
@@ -118,6 +123,7 @@ function watchIdleClose(socket: Socket, onIdleClose: (idleMs: number) => void): 
 export function createUpstreamConnector(options: UpstreamConnectorOptions = {}): buildConnector.connector {
   // `secure: false` accepts a self-signed target, as http-proxy's `secure` does.
   const connect = buildConnector({
+    ...options.tls,
     ...(options.secure === false ? { rejectUnauthorized: false } : {}),
     ...(options.allowH2 === true ? { allowH2: true } : {}),
     ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),

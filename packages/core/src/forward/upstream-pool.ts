@@ -79,6 +79,8 @@ interface Upstream {
   readonly allowH2: boolean
   /** Redirects followed on the server side (`followRedirects`); 0: relayed to the browser. */
   readonly redirects: number
+  /** The route's `agent`, mapped: its connection limit and keep-alive. */
+  readonly agent: ResolvedForwardRoute['agent']
   protocol: string | undefined
   pool: Dispatcher
 }
@@ -111,11 +113,26 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
   let byRoute = new WeakMap<ResolvedForwardRoute, Upstream>()
   // Replaced pools finishing their requests, and the one-connection clients of retries.
   const draining = new Set<Dispatcher>()
+  // Routes sharing one agent share its pool, as they would share the agent's sockets.
+  const agentIds = new WeakMap<object, number>()
+  let agents = 0
+  const agentId = (agent: object): number => {
+    let id = agentIds.get(agent)
+    if (id === undefined) {
+      agents += 1
+      id = agents
+      agentIds.set(agent, id)
+    }
+    return id
+  }
   let closed = false
 
   function newPool(upstream: Omit<Upstream, 'pool'>): Dispatcher {
+    const { agent } = upstream
     const options = {
-      connections,
+      connections: agent === undefined ? connections : agent.connections,
+      // An agent without keepAlive: a connection per request (undici closes it after the answer).
+      ...(agent !== undefined && !agent.keepAlive ? { pipelining: 0 } : {}),
       keepAliveTimeout: upstream.learner.timeout,
       bodyTimeout: 0,
       headersTimeout: 0,
@@ -142,7 +159,8 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
     const allowH2 = route.http2 && origin.startsWith('https:')
     const socketPath = route.socketPath
     const redirects = route.followRedirects
-    const key = `${origin} ${route.secure ? 'verified' : 'unverified'}${allowH2 ? ' h2' : ''}${socketPath === undefined ? '' : ` unix:${socketPath}`}${redirects > 0 ? ` redirects:${redirects}` : ''}`
+    const agent = route.agent
+    const key = `${origin} ${route.secure ? 'verified' : 'unverified'}${allowH2 ? ' h2' : ''}${socketPath === undefined ? '' : ` unix:${socketPath}`}${redirects > 0 ? ` redirects:${redirects}` : ''}${agent === undefined ? '' : ` agent:${agentId(agent.source)}`}`
     let upstream = byKey.get(key)
     if (upstream === undefined) {
       const learner = createKeepAliveLearner(keepAliveTimeout)
@@ -161,8 +179,9 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
         allowH2,
         onProtocol,
         socketPath,
+        tls: agent?.tls,
       })
-      const parts = { origin, connect, learner, allowH2, redirects, protocol: undefined }
+      const parts = { origin, connect, learner, allowH2, redirects, agent, protocol: undefined }
       upstream = { ...parts, pool: newPool(parts) }
       byKey.set(key, upstream)
     }

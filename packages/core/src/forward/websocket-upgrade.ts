@@ -239,6 +239,9 @@ export function forwardUpgrade(
     // A Unix socket target (`target: { socketPath }`): Node's request connects there instead.
     if (route.socketPath !== undefined && target === route.target)
       Object.assign(connect, { socketPath: route.socketPath })
+    // An https.Agent's TLS options (`ca`, `cert`...) apply to the handshake's connection too.
+    if (route.agent !== undefined)
+      Object.assign(connect, route.agent.tls, { rejectUnauthorized: route.secure })
     try {
       upstreamReq = (tls ? httpsRequest : httpRequest)({
         ...connect,

@@ -31,6 +31,7 @@ function differences(route: ResolvedRoute): string[] {
   if (forward && forward.cookiePathRewrite !== ROUTE_DEFAULTS.cookiePathRewrite)
     notes.push(`cookiePathRewrite: ${JSON.stringify(forward.cookiePathRewrite)}`)
   if (forward?.authorization !== undefined) notes.push('auth')
+  if (forward?.agent !== undefined) notes.push('agent')
   if (forward && forward.followRedirects > 0) notes.push(`followRedirects: ${forward.followRedirects}`)
   if (route.cors) notes.push('cors')
   if (route.jsonp)

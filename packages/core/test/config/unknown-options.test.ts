@@ -36,7 +36,6 @@ describe('assertKnownKeys', () => {
     ],
     ['onOpen', () => {}, 'use `on.proxyReqWs`', '{ on: { proxyReqWs:'],
     ['proxyTimeout', 1000, 'is called `timeout` here', '{ timeout: 30000 }'],
-    ['agent', {}, "cannot drive undici's connection pool", 'secure: false'],
     ['websocket', true, 'is called `ws` here', 'ws: true'],
     ['autoRewrite', true, '`rewriteLocation` (on by default)', 'rewriteLocation: true'],
     ['hostRewrite', 'localhost:5173', '`rewriteLocation` (on by default)', 'rewriteLocation: true'],
