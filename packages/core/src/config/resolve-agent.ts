@@ -49,6 +49,9 @@ const POOLING_OPTIONS = new Set([
   'noDelay',
   'path',
   'maxCachedSessions',
+  // What Node 22+ records on an https.Agent about itself.
+  'defaultPort',
+  'protocol',
 ])
 
 /** The fix when an agent cannot be mapped: the route without it (pooling and keep-alive are built in). */
