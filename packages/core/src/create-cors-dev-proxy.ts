@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
+import { subscribeUpgradeOnFirstRequest } from './auto-upgrade.js'
 import { consoleLogSink } from './config/defaults.js'
 import type { CorsDevProxyConfig } from './config/define-config.js'
 import type { CorsDevProxyOptions, Routes } from './config/options.js'
@@ -24,7 +25,9 @@ export interface CorsDevProxy {
   /**
    * A connect/Express middleware that also works as the bare request handler of `http`,
    * `https` and `http2` (compatibility API) servers. A request no route matches goes to
-   * `next()`, or is answered 404 when there is no `next`.
+   * `next()`, or is answered 404 when there is no `next`. With `ws` routes (and
+   * `subscribeUpgrade`, the default), the first request from a server subscribes `upgrade` to
+   * its `'upgrade'` event, as http-proxy-middleware does (see `subscribeUpgradeOnFirstRequest`).
    */
   middleware(req: ProxyRequest, res: ProxyResponse, next?: NextFunction): void
   /**
@@ -87,10 +90,13 @@ export function createCorsDevProxy(
   options?: CorsDevProxyOptions,
 ): CorsDevProxy {
   const resolved = resolveOptions(routes, options)
-  const { middleware, upgrade, connect, close } = buildCorsDevProxy(
-    resolved,
-    createLogger(resolved.log, resolved.logger ?? consoleLogSink),
-  )
+  const engine = buildCorsDevProxy(resolved, createLogger(resolved.log, resolved.logger ?? consoleLogSink))
+  const { connect, close } = engine
+  // hpm's wiring for `app.use(proxy.middleware)` alone; nothing added without `ws` routes.
+  const { middleware, upgrade } =
+    resolved.subscribeUpgrade && resolved.routes.some((route) => route.ws)
+      ? subscribeUpgradeOnFirstRequest(engine.middleware, engine.upgrade)
+      : engine
   return Object.freeze({ middleware, upgrade, connect, close, routes: resolved.routes })
 }
 

@@ -151,8 +151,12 @@ describe('an upgrade that reaches the middleware', () => {
     )
     cleanup.push(target.close)
     const sink = captureLogSink()
-    const proxy = createCorsDevProxy({ '/socket': { target: target.url, ws: true } }, { logger: sink })
-    // No 'upgrade' listener: Node hands the handshake to the request handler.
+    // No 'upgrade' listener, and none added on the first request (see test/auto-upgrade.test.ts):
+    // Node hands the handshake to the request handler.
+    const proxy = createCorsDevProxy(
+      { '/socket': { target: target.url, ws: true } },
+      { logger: sink, subscribeUpgrade: false },
+    )
     const server = await listen(createServer((req, res) => proxy.middleware(req, res)))
     cleanup.push(async () => {
       await proxy.close()

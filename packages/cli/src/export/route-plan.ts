@@ -195,6 +195,16 @@ export function planRoutes(routes: readonly ResolvedRoute[]): { routes: RoutePla
       )
       return
     }
+    if (!route.hasTarget) {
+      skipped.push(
+        `${label} has no target (its ${route.source.router === undefined ? 'bypass' : 'router'} decides per request): not exported. Give it a target to export it.`,
+      )
+      return
+    }
+    if (route.socketPath !== undefined) {
+      skipped.push(`${label} forwards to the Unix socket ${route.socketPath}: not exported.`)
+      return
+    }
     plans.push({
       route,
       id: `r${index + 1}`,

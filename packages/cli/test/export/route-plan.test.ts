@@ -110,6 +110,22 @@ describe('planRoutes', () => {
     expect(skipped).toEqual([expect.stringContaining("routes['/m'] answers from the built-in mock backend")])
   })
 
+  it('skips, with a note, a route without a target (router or bypass only) and a Unix socket target', () => {
+    const { routes, skipped } = planRoutes(
+      resolveOptions({
+        '/r': { router: () => 'http://h:1' },
+        '/b': { bypass: () => '/index.html' },
+        '/u': { target: { socketPath: '/tmp/api.sock' } },
+      }).routes,
+    )
+    expect(routes).toEqual([])
+    expect(skipped).toEqual([
+      expect.stringContaining("routes['/b'] has no target (its bypass decides"),
+      expect.stringContaining("routes['/r'] has no target (its router decides"),
+      expect.stringContaining("routes['/u'] forwards to the Unix socket /tmp/api.sock"),
+    ])
+  })
+
   it('rounds a fractional timeout up to whole milliseconds', () => {
     expect(planOf('/api', { target: 'http://h:1', timeout: 1500.2 }).timeout).toBe(1501)
   })

@@ -41,6 +41,7 @@ export const ROUTE_DEFAULTS = Object.freeze({
 /** Defaults of the options only the second argument takes. */
 export const GLOBAL_DEFAULTS = Object.freeze({
   log: 'info' as LogLevel,
+  subscribeUpgrade: true,
 })
 
 /** Defaults of a CORS policy (`CorsOptions`) besides `origin`, whose default is the loopback rule. */

@@ -7,6 +7,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import type { TargetObject } from './validate-target.js'
 
 /**
  * The outgoing request as `on.proxyReq` sees it, after `router` and `pathRewrite`: what
@@ -77,14 +78,24 @@ export interface ConfigurableProxy {
   off<E extends ProxyHookName>(event: E, listener: NonNullable<ProxyHooks[E]>): ConfigurableProxy
 }
 
+/** What a router may answer: a URL (string or `URL`), http-proxy's target object, or nothing for the route's target. */
+export type RouterAnswer = string | URL | TargetObject | undefined | null
+
 /**
- * A target per request: a function returning a URL (sync or async; `undefined` keeps the
- * route's target), or an object whose keys are a host (`'api.localhost:5173'`), a path
- * (`'/v2'`, segment-safe) or both (`'api.localhost:5173/v2'`), tried in order.
+ * A target per request: a function (sync or async; `undefined` keeps the route's target) called
+ * with http-proxy-middleware 4's arguments `(req, res, options)` (`res` is `undefined` for a
+ * WebSocket upgrade, `options` the route as written), or an object whose keys are a host
+ * (`'api.localhost:5173'`), a path (`'/v2'`, segment-safe) or both (`'api.localhost:5173/v2'`),
+ * tried in order. Targets may be URL strings or target objects (`{ protocol, host, port }`).
  */
 export type Router =
-  | ((req: ProxyRequest) => string | URL | undefined | null | Promise<string | URL | undefined | null>)
-  | Record<string, string>
+  | ((
+      req: ProxyRequest,
+      res: ProxyResponse | undefined,
+      // biome-ignore lint/suspicious/noExplicitAny: the route as the user wrote it, passed back unchanged.
+      options: any,
+    ) => RouterAnswer | Promise<RouterAnswer>)
+  | Record<string, string | TargetObject>
 
 /**
  * Which requests of the route's prefix it takes (http-proxy-middleware's `pathFilter`): a

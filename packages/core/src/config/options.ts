@@ -1,4 +1,5 @@
-import type { ProxyRequest } from '../http/proxy-types.js'
+import type { Agent as HttpAgent } from 'node:http'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 
 export type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 
@@ -12,6 +13,7 @@ import type {
   TransformResponse,
 } from './hook-options.js'
 import type { MockBackendOptions } from './mock-options.js'
+import type { TargetObject } from './validate-target.js'
 
 /**
  * Rewrites the path (with its query) before it is sent upstream. An object maps
@@ -20,7 +22,13 @@ import type { MockBackendOptions } from './mock-options.js'
 export type PathRewrite =
   | false
   | Record<string, string>
-  | ((path: string, req: ProxyRequest) => string | Promise<string>)
+  | ((
+      path: string,
+      req: ProxyRequest,
+      res?: ProxyResponse,
+      // biome-ignore lint/suspicious/noExplicitAny: the route as the user wrote it, passed back unchanged.
+      options?: any,
+    ) => string | Promise<string>)
 
 /** Rewrites a Set-Cookie attribute: `false` keeps it, a string replaces it (`''` removes it), an object maps old → new (`'*'` for any). */
 export type CookieRewrite = false | string | Record<string, string>
@@ -33,8 +41,19 @@ export type CookieRewrite = false | string | Record<string, string>
  * { target: 'http://localhost:3000', pathRewrite: false, ws: true, cors: { credentials: true } }
  */
 export interface RouteOptions {
-  /** Where requests go: `http:`, `https:`, `ws:` or `wss:` URL; a path in it is prepended. Required unless `mock` is set. */
-  target?: string
+  /**
+   * Where requests go: an `http:`, `https:`, `ws:` or `wss:` URL (a path in it is prepended), or
+   * http-proxy's target object (`{ protocol: 'http:', host: 'localhost', port: 3000 }`, or
+   * `{ socketPath: '/tmp/api.sock' }` for a Unix socket). `0.0.0.0` and `[::]` mean loopback.
+   * Required unless `mock` is set, or a `router` or `bypass` picks where each request goes.
+   */
+  target?: string | URL | TargetObject
+  /**
+   * http-proxy's `auth`: `'user:password'`, sent upstream as Basic `Authorization` when the
+   * request carries no `Authorization` of its own.
+   * @default none
+   */
+  auth?: string
   /**
    * Send the target's host as `Host` instead of the dev server's.
    * @default true
@@ -164,6 +183,46 @@ export interface RouteOptions {
    * @default none
    */
   transformResponse?: TransformResponse
+  /**
+   * http-proxy-middleware's `logger` (v3+), per route: one `info` line per answered request
+   * (`[cors-dev-proxy] GET /api/users -> http://localhost:3000/users [200]`) and one `error` line
+   * per failure, as its `loggerPlugin` writes them. The shared options' `logger` is different:
+   * where cors-dev-proxy's own lines go.
+   * @default none
+   */
+  logger?: LogSink
+  /**
+   * http-proxy-middleware's `plugins` (v3+): `(proxyServer, options) => void`, called once at
+   * construction; `proxyServer.on('proxyReq' | 'proxyRes' | 'error' | 'proxyReqWs', fn)` registers
+   * a hook (as `configure` does). Other events are refused. hpm's own plugins (`loggerPlugin`,
+   * `proxyEventsPlugin`, `errorResponsePlugin`, `debugProxyErrorsPlugin`) are built in and skipped.
+   * @default []
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: the route as the user wrote it, passed back unchanged.
+  plugins?: Array<(proxyServer: ConfigurableProxy, options: any) => void>
+  /**
+   * http-proxy-middleware's `ejectPlugins`: accepted; nothing here is a plugin to eject (an
+   * `on.error` hook that answers replaces the 502/504), which `true` says at start-up.
+   * @default false
+   */
+  ejectPlugins?: boolean
+  /**
+   * http-proxy's `followRedirects`: follow the target's redirects on the server side, with the
+   * browser's rules: at most 20 (or the number given, 1 to 20), a 301/302 answer to a POST and a
+   * 303 become a GET without body, and `Authorization` and `Cookie` are not sent to another
+   * origin. One redirect past the limit is a 502. Off by default: the browser follows redirects
+   * itself (and `rewriteLocation` keeps it on the dev server).
+   * @default false
+   */
+  followRedirects?: boolean | number
+  /**
+   * http-proxy's `agent`: an `http.Agent` or `https.Agent` whose `maxSockets` (most connections),
+   * `keepAlive` (`false`: a connection per request) and TLS options (`ca`, `cert`, `key`,
+   * `rejectUnauthorized`...) are applied to the route's undici pool. Other agents (proxy agents)
+   * and other agent options are refused at start-up.
+   * @default keep-alive pool, as many connections as requests in flight
+   */
+  agent?: HttpAgent | false
 }
 
 /** A route: a target URL, or a route object. */
@@ -212,4 +271,13 @@ export interface CorsDevProxyOptions
    * @default console
    */
   logger?: LogSink
+  /**
+   * For `createCorsDevProxy(...).middleware` mounted with `app.use` alone: with `ws` routes, the
+   * first request it sees subscribes it to that server's `'upgrade'` event, as
+   * http-proxy-middleware does with `ws: true`. `false` leaves the wiring to you
+   * (`server.on('upgrade', proxy.upgrade)`). Wiring both never handles an upgrade twice. The
+   * adapters wire upgrades themselves and ignore it.
+   * @default true
+   */
+  subscribeUpgrade?: boolean
 }

@@ -1,12 +1,14 @@
 import { CorsDevProxyError } from './errors.js'
 import { optionEntry } from './option-path.js'
-import type { PathRewrite, ProxyRequest } from './options.js'
+import type { PathRewrite, ProxyRequest, ProxyResponse } from './options.js'
 
 /** Maps a matched request path (with its query) to the upstream path (with its query). */
 export type PathRewriter = (
   pathAndQuery: string,
   req: ProxyRequest,
   report?: ProblemReport,
+  /** The response, handed to a `pathRewrite` function; `undefined` for a WebSocket upgrade. */
+  res?: ProxyResponse,
 ) => string | Promise<string>
 
 /**
@@ -36,6 +38,12 @@ export interface PathRewriterOptions {
    * @default 'pathRewrite'
    */
   option?: string
+  /**
+   * The route as written: a `pathRewrite` function's fourth argument, as http-proxy-middleware 4
+   * passes its options.
+   * @default undefined
+   */
+  source?: unknown
 }
 
 /**
@@ -106,8 +114,9 @@ function regexRules(rules: Record<string, string>, option: string): PathRewriter
  * http-proxy-middleware does for a non-string, and is reported through the caller's `report`.
  */
 function userFunction(
-  rewrite: (path: string, req: ProxyRequest) => string | Promise<string>,
+  rewrite: (path: string, req: ProxyRequest, res: ProxyResponse | undefined, options: unknown) => unknown,
   option: string,
+  source: unknown,
 ): PathRewriter {
   const threw = (path: string, error: unknown, onProblem: ProblemReport): string => {
     onProblem(
@@ -124,10 +133,12 @@ function userFunction(
     )
     return path
   }
-  return function rewriteByFunction(path, req, onProblem = ignore) {
+  return function rewriteByFunction(path, req, onProblem = ignore, res) {
     let result: unknown
     try {
-      result = rewrite(path, req)
+      // http-proxy-middleware 4's arguments (`path-rewriter.ts`: `(path, req, res, options)`);
+      // version 3 passed `(path, req)`.
+      result = rewrite(path, req, res, source)
     } catch (error) {
       return threw(path, error, onProblem)
     }
@@ -158,7 +169,7 @@ export function createPathRewriter(options: PathRewriterOptions): PathRewriter {
   const option = options.option ?? 'pathRewrite'
   if (pathRewrite === undefined) return removePrefix(prefix)
   if (pathRewrite === false) return removePrefix('/')
-  if (typeof pathRewrite === 'function') return userFunction(pathRewrite, option)
+  if (typeof pathRewrite === 'function') return userFunction(pathRewrite, option, options.source)
   return regexRules(pathRewrite, option)
 }
 

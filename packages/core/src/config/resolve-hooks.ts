@@ -86,14 +86,20 @@ function freezeHooks(hooks: Record<ProxyHookName, HookEntry<never>[]>): Resolved
  * @example
  * runConfigure((proxy) => proxy.on('proxyReq', (proxyReq) => proxyReq.setHeader('x-id', '1')), route, "routes['/api'].configure")
  */
-export function runConfigure(configure: unknown, options: unknown, option: string): ResolvedHooks {
+export function runConfigure(
+  configure: unknown,
+  options: unknown,
+  option: string,
+  /** A valid value for `option` in the example fixes: a `configure` fragment by default, a plugin for `plugins[i]`. */
+  fixed: (fn: string) => string = (fn) => `{ configure: ${fn} }`,
+): ResolvedHooks {
   if (configure === undefined) return NO_HOOKS
   if (typeof configure !== 'function') {
     throw new CorsDevProxyError(
       'INVALID_OPTION',
       option,
       `must be a function (proxy, options) => void, got ${describeType(configure)}`,
-      "{ configure: (proxy) => proxy.on('proxyReq', (proxyReq) => proxyReq.setHeader('x-token', 'dev')) }",
+      fixed("(proxy) => proxy.on('proxyReq', (proxyReq) => proxyReq.setHeader('x-token', 'dev'))"),
     )
   }
   const hooks: Record<ProxyHookName, HookEntry<never>[]> = {
@@ -108,7 +114,7 @@ export function runConfigure(configure: unknown, options: unknown, option: strin
         'INVALID_OPTION',
         option,
         `registers proxy.on(${JSON.stringify(event)}), not an event cors-dev-proxy emits (${HOOK_NAMES.join(', ')})`,
-        "{ configure: (proxy) => proxy.on('error', (err) => console.error(err)) }",
+        fixed("(proxy) => proxy.on('error', (err) => console.error(err))"),
       )
     }
     if (typeof listener !== 'function') {
@@ -116,7 +122,7 @@ export function runConfigure(configure: unknown, options: unknown, option: strin
         'INVALID_OPTION',
         option,
         `registers proxy.on('${event}') with ${describeType(listener)}, which is not a function`,
-        "{ configure: (proxy) => proxy.on('error', (err) => console.error(err)) }",
+        fixed("(proxy) => proxy.on('error', (err) => console.error(err))"),
       )
     }
     return event
@@ -152,7 +158,7 @@ export function runConfigure(configure: unknown, options: unknown, option: strin
       'INVALID_OPTION',
       option,
       `threw while configuring the route (${error instanceof Error ? error.message : String(error)})`,
-      "{ configure: (proxy) => proxy.on('error', (err) => console.error(err)) }",
+      fixed("(proxy) => proxy.on('error', (err) => console.error(err))"),
     )
   }
   return freezeHooks(hooks)

@@ -91,6 +91,9 @@ export function resolveOptions(
   assertKnownKeys(shared, GLOBAL_OPTION_NAMES, 'global', globalOption)
   const log = checkLogLevel(shared.log, globalOption('log')) ?? GLOBAL_DEFAULTS.log
   const logger = checkLogSink(shared.logger, globalOption('logger'))
+  const subscribeUpgrade =
+    checkBoolean(shared.subscribeUpgrade, globalOption('subscribeUpgrade'), 'subscribeUpgrade') ??
+    GLOBAL_DEFAULTS.subscribeUpgrade
   const warnings: string[] = []
   const warn = (message: string): void => {
     if (!warnings.includes(message)) warnings.push(message)
@@ -115,5 +118,11 @@ export function resolveOptions(
   }
   // Longest first; equal lengths cannot both match one path, the name order only makes it stable.
   resolved.sort((a, b) => b.prefix.length - a.prefix.length || (a.prefix < b.prefix ? -1 : 1))
-  return Object.freeze({ routes: Object.freeze(resolved), log, logger, warnings: Object.freeze(warnings) })
+  return Object.freeze({
+    routes: Object.freeze(resolved),
+    log,
+    logger,
+    subscribeUpgrade,
+    warnings: Object.freeze(warnings),
+  })
 }

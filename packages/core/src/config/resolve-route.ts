@@ -3,21 +3,27 @@ import { CorsDevProxyError } from './errors.js'
 import type { Bypass, TransformResponse } from './hook-options.js'
 import { describeType, isPlainObject, quote, routeOption } from './option-path.js'
 import { createPathRewriter } from './path-rewrite.js'
+import { requestLoggerHooks } from './request-logger.js'
+import { resolveAgent } from './resolve-agent.js'
 import { type ResolvedCorsOptions, resolveCorsOptions } from './resolve-cors-options.js'
 import { mergeHooks, NO_HOOKS, type ResolvedHooks, resolveHooks, runConfigure } from './resolve-hooks.js'
 import { resolveMockBackendOptions } from './resolve-mock-options.js'
 import { resolvePathFilter } from './resolve-path-filter.js'
-import { resolveRouter } from './resolve-router.js'
+import { checkEjectPlugins, resolvePlugins } from './resolve-plugins.js'
+import { requireRoutedTarget, resolveRouter } from './resolve-router.js'
 import type { ResolvedJsonpOptions, ResolvedRoute } from './resolved-route.js'
 import { assertKnownKeys, ROUTE_OPTION_NAMES } from './unknown-options.js'
 import { checkHeaders, mergeHeaders } from './validate-headers.js'
 import { normalizePrefix } from './validate-prefix.js'
-import { validateTarget } from './validate-target.js'
+import { type ValidatedTarget, validateTarget } from './validate-target.js'
 import {
+  checkAuth,
   checkBoolean,
   checkCookieRewrite,
+  checkFollowRedirects,
   checkFunction,
   checkJsonp,
+  checkLogSink,
   checkPathRewrite,
   checkTimeout,
 } from './validate-values.js'
@@ -54,12 +60,24 @@ export const NO_SHARED_OPTIONS: RouteDefaults = Object.freeze({
   hooks: NO_HOOKS,
 })
 
+/**
+ * The target of a route without one (only a `router` or a Vite `bypass`): never connected to,
+ * since its router answers 502 when it finds none (`requireRoutedTarget`); `.invalid` is the
+ * name reserved to fail (RFC 6761 section 6.4).
+ */
+const NO_TARGET: ValidatedTarget = Object.freeze({
+  url: new URL('http://no-target.invalid/'),
+  websocket: false,
+})
+
 /** The options only a forwarding route takes, each with a valid value for the example fix. */
 const FORWARD_ONLY: ReadonlyArray<readonly [name: string, example: string]> = [
   ['on', "{ proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') }"],
   ['configure', "(proxy) => proxy.on('error', (err) => console.error(err))"],
   ['router', "{ '/v2': 'http://localhost:3002' }"],
   ['transformResponse', '(body) => body'],
+  ['plugins', "[(proxyServer) => proxyServer.on('error', (err) => console.error(err))]"],
+  ['logger', 'console'],
 ]
 
 /**
@@ -119,11 +137,14 @@ export function resolveRoute(
       `{ ${quote(prefix)}: { mock: true } } or { ${quote(prefix)}: { target: 'http://localhost:3000' } }`,
     )
   }
-  if (!mocked && options.target === undefined) {
+  // A router or a Vite `bypass` may stand in for the target (http-proxy-middleware and Vite accept both).
+  const routedOnly =
+    !mocked && options.target === undefined && (options.router !== undefined || options.bypass !== undefined)
+  if (!mocked && options.target === undefined && !routedOnly) {
     throw new CorsDevProxyError(
       'INVALID_TARGET',
       at('target'),
-      'is missing: a route needs a target (or `mock: true` to answer from the mock backend)',
+      'is missing: a route needs a target (or a `router` that picks one, or `mock: true` to answer from the mock backend)',
       `{ ${quote(prefix)}: { target: 'http://localhost:3000' } }`,
     )
   }
@@ -134,7 +155,8 @@ export function resolveRoute(
       : resolveCorsOptions(options.cors, { option: at('cors'), warn })
   const jsonp = checkJsonp(options.jsonp, at('jsonp'))
   const pathRewrite = checkPathRewrite(options.pathRewrite, at('pathRewrite'))
-  const rewritePath = createPathRewriter({ prefix, pathRewrite, option: at('pathRewrite') })
+  const source = Object.freeze({ ...options })
+  const rewritePath = createPathRewriter({ prefix, pathRewrite, option: at('pathRewrite'), source })
   const common = {
     prefix,
     rewritePath,
@@ -145,7 +167,7 @@ export function resolveRoute(
       at('bypass'),
       "{ bypass: (req) => (req.headers.accept?.includes('text/html') ? '/index.html' : undefined) }",
     ),
-    source: Object.freeze({ ...options }),
+    source,
     cors,
     jsonp: jsonp === undefined ? defaults.jsonp : jsonp || undefined,
   }
@@ -186,16 +208,26 @@ export function resolveRoute(
       mock: resolveMockBackendOptions(options.mock, at('mock')),
     })
   }
-  const target = validateTarget(options.target, at('target'))
+  const target = routedOnly ? NO_TARGET : validateTarget(options.target, at('target'))
+  const router = resolveRouter(options.router, at('router'), source)
+  const requestLogger = checkLogSink(options.logger, at('logger'))
+  const agent = resolveAgent(options.agent, at('agent'))
+  checkEjectPlugins(options.ejectPlugins, at('ejectPlugins'), warn)
   return Object.freeze({
     kind: 'forward',
     ...common,
     target: target.url,
+    hasTarget: !routedOnly,
+    socketPath: target.socketPath,
+    authorization: checkAuth(options.auth, at('auth')),
+    followRedirects: checkFollowRedirects(options.followRedirects, at('followRedirects')),
+    agent,
     changeOrigin: changeOrigin ?? defaults.changeOrigin,
     xfwd: xfwd ?? defaults.xfwd,
     // A ws:/wss: target asks for WebSocket forwarding unless `ws: false` says otherwise.
     ws: ws ?? (target.websocket || ROUTE_DEFAULTS.ws),
-    secure: secure ?? defaults.secure,
+    // An https.Agent with `rejectUnauthorized: false` accepts a self-signed target, as `secure: false` does.
+    secure: agent?.tls.rejectUnauthorized === false ? false : (secure ?? defaults.secure),
     http2: http2 ?? ROUTE_DEFAULTS.http2,
     timeout: timeout ?? defaults.timeout,
     headers: mergeHeaders(defaults.headers, headers),
@@ -208,8 +240,10 @@ export function resolveRoute(
       defaults.hooks,
       resolveHooks(options.on, at('on')),
       runConfigure(options.configure, config, at('configure')),
+      resolvePlugins(options.plugins, source, at('plugins')),
+      requestLogger === undefined ? NO_HOOKS : requestLoggerHooks(requestLogger, at('logger')),
     ),
-    router: resolveRouter(options.router, at('router')),
+    router: routedOnly ? requireRoutedTarget(router, at('target')) : router,
     transformResponse: checkFunction<TransformResponse>(
       options.transformResponse,
       at('transformResponse'),

@@ -1,5 +1,5 @@
 import { normalizePath, prefixMatches, splitPathAndQuery } from '../http/normalize-path.js'
-import type { ProxyRequest } from '../http/proxy-types.js'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { clientHost } from '../http/request-origin.js'
 import { CorsDevProxyError } from './errors.js'
 import type { Router } from './hook-options.js'
@@ -8,9 +8,12 @@ import { validateTarget } from './validate-target.js'
 
 /** A router's answer that is not a usable target: answered 502, naming the router. */
 export class RouterAnswerError extends Error {
-  constructor(message: string) {
+  /** The option to name in the 502 (`routes['/x'].target` for a route without one); `undefined`: the router. */
+  readonly option: string | undefined
+  constructor(message: string, option?: string) {
     super(message)
     this.name = 'RouterAnswerError'
+    this.option = option
   }
 }
 
@@ -18,7 +21,10 @@ export class RouterAnswerError extends Error {
  * The target of one request: a URL, or `undefined` for the route's own target. Throws (or
  * rejects with) a {@link RouterAnswerError} for an answer that is not an http(s)/ws(s) URL.
  */
-export type ResolvedRouter = (req: ProxyRequest) => URL | undefined | Promise<URL | undefined>
+export type ResolvedRouter = (
+  req: ProxyRequest,
+  res: ProxyResponse | undefined,
+) => URL | undefined | Promise<URL | undefined>
 
 const EXAMPLE = "{ router: (req) => (req.headers['x-tenant'] === 'b' ? 'http://localhost:3002' : undefined) }"
 
@@ -34,7 +40,16 @@ const MAX_REMEMBERED = 64
  */
 function objectRouter(table: Record<string, unknown>, option: string): ResolvedRouter {
   const rules = Object.entries(table).map(([key, value]) => {
-    const target = validateTarget(value, optionEntry(option, key)).url
+    const validated = validateTarget(value, optionEntry(option, key))
+    if (validated.socketPath !== undefined) {
+      throw new CorsDevProxyError(
+        'INVALID_OPTION',
+        optionEntry(option, key),
+        "is a Unix socket: a socketPath is only supported as the route's own target (`target: { socketPath }`)",
+        "'http://localhost:3002'",
+      )
+    }
+    const target = validated.url
     const slash = key.indexOf('/')
     const host = (slash === -1 ? key : key.slice(0, slash)).toLowerCase()
     const path = slash === -1 ? undefined : key.slice(slash).replace(/\/+$/, '') || '/'
@@ -61,22 +76,38 @@ function objectRouter(table: Record<string, unknown>, option: string): ResolvedR
   }
 }
 
-/** The function form: its answer checked as a target is, at request time. */
-function functionRouter(route: (req: ProxyRequest) => unknown, option: string): ResolvedRouter {
+/** What a router function is called with: http-proxy-middleware 4's `(req, res, options)`. */
+type RouterFunction = (req: ProxyRequest, res: ProxyResponse | undefined, options: unknown) => unknown
+
+/**
+ * The function form: its answer checked as a target is, at request time. It is called as
+ * http-proxy-middleware 4 calls it (`router.ts`: `router(req, res, config)`, `res` undefined for
+ * a WebSocket upgrade); version 3 passed `req` alone, which a `(req) => ...` router still reads.
+ * An answer may be a URL string, a `URL`, or http-proxy's target object (`{ protocol, host, port }`).
+ */
+function functionRouter(route: RouterFunction, option: string, source: unknown): ResolvedRouter {
   const remembered = new Map<string, URL>()
   const check = (answer: unknown): URL | undefined => {
-    if (answer === undefined || answer === null) return undefined
+    if (answer === undefined || answer === null || answer === '') return undefined
     const text = answer instanceof URL ? answer.href : answer
     if (typeof text === 'string') {
       const known = remembered.get(text)
       if (known !== undefined) return known
     }
     try {
-      const url = validateTarget(text, `${option} returned`).url
-      if (remembered.size >= MAX_REMEMBERED) remembered.clear()
-      remembered.set(text as string, url)
-      return url
+      const validated = validateTarget(text, `${option} returned`)
+      if (validated.socketPath !== undefined) {
+        throw new RouterAnswerError(
+          `${option} returned a socketPath: a Unix socket is only supported as a route's target`,
+        )
+      }
+      if (typeof text === 'string') {
+        if (remembered.size >= MAX_REMEMBERED) remembered.clear()
+        remembered.set(text, validated.url)
+      }
+      return validated.url
     } catch (error) {
+      if (error instanceof RouterAnswerError) throw error
       const detail =
         error instanceof CorsDevProxyError
           ? error.message.split('\n')[0]?.replace('[cors-dev-proxy] ', '')
@@ -86,22 +117,52 @@ function functionRouter(route: (req: ProxyRequest) => unknown, option: string): 
       )
     }
   }
-  return function routeByFunction(req) {
-    const answer = route(req)
+  return function routeByFunction(req, res) {
+    const answer = route(req, res, source)
     return answer instanceof Promise ? answer.then(check) : check(answer)
   }
 }
 
 /**
+ * For a route without `target` (a `router` or a Vite `bypass` chooses): a router that finds no
+ * target answers 502 naming the route's missing `target`, as http-proxy-middleware refuses with
+ * "Must provide a proper URL as target".
+ */
+export function requireRoutedTarget(
+  router: ResolvedRouter | undefined,
+  targetOption: string,
+): ResolvedRouter {
+  const none = (): never => {
+    throw new RouterAnswerError(
+      router === undefined
+        ? 'the route has no target and its bypass let the request through'
+        : 'the router returned no target and the route has none to fall back on',
+      targetOption,
+    )
+  }
+  if (router === undefined) return none
+  const settle = (url: URL | undefined): URL => url ?? none()
+  return function routeOrRefuse(req, res) {
+    const chosen = router(req, res)
+    return chosen instanceof Promise ? chosen.then(settle) : settle(chosen)
+  }
+}
+
+/**
  * Validates `router` once and returns the per-request target chooser, or `undefined` for none.
- * The object's targets are checked here; a function's answers when they come.
+ * The object's targets (strings or target objects) are checked here; a function's answers when
+ * they come. `source` is the route as written, a function router's third argument.
  *
  * @example
  * resolveRouter({ 'tenant-b.localhost:5173': 'http://localhost:3002' }, "routes['/api'].router")
  */
-export function resolveRouter(router: Router | unknown, option: string): ResolvedRouter | undefined {
+export function resolveRouter(
+  router: Router | unknown,
+  option: string,
+  source?: unknown,
+): ResolvedRouter | undefined {
   if (router === undefined) return undefined
-  if (typeof router === 'function') return functionRouter(router as (req: ProxyRequest) => unknown, option)
+  if (typeof router === 'function') return functionRouter(router as RouterFunction, option, source)
   if (isPlainObject(router)) return objectRouter(router, option)
   throw new CorsDevProxyError(
     'INVALID_OPTION',

@@ -2,6 +2,7 @@ import type { HeaderEntry } from '../http/header-list.js'
 import type { Bypass, TransformResponse } from './hook-options.js'
 import type { CookieRewrite, LogLevel, LogSink, PathRewrite } from './options.js'
 import type { PathRewriter } from './path-rewrite.js'
+import type { ResolvedAgent } from './resolve-agent.js'
 import type { ResolvedCorsOptions } from './resolve-cors-options.js'
 import type { ResolvedHooks } from './resolve-hooks.js'
 import type { ResolvedMockBackendOptions } from './resolve-mock-options.js'
@@ -38,7 +39,18 @@ interface ResolvedRouteBase {
 /** A route that forwards to a target. */
 export interface ResolvedForwardRoute extends ResolvedRouteBase {
   readonly kind: 'forward'
+  /** The target; a placeholder (`http://no-target.invalid/`) when `hasTarget` is false. */
   readonly target: URL
+  /** Whether the route has a target of its own; `false` when only its `router` or `bypass` decides. */
+  readonly hasTarget: boolean
+  /** A Unix domain socket to connect to instead of the target's host and port (`target: { socketPath }`). */
+  readonly socketPath: string | undefined
+  /** http-proxy's `agent`, mapped (maxSockets, keepAlive, TLS options); `undefined`: the pool's defaults. */
+  readonly agent: ResolvedAgent | undefined
+  /** Redirects followed on the server side (`followRedirects`: `true` is 20, the browser's limit); 0: passed to the browser. */
+  readonly followRedirects: number
+  /** The `Authorization` value from `auth` (`Basic ...`), sent when the request has none; `undefined`: none. */
+  readonly authorization: string | undefined
   readonly changeOrigin: boolean
   readonly xfwd: boolean
   readonly secure: boolean
@@ -87,6 +99,8 @@ export interface ResolvedCorsDevProxyOptions {
    * server's logger in the adapters, the console otherwise).
    */
   readonly logger: LogSink | undefined
+  /** `createCorsDevProxy`'s middleware subscribes to its server's `'upgrade'` event (see `CorsDevProxyOptions.subscribeUpgrade`). */
+  readonly subscribeUpgrade: boolean
   /**
    * Advice about the configuration that is not an error (a `maxAge` Chromium caps, a lowercase
    * method name...), for the proxy to log once at start-up.

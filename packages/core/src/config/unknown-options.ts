@@ -29,6 +29,12 @@ export const ROUTE_OPTION_NAMES: readonly string[] = Object.freeze([
   'router',
   'pathFilter',
   'transformResponse',
+  'auth',
+  'logger',
+  'plugins',
+  'ejectPlugins',
+  'followRedirects',
+  'agent',
 ])
 
 /** Keys a CORS policy accepts (`CorsOptions`, the `cors` package's option names). */
@@ -70,6 +76,7 @@ export const GLOBAL_OPTION_NAMES: readonly string[] = Object.freeze([
   'on',
   'log',
   'logger',
+  'subscribeUpgrade',
 ])
 
 /** The hooks `on` accepts (http-proxy-middleware's names). */
@@ -100,6 +107,7 @@ const LEVEL_EXAMPLES: Readonly<Record<OptionLevel, string>> = {
 const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, string>>>> = {
   route: {
     target: "'http://localhost:3000'",
+    auth: "'user:password'",
     changeOrigin: 'true',
     pathRewrite: 'false',
     headers: "{ 'x-api-key': 'dev' }",
@@ -122,6 +130,11 @@ const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, strin
     router: "{ '/v2': 'http://localhost:3002' }",
     pathFilter: "['/api/v2']",
     transformResponse: '(body) => body',
+    logger: 'console',
+    plugins: "[(proxyServer) => proxyServer.on('error', (err) => console.error(err))]",
+    ejectPlugins: 'false',
+    followRedirects: 'true',
+    agent: 'false',
   },
   global: {
     changeOrigin: 'true',
@@ -230,6 +243,11 @@ const LEGACY_HOOKS: Readonly<Record<string, string>> = {
 const REWRITE_EXAMPLE = "(path) => path.replace(/^\\/api/, '')"
 const PER_ROUTE = [
   'target',
+  'auth',
+  'plugins',
+  'ejectPlugins',
+  'followRedirects',
+  'agent',
   'pathRewrite',
   'ws',
   'mock',
@@ -294,11 +312,10 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
               : `{ '/api': { target: 'http://localhost:3000', ${key}: ${exampleValue('route', key, value)} } }`,
     }
   }
-  if (level === 'route' && ['log', 'logger', 'logLevel', 'logProvider'].includes(key)) {
-    const shared = key === 'logger' || key === 'logProvider' ? '{ logger: console }' : "{ log: 'debug' }"
+  if (level === 'route' && ['log', 'logLevel'].includes(key)) {
     return {
       problem: `is shared by all routes: pass it in the second argument`,
-      example: `({ '/api': 'http://localhost:3000' }, ${shared})`,
+      example: `({ '/api': 'http://localhost:3000' }, { log: 'debug' })`,
     }
   }
   switch (key) {
@@ -329,12 +346,6 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
           'is not supported: WebSocket sockets are joined end to end; use `on.proxyReqWs` to act on the handshake',
         example: "{ on: { proxyReqWs: (proxyReq) => proxyReq.setHeader('x-token', 'dev') } }",
       }
-    case 'plugins':
-    case 'ejectPlugins':
-      return {
-        problem: 'is not supported (http-proxy-middleware plugins): use the `on` hooks',
-        example: "{ on: { proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') } }",
-      }
     case 'selfHandleResponse':
     case 'responseInterceptor':
       return {
@@ -346,7 +357,9 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
     case 'toProxy':
       return {
         problem:
-          'is not supported: a route forwards to its one `target`; write another route for another server',
+          key === 'forward'
+            ? 'is not supported: a copy of each request to a second server is not made; give the second server a route of its own'
+            : 'is not supported: a route forwards to its one `target`, never through another proxy',
         example: "{ '/a': 'http://localhost:3001', '/b': 'http://localhost:3002' }",
       }
     case 'ssl':
@@ -354,11 +367,6 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
         problem:
           'is not supported: the dev server terminates TLS; for a self-signed https target, set `secure: false`',
         example: routeFragment(level, "target: 'https://localhost:3443', secure: false"),
-      }
-    case 'auth':
-      return {
-        problem: 'is not supported: send the credentials as a header',
-        example: routeFragment(level, "headers: { authorization: 'Basic dXNlcjpwYXNzd29yZA==' }"),
       }
     case 'localAddress':
     case 'preserveHeaderKeyCase':
@@ -381,17 +389,6 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
       }
     case 'proxyTimeout':
       return { problem: 'is called `timeout` here (milliseconds)', example: '{ timeout: 30000 }' }
-    case 'followRedirects':
-      return {
-        problem:
-          'is not supported: redirects are passed to the browser, which follows them itself; remove it',
-        example: "{ '/api': 'http://localhost:3000' }",
-      }
-    case 'agent':
-      return {
-        problem: 'is not supported: upstream connections are pooled with keep-alive already; remove it',
-        example: "{ '/api': 'http://localhost:3000' }",
-      }
     case 'websocket':
     case 'websockets':
       return {

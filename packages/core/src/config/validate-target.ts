@@ -1,5 +1,5 @@
 import { CorsDevProxyError } from './errors.js'
-import { describeType, quote } from './option-path.js'
+import { describeType, isPlainObject, quote } from './option-path.js'
 
 /** A validated target. */
 export interface ValidatedTarget {
@@ -7,7 +7,120 @@ export interface ValidatedTarget {
   url: URL
   /** Whether the user wrote a `ws:`/`wss:` scheme, which turns WebSocket forwarding on by default. */
   websocket: boolean
+  /** A Unix domain socket to connect to instead of the URL's host and port (`{ socketPath }`). */
+  socketPath?: string | undefined
 }
+
+/**
+ * http-proxy's target object (what http-proxy-middleware's `target`, `router` and Vite's
+ * `server.proxy` accept besides a string): `url.parse()`-style fields, or a Unix socket.
+ *
+ * @example
+ * { protocol: 'https:', host: '127.0.0.1', port: 8004 }
+ */
+export interface TargetObject {
+  /** `http:`, `https:`, `ws:` or `wss:` (the colon is optional here). @default 'http:' */
+  protocol?: string
+  /** Host name, with or without `:port` (http-proxy reads `host` as the name only). */
+  host?: string
+  /** Host name (wins over `host`). */
+  hostname?: string
+  /** Port; the scheme's default when absent. */
+  port?: number | string
+  /** Base path prepended upstream (`pathname`, or `path` as http-proxy reads it). */
+  pathname?: string
+  path?: string
+  /** Connect to this Unix domain socket; `Host` stays `localhost` unless `changeOrigin: false`. */
+  socketPath?: string
+}
+
+/** Fields of a target object we understand; the TLS ones (`ca`, `cert`...) are refused by name. */
+const TARGET_OBJECT_FIELDS = new Set([
+  'protocol',
+  'host',
+  'hostname',
+  'port',
+  'pathname',
+  'path',
+  'socketPath',
+  'href',
+])
+
+/**
+ * An http-proxy target object as a URL string (and socket path). The TLS client fields
+ * (`key`, `cert`, `ca`, `pfx`...) are refused: undici's pool takes them per connection, and the
+ * dev-server case they serve (a self-signed target) is `secure: false`.
+ */
+function fromTargetObject(
+  value: Record<string, unknown>,
+  option: string,
+): { text: string; socketPath?: string } {
+  const example = "{ protocol: 'http:', host: 'localhost', port: 3000 }"
+  for (const key of Object.keys(value)) {
+    if (!TARGET_OBJECT_FIELDS.has(key)) {
+      throw new CorsDevProxyError(
+        'INVALID_TARGET',
+        option,
+        `has ${quote(key)}, which a target object does not take here: it takes protocol, host, hostname, port, pathname and socketPath${
+          ['key', 'cert', 'ca', 'pfx', 'passphrase', 'ciphers', 'secureProtocol'].includes(key)
+            ? ' (TLS client options are not; for a self-signed target set `secure: false`)'
+            : ''
+        }`,
+        example,
+      )
+    }
+  }
+  if (typeof value.href === 'string') return { text: value.href }
+  const socketPath = value.socketPath
+  if (socketPath !== undefined && (typeof socketPath !== 'string' || socketPath === '')) {
+    throw new CorsDevProxyError(
+      'INVALID_TARGET',
+      option,
+      `has a socketPath that is not a path string (${describeType(socketPath)})`,
+      "{ socketPath: '/tmp/api.sock' }",
+    )
+  }
+  const text = (field: string): string | undefined => {
+    const v = value[field]
+    if (v === undefined) return undefined
+    if (typeof v === 'string' || (field === 'port' && typeof v === 'number')) return String(v)
+    throw new CorsDevProxyError(
+      'INVALID_TARGET',
+      option,
+      `has a ${field} that is not a string (${describeType(v)})`,
+      example,
+    )
+  }
+  const rawProtocol = text('protocol') ?? 'http:'
+  const protocol = rawProtocol.endsWith(':') ? rawProtocol : `${rawProtocol}:`
+  let host = text('hostname') ?? text('host')
+  if (host === undefined) {
+    if (socketPath === undefined) {
+      throw new CorsDevProxyError('INVALID_TARGET', option, 'has no `host`', example)
+    }
+    host = 'localhost'
+  }
+  const port = text('port')
+  // A bare IPv6 literal gets its brackets; `host` may carry its port (`localhost:3000`), which an
+  // explicit `port` replaces, as in http-proxy.
+  const bracketed = host.split(':').length > 2 && !host.startsWith('[') ? `[${host}]` : host
+  const authority = port === undefined ? bracketed : `${bracketed.replace(/:\d+$/, '')}:${port}`
+  const path = text('pathname') ?? text('path') ?? ''
+  return {
+    text: `${protocol}//${authority}${path === '' || path.startsWith('/') ? path : `/${path}`}`,
+    ...(socketPath === undefined ? {} : { socketPath: socketPath as string }),
+  }
+}
+
+/**
+ * The unspecified addresses: a server bound there listens on every interface, but is not an
+ * address to connect to (Windows refuses it; elsewhere it is a loopback alias by accident).
+ * Servers print `http://0.0.0.0:3000` and users paste it, so it is read as loopback.
+ */
+const UNSPECIFIED: Readonly<Record<string, string>> = Object.freeze({
+  '0.0.0.0': '127.0.0.1',
+  '[::]': '[::1]',
+})
 
 const SCHEME_WITH_AUTHORITY = /^([a-z][a-z\d+.-]*):\/\//i
 const SCHEME = /^([a-z][a-z\d+.-]*):/i
@@ -26,8 +139,10 @@ const HTTP_SCHEMES: Readonly<Record<string, 'http:' | 'https:'>> = Object.freeze
 /**
  * Validates a route's `target` at construction and returns it as an http(s) URL.
  *
- * Accepted: an absolute `http:`, `https:`, `ws:` or `wss:` URL, optionally with a base path
- * (prepended upstream). Refused, with the fix in the message:
+ * Accepted: an absolute `http:`, `https:`, `ws:` or `wss:` URL (a string or a `URL`), optionally
+ * with a base path (prepended upstream), or http-proxy's target object (`{ protocol, host, port }`,
+ * `{ socketPath }`, see {@link TargetObject}). The unspecified address (`0.0.0.0`, `[::]`) is
+ * read as loopback (`127.0.0.1`, `[::1]`). Refused, with the fix in the message:
  * - not a string, empty, not a URL, or a host without scheme (`localhost:3000`) → INVALID_TARGET;
  * - credentials (`http://user:pass@host`): they would be sent to nobody, since fetch-style
  *   clients never turn URL credentials into `Authorization`; use `headers` → INVALID_TARGET;
@@ -41,6 +156,12 @@ const HTTP_SCHEMES: Readonly<Record<string, 'http:' | 'https:'>> = Object.freeze
  * validateTarget('ws://localhost:3000/v1', "routes['/socket'].target").url.href // 'http://localhost:3000/v1'
  */
 export function validateTarget(value: unknown, option: string): ValidatedTarget {
+  if (value instanceof URL) return validateTarget(value.href, option)
+  if (isPlainObject(value)) {
+    const { text, socketPath } = fromTargetObject(value, option)
+    const validated = validateTarget(text, option)
+    return socketPath === undefined ? validated : { ...validated, socketPath }
+  }
   const example = "'http://localhost:3000'"
   if (typeof value !== 'string') {
     throw new CorsDevProxyError(
@@ -93,6 +214,8 @@ export function validateTarget(value: unknown, option: string): ValidatedTarget 
       quote(`${url.protocol}//${url.host}${url.pathname}`),
     )
   }
+  const loopback = UNSPECIFIED[url.hostname]
+  if (loopback !== undefined) url.hostname = loopback
   const websocket = protocol !== url.protocol
   // Both are special schemes, so the protocol setter accepts the change (WHATWG URL, "scheme state").
   if (websocket) url.protocol = protocol

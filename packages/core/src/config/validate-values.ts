@@ -156,3 +156,35 @@ export function checkLogSink(value: unknown, option: string): LogSink | undefine
     '{ logger: console }',
   )
 }
+
+/**
+ * http-proxy's `auth` (`'user:password'`): the value of a Basic `Authorization` header
+ * (RFC 7617), computed once; `undefined` when not set. Like Node's `http.request({ auth })`,
+ * which http-proxy hands it to, the header is sent only when the request carries none.
+ */
+export function checkAuth(value: unknown, option: string): string | undefined {
+  if (value === undefined) return undefined
+  if (typeof value === 'string' && value.includes(':'))
+    return `Basic ${Buffer.from(value, 'utf8').toString('base64')}`
+  throw invalid(
+    option,
+    `must be a 'user:password' string (sent as Basic Authorization), got ${describeType(value)}`,
+    "{ auth: 'user:password' }",
+  )
+}
+
+/**
+ * http-proxy's `followRedirects` (httpxy's `boolean | number`): how many redirects to follow on
+ * the server side. `true` is 20, the browser's limit (Fetch standard, HTTP-redirect fetch); a
+ * number from 1 to 20 is its own limit; `false`, `0` or unset relay redirects to the browser.
+ */
+export function checkFollowRedirects(value: unknown, option: string): number {
+  if (value === undefined || value === false || value === 0) return 0
+  if (value === true) return 20
+  if (typeof value === 'number' && Number.isInteger(value) && value > 0 && value <= 20) return value
+  throw invalid(
+    option,
+    `must be true (follow up to 20 redirects, as a browser does), false, or a number of redirects from 1 to 20, got ${describeType(value)}`,
+    '{ followRedirects: true }',
+  )
+}

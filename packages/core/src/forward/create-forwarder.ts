@@ -143,7 +143,12 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
 
   /** A failure of the user's code: logged once per hook and cause, answered 502. */
   function failUserCode(req: ProxyRequest, res: ProxyResponse, error: unknown, label: string): void {
-    const name = error instanceof HookFailure ? error.hook : routerName
+    const name =
+      error instanceof HookFailure
+        ? error.hook
+        : error instanceof RouterAnswerError
+          ? (error.option ?? routerName)
+          : routerName
     const failure = userCodeFailure(
       error instanceof HookFailure || error instanceof RouterAnswerError
         ? error
@@ -343,7 +348,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
     let label = targetLabel(target)
     try {
       if (router !== undefined) {
-        const chosen = router(req)
+        const chosen = router(req, res)
         target = (chosen instanceof Promise ? await chosen : chosen) ?? route.target
         label = targetLabel(target)
       }
@@ -368,7 +373,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
       let parts: OutgoingParts
       let sent = body
       try {
-        const rewritten = route.rewritePath(path, req, logger.warn)
+        const rewritten = route.rewritePath(path, req, logger.warn, res)
         parts = outgoingParts(req, routed, typeof rewritten === 'string' ? rewritten : await rewritten, body)
         sent = (await prepare?.(parts)) ?? body
       } catch (error) {
@@ -388,6 +393,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
       upstream = await requestUpstream(req, route, path, pool, {
         signal: abort.signal,
         report: logger.warn,
+        res,
         body,
         target,
         prepare,
@@ -442,7 +448,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
       return
     }
     if (synchronous) {
-      const rewritten = route.rewritePath(path, req, logger.warn)
+      const rewritten = route.rewritePath(path, req, logger.warn, res)
       if (typeof rewritten === 'string') {
         relayDirect(req, res, path, body, route.target, outgoingParts(req, route, rewritten, body))
         return

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici'
 import type { ProblemReport } from '../config/path-rewrite.js'
 import { joinTargetPath } from '../config/path-rewrite.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
-import type { ProxyRequest } from '../http/proxy-types.js'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import type { Logger } from '../log/logger.js'
 import type { FailureLog } from './failure-log.js'
 import { HookFailure, type OutgoingParts } from './hook-runner.js'
@@ -31,6 +31,8 @@ export interface RequestUpstreamOptions {
    * @default ignore
    */
   report?: ProblemReport
+  /** The response, for a `pathRewrite` function's third argument. */
+  res?: ProxyResponse
   /**
    * The body to send: the client's stream, or what a body parser left (see `requestBodyOf`).
    * @default decided from the request
@@ -166,7 +168,7 @@ export function requestUpstream(
       : dispatch(parts, prepared ?? body)
   }
   try {
-    const rewritten = route.rewritePath(path, req, options.report)
+    const rewritten = route.rewritePath(path, req, options.report, options.res)
     return typeof rewritten === 'string' ? send(rewritten) : rewritten.then(send)
   } catch (error) {
     // Request time never throws: whatever went wrong is answered like an upstream failure.

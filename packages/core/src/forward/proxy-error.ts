@@ -114,6 +114,12 @@ export function describeUpstreamError(error: unknown, context: FailureContext): 
     )
   }
   switch (code) {
+    case 'ERR_TOO_MANY_REDIRECTS':
+      return failure(
+        502,
+        'too many redirects',
+        `the server at ${label} redirected more than followRedirects allows (a browser stops at 20): check for a redirect loop`,
+      )
     case 'ECONNREFUSED':
       return failure(502, 'connection refused', `is the server at ${label} running?`)
     case 'ENOTFOUND':

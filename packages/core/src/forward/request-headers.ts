@@ -77,7 +77,8 @@ export function targetOriginOf(route: ResolvedForwardRoute): string {
  *    own) becomes the target's origin, so a backend that compares `Origin` with `Host` (a CSRF
  *    check, a WebSocket server) sees a consistent pair; any other `Origin` is a real
  *    cross-origin page and goes up unchanged, for the backend to judge;
- * 6. the route's fixed `headers` last, so they win, a fixed `host` included.
+ * 6. `auth`'s Basic `Authorization` when the client sent none;
+ * 7. the route's fixed `headers` last, so they win, a fixed `host` included.
  *
  * @example
  * buildUpstreamHeaders(req, route) // { host: 'localhost:3000', accept: '*\/*', 'x-forwarded-for': '127.0.0.1', ... }
@@ -102,6 +103,8 @@ export function buildUpstreamHeaders(req: ProxyRequest, route: ResolvedForwardRo
   if (origin !== undefined && route.changeOrigin && route.rewriteOrigin && origin === requestedOrigin(req)) {
     headers.origin = targetOriginOf(route)
   }
+  // `auth`: sent only when the client sent none, as Node's `http.request({ auth })` does for http-proxy.
+  if (route.authorization !== undefined) headers.authorization ??= route.authorization
   for (const [name, value] of route.headers) headers[name] = value
   return headers
 }

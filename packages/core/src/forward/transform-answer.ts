@@ -1,5 +1,5 @@
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import type { IncomingProxyResponse, TransformResponse } from '../config/hook-options.js'
+import { decodeContent } from '../http/content-decoding.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import type { UpstreamResponse } from './relay-response.js'
 
@@ -29,31 +29,6 @@ async function readAll(upstream: UpstreamResponse, limit: number): Promise<Buffe
     chunks.push(chunk as Buffer)
   }
   return Buffer.concat(chunks)
-}
-
-/** The body without its Content-Encoding, capped at `limit` bytes of output. */
-function decode(body: Buffer, encoding: string, limit: number): Buffer | 'too-large' | 'undecodable' {
-  const options = { maxOutputLength: limit }
-  try {
-    switch (encoding) {
-      case '':
-      case 'identity':
-        return body
-      case 'gzip':
-      case 'x-gzip':
-        return gunzipSync(body, options)
-      case 'deflate':
-        return inflateSync(body, options)
-      case 'br':
-        return brotliDecompressSync(body, options)
-      default:
-        return 'undecodable'
-    }
-  } catch (error) {
-    return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError
-      ? 'too-large'
-      : 'undecodable'
-  }
 }
 
 /**
@@ -88,7 +63,7 @@ export async function transformAnswer(
   const encoding = String(proxyRes.headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase()
-  const decoded = decode(raw, encoding, MAX_TRANSFORM_BYTES)
+  const decoded = decodeContent(raw, encoding, MAX_TRANSFORM_BYTES)
   if (decoded === 'too-large') return { kind: 'too-large' }
   if (decoded === 'undecodable') return { kind: 'undecodable', encoding }
   const result = await transform(decoded, proxyRes, req, res)

@@ -27,6 +27,17 @@ export interface UpstreamConnectorOptions {
   allowH2?: boolean
   /** Told the protocol each new TLS connection negotiated (`h2` or `http/1.1`), for the debug log. */
   onProtocol?: ((protocol: string) => void) | undefined
+  /**
+   * Connect to this Unix domain socket instead of the origin's host and port (the route's
+   * `target: { socketPath }`).
+   * @default undefined
+   */
+  socketPath?: string | undefined
+  /**
+   * `tls.connect` options from the route's `https.Agent` (`ca`, `cert`, `key`...).
+   * @default {}
+   */
+  tls?: Readonly<Record<string, unknown>> | undefined
 }
 
 /** Write errors that mean the target has gone: it may still have answered before it went. */
@@ -112,8 +123,10 @@ function watchIdleClose(socket: Socket, onIdleClose: (idleMs: number) => void): 
 export function createUpstreamConnector(options: UpstreamConnectorOptions = {}): buildConnector.connector {
   // `secure: false` accepts a self-signed target, as http-proxy's `secure` does.
   const connect = buildConnector({
+    ...options.tls,
     ...(options.secure === false ? { rejectUnauthorized: false } : {}),
     ...(options.allowH2 === true ? { allowH2: true } : {}),
+    ...(options.socketPath === undefined ? {} : { socketPath: options.socketPath }),
   })
   const { onIdleClose, onProtocol } = options
   return function connectUpstream(connectOptions, callback) {

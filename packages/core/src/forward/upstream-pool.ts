@@ -1,6 +1,7 @@
 import { Client, type Dispatcher, Pool } from 'undici'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import { createKeepAliveLearner, type KeepAliveLearner } from './keep-alive-learning.js'
+import { createRedirectDispatcher } from './redirect-dispatcher.js'
 import { createUpstreamConnector } from './upstream-connector.js'
 
 /**
@@ -27,8 +28,11 @@ export interface UpstreamPoolOptions {
 
 /** The keep-alive connections to the targets, one undici `Pool` per target origin and TLS setting. */
 export interface UpstreamPool {
-  /** The pool for a route's target, created on first use and reused afterwards. */
-  poolFor(route: ResolvedForwardRoute): Pool
+  /**
+   * The pool for a route's target, created on first use and reused afterwards; for a route with
+   * `followRedirects`, a dispatcher that follows them (see `createRedirectDispatcher`).
+   */
+  poolFor(route: ResolvedForwardRoute): Dispatcher
   /**
    * Sends one request on a connection of its own, closed once the answer has been read: for the
    * retry after a kept-alive connection was closed under a request, which must not meet another
@@ -73,8 +77,12 @@ interface Upstream {
   readonly connect: ReturnType<typeof createUpstreamConnector>
   readonly learner: KeepAliveLearner
   readonly allowH2: boolean
+  /** Redirects followed on the server side (`followRedirects`); 0: relayed to the browser. */
+  readonly redirects: number
+  /** The route's `agent`, mapped: its connection limit and keep-alive. */
+  readonly agent: ResolvedForwardRoute['agent']
   protocol: string | undefined
-  pool: Pool
+  pool: Dispatcher
 }
 
 /**
@@ -105,17 +113,35 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
   let byRoute = new WeakMap<ResolvedForwardRoute, Upstream>()
   // Replaced pools finishing their requests, and the one-connection clients of retries.
   const draining = new Set<Dispatcher>()
+  // Routes sharing one agent share its pool, as they would share the agent's sockets.
+  const agentIds = new WeakMap<object, number>()
+  let agents = 0
+  const agentId = (agent: object): number => {
+    let id = agentIds.get(agent)
+    if (id === undefined) {
+      agents += 1
+      id = agents
+      agentIds.set(agent, id)
+    }
+    return id
+  }
   let closed = false
 
-  function newPool(upstream: Omit<Upstream, 'pool'>): Pool {
-    return new Pool(upstream.origin, {
-      connections,
+  function newPool(upstream: Omit<Upstream, 'pool'>): Dispatcher {
+    const { agent } = upstream
+    const options = {
+      connections: agent === undefined ? connections : agent.connections,
+      // An agent without keepAlive: a connection per request (undici closes it after the answer).
+      ...(agent !== undefined && !agent.keepAlive ? { pipelining: 0 } : {}),
       keepAliveTimeout: upstream.learner.timeout,
       bodyTimeout: 0,
       headersTimeout: 0,
       connect: upstream.connect,
       ...(upstream.allowH2 ? { allowH2: true } : {}),
-    })
+    }
+    return upstream.redirects > 0
+      ? createRedirectDispatcher(upstream.origin, upstream.redirects, options)
+      : new Pool(upstream.origin, options)
   }
 
   /** Closes a dispatcher once its requests are done; `close()` destroys it if still open then. */
@@ -131,7 +157,10 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
     const origin = httpOrigin(route.target)
     // Only TLS negotiates HTTP/2: an http: target shares the HTTP/1.1 pool whatever `http2` says.
     const allowH2 = route.http2 && origin.startsWith('https:')
-    const key = `${origin} ${route.secure ? 'verified' : 'unverified'}${allowH2 ? ' h2' : ''}`
+    const socketPath = route.socketPath
+    const redirects = route.followRedirects
+    const agent = route.agent
+    const key = `${origin} ${route.secure ? 'verified' : 'unverified'}${allowH2 ? ' h2' : ''}${socketPath === undefined ? '' : ` unix:${socketPath}`}${redirects > 0 ? ` redirects:${redirects}` : ''}${agent === undefined ? '' : ` agent:${agentId(agent.source)}`}`
     let upstream = byKey.get(key)
     if (upstream === undefined) {
       const learner = createKeepAliveLearner(keepAliveTimeout)
@@ -144,8 +173,15 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
       const onProtocol = (protocol: string): void => {
         if (upstream !== undefined) upstream.protocol = protocol
       }
-      const connect = createUpstreamConnector({ secure: route.secure, onIdleClose, allowH2, onProtocol })
-      const parts = { origin, connect, learner, allowH2, protocol: undefined }
+      const connect = createUpstreamConnector({
+        secure: route.secure,
+        onIdleClose,
+        allowH2,
+        onProtocol,
+        socketPath,
+        tls: agent?.tls,
+      })
+      const parts = { origin, connect, learner, allowH2, redirects, agent, protocol: undefined }
       upstream = { ...parts, pool: newPool(parts) }
       byKey.set(key, upstream)
     }

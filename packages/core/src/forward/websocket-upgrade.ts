@@ -227,7 +227,7 @@ export function forwardUpgrade(
     else rewritten.then(send, fail)
   } else {
     void (async () => {
-      const chosen = route.router === undefined ? undefined : await route.router(req)
+      const chosen = route.router === undefined ? undefined : await route.router(req, undefined)
       if (chosen !== undefined) {
         target = chosen
         label = targetLabel(target)
@@ -252,6 +252,12 @@ export function forwardUpgrade(
     if (socket.destroyed) return
     hop = `${webSocketOrigin(target)}${parts.path}`
     const { tls, ...connect } = connectOptions(target, route.secure)
+    // A Unix socket target (`target: { socketPath }`): Node's request connects there instead.
+    if (route.socketPath !== undefined && target === route.target)
+      Object.assign(connect, { socketPath: route.socketPath })
+    // An https.Agent's TLS options (`ca`, `cert`...) apply to the handshake's connection too.
+    if (route.agent !== undefined)
+      Object.assign(connect, route.agent.tls, { rejectUnauthorized: route.secure })
     try {
       upstreamReq = (tls ? httpsRequest : httpRequest)({
         ...connect,

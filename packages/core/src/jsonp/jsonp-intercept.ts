@@ -1,5 +1,5 @@
 import type { OutgoingHttpHeader } from 'node:http'
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
+import { decodeContent, type UndecodedBody } from '../http/content-decoding.js'
 import { isJsonMimeType } from '../http/mime.js'
 import type { ProxyResponse } from '../http/proxy-types.js'
 import { type HookableResponse, type ResponseHead, takeOverBody } from '../http/response-head.js'
@@ -14,39 +14,17 @@ import { JSONP_CONTENT_TYPE } from './jsonp-response.js'
  */
 export const MAX_JSONP_SOURCE_BYTES = 16 * 1024 * 1024
 
-/** Why an answer is not wrapped: it is not decodable text, or it inflates past the limit. */
-type Undecoded = 'undecodable' | 'too-large'
-
 /**
- * The body as text, undoing a Content-Encoding the handler applied, with at most `limit` bytes
- * of output: zlib stops inflating there (`maxOutputLength`), so a compression bomb never
- * reaches memory whole.
+ * The body as text, undoing a Content-Encoding the handler applied (zstd where Node has it), with
+ * at most `limit` bytes of output (see `decodeContent`).
  */
 function decodedText(
   body: Buffer,
   encoding: OutgoingHttpHeader | undefined,
   limit: number,
-): string | Undecoded {
-  const name = encoding === undefined ? 'identity' : String(encoding).trim().toLowerCase()
-  const options = { maxOutputLength: limit }
-  try {
-    switch (name) {
-      case 'identity':
-      case '':
-        return body.toString('utf8')
-      case 'gzip':
-      case 'x-gzip':
-        return gunzipSync(body, options).toString('utf8')
-      case 'deflate':
-        return inflateSync(body, options).toString('utf8')
-      case 'br':
-        return brotliDecompressSync(body, options).toString('utf8')
-      default:
-        return 'undecodable'
-    }
-  } catch (error) {
-    return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? 'too-large' : 'undecodable'
-  }
+): string | UndecodedBody {
+  const decoded = decodeContent(body, encoding === undefined ? '' : String(encoding), limit)
+  return typeof decoded === 'string' ? decoded : decoded.toString('utf8')
 }
 
 /** Turns the held answer into a 502 that says why, dropping what described the original body. */

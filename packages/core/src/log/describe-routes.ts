@@ -30,6 +30,9 @@ function differences(route: ResolvedRoute): string[] {
     notes.push(`cookieDomainRewrite: ${JSON.stringify(forward.cookieDomainRewrite)}`)
   if (forward && forward.cookiePathRewrite !== ROUTE_DEFAULTS.cookiePathRewrite)
     notes.push(`cookiePathRewrite: ${JSON.stringify(forward.cookiePathRewrite)}`)
+  if (forward?.authorization !== undefined) notes.push('auth')
+  if (forward?.agent !== undefined) notes.push('agent')
+  if (forward && forward.followRedirects > 0) notes.push(`followRedirects: ${forward.followRedirects}`)
   if (route.cors) notes.push('cors')
   if (route.jsonp)
     notes.push(route.jsonp.param === JSONP_DEFAULTS.param ? 'jsonp' : `jsonp: ${route.jsonp.param}`)
@@ -47,7 +50,14 @@ function differences(route: ResolvedRoute): string[] {
  */
 export function describeRoutes(routes: readonly ResolvedRoute[]): string {
   const parts = routes.map((route) => {
-    const target = route.kind === 'mock' ? 'mock backend' : route.target.href.replace(/\/$/, '')
+    const target =
+      route.kind === 'mock'
+        ? 'mock backend'
+        : !route.hasTarget
+          ? route.source.router === undefined
+            ? 'no target (bypass only)'
+            : 'router'
+          : `${route.target.href.replace(/\/$/, '')}${route.socketPath === undefined ? '' : ` via ${route.socketPath}`}`
     const notes = differences(route)
     return `${route.prefix} → ${target}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`
   })

@@ -23,11 +23,38 @@ describe('validateTarget: accepted', () => {
   })
 })
 
+describe('validateTarget: http-proxy target objects and the unspecified address', () => {
+  it.each([
+    [new URL('http://localhost:3000'), 'http://localhost:3000/', undefined],
+    // http-proxy-middleware's README, `router` "target object": the colon of `protocol` is required there.
+    [{ protocol: 'https:', host: '127.0.0.1', port: 8004 }, 'https://127.0.0.1:8004/', undefined],
+    [
+      { protocol: 'http', hostname: 'localhost', port: '3000', pathname: '/v1' },
+      'http://localhost:3000/v1',
+      undefined,
+    ],
+    [{ host: 'localhost:3000' }, 'http://localhost:3000/', undefined],
+    [{ host: '::1', port: 3000 }, 'http://[::1]:3000/', undefined],
+    [{ protocol: 'ws:', host: 'localhost', port: 3000 }, 'http://localhost:3000/', undefined],
+    [{ socketPath: '/tmp/api.sock' }, 'http://localhost/', '/tmp/api.sock'],
+    ['http://0.0.0.0:3000', 'http://127.0.0.1:3000/', undefined],
+    ['http://[::]:3000/v1', 'http://[::1]:3000/v1', undefined],
+  ])('%j → %s', (input, href, socketPath) => {
+    const target = validateTarget(input, "routes['/api'].target")
+    expect(target.url.href).toBe(href)
+    expect(target.socketPath).toBe(socketPath)
+  })
+})
+
 describe('validateTarget: refused', () => {
   it.each([
     [3000, 'INVALID_TARGET', ['must be a URL string, got a number (3000)']],
     [undefined, 'INVALID_TARGET', ['must be a URL string']],
-    [new URL('http://localhost:3000'), 'INVALID_TARGET', ['must be a URL string, got an object']],
+    [{ protocol: 'http:' }, 'INVALID_TARGET', ['has no `host`']],
+    [{ host: 'localhost', cert: 'x' }, 'INVALID_TARGET', ["has 'cert'", 'secure: false']],
+    [{ socketPath: 42 }, 'INVALID_TARGET', ['socketPath that is not a path string']],
+    [{ host: 42 }, 'INVALID_TARGET', ['host that is not a string']],
+    [{ protocol: 'ftp:', host: 'localhost' }, 'UNSUPPORTED_SCHEME', ['ftp: is not supported']],
     ['', 'INVALID_TARGET', ['is empty', "'http://localhost:3000'"]],
     ['localhost:3000', 'INVALID_TARGET', ['has no scheme', "'http://localhost:3000'"]],
     ['127.0.0.1:3000/v1', 'INVALID_TARGET', ['has no scheme', "'http://127.0.0.1:3000/v1'"]],

@@ -66,6 +66,23 @@ describe('describeRoutes', () => {
       `routes: /api → ${T} (jsonp: cb)`,
     ],
     ['mock', { '/mock': { mock: true } }, 'routes: /mock → mock backend'],
+    ['auth, never its value', { '/api': { target: T, auth: 'u:secret' } }, `routes: /api → ${T} (auth)`],
+    [
+      'followRedirects',
+      { '/api': { target: T, followRedirects: true } },
+      `routes: /api → ${T} (followRedirects: 20)`,
+    ],
+    ['a router and no target', { '/api': { router: () => T } }, 'routes: /api → router'],
+    [
+      'a bypass and no target',
+      { '/app': { bypass: () => '/index.html' } },
+      'routes: /app → no target (bypass only)',
+    ],
+    [
+      'a target object on the unspecified address',
+      { '/api': { target: { host: '0.0.0.0', port: 3000 } } },
+      'routes: /api → http://127.0.0.1:3000',
+    ],
     ['several notes', { '/live': { target: T, ws: true, cors: true } }, `routes: /live → ${T} (ws, cors)`],
   ])('%s', (_name, routes, line) => {
     expect(describeRoutes(resolveOptions(routes).routes)).toBe(line)

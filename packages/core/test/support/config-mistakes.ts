@@ -1,3 +1,4 @@
+import { Agent as HttpAgent } from 'node:http'
 import { resolveOptions } from '../../src/config/resolve-options.js'
 import {
   CORS_OPTION_NAMES,
@@ -510,6 +511,20 @@ function targeted(): ConfigMistake[] {
   )
   for (const router of ['yes', 42, [], { '': TARGET }, { '/v2': 'localhost:3002' }, { 'a.localhost': 42 }]) {
     add(`router ${label(router)}`, routeWith({ router }))
+  }
+  for (const target of [
+    { protocol: 'http:' },
+    { host: 'localhost', cert: 'x' },
+    { socketPath: 42 },
+    { host: 42 },
+  ]) {
+    add(`target object ${label(target)}`, route({ target }))
+  }
+  add('router table with a Unix socket', routeWith({ router: { '/v2': { socketPath: '/tmp/x.sock' } } }))
+  for (const auth of [42, 'user', '']) add(`auth ${label(auth)}`, routeWith({ auth }))
+  class TunnelAgent extends HttpAgent {}
+  for (const agent of [{}, true, new TunnelAgent(), new HttpAgent({ lookup: () => {} } as never)]) {
+    add(`agent ${label(agent)}`, routeWith({ agent }))
   }
   for (const pathFilter of [42, {}, 'api', '/api/**', ['/api', '*.json'], [42]]) {
     add(`pathFilter ${label(pathFilter)}`, routeWith({ pathFilter }))
