@@ -1,5 +1,4 @@
 import { getHeader, type HeadersInput } from '../http/header-list.js'
-import { HTTP_TOKEN } from '../http/http-token.js'
 import { isSameOrigin, originOf, serializeOrigin } from '../http/parse-origin.js'
 import {
   type CorsError,
@@ -14,6 +13,7 @@ import {
   type PreflightReason,
 } from './classify-request.js'
 import { AUTHORIZATION_WILDCARD_FIX, corsFix, FORBIDDEN_METHOD_FIX } from './cors-fix.js'
+import { parseHeaderListValues } from './header-list-values.js'
 import { REDIRECT_STATUSES } from './redirect-step.js'
 import { isForbiddenMethod } from './request-header-rules.js'
 import { readableResponseHeaders } from './response-header-rules.js'
@@ -74,23 +74,6 @@ export interface CorsVerdict {
    * given and is allowed; see `readableResponseHeaders`.
    */
   readonly readableHeaders?: readonly string[]
-}
-
-/**
- * Parses a `#token` list (Fetch standard §3.2.3 "extract header list values"): items split on
- * commas, HTTP whitespace trimmed, empty items skipped; `null` when an item is not a token
- * (Chromium then reports "Cannot parse ...", checked in Chromium 156).
- */
-function parseTokenList(value: string | undefined): string[] | null {
-  if (value === undefined) return []
-  const items: string[] = []
-  for (const raw of value.split(',')) {
-    const item = raw.replace(/^[\t ]+|[\t ]+$/g, '')
-    if (item === '') continue
-    if (!HTTP_TOKEN.test(item)) return null
-    items.push(item)
-  }
-  return items
 }
 
 /**
@@ -160,9 +143,9 @@ export function checkPreflight(
   if (answer.status < 200 || answer.status > 299) {
     return refused({ kind: 'preflight-invalid-status', preflight: true })
   }
-  const methods = parseTokenList(getHeader(answer.headers, 'access-control-allow-methods'))
+  const methods = parseHeaderListValues(getHeader(answer.headers, 'access-control-allow-methods'))
   if (methods === null) return refused({ kind: 'invalid-allow-methods', preflight: true })
-  const headerList = parseTokenList(getHeader(answer.headers, 'access-control-allow-headers'))
+  const headerList = parseHeaderListValues(getHeader(answer.headers, 'access-control-allow-headers'))
   if (headerList === null) return refused({ kind: 'invalid-allow-headers', preflight: true })
   // `*` is a wildcard only for requests without credentials (Fetch standard §4.8 steps 7.5-7.7).
   const methodAllowed =

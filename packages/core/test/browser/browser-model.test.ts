@@ -368,9 +368,23 @@ describe('request bodies', () => {
 
   it('a ReadableStream body is always preflighted', async () => {
     const t = setup((request) => (request.kind === 'preflight' ? allowPreflight(request) : ok))
-    const result = await t.browser.fetch({ url: `${A}/x`, method: 'POST', body: new ReadableStream() })
+    const result = await t.browser.fetch({
+      url: `${A}/x`,
+      method: 'POST',
+      body: new ReadableStream(),
+      duplex: 'half',
+    })
     expect(result.reasons.map((reason) => reason.code)).toContain('readable-stream-body')
     expect(t.sent[0]!.kind).toBe('preflight')
+  })
+
+  it("a ReadableStream body without duplex: 'half' throws before anything is sent", async () => {
+    const t = setup(() => ok)
+    const result = await t.browser.fetch({ url: `${A}/x`, method: 'POST', body: new ReadableStream() })
+    expect(result.scriptError).toBe(
+      "TypeError: Failed to execute 'fetch' on 'Window': The `duplex` member must be specified for a request with a streaming body",
+    )
+    expect(t.sent).toEqual([])
   })
 })
 
