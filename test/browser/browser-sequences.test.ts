@@ -4,10 +4,11 @@ import {
   type CorsInitiator,
   createBrowserModel,
   createNetworkSend,
+  createPreflightCache,
   type NetworkSend,
   type RequestBodyInput,
 } from '@cors-dev-proxy/core'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ConsolePage, launchChromium, openConsolePage } from '../support/browser.js'
 import {
@@ -31,7 +32,7 @@ let servers: SequenceServers
 let browser: Browser
 let page: ConsolePage
 /** The pages a call can run in; their console lines all go to `page.console`. */
-let pages: Record<NonNullable<SequenceCall['page']>, Page>
+let pages: Record<NonNullable<SequenceCall['page']>, Page | Frame>
 let network: NetworkSend
 let run = 0
 
@@ -46,22 +47,43 @@ beforeAll(async () => {
     await other.goto(url)
     return other
   }
+  // A page of P framed by a top-level page of another site (localhost, where the others are 127.0.0.1).
+  const framing = async (topUrl: string) => {
+    const top = await extra(topUrl)
+    await top.evaluate(
+      (src) =>
+        new Promise<void>((resolve) => {
+          const frame = document.createElement('iframe')
+          frame.src = src
+          frame.onload = () => resolve()
+          document.body.append(frame)
+        }),
+      `${servers.origins.P}/`,
+    )
+    return top.frames()[1]!
+  }
   pages = {
     P: page.page,
     B: await extra(`${servers.origins.B}/`),
     sandbox: await extra(`${servers.origins.P}/sandbox`),
+    framed: await framing(`${servers.topLevelOrigin}/`),
+    'framed-same-site': await framing(`${servers.origins.B}/`),
   }
 }, 120_000)
 
-/** The calling page's origin and URL, as the model is told them. */
-function pageOf(call: SequenceCall): { origin: string; url: string } {
+/** The calling page's origin, URL and top-level origin, as the model is told them. */
+function pageOf(call: SequenceCall): { origin: string; url: string; top: string } {
   switch (call.page ?? 'P') {
     case 'B':
-      return { origin: servers.origins.B, url: `${servers.origins.B}/` }
+      return { origin: servers.origins.B, url: `${servers.origins.B}/`, top: servers.origins.B }
     case 'sandbox':
-      return { origin: 'null', url: `${servers.origins.P}/sandbox` }
+      return { origin: 'null', url: `${servers.origins.P}/sandbox`, top: 'null' }
+    case 'framed':
+      return { origin: servers.origins.P, url: `${servers.origins.P}/`, top: servers.topLevelOrigin }
+    case 'framed-same-site':
+      return { origin: servers.origins.P, url: `${servers.origins.P}/`, top: servers.origins.B }
     default:
-      return { origin: servers.origins.P, url: `${servers.origins.P}/` }
+      return { origin: servers.origins.P, url: `${servers.origins.P}/`, top: servers.origins.P }
   }
 }
 
@@ -268,6 +290,7 @@ describe('sequences in headless Chromium', { timeout: 60_000 }, () => {
       const expected = call.expected
       expect(outcome.read).toBe(expected.readable)
       if (outcome.read && expected.readable) {
+        if (expected.status !== undefined) expect(outcome.status).toBe(expected.status)
         if (expected.headers !== undefined) expect(outcome.headers).toEqual(expected.headers)
         if (expected.type !== undefined && initiator === 'fetch') expect(outcome.type).toBe(expected.type)
       }
@@ -294,14 +317,17 @@ describe('the same sequences through createBrowserModel', { timeout: 60_000 }, (
   it.each(variants(SEQUENCE_CASES))('$name', async ({ testCase, initiator }) => {
     const prefix = `model-${++run}`
     servers.register(prefix, testCase.routes)
-    // One model per calling page: Chromium's cache is per profile, but keyed by the page's origin.
+    // One model per calling page, all on one preflight cache, as Chromium keeps one per profile.
     const models = new Map<string, BrowserModel>()
+    const preflightCache = createPreflightCache(Date.now)
     for (const call of testCase.calls) {
       if (call.waitBefore !== undefined) await delay(call.waitBefore)
       const seenBefore = servers.seen(prefix).length
-      const { origin, url: pageUrl } = pageOf(call)
-      const model = models.get(origin) ?? createBrowserModel({ origin, pageUrl, send: network.send })
-      models.set(origin, model)
+      const { origin, url: pageUrl, top } = pageOf(call)
+      const model =
+        models.get(pageUrl + top) ??
+        createBrowserModel({ origin, pageUrl, topLevelOrigin: top, preflightCache, send: network.send })
+      models.set(pageUrl + top, model)
       const result: BrowserCallResult = await model.fetch({
         url: callUrl(prefix, call),
         method: call.method ?? 'GET',
@@ -317,6 +343,7 @@ describe('the same sequences through createBrowserModel', { timeout: 60_000 }, (
       const expected = call.expected
       expect(result.allowed).toBe(expected.readable)
       if (expected.readable) {
+        if (expected.status !== undefined) expect(result.response?.status).toBe(expected.status)
         if (expected.headers !== undefined) expect(result.readableHeaders).toEqual(expected.headers)
         if (expected.type !== undefined && initiator === 'fetch')
           expect(result.responseType).toBe(expected.type)

@@ -239,3 +239,42 @@ export const CACHE_CASES: readonly SequenceCase[] = [
     ],
   },
 ]
+
+/** The network isolation key: the same page origin framed by another site's top-level page keeps entries of its own. */
+export const PARTITION_CASES: readonly SequenceCase[] = [
+  {
+    name: 'cache: a page framed by another site (localhost) does not share the top-level page’s entries',
+    routes: { 'A /x': route(reflect, cached) },
+    calls: [
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: sentBoth('/x') },
+      { url: '{A}/x', ...put, page: 'framed', expected: { readable: true }, sent: sentBoth('/x') },
+      { url: '{A}/x', ...put, page: 'framed', expected: { readable: true }, sent: ['PUT A/x {PAGE}'] },
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: ['PUT A/x {PAGE}'] },
+    ],
+  },
+  {
+    name: 'cache: a page framed by another origin of the same site (another port) shares the entries',
+    routes: { 'A /x': route(reflect, cached) },
+    calls: [
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: sentBoth('/x') },
+      {
+        url: '{A}/x',
+        ...put,
+        page: 'framed-same-site',
+        expected: { readable: true },
+        sent: ['PUT A/x {PAGE}'],
+      },
+      { url: '{A}/x', ...put, page: 'framed', expected: { readable: true }, sent: sentBoth('/x') },
+    ],
+  },
+  {
+    name: 'cache: pages of two origins on one site (127.0.0.1) are one partition, told apart by origin only',
+    routes: { 'A /x': route(reflectOrigin, cached) },
+    calls: [
+      { url: '{A}/x', ...put, page: 'B', expected: { readable: true }, sent: sentBoth('/x', '{PAGE_B}') },
+      { url: '{A}/x', ...put, page: 'framed', expected: { readable: true }, sent: sentBoth('/x') },
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: sentBoth('/x') },
+      { url: '{A}/x', ...put, page: 'B', expected: { readable: true }, sent: ['PUT A/x {PAGE_B}'] },
+    ],
+  },
+]

@@ -82,6 +82,74 @@ export const LOCATION_CASES: readonly SequenceCase[] = [
     ],
   },
   {
+    name: 'redirect Location: a scheme-relative URL to another origin (tainted: Origin null there)',
+    routes: {
+      'A /d/r': redirect('{//B}/t'),
+      'B /t': route((request) => ({ headers: { 'access-control-allow-origin': request.origin } })),
+    },
+    calls: [{ url: '{A}/d/r', expected: { readable: true }, sent: ['GET A/d/r {PAGE}', 'GET B/t null'] }],
+  },
+  {
+    name: 'redirect Location: a byte that is not UTF-8 is percent-encoded as it is',
+    routes: { 'A /d/r': redirect('\u00e9'), 'A /d/%E9': route(reflect) },
+    calls: [
+      { url: '{A}/d/r', expected: { readable: true }, sent: ['GET A/d/r {PAGE}', 'GET A/d/%E9 {PAGE}'] },
+    ],
+  },
+  {
+    name: 'redirect Location: an empty Location is no redirect, the script reads the 302',
+    routes: { 'A /d/r': redirect('') },
+    calls: [{ url: '{A}/d/r', expected: { readable: true, status: 302 }, sent: ['GET A/d/r {PAGE}'] }],
+  },
+  {
+    name: 'redirect Location: two different Location lines fail the call',
+    routes: {
+      'A /d/r': route({
+        status: 302,
+        headers: { 'access-control-allow-origin': '{PAGE}', location: ['t', 's'] },
+      }),
+    },
+    calls: [
+      {
+        url: '{A}/d/r',
+        expected: {
+          readable: false,
+          network: true,
+          console: 'Failed to load resource: net::ERR_RESPONSE_HEADERS_MULTIPLE_LOCATION',
+        },
+        sent: ['GET A/d/r {PAGE}'],
+      },
+    ],
+  },
+  {
+    name: 'redirect Location: the same Location twice is followed',
+    routes: {
+      'A /d/r': route({
+        status: 302,
+        headers: { 'access-control-allow-origin': '{PAGE}', location: ['t', 't'] },
+      }),
+      'A /d/t': route(reflect),
+    },
+    calls: [{ url: '{A}/d/r', expected: { readable: true }, sent: ['GET A/d/r {PAGE}', 'GET A/d/t {PAGE}'] }],
+  },
+  {
+    name: 'redirect Location: two different Location lines on a 200 fail the call too',
+    routes: {
+      'A /d/r': route({ headers: { 'access-control-allow-origin': '{PAGE}', location: ['t', 's'] } }),
+    },
+    calls: [
+      {
+        url: '{A}/d/r',
+        expected: {
+          readable: false,
+          network: true,
+          console: 'Failed to load resource: net::ERR_RESPONSE_HEADERS_MULTIPLE_LOCATION',
+        },
+        sent: ['GET A/d/r {PAGE}'],
+      },
+    ],
+  },
+  {
     name: 'redirect Location: an unparsable URL fails the call without CORS text',
     routes: { 'A /d/r': redirect('http://[bad') },
     calls: [

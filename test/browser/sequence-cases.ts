@@ -1,4 +1,4 @@
-import { CACHE_CASES } from './sequence-cases-cache.js'
+import { CACHE_CASES, PARTITION_CASES } from './sequence-cases-cache.js'
 import { CONSTRUCTOR_CASES } from './sequence-cases-constructor.js'
 import { HEADER_LIST_CASES } from './sequence-cases-header-lists.js'
 import { LOCATION_CASES } from './sequence-cases-redirects.js'
@@ -512,6 +512,7 @@ const BASE_CASES: readonly SequenceCase[] = [
 export const SEQUENCE_CASES: readonly SequenceCase[] = [
   ...BASE_CASES,
   ...CACHE_CASES,
+  ...PARTITION_CASES,
   ...HEADER_LIST_CASES,
   ...LOCATION_CASES,
   ...CONSTRUCTOR_CASES,

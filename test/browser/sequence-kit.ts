@@ -58,8 +58,12 @@ export interface SequenceCall {
   readonly noDuplex?: true
   /** `user:password` put into the URL after `http://`. */
   readonly userinfo?: string
-  /** The page that calls: P's own page (default), a page of B (`{PAGE_B}`), or P's sandboxed page (`Origin: null`). */
-  readonly page?: 'P' | 'B' | 'sandbox'
+  /**
+   * The page that calls: P's own page (default), a page of B (`{PAGE_B}`), P's sandboxed page
+   * (`Origin: null`), P's page framed by a top-level page of another site (`localhost`), or
+   * framed by B's page (another origin, the same site: 127.0.0.1).
+   */
+  readonly page?: 'P' | 'B' | 'sandbox' | 'framed' | 'framed-same-site'
   /** Milliseconds to wait before this call. */
   readonly waitBefore?: number
   readonly expected: CallOutcome

@@ -26,6 +26,8 @@ export type Route = (request: SeenRequest) => RouteAnswer
 export interface SequenceServers {
   /** Origins: the page's (`P`) and the two targets. */
   readonly origins: Readonly<Record<'A' | 'B' | 'P', string>>
+  /** B's server by the name `localhost`: another site than the 127.0.0.1 origins, for a top-level page framing P. */
+  readonly topLevelOrigin: string
   /** Serves `routes` under `/<prefix>/` on every server; `key` is `'A /path'`. */
   register(prefix: string, routes: Readonly<Record<string, Route>>): void
   /** What reached the servers under `prefix`, in order. */
@@ -56,6 +58,8 @@ export async function startSequenceServers(): Promise<SequenceServers> {
     text
       .replaceAll('{PAGE}', origins.P)
       .replaceAll('{PAGE_B}', origins.B)
+      .replaceAll('{//A}', `${origins.A.slice('http:'.length)}/${prefix}`)
+      .replaceAll('{//B}', `${origins.B.slice('http:'.length)}/${prefix}`)
       .replaceAll('{A}', `${origins.A}/${prefix}`)
       .replaceAll('{B}', `${origins.B}/${prefix}`)
       .replaceAll('{P}', `${origins.P}/${prefix}`)
@@ -109,6 +113,7 @@ export async function startSequenceServers(): Promise<SequenceServers> {
   }
   return {
     origins,
+    topLevelOrigin: origins.B.replace('127.0.0.1', 'localhost'),
     register(prefix, table) {
       routes.set(prefix, table)
     },

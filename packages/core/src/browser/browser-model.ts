@@ -1,4 +1,4 @@
-import { getHeader } from '../http/header-list.js'
+import { headerEntries, trimHttpWhitespace } from '../http/header-list.js'
 import { normalizeMethod } from '../http/method.js'
 import { isSameOrigin, originOf, serializeOrigin } from '../http/parse-origin.js'
 import type {
@@ -52,6 +52,28 @@ export interface BrowserModelOptions {
    * another origin. @default `${origin}/`
    */
   readonly pageUrl?: string
+  /**
+   * The origin of the top-level page, when the page is a frame inside another site's page: its
+   * site is part of the preflight cache's key (the network isolation key). @default origin
+   */
+  readonly topLevelOrigin?: string
+  /**
+   * A preflight cache to share: Chromium keeps one per browser profile, for every page, keyed by
+   * page origin and top-level site. Give the same cache to the models of several pages of one
+   * browser. @default a cache of this model's own
+   */
+  readonly preflightCache?: PreflightCache
+}
+
+/**
+ * A schemeful site as the network isolation key holds it: scheme and host, the port left out
+ * (pages of 127.0.0.1:3000 and 127.0.0.1:5173 share entries, measured in Chromium 156). Chromium
+ * also reduces a host name to its registrable domain (`a.example.com` → `example.com`); without
+ * the public suffix list the model keeps the whole host, so sibling subdomains count as two sites.
+ */
+function schemefulSite(origin: string): string {
+  const parsed = originOf(origin)
+  return parsed === null || parsed.opaque ? origin : `${parsed.scheme}://${parsed.host}`
 }
 
 /** A page's view of the network: calls judged as Chromium judges them, with its preflight cache. */
@@ -88,7 +110,8 @@ export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
   const now = options.now ?? Date.now
   const parsed = originOf(options.origin)
   const pageOrigin = parsed === null ? options.origin : serializeOrigin(parsed)
-  const preflightCache = createPreflightCache(now)
+  const preflightCache = options.preflightCache ?? createPreflightCache(now)
+  const topLevelSite = schemefulSite(options.topLevelOrigin ?? pageOrigin)
   const pageUrl = options.pageUrl ?? `${pageOrigin}/`
   // An opaque page origin (a sandboxed document, `Origin: null`) never finds its preflights again:
   // measured in Chromium 156, every call from a sandboxed page is preflighted, Max-Age or not.
@@ -217,7 +240,7 @@ export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
           hasUploadListeners: call.hasUploadListeners,
         })
         if (corsMode && classification.kind === 'preflight') {
-          const key = { origin: requestOrigin, url: state.url }
+          const key = { origin: requestOrigin, url: state.url, topLevelSite }
           const query = {
             credentials: include,
             method: classification.method,
@@ -277,8 +300,23 @@ export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
           headers,
           body: state.body,
         })
-        const location = getHeader(response.headers, 'location')
-        const isRedirect = REDIRECT_STATUSES.has(response.status) && location !== undefined
+        // Chromium's HTTP parser refuses an answer whose Location lines differ, before any CORS
+        // check (net::ERR_RESPONSE_HEADERS_MULTIPLE_LOCATION, measured in Chromium 156).
+        const locations = headerEntries(response.headers)
+          .filter(([name]) => name === 'location')
+          .map(([, value]) => trimHttpWhitespace(value))
+        if (new Set(locations).size > 1) {
+          return failed(
+            'the answer has several different Location headers',
+            'net::ERR_RESPONSE_HEADERS_MULTIPLE_LOCATION',
+            response,
+          )
+        }
+        const location = locations[0]
+        // Fetch §2.2.6 "location URL" step 2-3 would resolve an empty value to the current URL;
+        // Chromium (`HttpResponseHeaders::IsRedirect`) treats an empty Location as no redirect at
+        // all, and the script reads the 3xx (measured in Chromium 156).
+        const isRedirect = REDIRECT_STATUSES.has(response.status) && location !== undefined && location !== ''
         // Every CORS response is checked, redirects included (Fetch §4.3 HTTP fetch, before redirects are handled).
         if (corsMode) {
           const error = checkAccess(response.headers, requestOrigin, include, false)
