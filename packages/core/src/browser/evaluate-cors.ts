@@ -86,11 +86,15 @@ export function checkAccess(
   includeCredentials: boolean,
   preflight: boolean,
 ): CorsError | undefined {
+  // Step 1: "Let origin be the result of getting `Access-Control-Allow-Origin`" (lines joined by ", ", trimmed).
   const allowOrigin = getHeader(headers, 'access-control-allow-origin')
+  // Step 3: `*` passes unless the credentials mode is "include".
   if (allowOrigin === '*') {
     return includeCredentials ? { kind: 'wildcard-origin-with-credentials', preflight } : undefined
   }
+  // Step 2: "If origin is null, then return failure."
   if (allowOrigin === undefined) return { kind: 'missing-allow-origin', preflight }
+  // Step 4: "If the result of byte-serializing a request origin with request is not origin, then return failure."
   if (allowOrigin !== origin) {
     // Chromium compares the strings, then explains: a space or comma means several values
     // (two header lines arrive joined by ", "), `null` is a mismatch, a non-URL is invalid.
@@ -101,6 +105,7 @@ export function checkAccess(
     }
     return { kind: 'allow-origin-mismatch', preflight, hint: allowOrigin }
   }
+  // Step 5: without credentials, success; steps 6-7: with them, `Access-Control-Allow-Credentials` must be `true`.
   if (includeCredentials) {
     // Case-sensitive: `True` fails (Fetch standard §3.2.3, checked in Chromium 156).
     const allowCredentials = getHeader(headers, 'access-control-allow-credentials')
@@ -143,6 +148,7 @@ export function checkPreflight(
   if (answer.status < 200 || answer.status > 299) {
     return refused({ kind: 'preflight-invalid-status', preflight: true })
   }
+  // Fetch §4.8 "CORS-preflight fetch" steps 7.1-7.3: extract both lists; either unparsable is a network error.
   const methods = parseHeaderListValues(getHeader(answer.headers, 'access-control-allow-methods'))
   if (methods === null) return refused({ kind: 'invalid-allow-methods', preflight: true })
   const headerList = parseHeaderListValues(getHeader(answer.headers, 'access-control-allow-headers'))
