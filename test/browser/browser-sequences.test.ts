@@ -139,7 +139,7 @@ function callInPage(initiator: CorsInitiator, url: string, call: SequenceCall): 
   const init = {
     method: call.method ?? 'GET',
     headers: call.headers ?? {},
-    credentials: call.credentials === true,
+    credentials: call.credentials === true ? 'include' : call.credentials === 'omit' ? 'omit' : 'same-origin',
     body: call.body,
     redirect: call.redirect,
     cache: call.cache,
@@ -158,7 +158,7 @@ function callInPage(initiator: CorsInitiator, url: string, call: SequenceCall): 
           pending = fetch(url, {
             method: init.method,
             headers: init.headers,
-            credentials: init.credentials ? 'include' : 'same-origin',
+            credentials: init.credentials as RequestCredentials,
             body,
             ...(init.redirect ? { redirect: init.redirect } : {}),
             ...(init.cache ? { cache: init.cache } : {}),
@@ -189,7 +189,7 @@ function callInPage(initiator: CorsInitiator, url: string, call: SequenceCall): 
         const xhr = new XMLHttpRequest()
         try {
           xhr.open(init.method, url)
-          xhr.withCredentials = init.credentials
+          xhr.withCredentials = init.credentials === 'include'
           for (const [name, value] of Object.entries(init.headers)) xhr.setRequestHeader(name, value)
         } catch (error) {
           resolve({ read: false, error: String(error), thrown: String(error) })
@@ -332,7 +332,8 @@ describe('the same sequences through createBrowserModel', { timeout: 60_000 }, (
         url: callUrl(prefix, call),
         method: call.method ?? 'GET',
         headers: call.headers,
-        credentials: call.credentials === true ? 'include' : 'same-origin',
+        credentials:
+          call.credentials === true ? 'include' : call.credentials === 'omit' ? 'omit' : 'same-origin',
         body: makeBody(call.body),
         initiator,
         redirect: call.redirect,

@@ -39,7 +39,7 @@ function argsOf(prefix: string, call: SequenceCall, xhr: boolean): string[] | un
   const args = ['check', servers.expand(prefix, call.url), '--origin', servers.origins.P, '--json']
   args.push('--method', call.method ?? 'GET')
   for (const [name, value] of Object.entries(call.headers ?? {})) args.push('--header', `${name}: ${value}`)
-  if (call.credentials) args.push('--credentials')
+  if (call.credentials === true) args.push('--credentials')
   if (call.body !== undefined) {
     const type = BODY_TYPE[call.body]
     if (type === undefined) return undefined
@@ -58,6 +58,7 @@ function expressible(call: SequenceCall): boolean {
     call.page === undefined &&
     call.userinfo === undefined &&
     call.noDuplex === undefined &&
+    call.credentials !== 'omit' &&
     // A process argument cannot hold NUL.
     !Object.values(call.headers ?? {}).some((value) => value.includes('\0'))
   )

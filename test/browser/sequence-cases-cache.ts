@@ -76,6 +76,22 @@ export const CACHE_CASES: readonly SequenceCase[] = [
     ],
   },
   {
+    name: "cache: credentials 'omit' and 'same-origin' share an entry; 'include' needs one of its own",
+    fetchOnly: "XMLHttpRequest has no credentials 'omit'",
+    routes: {
+      'A /x': route(
+        { headers: { 'access-control-allow-origin': '{PAGE}', 'access-control-allow-credentials': 'true' } },
+        preflightOk({ 'access-control-allow-credentials': 'true', 'access-control-max-age': '60' }),
+      ),
+    },
+    calls: [
+      { url: '{A}/x', ...put, credentials: 'omit', expected: { readable: true }, sent: sentBoth('/x') },
+      { url: '{A}/x', ...put, expected: { readable: true }, sent: ['PUT A/x {PAGE}'] },
+      { url: '{A}/x', ...put, credentials: true, expected: { readable: true }, sent: sentBoth('/x') },
+      { url: '{A}/x', ...put, credentials: 'omit', expected: { readable: true }, sent: ['PUT A/x {PAGE}'] },
+    ],
+  },
+  {
     name: "cache: mode 'no-cors' sends no preflight, drops unsafe headers and gives an opaque response",
     fetchOnly: 'XMLHttpRequest has no mode option',
     routes: { 'A /x': route(reflect, cached), 'A /plain': route({ headers: {} }) },

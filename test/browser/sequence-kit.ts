@@ -46,7 +46,8 @@ export interface SequenceCall {
   readonly url: string
   readonly method?: string
   readonly headers?: Readonly<Record<string, string>>
-  readonly credentials?: boolean
+  /** `true`: `'include'` (`withCredentials`); `'omit'`: fetch only. @default same-origin */
+  readonly credentials?: boolean | 'omit'
   readonly body?: BodyKind
   /** fetch only. */
   readonly redirect?: 'manual' | 'error'
