@@ -39,7 +39,7 @@ function argsOf(prefix: string, call: SequenceCall, xhr: boolean): string[] | un
   const args = ['check', servers.expand(prefix, call.url), '--origin', servers.origins.P, '--json']
   args.push('--method', call.method ?? 'GET')
   for (const [name, value] of Object.entries(call.headers ?? {})) args.push('--header', `${name}: ${value}`)
-  if (call.credentials) args.push('--credentials')
+  if (call.credentials === true) args.push('--credentials')
   if (call.body !== undefined) {
     const type = BODY_TYPE[call.body]
     if (type === undefined) return undefined
@@ -50,7 +50,23 @@ function argsOf(prefix: string, call: SequenceCall, xhr: boolean): string[] | un
   return args
 }
 
-const CASES = SEQUENCE_CASES.filter((testCase) => testCase.calls.length === 1).flatMap((testCase) =>
+/** What `check` has no flag for: fetch's mode, cache and duplex, another calling page, a URL with user:password. */
+function expressible(call: SequenceCall): boolean {
+  return (
+    call.mode === undefined &&
+    call.cache === undefined &&
+    call.page === undefined &&
+    call.userinfo === undefined &&
+    call.noDuplex === undefined &&
+    call.credentials !== 'omit' &&
+    // A process argument cannot hold NUL.
+    !Object.values(call.headers ?? {}).some((value) => value.includes('\0'))
+  )
+}
+
+const CASES = SEQUENCE_CASES.filter(
+  (testCase) => testCase.calls.length === 1 && expressible(testCase.calls[0]!),
+).flatMap((testCase) =>
   [false, ...(testCase.fetchOnly === undefined ? [true] : [])].map((xhr) => ({
     name: `${testCase.name} (${xhr ? 'XMLHttpRequest' : 'fetch'})`,
     testCase,
@@ -76,22 +92,36 @@ describe('cors-dev-proxy check agrees with the sequence table', () => {
       return
     }
     const result = await runCli(args)
-    const report = JSON.parse(result.stdout) as CheckReport
     const expected = call.expected
+    if ('thrown' in expected) {
+      // What fetch or XMLHttpRequest throws on (a method or header that is not a token, a bad
+      // value) is refused by check's own flag reading: a usage error, nothing sent.
+      expect(result.code).toBe(2)
+      expect(servers.seen(prefix)).toHaveLength(0)
+      return
+    }
+    const report = JSON.parse(result.stdout) as CheckReport
     const initiator = xhr ? 'XMLHttpRequest' : 'fetch'
     if (expected.readable) {
       expect(report.verdict).toMatchObject({ outcome: 'readable' })
+      if (expected.headers !== undefined) expect(report.verdict.readableHeaders).toEqual(expected.headers)
       expect(result.code).toBe(0)
     } else if ('network' in expected) {
       expect(report.verdict).toEqual({
         outcome: 'failed',
-        message: expected.console,
+        message: servers.expand(prefix, expected.console),
         fix: expect.any(String),
       })
       expect(result.code).toBe(1)
     } else {
       let text = servers.expand(prefix, expected.text)
-      if (xhr) text = text.replace(' Have the server send the header with a valid value.', '')
+      if (xhr)
+        text = text
+          .replace(' Have the server send the header with a valid value.', '')
+          .replace(
+            "when the request's credentials mode is 'include'.",
+            "when the request's credentials mode is 'include'. The credentials mode of requests initiated by the XMLHttpRequest is controlled by the withCredentials attribute.",
+          )
       const from =
         expected.from === undefined ? '' : `(redirected from '${servers.expand(prefix, expected.from)}') `
       expect(report.verdict.message).toBe(

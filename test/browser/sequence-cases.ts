@@ -1,4 +1,20 @@
-import type { Route, RouteAnswer } from './sequence-server.js'
+import { CACHE_CASES, PARTITION_CASES } from './sequence-cases-cache.js'
+import { CONSTRUCTOR_CASES } from './sequence-cases-constructor.js'
+import { HEADER_LIST_CASES } from './sequence-cases-header-lists.js'
+import { LOCATION_CASES } from './sequence-cases-redirects.js'
+import {
+  NO_ALLOW_ORIGIN,
+  preflightOk,
+  put,
+  reflect,
+  reflectOrigin,
+  route,
+  type SequenceCall,
+  type SequenceCase,
+  star,
+} from './sequence-kit.js'
+
+export type { BodyKind, CallOutcome, SequenceCall, SequenceCase } from './sequence-kit.js'
 
 /**
  * Sequences of calls that only a stateful browser explains: the preflight cache, redirects of
@@ -8,91 +24,7 @@ import type { Route, RouteAnswer } from './sequence-server.js'
  * page's own origin (each with the run's path prefix), `{PAGE}` the page's bare origin.
  */
 
-/** A body a script passes, by kind (built in the page and in Node alike). */
-export type BodyKind = 'blob-json' | 'blob-text' | 'blob-untyped' | 'string' | 'params' | 'form' | 'stream'
-
-/** What the script gets from one call. */
-export type CallOutcome =
-  | { readonly readable: true; readonly status?: number }
-  | {
-      readonly readable: false
-      /** The URL in Chromium's message (`at '…'`). */
-      readonly at: string
-      /** The first URL, when Chromium adds "(redirected from '…')". */
-      readonly from?: string
-      /** The text after "has been blocked by CORS policy: ", in fetch's words. */
-      readonly text: string
-    }
-  | {
-      readonly readable: false
-      readonly network: true
-      /** Chromium's one console line for it (`Failed to load resource: net::…`), no CORS text. */
-      readonly console: string
-    }
-
-/** One call of a sequence. */
-export interface SequenceCall {
-  readonly url: string
-  readonly method?: string
-  readonly headers?: Readonly<Record<string, string>>
-  readonly credentials?: boolean
-  readonly body?: BodyKind
-  /** fetch only. */
-  readonly redirect?: 'manual' | 'error'
-  /** fetch only. */
-  readonly cache?: RequestCache
-  /** Milliseconds to wait before this call. */
-  readonly waitBefore?: number
-  readonly expected: CallOutcome
-  /** What reached the servers for this call: `METHOD <server><path> <Origin or ->`. */
-  readonly sent: readonly string[]
-}
-
-/** One sequence: the servers' routes and the calls, in order. */
-export interface SequenceCase {
-  readonly name: string
-  readonly routes: Readonly<Record<string, Route>>
-  readonly calls: readonly SequenceCall[]
-  /** Why the case does not also run as XMLHttpRequest (a fetch-only option), if it does not. */
-  readonly fetchOnly?: string
-}
-
-const NO_ALLOW_ORIGIN = "No 'Access-Control-Allow-Origin' header is present on the requested resource."
-
-/** Answers a preflight allowing what it asks for (reflected), with extra headers. */
-function preflightOk(extra: Record<string, string> = {}): Route {
-  return (request) => {
-    const asked = request.headers
-    return {
-      status: 204,
-      headers: {
-        'access-control-allow-origin': request.origin,
-        'access-control-allow-methods': String(asked['access-control-request-method'] ?? ''),
-        'access-control-allow-headers': String(asked['access-control-request-headers'] ?? ''),
-        ...extra,
-      },
-    }
-  }
-}
-
-/** A route answering preflights with `preflight` and other requests with `answer`. */
-function route(
-  answer: RouteAnswer | ((request: Parameters<Route>[0]) => RouteAnswer),
-  preflight?: Route,
-): Route {
-  return (request) => {
-    if (request.method === 'OPTIONS' && preflight !== undefined) return preflight(request)
-    return typeof answer === 'function' ? answer(request) : answer
-  }
-}
-
-const reflect: RouteAnswer = { headers: { 'access-control-allow-origin': '{PAGE}' } }
-/** Allow-Origin echoing whatever Origin came (`null` once tainted). */
-const reflectOrigin: Route = (request) => ({ headers: { 'access-control-allow-origin': request.origin } })
-const star: RouteAnswer = { headers: { 'access-control-allow-origin': '*' } }
-const put = { method: 'PUT', headers: { 'X-Foo': '1' } } as const
-
-export const SEQUENCE_CASES: readonly SequenceCase[] = [
+const BASE_CASES: readonly SequenceCase[] = [
   {
     name: 'cache: an identical call within 5 s sends no preflight',
     routes: { 'A /x': route(reflect, preflightOk()) },
@@ -574,4 +506,14 @@ export const SEQUENCE_CASES: readonly SequenceCase[] = [
       },
     ],
   },
+]
+
+/** Every sequence: the base cases above, then P14's classes, each in its own file. */
+export const SEQUENCE_CASES: readonly SequenceCase[] = [
+  ...BASE_CASES,
+  ...CACHE_CASES,
+  ...PARTITION_CASES,
+  ...HEADER_LIST_CASES,
+  ...LOCATION_CASES,
+  ...CONSTRUCTOR_CASES,
 ]

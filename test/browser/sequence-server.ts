@@ -26,16 +26,24 @@ export type Route = (request: SeenRequest) => RouteAnswer
 export interface SequenceServers {
   /** Origins: the page's (`P`) and the two targets. */
   readonly origins: Readonly<Record<'A' | 'B' | 'P', string>>
+  /** B's server by the name `localhost`: another site than the 127.0.0.1 origins, for a top-level page framing P. */
+  readonly topLevelOrigin: string
   /** Serves `routes` under `/<prefix>/` on every server; `key` is `'A /path'`. */
   register(prefix: string, routes: Readonly<Record<string, Route>>): void
   /** What reached the servers under `prefix`, in order. */
   seen(prefix: string): SeenRequest[]
-  /** Replaces `{A}`, `{B}`, `{P}` (each origin plus `/<prefix>`) and `{PAGE}` (the page's bare origin). */
+  /** Replaces `{A}`, `{B}`, `{P}` (each origin plus `/<prefix>`), `{PAGE}` (the page's bare origin) and `{PAGE_B}` (B's bare origin, when a page of B calls). */
   expand(prefix: string, text: string): string
   close(): Promise<void>
 }
 
 const PAGE_HTML = '<!doctype html><meta charset="utf-8"><title>sequences</title>'
+
+/** The paths every server answers with a page: `/` (a page of that origin) and `/sandbox` (an opaque origin, `Origin: null`). */
+const PAGE_CSP: Readonly<Record<string, string | undefined>> = {
+  '/': undefined,
+  '/sandbox': 'sandbox allow-scripts',
+}
 
 /**
  * Starts the page's server and two targets. Every request is logged under its run prefix (the
@@ -49,6 +57,9 @@ export async function startSequenceServers(): Promise<SequenceServers> {
   const expand = (prefix: string, text: string) =>
     text
       .replaceAll('{PAGE}', origins.P)
+      .replaceAll('{PAGE_B}', origins.B)
+      .replaceAll('{//A}', `${origins.A.slice('http:'.length)}/${prefix}`)
+      .replaceAll('{//B}', `${origins.B.slice('http:'.length)}/${prefix}`)
       .replaceAll('{A}', `${origins.A}/${prefix}`)
       .replaceAll('{B}', `${origins.B}/${prefix}`)
       .replaceAll('{P}', `${origins.P}/${prefix}`)
@@ -56,8 +67,10 @@ export async function startSequenceServers(): Promise<SequenceServers> {
   const servers = (['A', 'B', 'P'] as const).map((name) => {
     const server = createServer((req, res) => {
       const url = req.url ?? '/'
-      if (name === 'P' && url === '/') {
+      if (Object.hasOwn(PAGE_CSP, url)) {
         res.setHeader('content-type', 'text/html')
+        const csp = PAGE_CSP[url]
+        if (csp !== undefined) res.setHeader('content-security-policy', csp)
         res.end(PAGE_HTML)
         return
       }
@@ -100,6 +113,7 @@ export async function startSequenceServers(): Promise<SequenceServers> {
   }
   return {
     origins,
+    topLevelOrigin: origins.B.replace('127.0.0.1', 'localhost'),
     register(prefix, table) {
       routes.set(prefix, table)
     },

@@ -44,6 +44,7 @@ export type {
   PreflightCacheKey,
   PreflightCacheQuery,
 } from './browser/preflight-cache.js'
+export { createPreflightCache } from './browser/preflight-cache.js'
 export type { RequestBodyInput } from './browser/request-body.js'
 // Our CORS policy, standalone
 export type { CorsOptions, CorsOriginFunction, CorsOriginResult } from './config/cors-options.js'

@@ -190,6 +190,11 @@ export async function runCheckCall(input: CheckInput): Promise<CheckReport> {
 
 /** The verdict as the report states it. */
 function verdictOf(result: CheckCorsResult): CheckReport['verdict'] {
+  // The script's call throws before any request (a rule of the Fetch standard's `new Request`
+  // the flags could not rule out): the exception is the whole story.
+  if (result.scriptError !== undefined) {
+    return { outcome: 'failed', message: result.scriptError, ...(result.fix ? { fix: result.fix } : {}) }
+  }
   if (result.networkError !== undefined) {
     // An answer came, yet the browser failed the call: not a CORS error, not an unreachable server.
     const outcome = result.response === undefined ? 'unreachable' : 'failed'

@@ -137,7 +137,9 @@ function readHeaders(values: readonly string[]): [string, string][] {
     const colon = value.indexOf(':')
     const name = colon === -1 ? '' : value.slice(0, colon).trim()
     const headerValue = colon === -1 ? '' : value.slice(colon + 1).trim()
-    if (!TOKEN.test(name) || /[\r\n\0]/.test(headerValue)) {
+    // fetch refuses these before sending (a name that is not a token, a value with CR, LF or NUL,
+    // or a character beyond Latin-1, which is no ByteString): there is nothing to check.
+    if (!TOKEN.test(name) || /[\r\n\0]/.test(headerValue) || /[\u0100-\uffff]/.test(headerValue)) {
       throw invalidFlagValue(
         checkSpec,
         'header',

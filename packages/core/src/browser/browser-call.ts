@@ -22,10 +22,18 @@ export interface BrowserCall {
   /** An `XMLHttpRequest.upload` listener is registered (forces a preflight). */
   readonly hasUploadListeners?: boolean
   /**
-   * fetch's `cache` option: `no-store`, `reload` and `no-cache` also bypass the preflight cache
-   * (checked in Chromium 156; the new answer is cached again). @default 'default'
+   * fetch's `cache` option: `no-store`, `reload` and `no-cache` also bypass the preflight cache;
+   * `reload` and `no-cache` store the new answer, `no-store` does not; `only-if-cached` needs
+   * `mode: 'same-origin'` (measured in Chromium 156). @default 'default'
    */
   readonly cache?: RequestCache
+  /**
+   * fetch's `mode`: `no-cors` sends no preflight and checks nothing (the script gets an opaque
+   * response), `same-origin` refuses any other origin, `navigate` throws. @default 'cors'
+   */
+  readonly mode?: RequestMode
+  /** fetch's `duplex`; a `ReadableStream` body needs `'half'` or fetch throws. */
+  readonly duplex?: 'half'
 }
 
 /** A request the browser puts on the wire: a preflight or one hop of the actual request. */
@@ -63,8 +71,11 @@ export interface BrowserCallResult extends CorsVerdict {
   readonly urlList: readonly string[]
   /** The last answer of the actual request, when it got one. */
   readonly response?: BrowserAnswer
-  /** What the script gets: `cors` or `basic` (same-origin) responses, or an `opaqueredirect` (`redirect: 'manual'`). */
-  readonly responseType?: 'basic' | 'cors' | 'opaqueredirect'
+  /**
+   * What the script gets: `cors` or `basic` (same-origin) responses, an `opaque` one (`mode:
+   * 'no-cors'` to another origin), or an `opaqueredirect` (`redirect: 'manual'`).
+   */
+  readonly responseType?: 'basic' | 'cors' | 'opaque' | 'opaqueredirect'
   /** Why the call failed outside CORS (no answer, too many redirects...): the script sees `TypeError: Failed to fetch`. */
   readonly networkError?: string
 }

@@ -6,7 +6,7 @@ import type { CorsInitiator } from './chromium-messages.js'
 import type { CorsResponseInput } from './evaluate-cors.js'
 import { type LocalNetworkAccessPrediction, localNetworkAccessOfCall } from './local-network-access.js'
 import { createNetworkSend } from './network-send.js'
-import type { RequestBodyInput } from './request-body.js'
+import { isStreamBody, type RequestBodyInput } from './request-body.js'
 
 /** The call to check: what a page's script would pass to `fetch`, plus the page's origin. */
 export interface CheckCorsRequest {
@@ -115,6 +115,8 @@ async function sendAsBrowser(call: CheckCorsRequest, options: CheckCorsOptions):
       body: call.body,
       initiator: call.initiator,
       redirect: call.redirect,
+      // A script must pass `duplex: 'half'` with a stream body or fetch throws; check the call that works.
+      ...(isStreamBody(call.body) ? { duplex: 'half' as const } : {}),
     })
     const preflightResponse = lastPreflight(result.exchanges)
     return preflightResponse === undefined ? result : { ...result, preflightResponse }

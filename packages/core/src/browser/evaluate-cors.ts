@@ -1,5 +1,4 @@
 import { getHeader, type HeadersInput } from '../http/header-list.js'
-import { HTTP_TOKEN } from '../http/http-token.js'
 import { isSameOrigin, originOf, serializeOrigin } from '../http/parse-origin.js'
 import {
   type CorsError,
@@ -14,6 +13,7 @@ import {
   type PreflightReason,
 } from './classify-request.js'
 import { AUTHORIZATION_WILDCARD_FIX, corsFix, FORBIDDEN_METHOD_FIX } from './cors-fix.js'
+import { parseHeaderListValues } from './header-list-values.js'
 import { REDIRECT_STATUSES } from './redirect-step.js'
 import { isForbiddenMethod } from './request-header-rules.js'
 import { readableResponseHeaders } from './response-header-rules.js'
@@ -77,23 +77,6 @@ export interface CorsVerdict {
 }
 
 /**
- * Parses a `#token` list (Fetch standard §3.2.3 "extract header list values"): items split on
- * commas, HTTP whitespace trimmed, empty items skipped; `null` when an item is not a token
- * (Chromium then reports "Cannot parse ...", checked in Chromium 156).
- */
-function parseTokenList(value: string | undefined): string[] | null {
-  if (value === undefined) return []
-  const items: string[] = []
-  for (const raw of value.split(',')) {
-    const item = raw.replace(/^[\t ]+|[\t ]+$/g, '')
-    if (item === '') continue
-    if (!HTTP_TOKEN.test(item)) return null
-    items.push(item)
-  }
-  return items
-}
-
-/**
  * The CORS check (Fetch standard §4.9 "CORS check"), in Chromium's order (`CheckAccess` in
  * services/network/public/cpp/cors/cors.cc): the allow-origin value first, then credentials.
  */
@@ -103,11 +86,15 @@ export function checkAccess(
   includeCredentials: boolean,
   preflight: boolean,
 ): CorsError | undefined {
+  // Step 1: "Let origin be the result of getting `Access-Control-Allow-Origin`" (lines joined by ", ", trimmed).
   const allowOrigin = getHeader(headers, 'access-control-allow-origin')
+  // Step 3: `*` passes unless the credentials mode is "include".
   if (allowOrigin === '*') {
     return includeCredentials ? { kind: 'wildcard-origin-with-credentials', preflight } : undefined
   }
+  // Step 2: "If origin is null, then return failure."
   if (allowOrigin === undefined) return { kind: 'missing-allow-origin', preflight }
+  // Step 4: "If the result of byte-serializing a request origin with request is not origin, then return failure."
   if (allowOrigin !== origin) {
     // Chromium compares the strings, then explains: a space or comma means several values
     // (two header lines arrive joined by ", "), `null` is a mismatch, a non-URL is invalid.
@@ -118,6 +105,7 @@ export function checkAccess(
     }
     return { kind: 'allow-origin-mismatch', preflight, hint: allowOrigin }
   }
+  // Step 5: without credentials, success; steps 6-7: with them, `Access-Control-Allow-Credentials` must be `true`.
   if (includeCredentials) {
     // Case-sensitive: `True` fails (Fetch standard §3.2.3, checked in Chromium 156).
     const allowCredentials = getHeader(headers, 'access-control-allow-credentials')
@@ -160,9 +148,10 @@ export function checkPreflight(
   if (answer.status < 200 || answer.status > 299) {
     return refused({ kind: 'preflight-invalid-status', preflight: true })
   }
-  const methods = parseTokenList(getHeader(answer.headers, 'access-control-allow-methods'))
+  // Fetch §4.8 "CORS-preflight fetch" steps 7.1-7.3: extract both lists; either unparsable is a network error.
+  const methods = parseHeaderListValues(getHeader(answer.headers, 'access-control-allow-methods'))
   if (methods === null) return refused({ kind: 'invalid-allow-methods', preflight: true })
-  const headerList = parseTokenList(getHeader(answer.headers, 'access-control-allow-headers'))
+  const headerList = parseHeaderListValues(getHeader(answer.headers, 'access-control-allow-headers'))
   if (headerList === null) return refused({ kind: 'invalid-allow-headers', preflight: true })
   // `*` is a wildcard only for requests without credentials (Fetch standard §4.8 steps 7.5-7.7).
   const methodAllowed =

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import { Agent, request } from 'undici'
+import { Agent } from 'undici'
 import type { BrowserAnswer, BrowserRequest, BrowserSend } from './browser-call.js'
 import { isStreamBody, type RequestBodyInput } from './request-body.js'
 
@@ -54,7 +54,17 @@ export function createNetworkSend(options: NetworkSendOptions): NetworkSend {
     const headers: Record<string, string> = {}
     for (const [name, value] of outgoing.headers) headers[name] = value
     const body = await wireBody(outgoing.body, headers)
-    const answer = await request(outgoing.url, { method: outgoing.method, headers, body, dispatcher })
+    // The request target as the browser sends it: the URL without its fragment, an empty `?`
+    // kept (a URL of its own for the preflight cache; undici's `request(url)` would drop it).
+    const target = new URL(outgoing.url)
+    const path = outgoing.url.split('#')[0]!.slice(target.origin.length) || '/'
+    const answer = await dispatcher.request({
+      origin: target.origin,
+      path,
+      method: outgoing.method,
+      headers,
+      body,
+    })
     await answer.body.dump()
     const responseHeaders: Record<string, string | string[]> = {}
     for (const [name, value] of Object.entries(answer.headers)) {

@@ -51,10 +51,19 @@ export interface PreflightCacheEntry {
   readonly expiresAt: number
 }
 
-/** Which preflight an entry stands for: the page's origin (`null` once tainted) and the exact URL. */
+/**
+ * Which preflight an entry stands for, as Chromium keys it (services/network/cors/preflight_cache.cc):
+ * the page's origin (`null` once tainted), the exact URL (`GURL::spec()`: query, an empty `?`
+ * and the fragment included) and the network isolation key, here the top-level page's site
+ * (a page of one origin framed by another site keeps entries of its own, measured in Chromium
+ * 156). Chromium's fourth part, the target's IP address space, is the same for every call the
+ * model makes without Local Network Access, so it is left out.
+ */
 export interface PreflightCacheKey {
   readonly origin: string
   readonly url: string
+  /** The top-level page's schemeful site (`http://localhost`); @default the page origin's site */
+  readonly topLevelSite?: string
 }
 
 /** A request about to be preflighted, as the cache judges it. */
@@ -113,7 +122,7 @@ function entryCovers(entry: PreflightCacheEntry, query: PreflightCacheQuery): bo
  */
 export function createPreflightCache(now: () => number): PreflightCache {
   const entries = new Map<string, PreflightCacheEntry>()
-  const keyOf = (key: PreflightCacheKey) => `${key.origin} ${key.url}`
+  const keyOf = (key: PreflightCacheKey) => `${key.origin} ${key.url} ${key.topLevelSite ?? ''}`
   return {
     covers(key, query) {
       const id = keyOf(key)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { BrowserAnswer, BrowserRequest } from '../../src/browser/browser-call.js'
 import { createBrowserModel } from '../../src/browser/browser-model.js'
+import { createPreflightCache } from '../../src/browser/preflight-cache.js'
 
 /**
  * The stateful model against scripted servers: each test says what every URL answers, the model
@@ -368,9 +369,23 @@ describe('request bodies', () => {
 
   it('a ReadableStream body is always preflighted', async () => {
     const t = setup((request) => (request.kind === 'preflight' ? allowPreflight(request) : ok))
-    const result = await t.browser.fetch({ url: `${A}/x`, method: 'POST', body: new ReadableStream() })
+    const result = await t.browser.fetch({
+      url: `${A}/x`,
+      method: 'POST',
+      body: new ReadableStream(),
+      duplex: 'half',
+    })
     expect(result.reasons.map((reason) => reason.code)).toContain('readable-stream-body')
     expect(t.sent[0]!.kind).toBe('preflight')
+  })
+
+  it("a ReadableStream body without duplex: 'half' throws before anything is sent", async () => {
+    const t = setup(() => ok)
+    const result = await t.browser.fetch({ url: `${A}/x`, method: 'POST', body: new ReadableStream() })
+    expect(result.scriptError).toBe(
+      "TypeError: Failed to execute 'fetch' on 'Window': The `duplex` member must be specified for a request with a streaming body",
+    )
+    expect(t.sent).toEqual([])
   })
 })
 
@@ -438,5 +453,34 @@ describe("XMLHttpRequest's charset rewrite", () => {
       body: 'x',
     })
     expect(fetched).toMatchObject({ allowed: true, preflight: false })
+  })
+})
+
+describe('a preflight cache shared by several pages (one browser profile)', () => {
+  const send = async (request: BrowserRequest): Promise<BrowserAnswer> =>
+    request.kind === 'preflight'
+      ? allowPreflight(request, { 'access-control-max-age': '60' })
+      : { status: 200, headers: { 'access-control-allow-origin': PAGE } }
+  const call = { url: `${A}/x`, method: 'PUT', headers: { 'x-foo': '1' } }
+
+  it('partitions by the top-level site, ports left out, as Chromium 156 does', async () => {
+    const cache = createPreflightCache(() => 0)
+    const page = (topLevelOrigin?: string) =>
+      createBrowserModel({ origin: PAGE, now: () => 0, send, preflightCache: cache, topLevelOrigin })
+    expect((await page().fetch(call)).cachedPreflights).toEqual([])
+    // Framed by another port of the same host: the same site, the same entry.
+    expect((await page('http://localhost:8080').fetch(call)).cachedPreflights).toEqual([`${A}/x`])
+    // Framed by another site: an entry of its own.
+    expect((await page('http://127.0.0.1:8080').fetch(call)).cachedPreflights).toEqual([])
+    expect((await page('http://127.0.0.1:9090').fetch(call)).cachedPreflights).toEqual([`${A}/x`])
+    expect(cache.size).toBe(2)
+  })
+
+  it("an opaque page origin ('null') never stores or finds an entry", async () => {
+    const cache = createPreflightCache(() => 0)
+    const sandboxed = createBrowserModel({ origin: 'null', now: () => 0, send, preflightCache: cache })
+    await sandboxed.fetch(call)
+    expect((await sandboxed.fetch(call)).cachedPreflights).toEqual([])
+    expect(cache.size).toBe(0)
   })
 })
