@@ -66,28 +66,58 @@ function isInProcess(event: NitroEventLike): boolean {
 export function createMissedFetchHint(
   routes: readonly MissedFetchRoute[],
   warn: (line: string) => void,
-): (url: string) => void {
+): (url: string, how?: 'nitro' | 'relative') => void {
   // Longest prefix first, as the proxy matches: the message names the route that would serve it.
   const sorted = [...routes].sort((a, b) => b.prefix.length - a.prefix.length)
   const explained = new Set<string>()
-  return function explainMissedFetch(url) {
+  return function explainMissedFetch(url, how = 'nitro') {
     const path = pathOf(url)
     const route = sorted.find((candidate) => prefixMatches(candidate.prefix, path))
     if (route === undefined) return
     const key = explained.size < MAX_PATHS ? path : route.prefix
     if (explained.has(key)) return
     explained.add(key)
+    const what =
+      how === 'nitro'
+        ? "went to Nitro, not to the proxy: server-side code has no page origin, so $fetch and useFetch call Nitro's own routes."
+        : 'has no page origin there, so Node\'s fetch fails ("Failed to parse URL") and the call never reaches the proxy.'
     warn(
-      `[cors-dev-proxy] fetch('${url}') ran on the server and went to Nitro, not to the proxy: server-side ` +
-        `code has no page origin, so $fetch and useFetch call Nitro's own routes. Use serverFetch('${url}') ` +
-        `from '@cors-dev-proxy/core' (it takes the '${route.prefix}' route to ${route.target}).`,
+      `[cors-dev-proxy] fetch('${url}') ran on the server and ${what} Use serverFetch('${url}') from ` +
+        `'@cors-dev-proxy/core' (it takes the '${route.prefix}' route to ${route.target}).`,
     )
   }
 }
 
+/** Set on the `fetch` wrapper, so a reloaded worker module does not wrap it twice. */
+const WRAPPED = Symbol.for('cors-dev-proxy.relativeFetchHint')
+
+/**
+ * Wraps the worker's `globalThis.fetch` so that a relative URL a route claims
+ * (`fetch('/api/items')` in a `server/api` handler) is explained once per path, then passed to
+ * the real `fetch` unchanged: Nitro does not patch `fetch`, and Node rejects a relative URL with
+ * an error that says nothing about the proxy. Other calls pay one `typeof` check.
+ */
+function watchRelativeFetches(explain: (url: string, how: 'relative') => void): void {
+  const real = globalThis.fetch as typeof fetch & { [WRAPPED]?: true }
+  if (typeof real !== 'function' || real[WRAPPED]) return
+  const wrapper = function fetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    if (typeof input === 'string' && input.startsWith('/') && !input.startsWith('//')) {
+      try {
+        explain(input, 'relative')
+      } catch {
+        // Only a hint.
+      }
+    }
+    return real(input, init)
+  }
+  Object.defineProperty(wrapper, WRAPPED, { value: true })
+  globalThis.fetch = wrapper
+}
+
 /**
  * The Nitro plugin: on each request of Nitro's app that came from inside the process and whose
- * path a route claims, the hint. Why that means a missed call: in `nuxt dev` the proxy answers
+ * path a route claims, the hint; and the same for a plain `fetch('/api/…')` in the worker, which
+ * Node rejects (see `watchRelativeFetches`). Why that means a missed call: in `nuxt dev` the proxy answers
  * every request a route claims before Nitro, so such a request can only be server-side code's
  * (`$fetch('/api/x')` in `useAsyncData` during SSR, or in a `server/api` handler). The request
  * itself is left alone, Nitro answers it as before; a request from the network costs one
@@ -103,6 +133,7 @@ export function missedFetchPlugin(
   const explain = createMissedFetchHint(routes, warn)
   return function corsDevProxyMissedFetch(nitroApp) {
     if (routes.length === 0) return
+    watchRelativeFetches(explain)
     nitroApp.hooks.hook('request', function explainIfMissed(event) {
       try {
         if (!isInProcess(event)) return

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, request, type Server } from 'node:http'
 import { prefixMatches } from '@cors-dev-proxy/core/adapter'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   createMissedFetchHint,
   type MissedFetchRoute,
@@ -171,5 +171,34 @@ describe('missedFetchPlugin', () => {
     const nitro = fakeNitroApp()
     missedFetchPlugin([], () => {})(nitro)
     expect(nitro.hooked()).toBe(0)
+  })
+})
+
+describe('missedFetchPlugin: a plain fetch of a relative URL in the worker', () => {
+  // Every test of this file that runs the plugin wraps fetch: each starts from the real one here.
+  const real = globalThis.fetch
+  beforeEach(() => {
+    globalThis.fetch = real
+  })
+  afterEach(() => {
+    globalThis.fetch = real
+  })
+
+  it('is explained once per path, and still fails as Node’s fetch does', async () => {
+    const lines: string[] = []
+    missedFetchPlugin(ROUTES, (line) => lines.push(line))(fakeNitroApp())
+    expect(globalThis.fetch).not.toBe(real)
+    for (let i = 0; i < 2; i++) await expect(globalThis.fetch('/api/plain?i=1')).rejects.toThrow(TypeError)
+    await expect(globalThis.fetch('/about')).rejects.toThrow(TypeError)
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain("fetch('/api/plain?i=1') ran on the server and has no page origin there")
+    expect(lines[0]).toContain("serverFetch('/api/plain?i=1')")
+  })
+
+  it('wraps fetch once, however many times the plugin runs', () => {
+    missedFetchPlugin(ROUTES, () => undefined)(fakeNitroApp())
+    const wrapped = globalThis.fetch
+    missedFetchPlugin(ROUTES, () => undefined)(fakeNitroApp())
+    expect(globalThis.fetch).toBe(wrapped)
   })
 })
