@@ -44,3 +44,29 @@ export function createLogCapture(): {
     },
   }
 }
+
+/**
+ * A console for webpack's and Rspack's infrastructure logger (`infrastructureLogging.console`),
+ * writing into a capture: `info`, `log` and `debug` lines as `info`.
+ */
+export function captureConsole(push: (level: 'info' | 'warn' | 'error', message: unknown) => void): Console {
+  const line =
+    (level: 'info' | 'warn' | 'error') =>
+    (...args: unknown[]) =>
+      push(level, args.join(' '))
+  const ignore = () => {}
+  return {
+    info: line('info'),
+    log: line('info'),
+    debug: line('info'),
+    warn: line('warn'),
+    error: line('error'),
+    trace: ignore,
+    group: ignore,
+    groupCollapsed: ignore,
+    groupEnd: ignore,
+    clear: ignore,
+    profile: ignore,
+    profileEnd: ignore,
+  } as unknown as Console
+}

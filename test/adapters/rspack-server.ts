@@ -7,7 +7,12 @@ import { corsDevProxy, type WebpackCorsDevProxyOptions } from '@cors-dev-proxy/w
 import { type Compiler, type RspackPluginInstance, rspack } from '@rspack/core'
 import { RspackDevServer } from '@rspack/dev-server'
 import type { TestCertificate } from '../support/tls.js'
-import { type AdapterHarness, createLogCapture, type DevServerHandle } from './adapter-harness.js'
+import {
+  type AdapterHarness,
+  captureConsole,
+  createLogCapture,
+  type DevServerHandle,
+} from './adapter-harness.js'
 import { WEBPACK_APP } from './webpack-server.js'
 
 /** Its version, for test names. */
@@ -26,29 +31,6 @@ export interface RspackSetup {
   /** Extra `devServer` options (they win over the defaults here). */
   devServer?: Record<string, unknown>
   plugins?: RspackPluginInstance[]
-}
-
-/** A console for Rspack's infrastructure logger, writing into the capture. */
-function captureConsole(push: (level: 'info' | 'warn' | 'error', message: unknown) => void): Console {
-  const line =
-    (level: 'info' | 'warn' | 'error') =>
-    (...args: unknown[]) =>
-      push(level, args.join(' '))
-  const ignore = () => {}
-  return {
-    info: line('info'),
-    log: line('info'),
-    debug: line('info'),
-    warn: line('warn'),
-    error: line('error'),
-    trace: ignore,
-    group: ignore,
-    groupCollapsed: ignore,
-    groupEnd: ignore,
-    clear: ignore,
-    profile: ignore,
-    profileEnd: ignore,
-  } as unknown as Console
 }
 
 /**

@@ -12,7 +12,12 @@ import {
 } from '@cors-dev-proxy/webpack'
 import webpack from 'webpack'
 import type { TestCertificate } from '../support/tls.js'
-import { type AdapterHarness, createLogCapture, type DevServerHandle } from './adapter-harness.js'
+import {
+  type AdapterHarness,
+  captureConsole,
+  createLogCapture,
+  type DevServerHandle,
+} from './adapter-harness.js'
 
 /** connect 3 (its types are not installed): the app webpack-dev-server documents for HTTP/2. */
 const connect = createRequire(import.meta.url)('connect') as () => unknown
@@ -70,28 +75,6 @@ export interface WebpackSetup {
 export interface WebpackDevServerHandle extends DevServerHandle {
   /** `stop()` then `start()` on the same instance, as a restart does; resolves with its new origin. */
   restart(): Promise<string>
-}
-
-function captureConsole(push: (level: 'info' | 'warn' | 'error', message: unknown) => void): Console {
-  const line =
-    (level: 'info' | 'warn' | 'error') =>
-    (...args: unknown[]) =>
-      push(level, args.join(' '))
-  const ignore = () => {}
-  return {
-    info: line('info'),
-    log: line('info'),
-    debug: line('info'),
-    warn: line('warn'),
-    error: line('error'),
-    trace: ignore,
-    group: ignore,
-    groupCollapsed: ignore,
-    groupEnd: ignore,
-    clear: ignore,
-    profile: ignore,
-    profileEnd: ignore,
-  } as unknown as Console
 }
 
 /**
