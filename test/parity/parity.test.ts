@@ -11,7 +11,7 @@ import { startDevProxy } from './start-dev-proxy.js'
  * The parity suite: one configuration, served by the dev proxy, by real nginx with the nginx
  * export and by real Caddy with the Caddy export, all forwarding to one mock backend. Every check
  * sends the same request through the three and compares what came back (and what the backend
- * received). Every difference that remains is in EXCEPTIONS with its reason, as in the README's
+ * received). Every difference that remains is in EXCEPTIONS with its reason, as on the docs' exports page's
  * "nginx and Caddy exports" section; a difference missing there, or listed but gone, fails.
  */
 

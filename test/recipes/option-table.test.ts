@@ -3,7 +3,7 @@ import { Agent as HttpAgent } from 'node:http'
 import { CorsDevProxyError, createCorsDevProxy } from '@cors-dev-proxy/core'
 import { describe, expect, it } from 'vitest'
 
-// The README's table "Every option, and what it is here" (in "Moving from Vite server.proxy /
+// The Migrating page's table "Every option, and what it is here" (docs/migrating.md: "Moving from Vite server.proxy /
 // http-proxy-middleware") against the option names of the tools users move from, and against
 // what the proxy does with each name.
 
@@ -120,8 +120,8 @@ interface Row {
 }
 
 function tableRows(): Map<string, Row> {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-  const section = readme.split('#### Every option, and what it is here')[1]?.split('\n#### ')[0] ?? ''
+  const page = readFileSync(new URL('../../docs/migrating.md', import.meta.url), 'utf8')
+  const section = page.split('## Every option, and what it is here')[1]?.split('\n## ')[0] ?? ''
   const rows = new Map<string, Row>()
   for (const line of section.split('\n')) {
     const cells = /^\| `([A-Za-z]+)` \| ([^|]+) \| (.+) \|$/.exec(line)
@@ -144,7 +144,7 @@ function outcome(name: string): 'works' | CorsDevProxyError {
   }
 }
 
-describe("the README's option table", () => {
+describe("the Migrating page's option table", () => {
   const rows = tableRows()
 
   it.each([...HPM_OPTION_NAMES, ...HPM2_OPTION_NAMES, ...VITE_OPTION_NAMES])('has a row for %s', (name) => {

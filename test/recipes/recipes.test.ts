@@ -4,21 +4,18 @@ import { type CorsDevProxyOptions, createCorsDevProxy, type Routes } from '@cors
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { collectBody, listen, sendRequest } from '../support/servers.js'
 
-// The "Moving from Vite server.proxy / http-proxy-middleware" recipes of the README, run as they
-// are written there: each `// cors-dev-proxy` block is evaluated with its localhost targets
+// The recipes of the docs' Recipes page (docs/recipes.md), run as they are written there: each `// cors-dev-proxy` block is evaluated with its localhost targets
 // pointed at real test servers, then checked for what the recipe promises.
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+const page = readFileSync(new URL('../../docs/recipes.md', import.meta.url), 'utf8')
 
 /** Every recipe: its title and the source of its `// cors-dev-proxy` block. */
 function recipes(): Map<string, string> {
   const found = new Map<string, string>()
-  const section =
-    readme.split('### Moving from Vite `server.proxy` / http-proxy-middleware')[1]?.split('\n### ')[0] ?? ''
-  for (const part of section.split('#### Recipe: ').slice(1)) {
+  for (const part of page.split('\n## ').slice(1)) {
     const title = part.slice(0, part.indexOf('\n')).trim()
     const block = /```js\n\/\/ cors-dev-proxy\n([\s\S]*?)```/.exec(part)?.[1]
-    if (block !== undefined) found.set(title, block)
+    if (block !== undefined) found.set(title.charAt(0).toLowerCase() + title.slice(1), block)
   }
   return found
 }
@@ -48,7 +45,7 @@ async function backend(name: string) {
  */
 async function runRecipe(title: string) {
   const source = recipes().get(title)
-  if (source === undefined) throw new Error(`no recipe "${title}" in the README`)
+  if (source === undefined) throw new Error(`no recipe "${title}" on the Recipes page`)
   const main = await backend('main')
   const beta = await backend('beta')
   const code = source
@@ -80,7 +77,7 @@ async function runRecipe(title: string) {
   return { get }
 }
 
-describe('the README recipes for moving a config over', () => {
+describe('the Recipes page, for moving a config over', () => {
   it('are all there, each with a cors-dev-proxy block', () => {
     expect([...recipes().keys()]).toEqual([
       'an auth header on every request',

@@ -12,7 +12,7 @@ import { answeringTarget, type RawTarget } from './support/raw-target.js'
  * when a 100 arrives (`SocketError('bad response')` in `onHeadersComplete`), before any dispatch
  * handler sees an interim or a final answer, so the final answer cannot be relayed. Its issue
  * "HTTP 100 Continue" (nodejs/undici#197) is open and labelled wontfix. Skipping the 100 ourselves
- * would mean parsing every upstream byte stream in front of undici's parser. The README's
+ * would mean parsing every upstream byte stream in front of undici's parser. The docs'
  * "Security and reliability" section says so. What the proxy does is answer 502 with a cause
  * that names the 100 (before, it said "connection closed by the server: check its log", which
  * sent developers to the wrong place), once, without retrying it. If undici learns to skip the

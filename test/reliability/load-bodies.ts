@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
  * Everything the load test sends or expects is a pure function of a seed, so the target and the
  * clients derive the same bytes independently: the target answers `bodyFor(seed, size)`, the
  * client computes the same slice and compares. Nothing here comes from the proxy's sources: the
- * expected JSONP script is written out from the README's format, not imported.
+ * expected JSONP script is written out from the documented format (docs/guide/jsonp.md), not imported.
  */
 
 /** Largest body the load test sends or asks for. */
@@ -84,7 +84,7 @@ export function callbackFor(seed: number): string {
   return `load.cb_${seed.toString(36)}`
 }
 
-/** The script a JSONP answer must be (README, "JSONP"): the JSON with U+2028/U+2029 escaped. */
+/** The script a JSONP answer must be (docs/guide/jsonp.md): the JSON with U+2028/U+2029 escaped. */
 export function expectedJsonp(callback: string, json: string): string {
   const safe = json.replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029')
   return `/**/ typeof ${callback} === 'function' && ${callback}(${safe});`

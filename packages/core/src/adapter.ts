@@ -1,5 +1,5 @@
 // '@cors-dev-proxy/core/adapter': what the dev-server adapters and the CLI share, and nothing a
-// config file needs. Documented in the README ("Writing an adapter"); semver applies to it like
+// config file needs. Documented on the docs' API page ("Writing an adapter"); semver applies to it like
 // to the main entry.
 
 export type { AllowedOrigins, CorsOriginPolicy } from './config/cors-origin-policy.js'

@@ -1,4 +1,4 @@
-// The public API of @cors-dev-proxy/core: what the README documents, nothing else. What the
+// The public API of @cors-dev-proxy/core: what the docs' API page (docs/reference/api.md) documents, nothing else. What the
 // adapters (and the CLI) share lives behind '@cors-dev-proxy/core/adapter' (adapter.ts).
 
 export type { AddressSpace } from './browser/address-space.js'
@@ -57,6 +57,7 @@ export type { MockBackendOptions, MockCorsMode } from './config/mock-options.js'
 export type {
   CookieRewrite,
   CorsDevProxyOptions,
+  JsonpOptions,
   LogLevel,
   LogSink,
   PathRewrite,

@@ -22,7 +22,7 @@ const VITE_HOST_CHECK = /^(?:viteHostCheckMiddleware|hostValidationMiddleware)/
  *
  * Vite 7 and 8 install it before any plugin middleware, and it answers every `OPTIONS` with
  * 204 itself, so a preflight would never reach the backend or the route's own `cors` policy
- * (see the README). Only the requests `isProxied` claims skip it: Vite's own files keep
+ * (see docs/guide/vite.md). Only the requests `isProxied` claims skip it: Vite's own files keep
  * Vite's default allow-list. Returns whether the middleware was found.
  */
 export function exemptProxiedRoutesFromViteCors(

@@ -2,34 +2,10 @@
 // committed beside them (test/frameworks/pnpm-lock.yaml, frozen), then our packages from the
 // tarballs `pnpm pack` makes, as `npm install ./cors-dev-proxy-vite-0.1.0.tgz` would take them.
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-/**
- * Packs every published package of the repository into `destination` and returns their
- * tarballs by package name.
- * @param {string} root the repository root
- * @param {string} destination
- * @returns {Record<string, string>} package name → tarball path
- */
-export function packPackages(root, destination) {
-  mkdirSync(destination, { recursive: true })
-  const tarballs = {}
-  for (const entry of readdirSync(join(root, 'packages'), { withFileTypes: true })) {
-    if (!entry.isDirectory()) continue
-    const dir = join(root, 'packages', entry.name)
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
-    if (manifest.private) continue
-    const out = execFileSync('pnpm', ['pack', '--pack-destination', destination], {
-      cwd: dir,
-      encoding: 'utf8',
-    })
-    // pnpm prints the tarball's path on its last line.
-    const path = out.trim().split('\n').at(-1)
-    tarballs[manifest.name] = path.startsWith('/') ? path : join(destination, path)
-  }
-  return tarballs
-}
+export { packPackages } from '../../../scripts/pack-local.mjs'
 
 /**
  * Copies the apps and their dependency manifest into `folder`, installs the locked

@@ -51,7 +51,7 @@ function lines(messages: readonly string[]): string[] {
 
 /**
  * The core on a bare `node:http` (or `node:http2` over TLS) server: `createCorsDevProxy` as the
- * whole request handler, its `upgrade` and `connect` listeners wired as the README shows.
+ * whole request handler, its `upgrade` and `connect` listeners wired as the docs' API page shows.
  */
 async function startCore(setup: FrontEndSetup): Promise<FrontEnd> {
   const sink = captureLogSink()

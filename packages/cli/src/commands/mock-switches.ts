@@ -1,6 +1,6 @@
 /**
  * The per-request switches of the mock backend, as `cors-dev-proxy mock` prints them: the same
- * table as the README's "Mock backend" section (a test keeps the two in step).
+ * table as the docs' Mock backend page (docs/guide/mock-backend.md) (a test keeps the two in step).
  */
 export const MOCK_SWITCHES: ReadonlyArray<readonly [name: string, values: string, effect: string]> =
   Object.freeze([

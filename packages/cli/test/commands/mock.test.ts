@@ -6,7 +6,7 @@ import { rawRequest } from '../support/raw-request.js'
 
 /** `cors-dev-proxy mock` in a child process: what it prints, its CORS flags, and its stop. */
 
-const README = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8')
+const PAGE = readFileSync(new URL('../../../../docs/guide/mock-backend.md', import.meta.url), 'utf8')
 const ORIGIN = 'http://localhost:5173'
 let mock: CliServer
 
@@ -26,9 +26,9 @@ afterAll(async () => {
   await mock?.stop()
 })
 
-/** The switch names of the README's "Mock backend" table. */
-function readmeSwitches(): string[] {
-  const section = README.slice(README.indexOf('## Mock backend'))
+/** The switch names of the docs' Mock backend page (its switch table). */
+function pageSwitches(): string[] {
+  const section = PAGE
   const table = section.slice(
     section.indexOf('| switch |'),
     section.indexOf('\n\n', section.indexOf('| switch |')),
@@ -37,10 +37,10 @@ function readmeSwitches(): string[] {
 }
 
 describe('mock', () => {
-  it('prints its URL, its CORS mode and every switch of the README table', () => {
+  it('prints its URL, its CORS mode and every switch of the docs table', () => {
     expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/)
     expect(mock.output()).toContain('mock backend, CORS reflect, origin http://app.test:8080')
-    const names = readmeSwitches()
+    const names = pageSwitches()
     expect(names.length).toBeGreaterThan(5)
     expect(MOCK_SWITCHES.map(([name]) => name)).toEqual(names)
     for (const name of names) expect(mock.output()).toMatch(new RegExp(`^ +${name}=`, 'm'))

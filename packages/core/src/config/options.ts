@@ -42,145 +42,200 @@ export type CookieRewrite = false | string | Record<string, string>
  */
 export interface RouteOptions {
   /**
-   * Where requests go: an `http:`, `https:`, `ws:` or `wss:` URL (a path in it is prepended), or
-   * http-proxy's target object (`{ protocol: 'http:', host: 'localhost', port: 3000 }`, or
-   * `{ socketPath: '/tmp/api.sock' }` for a Unix socket). `0.0.0.0` and `[::]` mean loopback.
-   * Required unless `mock` is set, or a `router` or `bypass` picks where each request goes.
+   * Where requests go: an `http:`, `https:`, `ws:` or `wss:` URL; a path in it is prepended
+   * (`http://h/v1` + `/users` → `/v1/users`). Also http-proxy's target object,
+   * `{ protocol: 'http:', host: 'localhost', port: 3000 }`, or `{ socketPath: '/tmp/api.sock' }` for a
+   * Unix socket (sent with `Host: localhost`). `0.0.0.0` and `[::]`, what servers print when they
+   * listen everywhere, are reached on loopback. A route with only a `router` or a `bypass` has no
+   * target: a request neither sends elsewhere is answered 502 naming `target`.
+   * @default none: required unless `mock`, `router` or `bypass` is set
+   * @example 'http://localhost:3000'
    */
   target?: string | URL | TargetObject
   /**
    * http-proxy's `auth`: `'user:password'`, sent upstream as Basic `Authorization` when the
-   * request carries no `Authorization` of its own.
+   * request carries no `Authorization` of its own (as Node's `http.request({ auth })` does).
    * @default none
+   * @example 'admin:secret'
    */
   auth?: string
   /**
    * Send the target's host as `Host` instead of the dev server's.
    * @default true
+   * @example false
    */
   changeOrigin?: boolean
   /**
-   * How the path is rewritten before forwarding. By default the prefix is removed
-   * (`/api/users?x=1` → `/users?x=1`); `false` keeps it.
+   * How the path is rewritten before forwarding. By default the route's prefix is removed
+   * (`/api/users?x=1` → `/users?x=1`), as a production reverse proxy does; `false` keeps the path
+   * as it came (Vite's `server.proxy` and http-proxy-middleware keep it by default). An object maps
+   * regular expressions to replacements, applied in order; a function `(path, req) => string`
+   * may be async and is awaited. When the target answers 404 and would have answered the path
+   * with the prefix, the log suggests `pathRewrite: false`.
    * @default remove the prefix
+   * @example { '^/api/old': '/new' }
    */
   pathRewrite?: PathRewrite
   /**
    * Fixed headers added to every upstream request.
    * @default {}
+   * @example { 'x-api-key': 'dev-key' }
    */
   headers?: Record<string, string>
   /**
-   * Add X-Forwarded-For (appended), -Proto, -Host, -Port and X-Real-IP.
+   * Add `X-Forwarded-For` (appended to the client's), `X-Forwarded-Proto`, `-Host`, `-Port` and
+   * `X-Real-IP` to upstream requests.
    * @default true
+   * @example false
    */
   xfwd?: boolean
   /**
-   * Forward WebSocket upgrades on this prefix. On a `mock` route, opens the mock's WebSocket
-   * echo at `<prefix>/ws` (with the default `pathRewrite`).
+   * Forward WebSocket upgrades on this prefix (implied by a `ws:` or `wss:` target). On a `mock`
+   * route, opens the mock's WebSocket echo at `<prefix>/ws` (with the default `pathRewrite`).
+   * The dev server's own sockets (Vite's and webpack-dev-server's HMR) are never forwarded.
    * @default false
+   * @example true
    */
   ws?: boolean
   /**
    * Verify the target's TLS certificate. `false` accepts a self-signed target.
    * @default true
+   * @example false
    */
   secure?: boolean
   /**
-   * Speak HTTP/2 to an `https:` target that offers it (negotiated by ALPN; HTTP/1.1 otherwise).
-   * The browser-facing side is unchanged. An `http:` target always gets HTTP/1.1: no browser or
-   * proxy negotiates HTTP/2 without TLS.
+   * Offer HTTP/2 to an `https:` target (negotiated by ALPN; HTTP/1.1 when it declines). The
+   * browser-facing side is unchanged, and an `http:` target always gets HTTP/1.1: no browser or
+   * proxy negotiates HTTP/2 without TLS. The debug line then shows the upstream hop's protocol
+   * (`… over h2`). Off by default because it is slower for many small requests (see the
+   * [benchmark](/benchmark)); turn it on for a target that only speaks HTTP/2.
    * @default false
+   * @example true
    */
   http2?: boolean
   /**
-   * Milliseconds to wait for the target's response headers before answering 504.
+   * Milliseconds to wait for the target's response headers (connecting included) before
+   * answering 504.
    * @default 30000
+   * @example 5000
    */
   timeout?: number
   /**
-   * Rewrite the Domain attribute of Set-Cookie. By default it is removed so the browser
-   * stores the cookie for the dev server's host.
-   * @default ''
+   * Rewrite the `Domain` attribute of Set-Cookie: `false` keeps it, a string replaces it (`''`
+   * removes it), an object maps old domains to new ones (`'*'` for any). By default it is removed,
+   * so the browser stores the cookie for the dev server's host.
+   * @default '' (remove Domain)
+   * @example { 'api.example.test': '', '*': 'localhost' }
    */
   cookieDomainRewrite?: CookieRewrite
   /**
-   * Rewrite the Path attribute of Set-Cookie.
+   * Rewrite the `Path` attribute of Set-Cookie, with the same forms as `cookieDomainRewrite`.
    * @default false
+   * @example { '/': '/api/' }
    */
   cookiePathRewrite?: CookieRewrite
   /**
-   * Answer preflights here (204) and add CORS headers to every response of the route,
-   * instead of forwarding OPTIONS to the target. `true` uses the safe defaults.
+   * Answer preflights here (204) and add CORS headers to every response of the route (proxied
+   * answers and the proxy's own 502/504), instead of forwarding `OPTIONS` to the target. `true`
+   * uses the safe defaults (localhost and loopback origins); an object is a [CORS
+   * policy](#cors-options). Without it, preflights go to the target untouched and the log explains,
+   * in Chromium's words, any answer the browser would block.
    * @default false (preflights are forwarded untouched)
+   * @example { origin: 'http://localhost:5173', credentials: true }
    */
   cors?: boolean | CorsOptions
   /**
-   * Answer from the built-in mock backend instead of a target.
+   * Answer from the built-in [mock backend](/guide/mock-backend) instead of a target: an echo of
+   * each request, CORS modes, cookies, event streams and a WebSocket echo. An object sets its
+   * [options](#mock-options).
    * @default false
+   * @example true
    */
   mock?: boolean | MockBackendOptions
   /**
-   * Wrap JSON answers of GET requests that carry a callback parameter as JSONP.
+   * Wrap the JSON answers of GET requests that carry a callback parameter as JSONP
+   * (`typeof cb === 'function' && cb(<json>);`, served as `application/javascript`). `true` uses the
+   * `callback` parameter; `{ param: 'cb' }` another. A callback name that is not a plain
+   * identifier path is answered 400 and never reflected.
    * @default false
+   * @example { param: 'cb' }
    */
-  jsonp?: boolean | { param?: string }
+  jsonp?: boolean | JsonpOptions
   /**
    * Rewrite a redirect's `Location` (and `Content-Location`) that points at the target, absolute
    * or path-absolute, to the dev server's origin with the route's prefix put back, so the
    * browser stays on the dev server: `http://localhost:3000/posts` → `http://localhost:5173/api/posts`.
-   * Other origins are left alone.
+   * Other origins and relative values are left alone. With a `pathRewrite` object or function it
+   * cannot be undone: the header passes unchanged and the log says so once per route.
    * @default true
+   * @example false
    */
   rewriteLocation?: boolean
   /**
    * With `changeOrigin`, send a same-origin call's `Origin` (the dev server's own) as the
    * target's origin, so backends that compare `Origin` with `Host` (CSRF checks, WebSocket
-   * servers) accept it. Any other `Origin` is forwarded unchanged.
+   * servers) accept it. Any other `Origin` is forwarded unchanged, and a 403 to such a request
+   * gets a hint in the log. WebSocket upgrades follow the same rule.
    * @default true
+   * @example false
    */
   rewriteOrigin?: boolean
   /**
    * Vite's option: every WebSocket upgrade's `Origin` becomes the target's, whatever page
    * opened it.
    * @default false
+   * @example true
    */
   rewriteWsOrigin?: boolean
   /**
-   * http-proxy-middleware's hooks: `proxyReq`, `proxyRes`, `error`, `proxyReqWs` (async
-   * allowed). They run after the shared options' hooks. Not on a mock route.
+   * http-proxy-middleware's hooks: `proxyReq`, `proxyRes`, `error` and `proxyReqWs`, async
+   * allowed and awaited. They run after the shared options' hooks. Not on a mock route. See
+   * [Hooks](/guide/hooks) for what each receives.
    * @default none
+   * @example { proxyReq: (proxyReq) => proxyReq.setHeader('x-dev', '1') }
    */
   on?: ProxyHooks
   /**
    * Vite's `configure(proxy, options)`: called once, at construction; register hooks with
    * `proxy.on('proxyReq' | 'proxyRes' | 'error' | 'proxyReqWs', fn)`. Not on a mock route.
    * @default none
+   * @example (proxy) => proxy.on('proxyRes', (proxyRes) => { proxyRes.headers['x-dev'] = '1' })
    */
   configure?: (proxy: ConfigurableProxy, options: RouteOptions) => void
   /**
-   * Vite's `bypass(req, res, options)`: return a path to serve it from the dev server instead,
+   * Vite's `bypass(req, res, options)`: return a path to have the dev server serve it instead,
    * `false` to answer 404, nothing to proxy. Also asked for WebSocket upgrades (`res` undefined).
+   * A route with a `bypass` needs no `target` if it never proxies.
    * @default none
+   * @example (req) => (req.headers.accept?.includes('text/html') ? '/index.html' : undefined)
    */
   bypass?: Bypass
   /**
-   * A target per request (http-proxy-middleware's `router`): a function, or an object of
-   * host / path / host+path → target. Not on a mock route.
+   * A target per request (http-proxy-middleware's `router`): a function `(req, res, options)`
+   * returning a URL string, a `URL` or a target object (async allowed; `undefined` keeps the
+   * route's target), or an object of `'host'`, `'/path'` or `'host/path'` keys to targets (a host as
+   * the browser sends it, port included, matched whole; a path matched segment-safe; the first
+   * match in the order written). Not on a mock route.
    * @default the route's target
+   * @example { 'beta.localhost:5173': 'http://localhost:3001' }
    */
   router?: Router
   /**
-   * Which requests of the prefix the route takes (http-proxy-middleware's `pathFilter`); the
-   * others go on to the dev server.
-   * @default all of them
+   * Which requests of the prefix the route takes (http-proxy-middleware's `pathFilter`): a
+   * function `(path, req) => boolean`, a path prefix or a list of them (segment-safe, like route
+   * keys; globs are refused with the function form as the fix). The others go on to the dev server.
+   * @default every request of the prefix
+   * @example (path, req) => req.method !== 'GET' || !path.endsWith('.html')
    */
   pathFilter?: PathFilter
   /**
-   * Rewrites the target's answers (http-proxy-middleware's `responseInterceptor`): gets the
-   * whole body, decompressed; returns the new one. Event streams are never buffered. Not on a
-   * mock route.
+   * Rewrites the target's answers (http-proxy-middleware's `responseInterceptor`):
+   * `(body, proxyRes, req, res) => newBody` gets the whole body as a Buffer, decompressed (at
+   * most 16 MiB); a Buffer or string is the new body, `undefined` keeps it, anything else is sent
+   * as JSON. Headers it sets on `res` win over the target's, and `Content-Length` is computed for
+   * the new body. Event streams and bodiless answers are never buffered. Not on a mock route.
    * @default none
+   * @example (body) => ({ ...JSON.parse(body.toString('utf8')), env: 'dev' })
    */
   transformResponse?: TransformResponse
   /**
@@ -189,14 +244,17 @@ export interface RouteOptions {
    * per failure, as its `loggerPlugin` writes them. The shared options' `logger` is different:
    * where cors-dev-proxy's own lines go.
    * @default none
+   * @example console
    */
   logger?: LogSink
   /**
    * http-proxy-middleware's `plugins` (v3+): `(proxyServer, options) => void`, called once at
    * construction; `proxyServer.on('proxyReq' | 'proxyRes' | 'error' | 'proxyReqWs', fn)` registers
-   * a hook (as `configure` does). Other events are refused. hpm's own plugins (`loggerPlugin`,
-   * `proxyEventsPlugin`, `errorResponsePlugin`, `debugProxyErrorsPlugin`) are built in and skipped.
+   * a hook (as `configure` does). Other events (`open`, `close`, `start`, `end`, `econnreset`) fail
+   * at start-up, naming the plugin. hpm's own plugins (`loggerPlugin`, `proxyEventsPlugin`,
+   * `errorResponsePlugin`, `debugProxyErrorsPlugin`) are built in and skipped.
    * @default []
+   * @example [(proxyServer) => proxyServer.on('proxyRes', (proxyRes) => { proxyRes.headers['x-dev'] = '1' })]
    */
   // biome-ignore lint/suspicious/noExplicitAny: the route as the user wrote it, passed back unchanged.
   plugins?: Array<(proxyServer: ConfigurableProxy, options: any) => void>
@@ -204,6 +262,7 @@ export interface RouteOptions {
    * http-proxy-middleware's `ejectPlugins`: accepted; nothing here is a plugin to eject (an
    * `on.error` hook that answers replaces the 502/504), which `true` says at start-up.
    * @default false
+   * @example true
    */
   ejectPlugins?: boolean
   /**
@@ -213,6 +272,7 @@ export interface RouteOptions {
    * origin. One redirect past the limit is a 502. Off by default: the browser follows redirects
    * itself (and `rewriteLocation` keeps it on the dev server).
    * @default false
+   * @example 5
    */
   followRedirects?: boolean | number
   /**
@@ -221,8 +281,19 @@ export interface RouteOptions {
    * `rejectUnauthorized`...) are applied to the route's undici pool. Other agents (proxy agents)
    * and other agent options are refused at start-up.
    * @default keep-alive pool, as many connections as requests in flight
+   * @example new http.Agent({ keepAlive: true, maxSockets: 8 })
    */
   agent?: HttpAgent | false
+}
+
+/** The object form of a route's `jsonp` option. */
+export interface JsonpOptions {
+  /**
+   * Name of the query parameter that carries the callback name.
+   * @default 'callback'
+   * @example 'cb'
+   */
+  param?: string
 }
 
 /** A route: a target URL, or a route object. */
@@ -262,13 +333,17 @@ export interface CorsDevProxyOptions
     | 'on'
   > {
   /**
-   * How much to log.
+   * How much to log: `'debug'` adds one line per answered request with both hops, the
+   * protocols, the status and the time (`h2 GET /api/users → http://localhost:3000/users 200 12 ms`).
    * @default 'info'
+   * @example 'debug'
    */
   log?: LogLevel
   /**
-   * Where to write log lines.
-   * @default console
+   * Where cors-dev-proxy's own lines go: `{ info, warn, error }`. The adapters pass the dev
+   * server's logger (Vite's, webpack's infrastructure logger, Rsbuild's, Nuxt's) unless this is set.
+   * @default console, or the dev server's logger
+   * @example { info: console.log, warn: console.warn, error: console.error }
    */
   logger?: LogSink
   /**
@@ -278,6 +353,7 @@ export interface CorsDevProxyOptions
    * (`server.on('upgrade', proxy.upgrade)`). Wiring both never handles an upgrade twice. The
    * adapters wire upgrades themselves and ignore it.
    * @default true
+   * @example false
    */
   subscribeUpgrade?: boolean
 }

@@ -88,7 +88,7 @@ interface Upstream {
 /**
  * Creates the upstream connection pools. Connections are kept alive and reused: a proxy that
  * opens one connection per request (as Vite's does) reaches about a third of the throughput;
- * the README's benchmark section has the numbers.
+ * the docs' Benchmark page has the numbers.
  * A pool is per origin *and* `secure` setting, so a route with `secure: false` never lends its
  * unverified TLS connections to a route that asked for verification.
  *

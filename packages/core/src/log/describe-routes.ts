@@ -11,7 +11,7 @@ function describePathRewrite(rewrite: PathRewrite | undefined): string | undefin
   return `pathRewrite: ${JSON.stringify(rewrite)}`
 }
 
-/** The options of one route that differ from their defaults, in the order of the README's table. */
+/** The options of one route that differ from their defaults, in the order of the Options page (the order of `RouteOptions`). */
 function differences(route: ResolvedRoute): string[] {
   const notes: string[] = []
   // Only a forwarding route has these; a mock route answers itself.

@@ -6,20 +6,17 @@ import { validateCaddy, validateNginx } from '../../../../test/support/reverse-p
 import { renderCaddy } from '../../src/export/caddy.js'
 import { renderNginx } from '../../src/export/nginx.js'
 
-const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8')
-const section = readme.slice(
-  readme.indexOf('## nginx and Caddy exports'),
-  readme.indexOf('### What still differs'),
-)
+const page = readFileSync(new URL('../../../../docs/guide/exports.md', import.meta.url), 'utf8')
+const section = page.slice(0, page.indexOf('## What still differs'))
 
-/** The first fenced block of `language` in the README's exports section. */
+/** The first fenced block of `language` on the docs' exports page (docs/guide/exports.md). */
 function block(language: string): string {
   const match = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(section)
-  if (!match?.[1]) throw new Error(`no \`\`\`${language} block in the README's exports section`)
+  if (!match?.[1]) throw new Error(`no \`\`\`${language} block on the docs' exports page`)
   return match[1]
 }
 
-// The configuration the README shows, as written there.
+// The configuration the page shows, as written there.
 const ROUTES =
   "routes: { '/api': { target: 'http://localhost:3000', cors: { origin: 'http://localhost:5173', credentials: true } } },"
 const config = defineConfig({
@@ -29,7 +26,7 @@ const config = defineConfig({
 })
 const options = { listen: '8080', serverName: undefined }
 
-describe("the README's exports section", () => {
+describe("the docs' exports page", () => {
   it('shows the configuration the examples come from', () => {
     expect(block('ts')).toContain(ROUTES)
   })
@@ -42,7 +39,7 @@ describe("the README's exports section", () => {
 
   it('shows what renderCaddy prints for it, and Caddy accepts it', async () => {
     const output = renderCaddy(resolveOptions(config), options)
-    expect(block('caddy')).toBe(output)
+    expect(block('txt')).toBe(output)
     expect((await validateCaddy(output)).ok).toBe(true)
   })
 })

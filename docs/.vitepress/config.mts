@@ -1,0 +1,103 @@
+import { defineConfig } from 'vitepress'
+import { writeOptionsPage } from './option-reference/write-options-page.ts'
+
+// The options page is generated from the core's option interfaces before VitePress reads the
+// pages, so it cannot drift from what `resolveOptions` accepts (see option-reference/).
+writeOptionsPage()
+
+const guide = [
+  {
+    text: 'Introduction',
+    items: [
+      { text: 'What it is', link: '/guide/what-is-it' },
+      { text: 'Getting started', link: '/guide/getting-started' },
+      { text: 'Supported versions', link: '/guide/versions' },
+    ],
+  },
+  {
+    text: 'Dev servers',
+    items: [
+      { text: 'Vite', link: '/guide/vite' },
+      { text: 'webpack-dev-server', link: '/guide/webpack' },
+      { text: 'Rspack', link: '/guide/rspack' },
+      { text: 'The CLI', link: '/guide/cli' },
+      { text: 'Server-side code (SSR)', link: '/guide/ssr' },
+    ],
+  },
+  {
+    text: 'Frameworks',
+    items: [
+      { text: 'Overview', link: '/frameworks/' },
+      { text: 'Nuxt', link: '/frameworks/nuxt' },
+      { text: 'SvelteKit', link: '/frameworks/sveltekit' },
+      { text: 'Astro', link: '/frameworks/astro' },
+      { text: 'React Router', link: '/frameworks/react-router' },
+      { text: 'Vite middleware mode', link: '/frameworks/vite-middleware-mode' },
+      { text: 'Rsbuild', link: '/frameworks/rsbuild' },
+    ],
+  },
+  {
+    text: 'How it works',
+    items: [
+      { text: 'Routes', link: '/guide/routes' },
+      { text: 'Hooks', link: '/guide/hooks' },
+      { text: 'Errors', link: '/guide/errors' },
+      { text: 'CORS', link: '/guide/cors' },
+      { text: 'The browser model', link: '/guide/browser-model' },
+      { text: 'JSONP', link: '/guide/jsonp' },
+      { text: 'Mock backend', link: '/guide/mock-backend' },
+      { text: 'nginx and Caddy exports', link: '/guide/exports' },
+      { text: 'Security and reliability', link: '/guide/security' },
+    ],
+  },
+  {
+    text: 'More',
+    items: [
+      { text: 'Recipes', link: '/recipes' },
+      { text: 'Migrating', link: '/migrating' },
+      { text: 'Troubleshooting', link: '/troubleshooting' },
+      { text: 'Benchmark', link: '/benchmark' },
+      { text: 'The playground', link: '/guide/playground' },
+      { text: 'Working on cors-dev-proxy', link: '/guide/contributing' },
+    ],
+  },
+]
+
+const reference = [
+  {
+    text: 'Reference',
+    items: [
+      { text: 'Options', link: '/reference/options' },
+      { text: 'Core API', link: '/reference/api' },
+    ],
+  },
+]
+
+/** The docs site: guide, frameworks, options reference and API, recipes, troubleshooting. */
+export default defineConfig({
+  title: 'cors-dev-proxy',
+  description:
+    'Cross-origin calls that just work while a web app is being developed, and are explained when they don’t.',
+  lang: 'en-US',
+  cleanUrls: true,
+  lastUpdated: false,
+  // A link to a page that does not exist fails the build (VitePress's own check); anchors are
+  // checked after the build by scripts/check-links.mjs, which VitePress does not do.
+  ignoreDeadLinks: false,
+  srcExclude: ['scripts/**', 'README.md'],
+  themeConfig: {
+    nav: [
+      { text: 'Guide', link: '/guide/what-is-it' },
+      { text: 'Frameworks', link: '/frameworks/' },
+      { text: 'Options', link: '/reference/options' },
+      { text: 'Recipes', link: '/recipes' },
+      { text: 'Troubleshooting', link: '/troubleshooting' },
+    ],
+    sidebar: {
+      '/reference/': [...reference, ...guide],
+      '/': [...guide, ...reference],
+    },
+    outline: { level: [2, 3] },
+    search: { provider: 'local' },
+  },
+})

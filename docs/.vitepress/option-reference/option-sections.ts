@@ -1,0 +1,74 @@
+import type { InterfaceSource } from './extract-options.ts'
+
+/** A section of the options page: one interface of the core, and how its example is written. */
+export interface OptionSection extends InterfaceSource {
+  /** Heading of the section. */
+  readonly title: string
+  /** Prefix of each option's anchor (`''` for route options: `#target`, `#changeorigin`). */
+  readonly anchorPrefix: string
+  /** What the section is, above its table (markdown). */
+  readonly intro: string
+  /** The sample call that shows `name: value` in place, as a user writes it. */
+  readonly sample: (name: string, value: string) => string
+}
+
+const TARGET = "target: 'http://localhost:3000'"
+
+/** A route object with `name: value`, given the target it needs. */
+function routeWith(name: string, value: string): string {
+  if (name === 'target') return `{ target: ${value} }`
+  if (name === 'mock') return `{ mock: ${value} }`
+  return `{ ${TARGET}, ${name}: ${value} }`
+}
+
+/**
+ * The interfaces whose keys the core accepts, in the order of the page. Each name list the
+ * validator uses (`ROUTE_OPTION_NAMES`, `GLOBAL_OPTION_NAMES`, ...) must match one of these
+ * (test/docs/options-page.test.ts).
+ */
+export const OPTION_SECTIONS: readonly OptionSection[] = [
+  {
+    title: 'Route options',
+    file: 'packages/core/src/config/options.ts',
+    name: 'RouteOptions',
+    anchorPrefix: '',
+    intro:
+      "The first argument maps a path prefix to a target URL (`'/api': 'http://localhost:3000'`) or to a route object with these keys. See [Routes](/guide/routes) for matching and prefix removal.",
+    sample: (name, value) => `corsDevProxy({ '/api': ${routeWith(name, value)} })`,
+  },
+  {
+    title: 'Shared options',
+    file: 'packages/core/src/config/options.ts',
+    name: 'CorsDevProxyOptions',
+    anchorPrefix: 'shared-',
+    intro:
+      "The second argument (or the rest of one `{ routes, ...options }` object). The route options listed here are defaults for every route: a route's own value wins, and shared `on` hooks run before each route's own.",
+    sample: (name, value) => `corsDevProxy({ '/api': 'http://localhost:3000' }, { ${name}: ${value} })`,
+  },
+  {
+    title: '`cors` options',
+    file: 'packages/core/src/config/cors-options.ts',
+    name: 'CorsOptions',
+    anchorPrefix: 'cors-',
+    intro:
+      "The object form of `cors` (on a route or in the shared options): the [`cors`](https://www.npmjs.com/package/cors) package's options, which are also Vite's `server.cors`, with a safer default origin. See [CORS](/guide/cors).",
+    sample: (name, value) => `corsDevProxy({ '/api': { ${TARGET}, cors: { ${name}: ${value} } } })`,
+  },
+  {
+    title: '`mock` options',
+    file: 'packages/core/src/config/mock-options.ts',
+    name: 'MockBackendOptions',
+    anchorPrefix: 'mock-',
+    intro:
+      'The object form of `mock` on a route, also taken by `createMockBackend` and `startMockBackend`. See [Mock backend](/guide/mock-backend).',
+    sample: (name, value) => `corsDevProxy({ '/api': { mock: { ${name}: ${value} } } })`,
+  },
+  {
+    title: '`jsonp` options',
+    file: 'packages/core/src/config/options.ts',
+    name: 'JsonpOptions',
+    anchorPrefix: 'jsonp-',
+    intro: 'The object form of `jsonp` on a route (or in the shared options). See [JSONP](/guide/jsonp).',
+    sample: (name, value) => `corsDevProxy({ '/api': { ${TARGET}, jsonp: { ${name}: ${value} } } })`,
+  },
+]

@@ -1,0 +1,106 @@
+import * as http from 'node:http'
+import * as https from 'node:https'
+import { resolveOptions, splitConfig } from '@cors-dev-proxy/core/adapter'
+import { describe, expect, it } from 'vitest'
+import { extractOptions, type OptionEntry } from '../../docs/.vitepress/option-reference/extract-options.ts'
+import { OPTION_SECTIONS } from '../../docs/.vitepress/option-reference/option-sections.ts'
+import { optionAnchor, renderOptionsPage } from '../../docs/.vitepress/option-reference/render-options.ts'
+import {
+  CORS_OPTION_NAMES,
+  GLOBAL_OPTION_NAMES,
+  JSONP_OPTION_NAMES,
+  MOCK_OPTION_NAMES,
+  ROUTE_OPTION_NAMES,
+} from '../../packages/core/src/config/unknown-options.ts'
+
+// The options page (docs/reference/options.md) is generated from the JSDoc of the core's option
+// interfaces. These tests hold the two ends together: every key the validator accepts has an
+// entry with a description, a default and an example, and every example is a configuration
+// `resolveOptions` accepts, run as the page prints it.
+
+/** The validator's list of accepted keys for each interface of the page. */
+const ACCEPTED: Record<string, readonly string[]> = {
+  RouteOptions: ROUTE_OPTION_NAMES,
+  CorsDevProxyOptions: GLOBAL_OPTION_NAMES,
+  CorsOptions: CORS_OPTION_NAMES,
+  MockBackendOptions: MOCK_OPTION_NAMES,
+  JsonpOptions: JSONP_OPTION_NAMES,
+}
+
+/** What an entry lacks to be documented: the parts a reader of the page needs. */
+function missingParts(entry: OptionEntry): string[] {
+  const missing: string[] = []
+  if (entry.description.length < 10) missing.push('a description')
+  if (!entry.defaultValue) missing.push('@default')
+  if (!entry.example) missing.push('@example')
+  return missing
+}
+
+/** Runs a sample as the page prints it, with `corsDevProxy` resolving the configuration. */
+function runSample(code: string): void {
+  const corsDevProxy = (first: unknown, second?: unknown) => {
+    // biome-ignore lint/suspicious/noExplicitAny: the sample's arguments, as written on the page.
+    const [routes, options] = splitConfig(first as any, second as any)
+    return resolveOptions(routes, options)
+  }
+  // The page imports what an example needs (`node:http` for an agent); here it is passed in.
+  const body = code.replace(/^import .*$/gm, '').trim()
+  new Function('corsDevProxy', 'http', 'https', `"use strict"; return ${body}`)(corsDevProxy, http, https)
+}
+
+describe('the options page', () => {
+  it('has a section for every list of keys the validator accepts', () => {
+    expect(OPTION_SECTIONS.map((section) => section.name).sort()).toEqual(Object.keys(ACCEPTED).sort())
+  })
+
+  for (const section of OPTION_SECTIONS) {
+    const entries = extractOptions(section)
+
+    it(`${section.title}: names every key the core accepts, and nothing else`, () => {
+      expect(entries.map((entry) => entry.name).sort()).toEqual([...(ACCEPTED[section.name] ?? [])].sort())
+    })
+
+    it(`${section.title}: every option has a description, a default and an example`, () => {
+      const undocumented = entries
+        .map((entry) => ({ option: entry.name, missing: missingParts(entry) }))
+        .filter((entry) => entry.missing.length > 0)
+      expect(undocumented).toEqual([])
+    })
+
+    it(`${section.title}: every example is a configuration the core accepts`, () => {
+      const refused: string[] = []
+      for (const entry of entries) {
+        const code = section.sample(entry.name, entry.example ?? 'undefined')
+        try {
+          runSample(code)
+        } catch (error) {
+          refused.push(`${code}: ${(error as Error).message}`)
+        }
+      }
+      expect(refused).toEqual([])
+    })
+  }
+
+  it('gives every option a heading with its own anchor, and a row in its table', () => {
+    const page = renderOptionsPage()
+    for (const section of OPTION_SECTIONS) {
+      for (const entry of extractOptions(section)) {
+        const anchor = optionAnchor(section, entry.name)
+        expect(page).toContain(`### \`${entry.name}\` {#${anchor}}`)
+        expect(page).toContain(`| [\`${entry.name}\`](#${anchor}) |`)
+      }
+    }
+  })
+
+  it('flags an option documented without a description or an example', () => {
+    const bare: OptionEntry = {
+      name: 'newOption',
+      type: 'boolean',
+      description: '',
+      defaultValue: 'false',
+      example: undefined,
+      routeDefault: false,
+    }
+    expect(missingParts(bare)).toEqual(['a description', '@example'])
+  })
+})
