@@ -25,10 +25,26 @@ declare module '@sveltejs/kit/vite' { export function sveltekit(): import('vite'
 declare module '@react-router/dev/vite' { export function reactRouter(): import('vite').Plugin[] }
 declare module 'astro/config' { export function defineConfig(config: { vite?: import('vite').UserConfig }): unknown }
 declare function defineNuxtConfig(config: Record<string, unknown>): unknown
+// What the pages' fragments take from the text around them: the routes, an Express app, a server.
+declare const routes: import('@cors-dev-proxy/core').Routes
+declare const app: import('express').Express
+declare const server: import('node:http').Server
 `
 
-/** Names a sample may use without importing, because the page introduced them just before. */
-const FRAGMENT_PRELUDE = `import { corsDevProxy } from '@cors-dev-proxy/vite'\n`
+/**
+ * The adapter a fragment calls without importing it, because the page introduced it before:
+ * webpack's `corsDevProxy` in a `devServer` fragment, Vite's otherwise.
+ */
+function preludeFor(code: string): string {
+  if (!/\bcorsDevProxy\b/.test(code) || /import\s*\{[^}]*\bcorsDevProxy\b/.test(code)) return ''
+  const adapter = /\bdevServer\b/.test(code) ? '@cors-dev-proxy/webpack' : '@cors-dev-proxy/vite'
+  return `import { corsDevProxy } from '${adapter}'\n`
+}
+
+/** Whether the sample is a module as written, rather than a fragment of a config object. */
+function parsesAsModule(sample: DocSample): boolean {
+  return syntaxErrors(sample.code, `sample.${extension(sample)}`).length === 0
+}
 
 function where(sample: DocSample): string {
   return `docs/${sample.page}:${sample.line}`
@@ -83,9 +99,9 @@ describe('the code samples of the docs', () => {
       const folder = `${root}.doc-samples/${sample.page.replace(/[/.]/g, '_')}`
       const name =
         sample.title && !cjs ? `${folder}/${sample.title}` : `${folder}/sample_${sample.line}.${ext}`
-      const prelude =
-        /\bcorsDevProxy\(/.test(sample.code) && !/import\s*\{[^}]*\bcorsDevProxy\b/.test(sample.code)
-      const text = cjs ? sample.code : `${prelude ? FRAGMENT_PRELUDE : ''}${sample.code}\nexport {}\n`
+      // A fragment of a config object (`devServer: { ... }`) is checked as the object it belongs in.
+      const body = parsesAsModule(sample) ? sample.code : `export const fragment = {\n${sample.code}\n}`
+      const text = cjs ? sample.code : `${preludeFor(sample.code)}${body}\nexport {}\n`
       files.set(name, { sample, text })
     })
     const declarations = `${root}.doc-samples/frameworks.d.ts`
