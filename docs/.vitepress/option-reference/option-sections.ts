@@ -34,7 +34,7 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
     anchorPrefix: '',
     intro:
       "The first argument maps a path prefix to a target URL (`'/api': 'http://localhost:3000'`) or to a route object with these keys. See [Routes](/guide/routes) for matching and prefix removal.",
-    sample: (name, value) => `corsDevProxy({ '/api': ${routeWith(name, value)} })`,
+    sample: (name, value) => `corsDevProxy({\n  '/api': ${routeWith(name, value)},\n})`,
   },
   {
     title: 'Shared options',
@@ -43,7 +43,7 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
     anchorPrefix: 'shared-',
     intro:
       "The second argument (or the rest of one `{ routes, ...options }` object). The route options listed here are defaults for every route: a route's own value wins, and shared `on` hooks run before each route's own.",
-    sample: (name, value) => `corsDevProxy({ '/api': 'http://localhost:3000' }, { ${name}: ${value} })`,
+    sample: (name, value) => `corsDevProxy(\n  { '/api': 'http://localhost:3000' },\n  { ${name}: ${value} },\n)`,
   },
   {
     title: '`cors` options',
@@ -52,7 +52,7 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
     anchorPrefix: 'cors-',
     intro:
       "The object form of `cors` (on a route or in the shared options): the [`cors`](https://www.npmjs.com/package/cors) package's options, which are also Vite's `server.cors`, with a safer default origin. See [CORS](/guide/cors).",
-    sample: (name, value) => `corsDevProxy({ '/api': { ${TARGET}, cors: { ${name}: ${value} } } })`,
+    sample: (name, value) => `corsDevProxy({\n  '/api': {\n    ${TARGET},\n    cors: { ${name}: ${value} },\n  },\n})`,
   },
   {
     title: '`mock` options',
@@ -61,7 +61,7 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
     anchorPrefix: 'mock-',
     intro:
       'The object form of `mock` on a route, also taken by `createMockBackend` and `startMockBackend`. See [Mock backend](/guide/mock-backend).',
-    sample: (name, value) => `corsDevProxy({ '/api': { mock: { ${name}: ${value} } } })`,
+    sample: (name, value) => `corsDevProxy({\n  '/api': { mock: { ${name}: ${value} } },\n})`,
   },
   {
     title: '`jsonp` options',
@@ -69,6 +69,6 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
     name: 'JsonpOptions',
     anchorPrefix: 'jsonp-',
     intro: 'The object form of `jsonp` on a route (or in the shared options). See [JSONP](/guide/jsonp).',
-    sample: (name, value) => `corsDevProxy({ '/api': { ${TARGET}, jsonp: { ${name}: ${value} } } })`,
+    sample: (name, value) => `corsDevProxy({\n  '/api': { ${TARGET}, jsonp: { ${name}: ${value} } },\n})`,
   },
 ]
