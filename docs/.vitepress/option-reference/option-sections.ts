@@ -43,7 +43,8 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
     anchorPrefix: 'shared-',
     intro:
       "The second argument (or the rest of one `{ routes, ...options }` object). The route options listed here are defaults for every route: a route's own value wins, and shared `on` hooks run before each route's own.",
-    sample: (name, value) => `corsDevProxy(\n  { '/api': 'http://localhost:3000' },\n  { ${name}: ${value} },\n)`,
+    sample: (name, value) =>
+      `corsDevProxy(\n  { '/api': 'http://localhost:3000' },\n  { ${name}: ${value} },\n)`,
   },
   {
     title: '`cors` options',
@@ -52,7 +53,8 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
     anchorPrefix: 'cors-',
     intro:
       "The object form of `cors` (on a route or in the shared options): the [`cors`](https://www.npmjs.com/package/cors) package's options, which are also Vite's `server.cors`, with a safer default origin. See [CORS](/guide/cors).",
-    sample: (name, value) => `corsDevProxy({\n  '/api': {\n    ${TARGET},\n    cors: { ${name}: ${value} },\n  },\n})`,
+    sample: (name, value) =>
+      `corsDevProxy({\n  '/api': {\n    ${TARGET},\n    cors: { ${name}: ${value} },\n  },\n})`,
   },
   {
     title: '`mock` options',
