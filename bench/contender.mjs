@@ -106,6 +106,22 @@ const contenders = {
     server.on('upgrade', (req, socket, head) => proxy.upgrade(req, socket, head) || socket.destroy())
     return listen(server)
   },
+  /** A route with a `proxyRes` hook that does nothing: what observing every answer costs. */
+  async 'ours-hooked'() {
+    const { createCorsDevProxy } = await import(core)
+    const proxy = createCorsDevProxy(ourRoutes({ target: upstream, on: { proxyRes: () => {} } }), {
+      log: 'error',
+    })
+    return listen(http.createServer((req, res) => proxy.middleware(req, res)))
+  },
+  /** A route whose `transformResponse` returns the body unchanged: what buffering every answer costs. */
+  async 'ours-transform'() {
+    const { createCorsDevProxy } = await import(core)
+    const proxy = createCorsDevProxy(ourRoutes({ target: upstream, transformResponse: (body) => body }), {
+      log: 'error',
+    })
+    return listen(http.createServer((req, res) => proxy.middleware(req, res)))
+  },
   /** The same with `cors: true` on `/api`: the CORS step runs on every request, preflights answered here. */
   async 'ours-cors'() {
     const { createCorsDevProxy } = await import(core)

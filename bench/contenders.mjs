@@ -20,10 +20,10 @@ const SERVE_READY = /Local:\s+(https?:\/\/\S+?)\/?\s/
  * @param {{ upstream: string, tlsUpstream: string | undefined, tlsDir: string }} context
  */
 export function serverSpecs({ upstream, tlsUpstream, tlsDir }) {
-  const contender = (name, command = process.execPath, target = upstream) => ({
+  const contender = (name, command = process.execPath, target = upstream, script = name) => ({
     name,
     command,
-    args: [`${here}contender.mjs`, name, target],
+    args: [`${here}contender.mjs`, script, target],
     ready: READY,
     env: { BENCH_TLS_DIR: tlsDir },
   })
@@ -44,6 +44,12 @@ export function serverSpecs({ upstream, tlsUpstream, tlsDir }) {
   })
   return {
     'ours-node': contender('ours-node'),
+    // The same engine on Node 24, the runtime http-proxy-middleware 4 needs: compared on equal terms.
+    'ours-node24': existsSync(NODE24)
+      ? contender('ours-node24', NODE24, upstream, 'ours-node')
+      : { skip: `needs Node 24 in ${NODE24} (pnpm test:tools installs it)` },
+    'ours-hooked': contender('ours-hooked'),
+    'ours-transform': contender('ours-transform'),
     'ours-cors': contender('ours-cors'),
     'ours-vite': contender('ours-vite'),
     'ours-vite-h2': contender('ours-vite-h2'),
@@ -87,6 +93,17 @@ const CONTENDERS = {
   'ours-vite': { label: 'cors-dev-proxy, Vite 8 plugin', server: 'ours-vite', group: 'ours' },
   'ours-wds': { label: 'cors-dev-proxy, webpack-dev-server 5 adapter', server: 'ours-wds', group: 'ours' },
   'ours-serve': { label: 'cors-dev-proxy serve', server: 'ours-serve', group: 'ours' },
+  'ours-node24': { label: 'cors-dev-proxy on node:http (Node 24)', server: 'ours-node24', group: 'ours' },
+  'ours-hooked': {
+    label: 'cors-dev-proxy, a no-op `on.proxyRes` hook',
+    server: 'ours-hooked',
+    group: 'ours',
+  },
+  'ours-transform': {
+    label: 'cors-dev-proxy, `transformResponse: (body) => body`',
+    server: 'ours-transform',
+    group: 'ours',
+  },
   'ours-cors': { label: 'cors-dev-proxy, `cors` route, no Origin', server: 'ours-cors', group: 'ours' },
   'ours-cors-origin': {
     label: 'cors-dev-proxy, `cors` route, with Origin',
@@ -159,11 +176,14 @@ export function contender(id) {
 const SMALL_GET = [
   'backend',
   'ours-node',
+  'ours-node24',
   'ours-vite',
   'ours-wds',
   'ours-serve',
   'ours-cors',
   'ours-cors-origin',
+  'ours-hooked',
+  'ours-transform',
   'undici-request',
   'undici-dispatch',
   'vite-proxy',
@@ -172,7 +192,9 @@ const SMALL_GET = [
   'hpm4',
   'nginx',
 ]
-const FORWARDERS = SMALL_GET.filter((id) => !id.startsWith('ours-cors'))
+/** The contenders that differ from `ours-node` only in what a small GET shows. */
+const VARIANTS = new Set(['ours-cors', 'ours-cors-origin', 'ours-hooked', 'ours-transform', 'ours-node24'])
+const FORWARDERS = SMALL_GET.filter((id) => !VARIANTS.has(id))
 const MIB = 1024 * 1024
 
 /**
@@ -254,6 +276,14 @@ export const SCENARIOS = [
     title: 'Small GET to an https target: HTTP/1.1 or HTTP/2 (`http2: true`) upstream, 50 connections',
     tool: 'wrk',
     connections: 50,
+    path: '/items',
+    contenders: ['ours-tls-h1', 'ours-tls-h2'],
+  },
+  {
+    id: 'upstream-h2-100',
+    title: 'Small GET to an https target, 100 connections: HTTP/1.1 or HTTP/2 (`http2: true`) upstream',
+    tool: 'wrk',
+    connections: 100,
     path: '/items',
     contenders: ['ours-tls-h1', 'ours-tls-h2'],
   },

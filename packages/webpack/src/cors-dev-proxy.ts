@@ -9,6 +9,7 @@ import { checksBeforeProxy } from './checks-before-proxy.js'
 import { devServerLogSink } from './dev-server-log-sink.js'
 import type { DevServerLike, DevServerMiddleware, NamedMiddleware } from './dev-server-types.js'
 import { hmrPath, hostIsAllowed, isHmrUpgrade, wsRoutesShadowedByHmr } from './hmr-socket.js'
+import { rememberHostVerdicts } from './host-verdicts.js'
 import { assertAppServesHttp2 } from './http2-app.js'
 import { insertAfterSecurityChecks } from './insert-middleware.js'
 import { findProxyConflicts, type ProxyConflict } from './proxy-conflicts.js'
@@ -98,6 +99,7 @@ export function corsDevProxy(
       // Before the proxy exists, so a refused start leaves no listener or pool behind.
       assertAppServesHttp2(devServer)
       setupCheck.installed(devServer)
+      rememberHostVerdicts(devServer)
       const { server } = devServer
       const proxy = createDevServerProxy(resolved, {
         sink: devServerLogSink(devServer),
