@@ -1,6 +1,7 @@
 import { Client, type Dispatcher, Pool } from 'undici'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import { createKeepAliveLearner, type KeepAliveLearner } from './keep-alive-learning.js'
+import { createMultiplexedPool } from './multiplexed-pool.js'
 import { createRedirectDispatcher } from './redirect-dispatcher.js'
 import { createUpstreamConnector } from './upstream-connector.js'
 
@@ -139,9 +140,10 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
       connect: upstream.connect,
       ...(upstream.allowH2 ? { allowH2: true } : {}),
     }
-    return upstream.redirects > 0
-      ? createRedirectDispatcher(upstream.origin, upstream.redirects, options)
-      : new Pool(upstream.origin, options)
+    if (upstream.redirects > 0) return createRedirectDispatcher(upstream.origin, upstream.redirects, options)
+    // HTTP/2 offered: one connection carries the requests in flight (see createMultiplexedPool).
+    if (upstream.allowH2) return createMultiplexedPool(upstream.origin, options, () => upstream.protocol)
+    return new Pool(upstream.origin, options)
   }
 
   /** Closes a dispatcher once its requests are done; `close()` destroys it if still open then. */
@@ -181,8 +183,18 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
         socketPath,
         tls: agent?.tls,
       })
-      const parts = { origin, connect, learner, allowH2, redirects, agent, protocol: undefined }
-      upstream = { ...parts, pool: newPool(parts) }
+      // The pool reads the upstream's protocol as connections report it: it must see this object.
+      const created: Omit<Upstream, 'pool'> & { pool?: Dispatcher } = {
+        origin,
+        connect,
+        learner,
+        allowH2,
+        redirects,
+        agent,
+        protocol: undefined,
+      }
+      created.pool = newPool(created)
+      upstream = created as Upstream
       byKey.set(key, upstream)
     }
     byRoute.set(route, upstream)

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { createSecureServer, type Http2SecureServer } from 'node:http2'
+import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -17,6 +18,9 @@ import { localhostCertificate } from '../../../../test/support/tls.js'
 let target: Http2SecureServer
 let targetOrigin: string
 const seen: string[] = []
+/** HTTP/2 sessions and HTTP/1.1 connections the target accepted. */
+let sessions = 0
+let connections = 0
 
 beforeAll(async () => {
   const { cert, key } = await localhostCertificate()
@@ -33,6 +37,8 @@ beforeAll(async () => {
       res.end(JSON.stringify({ version: req.httpVersion, path: req.url, bytes, sha256: hash.digest('hex') }))
     })
   })
+  target.on('session', () => sessions++)
+  target.on('secureConnection', () => connections++)
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
   targetOrigin = `https://127.0.0.1:${(target.address() as AddressInfo).port}`
 })
@@ -91,6 +97,72 @@ describe('http2: true', () => {
       expect(sink.text()).toMatch(/GET \/api\/logged → https:\/\/127\.0\.0\.1:\d+\/logged over h2 200/)
     } finally {
       await proxy.close()
+    }
+  })
+
+  it('carries a burst of requests on one connection, uploads beside it on their own', async () => {
+    const proxy = await serveProxy(
+      { '/api': { target: targetOrigin, secure: false, http2: true } },
+      { log: 'silent' },
+    )
+    try {
+      sessions = 0
+      connections = 0
+      // Before the multiplexed pool, 50 requests in flight opened 50 connections. Now a burst
+      // opens at most 4 (clients still connecting count as busy), and the next burst none.
+      const burst = await Promise.all(Array.from({ length: 50 }, (_, i) => through(proxy, `/api/b${i}`)))
+      expect(burst.map((answer) => answer.path)).toEqual(Array.from({ length: 50 }, (_, i) => `/b${i}`))
+      expect(sessions).toBeGreaterThanOrEqual(1)
+      expect(sessions).toBeLessThanOrEqual(4)
+      const opened = sessions
+      await Promise.all(Array.from({ length: 50 }, (_, i) => through(proxy, `/api/c${i}`)))
+      expect(sessions).toBe(opened)
+      expect(connections).toBe(opened)
+      // Streamed uploads and GETs at once: the uploads take connections of their own, and
+      // nothing waits for them.
+      const upload = randomBytes(256 * 1024)
+      const sha256 = createHash('sha256').update(upload).digest('hex')
+      const mixed = await Promise.all([
+        ...Array.from({ length: 4 }, () => through(proxy, '/api/up', upload)),
+        ...Array.from({ length: 20 }, (_, i) => through(proxy, `/api/m${i}`)),
+      ])
+      expect(mixed.slice(0, 4).map((answer) => answer.sha256)).toEqual(Array(4).fill(sha256))
+      expect(mixed.slice(4).every((answer) => answer.version === '2.0')).toBe(true)
+      expect(sessions).toBeLessThanOrEqual(opened + 4)
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it('answers a burst to a target that declines HTTP/2, one request per connection', async () => {
+    const { cert, key } = await localhostCertificate()
+    const h1 = createHttpsServer({ cert, key }, (req, res) => {
+      // A slow first answer: requests queued behind it on one connection would wait for it.
+      setTimeout(
+        () => res.end(JSON.stringify({ version: req.httpVersion, path: req.url })),
+        req.url === '/slow' ? 2000 : 0,
+      )
+    })
+    await new Promise<void>((resolve) => h1.listen(0, '127.0.0.1', resolve))
+    const origin = `https://127.0.0.1:${(h1.address() as AddressInfo).port}`
+    const proxy = await serveProxy(
+      { '/api': { target: origin, secure: false, http2: true } },
+      { log: 'silent' },
+    )
+    try {
+      await through(proxy, '/api/first')
+      let slowDone = false
+      const slow = through(proxy, '/api/slow').finally(() => {
+        slowDone = true
+      })
+      const quick = await Promise.all(Array.from({ length: 20 }, (_, i) => through(proxy, `/api/q${i}`)))
+      expect(quick.every((answer) => answer.version === '1.1')).toBe(true)
+      // Not pipelined behind the slow answer (2 s): the quick ones do not wait for it.
+      expect(slowDone).toBe(false)
+      expect(await slow).toMatchObject({ path: '/slow' })
+    } finally {
+      await proxy.close()
+      await new Promise((resolve) => h1.close(resolve))
     }
   })
 })
