@@ -114,8 +114,8 @@ export interface RouteOptions {
    */
   http2?: boolean
   /**
-   * Milliseconds to wait for the target's response headers (connecting included) before
-   * answering 504.
+   * Milliseconds the target has to send its response headers once the request was sent
+   * (connecting included; for an upload, from the end of its body) before the proxy answers 504.
    * @default 30000
    * @example 5000
    */

@@ -136,8 +136,9 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
   }
   const routerName = routeOption(route.prefix, 'router')
   const routeLabel = targetLabel(route.target)
-  // `proxyRes` hooks and `transformResponse` read the answer through `request()`.
-  const direct = hooks.proxyRes.length === 0 && transformResponse === undefined
+  // `transformResponse` reads the whole answer through `request()`; `proxyRes` hooks run in the
+  // direct relay, on the head (see `DirectRelay.onHeaders`).
+  const direct = transformResponse === undefined
   // No router, no `proxyReq` hooks: the request can go out in the same tick it arrived.
   const synchronous = direct && router === undefined && hooks.proxyReq.length === 0
 

@@ -4,11 +4,12 @@ import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { requestedOrigin } from '../http/request-origin.js'
 import type { Logger } from '../log/logger.js'
+import { HookFailure, runHooksSyncFirst } from './hook-runner.js'
 import type { LocationRewriter } from './location-rewrite.js'
 import { errorCode } from './proxy-error.js'
 import { headersFromRaw } from './raw-headers.js'
-import { isBodiless, isEventStream, writeUpstreamHead } from './relay-response.js'
-import { ResponseTimeoutError } from './response-deadline.js'
+import { answerBrokenOff, isBodiless, isEventStream, writeUpstreamHead } from './relay-response.js'
+import { ResponseTimeoutError, whenBodySent } from './response-deadline.js'
 import { buildClientHeaders } from './response-headers.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
 
@@ -33,6 +34,8 @@ export interface DirectRelayOwner {
 const WAITING = 0
 const RELAYING = 1
 const DONE = 2
+/** The head arrived and an async `proxyRes` hook runs: the body waits, held back. */
+const HOOKING = 3
 
 /** The reason an upstream request is aborted when the client leaves: only ever logged at debug. */
 class ClientGoneError extends Error {
@@ -53,7 +56,7 @@ function fireDeadline(relay: DirectRelay): void {
  *
  * It keeps every behaviour of the forwarder:
  * - the route's `timeout` (its own timer, see `armResponseDeadline`) aborts the request when no
- *   head came in time, which the owner answers 504;
+ *   head came in time once the request was sent, which the owner answers 504;
  * - the client leaving aborts the upstream request (and drops that connection), before or
  *   during the answer;
  * - a failure before the head goes to the owner (502, the `error` hooks), once any retry is
@@ -76,6 +79,9 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
   #gone: Error | undefined
   /** Whether this request was already sent a second time (see `DirectRelayOwner.retried`). */
   retriedOnce = false
+  /** While an async `proxyRes` hook runs: the chunks that arrived, and whether the body ended. */
+  #held: Buffer[] | undefined
+  #heldComplete = false
 
   constructor(
     readonly owner: DirectRelayOwner,
@@ -93,7 +99,12 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
 
   /** Sends the request on `dispatcher` and arms the route's `timeout`. */
   start(dispatcher: Dispatcher): void {
-    this.#timer = setTimeout(fireDeadline, this.route.timeout, this)
+    // The target's time to answer counts once the request is sent, a streamed upload included.
+    whenBodySent(this.options.body, () => {
+      if (this.#state === WAITING && this.#gone === undefined) {
+        this.#timer = setTimeout(fireDeadline, this.route.timeout, this)
+      }
+    })
     // Whatever closed the response (the client leaving, or a step that answered in the relay's
     // place, as JSONP does past its size limit), the rest of the answer has nowhere to go.
     this.res.once('close', () => {
@@ -131,7 +142,7 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
     // 1xx interim answers are undici's and Node's business; only the final head is relayed.
     if (statusCode < 200) return true
     clearTimeout(this.#timer)
-    const { req, res, route } = this
+    const { req, res } = this
     this.#state = RELAYING
     this.#resume = resume
     const upstreamHeaders = headersFromRaw(rawHeaders)
@@ -140,6 +151,70 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
       this.#finish()
       return false
     }
+    const hooks = this.route.hooks.proxyRes
+    if (hooks.length === 0) return this.#relayHead(statusCode, upstreamHeaders)
+    // http-proxy-middleware's `proxyRes(proxyRes, req, res)`: what the hooks change in the
+    // status and the headers is what the client gets, as on undici's `request()` path.
+    const proxyRes = { statusCode, headers: upstreamHeaders }
+    let pending: Promise<void> | undefined
+    try {
+      pending = runHooksSyncFirst(hooks, [proxyRes, req, res])
+    } catch (error) {
+      this.#hookFailed(error)
+      return false
+    }
+    if (pending === undefined) return this.#afterHooks(proxyRes.statusCode, proxyRes.headers)
+    // An async hook: the body is held back (undici pauses) until it settles.
+    this.#state = HOOKING
+    this.#held = []
+    pending.then(
+      () => {
+        if (this.#state !== HOOKING) return
+        this.#state = RELAYING
+        if (!this.#afterHooks(proxyRes.statusCode, proxyRes.headers)) return
+        this.#releaseHeld()
+      },
+      (error: unknown) => {
+        if (this.#state === HOOKING) this.#hookFailed(error)
+      },
+    )
+    return false
+  }
+
+  /** After the `proxyRes` hooks: the head, unless a hook answered the client itself. */
+  #afterHooks(statusCode: number, headers: IncomingHttpHeaders): boolean {
+    const { res } = this
+    if (res.headersSent || res.writableEnded || isResponseClosed(res)) {
+      this.#finish()
+      return false
+    }
+    return this.#relayHead(statusCode, headers)
+  }
+
+  /** A `proxyRes` hook threw: nothing went to the client, which gets the forwarder's 502 naming it. */
+  #hookFailed(error: unknown): void {
+    this.#finish()
+    this.owner.failed(this, error instanceof HookFailure ? error : new HookFailure('on.proxyRes', error))
+  }
+
+  /** The body that arrived while an async hook ran, then undici resumed. */
+  #releaseHeld(): void {
+    const held = this.#held ?? []
+    this.#held = undefined
+    for (const chunk of held) {
+      if (this.#state !== RELAYING) return
+      ;(this.res as { write(chunk: Buffer): boolean }).write(chunk)
+    }
+    if (this.#heldComplete) {
+      this.onComplete()
+      return
+    }
+    if (this.#state === RELAYING) this.#resume?.()
+  }
+
+  /** Writes the client's head from the target's (cleaned); `false` when the body is not relayed. */
+  #relayHead(statusCode: number, upstreamHeaders: IncomingHttpHeaders): boolean {
+    const { req, res, route } = this
     const headers = buildClientHeaders(upstreamHeaders, route, {
       http2: req.httpVersionMajor === 2,
       rewriteLocation: this.rewriteLocation,
@@ -168,6 +243,10 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
   }
 
   onData(chunk: Buffer): boolean {
+    if (this.#state === HOOKING) {
+      this.#held?.push(chunk)
+      return false
+    }
     if (this.#state !== RELAYING) return true
     if ((this.res as { write(chunk: Buffer): boolean }).write(chunk)) return true
     // The client's side is full: undici pauses until it drains.
@@ -176,6 +255,10 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
   }
 
   onComplete(): void {
+    if (this.#state === HOOKING) {
+      this.#heldComplete = true
+      return
+    }
     if (this.#state !== RELAYING) return
     this.#state = DONE
     this.res.end()
@@ -199,12 +282,27 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
       if (!this.retriedOnce && owner.retried(this, error)) {
         this.#state = WAITING
         this.#abort = undefined
+        // The second attempt has the route's whole `timeout` too (its body is in memory).
+        this.#timer = setTimeout(fireDeadline, this.route.timeout, this)
         return
       }
       owner.failed(this, error)
       return
     }
     if (state === DONE) return
+    if (state === HOOKING) {
+      // Nothing went to the client yet: it can still get a status (the forwarder's 502), as
+      // on the `request()` path, unless it left.
+      this.#held = undefined
+      if (this.#gone instanceof ClientGoneError || isResponseClosed(res)) {
+        owner.logger.debug(
+          `${req.method} ${req.url}: the client went away during the response of ${this.label}`,
+        )
+        return
+      }
+      answerBrokenOff(req, res, this.label, error, owner.logger)
+      return
+    }
     // The head went out: no status can be sent any more, so the client must see a failure.
     abortResponse(res)
     if (this.#gone instanceof ClientGoneError) {

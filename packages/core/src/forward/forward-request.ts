@@ -138,7 +138,7 @@ export function requestUpstream(
       body: upstreamBodyOf(req, body),
       signal: abort.signal,
     }
-    const clear = armResponseDeadline(abort, route.timeout)
+    const clear = armResponseDeadline(abort, route.timeout, request.body)
     let answer: Promise<UpstreamResponse> = pool.poolFor(routed).request(request)
     if (isReplayable(method, body)) {
       answer = answer.catch((error: unknown) => {

@@ -34,6 +34,42 @@ export async function runHooks<A extends unknown[]>(
   }
 }
 
+/**
+ * Runs hooks as {@link runHooks} does, without a promise while they are synchronous: returns
+ * `undefined` when every hook returned something other than a promise, or the promise of the
+ * rest once one did (awaited, then the others in order). A throw becomes a {@link HookFailure},
+ * thrown at once by a synchronous hook, rejected by the promise after an async one. For the
+ * per-answer `proxyRes` hooks, which most often only read or set a header.
+ *
+ * @example
+ * const pending = runHooksSyncFirst(route.hooks.proxyRes, [proxyRes, req, res])
+ * if (pending !== undefined) await pending
+ */
+export function runHooksSyncFirst<A extends unknown[]>(
+  entries: readonly HookEntry<(...args: A) => unknown>[],
+  args: A,
+): Promise<void> | undefined {
+  for (let index = 0; index < entries.length; index++) {
+    const entry = entries[index] as HookEntry<(...args: A) => unknown>
+    let result: unknown
+    try {
+      result = entry.fn(...args)
+    } catch (error) {
+      throw new HookFailure(entry.name, error)
+    }
+    if (result !== null && typeof (result as { then?: unknown })?.then === 'function') {
+      const rest = entries.slice(index + 1)
+      return Promise.resolve(result).then(
+        () => runHooks(rest, args),
+        (error: unknown) => {
+          throw new HookFailure(entry.name, error)
+        },
+      )
+    }
+  }
+  return undefined
+}
+
 /** The outgoing request's parts a hook may change. */
 export interface OutgoingParts {
   path: string

@@ -91,6 +91,30 @@ export function answerInvalidHeader(
   sendUpstreamFailure(req, res, failure, label)
 }
 
+/**
+ * Answers 502 for an answer whose body failed before anything of it was relayed (while a
+ * `proxyRes` hook ran): the client can still get a status, never a body taken for whole.
+ *
+ * @example
+ * answerBrokenOff(req, res, 'http://localhost:3000', error, logger)
+ */
+export function answerBrokenOff(
+  req: ProxyRequest,
+  res: ProxyResponse,
+  label: string,
+  error: unknown,
+  logger: Logger,
+): void {
+  const failure = {
+    status: 502 as const,
+    cause: 'response broken off',
+    hint: `the server at ${label} closed the connection in the middle of its answer: check its log`,
+    code: errorCode(error),
+  }
+  logger.warn(`502 ${req.method} ${req.url} → ${label}: ${failure.cause}`, `${label} ${failure.cause}`)
+  sendUpstreamFailure(req, res, failure, label)
+}
+
 /** Server-sent events are read event by event: their headers must reach the browser at once. */
 export function isEventStream(contentType: unknown): boolean {
   return typeof contentType === 'string' && contentType.toLowerCase().startsWith('text/event-stream')
@@ -137,15 +161,7 @@ export function sendUpstreamResponse(
     // reported to no one, and piping it would leave the client waiting for ever. Nothing has
     // been sent yet, so the client can still get a status.
     discard(body)
-    const label = targetLabel(route.target)
-    const failure = {
-      status: 502 as const,
-      cause: 'response broken off',
-      hint: `the server at ${label} closed the connection in the middle of its answer: check its log`,
-      code: errorCode(body.errored),
-    }
-    logger.warn(`502 ${req.method} ${req.url} → ${label}: ${failure.cause}`, `${label} ${failure.cause}`)
-    sendUpstreamFailure(req, res, failure, label)
+    answerBrokenOff(req, res, targetLabel(route.target), body.errored, logger)
     return
   }
   if (!writeUpstreamHead(req, res, upstream.statusCode, headers, route.target, logger)) {

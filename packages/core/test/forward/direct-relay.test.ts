@@ -183,3 +183,197 @@ describe('a client that leaves', () => {
     ])
   })
 })
+
+/** A target that streams `total` bytes in 64 KiB chunks, and the sha256 of what it sends. */
+async function streamingTarget(total: number) {
+  const chunk = Buffer.alloc(64 * 1024, 3)
+  const hash = createHash('sha256')
+  for (let sent = 0; sent < total; sent += chunk.length) hash.update(chunk)
+  const { createServer } = await import('node:http')
+  const target = await listen(
+    createServer((req, res) => {
+      if (req.url === '/broken') {
+        res.writeHead(200, { 'content-length': '1000' })
+        res.write('partial')
+        setTimeout(() => res.destroy(), 20)
+        return
+      }
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'x-from': 'target' })
+      let sent = 0
+      const pump = (): void => {
+        while (sent < total) {
+          sent += chunk.length
+          if (!res.write(chunk)) {
+            res.once('drain', pump)
+            return
+          }
+        }
+        res.end()
+      }
+      pump()
+    }),
+  )
+  cleanup.push(target.close)
+  return { url: target.url, sha256: hash.digest('hex') }
+}
+
+describe('proxyRes hooks on the direct relay', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+  it('apply what a synchronous hook changes in the status and headers', async () => {
+    const target = await streamingTarget(64 * 1024)
+    const proxy = await startProxy({
+      '/api': {
+        target: target.url,
+        on: {
+          proxyRes: (proxyRes: { statusCode: number; headers: Record<string, unknown> }) => {
+            proxyRes.statusCode = 203
+            proxyRes.headers['x-hooked'] = 'yes'
+            delete proxyRes.headers['x-from']
+          },
+        },
+      },
+    })
+    const res = await sendRequest(`${proxy.url}/api/data`)
+    expect(res.status).toBe(203)
+    expect(res.headers['x-hooked']).toBe('yes')
+    expect(res.headers['x-from']).toBeUndefined()
+    expect(res.body.length).toBe(64 * 1024)
+  })
+
+  it('hold a large body back while an async hook runs, then relay it whole', async () => {
+    const total = 8 * 1024 * 1024
+    const target = await streamingTarget(total)
+    const order: string[] = []
+    const proxy = await startProxy({
+      '/api': {
+        target: target.url,
+        on: {
+          proxyRes: async (proxyRes: { headers: Record<string, unknown> }) => {
+            await sleep(150)
+            proxyRes.headers['x-first'] = '1'
+            order.push('first')
+          },
+        },
+        // A second hook, registered as http-proxy-middleware's plugins do: it runs after the first.
+        plugins: [
+          (proxyServer: {
+            on(event: string, fn: (proxyRes: { headers: Record<string, unknown> }) => void): void
+          }) =>
+            proxyServer.on('proxyRes', (proxyRes) => {
+              proxyRes.headers['x-second'] = String(proxyRes.headers['x-first'])
+              order.push('second')
+            }),
+        ],
+      },
+    })
+    for (const kind of ['http', 'h2'] as const) {
+      const running =
+        kind === 'http'
+          ? proxy
+          : await startProxy(
+              { '/api': { target: target.url, on: { proxyRes: async () => sleep(100) } } },
+              'h2',
+            )
+      const res =
+        kind === 'http'
+          ? await sendRequest(`${running.url}/api/data`)
+          : await sendHttp2Request(`${running.url}/api/data`)
+      expect(res.status).toBe(200)
+      expect(res.body.length).toBe(total)
+      expect(createHash('sha256').update(res.body).digest('hex')).toBe(target.sha256)
+      if (kind === 'http') expect([res.headers['x-first'], res.headers['x-second']]).toEqual(['1', '1'])
+    }
+    expect(order).toEqual(['first', 'second'])
+  })
+
+  it('let an async hook answer the client itself, and send nothing after it', async () => {
+    const target = await streamingTarget(1024 * 1024)
+    const proxy = await startProxy({
+      '/api': {
+        target: target.url,
+        on: {
+          proxyRes: async (_proxyRes: unknown, _req: unknown, res: import('node:http').ServerResponse) => {
+            await sleep(20)
+            res.writeHead(418, { 'content-type': 'text/plain' }).end('answered by the hook')
+          },
+        },
+      },
+    })
+    const res = await sendRequest(`${proxy.url}/api/data`)
+    expect(res.status).toBe(418)
+    expect(res.body.toString()).toBe('answered by the hook')
+  })
+
+  it('answer 502 naming a hook that throws, synchronous or async', async () => {
+    const target = await streamingTarget(1024)
+    for (const proxyRes of [
+      () => {
+        throw new Error('sync boom')
+      },
+      async () => {
+        await sleep(10)
+        throw new Error('async boom')
+      },
+    ]) {
+      const proxy = await startProxy({ '/api': { target: target.url, on: { proxyRes } } })
+      const res = await sendRequest(`${proxy.url}/api/data`)
+      expect(res.status).toBe(502)
+      expect(res.body.toString()).toMatch(/routes\['\/api'\]\.on\.proxyRes/)
+      expect(res.body.toString()).toMatch(/(sync|async) boom/)
+    }
+  })
+
+  it('never pass a body the target broke off while an async hook ran for a whole one', async () => {
+    const target = await streamingTarget(1024)
+    const proxy = await startProxy({
+      '/api': { target: target.url, on: { proxyRes: async () => sleep(200) } },
+    })
+    // A 502 when undici reports the break before the head goes out, else a broken-off response.
+    const outcome = await sendRequest(`${proxy.url}/api/broken`).then(
+      (res) => `status ${res.status}`,
+      (error: Error) => `broken off (${error.message})`,
+    )
+    expect(outcome).toMatch(/^(status 502|broken off)/)
+  })
+})
+
+describe("the route's timeout and an upload", () => {
+  it('counts from the end of the upload: a slow upload answered at once is not a 504', async () => {
+    const { createServer, request } = await import('node:http')
+    const target = await listen(
+      createServer((req, res) => {
+        let bytes = 0
+        req.on('data', (chunk: Buffer) => {
+          bytes += chunk.length
+        })
+        req.on('end', () => res.end(String(bytes)))
+      }),
+    )
+    cleanup.push(target.close)
+    const proxy = await startProxy({ '/api': { target: target.url, timeout: 300 } })
+    const req = request(`${proxy.url}/api/upload`, { method: 'POST' })
+    // Ten chunks 100 ms apart: the upload alone takes three times the route's timeout.
+    for (let i = 0; i < 10; i++) {
+      req.write(Buffer.alloc(1024, i))
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    req.end()
+    const [res] = (await once(req, 'response')) as [import('node:http').IncomingMessage]
+    let body = ''
+    for await (const chunk of res) body += chunk
+    expect(res.statusCode).toBe(200)
+    expect(body).toBe(String(10 * 1024))
+  })
+
+  it('still answers 504 when the target stays silent after the upload', async () => {
+    const { createServer } = await import('node:http')
+    const target = await listen(createServer((req) => req.resume()))
+    cleanup.push(target.close)
+    const proxy = await startProxy({ '/api': { target: target.url, timeout: 300 } })
+    const started = Date.now()
+    const res = await sendRequest(`${proxy.url}/api/upload`, { method: 'POST', body: Buffer.alloc(4096) })
+    expect(res.status).toBe(504)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280)
+  })
+})
