@@ -293,9 +293,10 @@ describe('proxyRes hooks on the direct relay', () => {
       '/api': {
         target: target.url,
         on: {
-          proxyRes: async (_proxyRes: unknown, _req: unknown, res: import('node:http').ServerResponse) => {
+          proxyRes: async (_proxyRes, _req, res) => {
             await sleep(20)
-            res.writeHead(418, { 'content-type': 'text/plain' }).end('answered by the hook')
+            res.writeHead(418, { 'content-type': 'text/plain' })
+            res.end('answered by the hook')
           },
         },
       },
