@@ -108,7 +108,12 @@ export function checkRequestHost(
   req: IncomingMessage | Http2ServerRequest,
 ): HostVerdict {
   const authority = req.headers[':authority']
-  const values = [authority, req.headers.host].flatMap((value) =>
+  const plain = req.headers.host
+  // The common request: one Host, no `:authority`; judged without building a list.
+  if (authority === undefined && (plain === undefined || typeof plain === 'string')) {
+    return isAllowed(plain) ? { allowed: true, host: plain } : { allowed: false, host: plain }
+  }
+  const values = [authority, plain].flatMap((value) =>
     value === undefined ? [] : Array.isArray(value) ? value : [value],
   )
   for (const host of values) if (!isAllowed(host)) return { allowed: false, host }
@@ -122,27 +127,29 @@ export function forbiddenHostMessage(host: string | undefined): string {
 }
 
 /**
- * The host check as the first middleware of `serve`: 403 with a body that names the flag.
+ * The host check of `serve`: `true` when the request may go on, else it is answered 403 with a
+ * body that names the flag, and `false`.
  *
  * @example
- * app.use(hostCheckMiddleware(createHostCheck({ bindHost: '127.0.0.1' })))
+ * if (passesHostCheck(isAllowed, req, res)) handle(req, res)
  */
-export function hostCheckMiddleware(isAllowed: (host: string | undefined) => boolean) {
-  return function corsDevProxyHostCheck(
-    req: IncomingMessage | Http2ServerRequest,
-    res: ServerResponse | Http2ServerResponse,
-    next: () => void,
-  ): void {
-    const { allowed, host } = checkRequestHost(isAllowed, req)
-    if (allowed) {
-      next()
-      return
-    }
-    const body = forbiddenHostMessage(host)
-    res.writeHead(403, {
-      'content-type': 'text/plain; charset=utf-8',
-      'content-length': Buffer.byteLength(body),
-    })
-    res.end(body)
+export function passesHostCheck(
+  isAllowed: (host: string | undefined) => boolean,
+  req: IncomingMessage | Http2ServerRequest,
+  res: ServerResponse | Http2ServerResponse,
+): boolean {
+  const { headers } = req
+  // The common request (one Host, no `:authority`) passes without an object built for it.
+  if (headers[':authority'] === undefined && typeof headers.host === 'string' && isAllowed(headers.host)) {
+    return true
   }
+  const { allowed, host } = checkRequestHost(isAllowed, req)
+  if (allowed) return true
+  const body = forbiddenHostMessage(host)
+  res.writeHead(403, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  })
+  res.end(body)
+  return false
 }

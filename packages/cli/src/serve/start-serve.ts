@@ -15,7 +15,7 @@ import {
 } from '@cors-dev-proxy/core/adapter'
 import { certificateCacheDir, type LocalCertificate, localCertificate } from './certificate.js'
 import { type ConnectionTracker, trackConnections } from './connection-tracker.js'
-import { checkRequestHost, createHostCheck, forbiddenHostMessage, hostCheckMiddleware } from './host-check.js'
+import { checkRequestHost, createHostCheck, forbiddenHostMessage, passesHostCheck } from './host-check.js'
 import { type ServerUrls, serverUrls } from './server-urls.js'
 import { createStaticFiles } from './static-files.js'
 
@@ -129,8 +129,12 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     ? await localCertificate(certificateCacheDir(options.cwd), options.host)
     : undefined
 
-  const middlewares: Middleware[] = [hostCheckMiddleware(isAllowed)]
-  const handler = chain(middlewares)
+  // The host check runs first, inline; the routes, the static files and the 404 after it.
+  const middlewares: Middleware[] = []
+  const rest = chain(middlewares)
+  const handler = (req: Request, res: Response): void => {
+    if (passesHostCheck(isAllowed, req, res)) rest(req, res)
+  }
   const server: HttpServer | Http2SecureServer =
     certificate === undefined
       ? createServer(handler)
