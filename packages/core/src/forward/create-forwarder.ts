@@ -62,9 +62,28 @@ function probeTarget(
     )
 }
 
-/** A failure of the user's code (a hook, the router, the transform): 502, naming it. */
-function userCodeFailure(error: HookFailure | RouterAnswerError | Error, name: string): UpstreamFailure {
-  return { status: 502, cause: `${name} failed`, hint: error.message, code: undefined }
+/**
+ * A failure of the user's code (a hook, the router, the transform): 502, naming it once, as
+ * `routes['/api'].router threw: no such tenant` (the 502's body is `cause: hint`).
+ */
+function userCodeFailure(error: HookFailure | RouterAnswerError, name: string): UpstreamFailure {
+  if (error instanceof HookFailure) {
+    const cause = error.cause
+    return {
+      status: 502,
+      cause: `${error.hook} threw`,
+      hint: cause instanceof Error ? cause.message : String(cause),
+      code: undefined,
+    }
+  }
+  // A router's wrong answer names the router itself (`… returned 42: not an http(s) … URL`).
+  const named = error.message.startsWith(`${name} `)
+  return {
+    status: 502,
+    cause: named ? name : `${name} failed`,
+    hint: named ? error.message.slice(name.length + 1) : error.message,
+    code: undefined,
+  }
 }
 
 /** A relay of the forwarder's, with what the forwarder needs to know of its request. */
@@ -153,12 +172,16 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
     const failure = userCodeFailure(
       error instanceof HookFailure || error instanceof RouterAnswerError
         ? error
-        : new Error(`${name} threw: ${error instanceof Error ? error.message : String(error)}`),
+        : new HookFailure(name, error),
       name,
     )
     // Keyed by the hook, never by its message: a message that carries request data would let
     // a client open a new log line per request.
-    logger.limited('error', `${name} threw`, () => `502 ${req.method} ${req.url} → ${label}: ${failure.hint}`)
+    logger.limited(
+      'error',
+      `${name} threw`,
+      () => `502 ${req.method} ${req.url} → ${label}: ${failure.cause}: ${failure.hint}`,
+    )
     sendUpstreamFailure(req, res, failure, label)
   }
 
