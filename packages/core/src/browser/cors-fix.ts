@@ -6,6 +6,18 @@ export interface CorsFixContext {
   readonly origin: string
   /** The status of the answer that failed. */
   readonly status: number
+  /**
+   * The cors-dev-proxy route that relayed the answer, when there is one (the proxy's own log):
+   * the way out through cors-dev-proxy is then that route's `cors`, not a proxy to set up.
+   */
+  readonly route?: string | undefined
+}
+
+/** The way out through cors-dev-proxy: set up a proxy, or give the route that relays it `cors`. */
+function throughProxy(context: CorsFixContext, answers: string): string {
+  return context.route === undefined
+    ? `or let cors-dev-proxy answer ${answers} with \`cors: true\``
+    : `or add \`cors: true\` to route '${context.route}' so that cors-dev-proxy answers ${answers}`
 }
 
 /**
@@ -23,7 +35,9 @@ export function corsFix(error: CorsError, context: CorsFixContext): string {
   const where = error.preflight ? 'the preflight (OPTIONS) answer' : 'the response'
   switch (error.kind) {
     case 'missing-allow-origin':
-      return `send \`Access-Control-Allow-Origin: ${origin}\` on ${where}, or proxy the route with cors-dev-proxy and \`cors: true\``
+      return context.route === undefined
+        ? `send \`Access-Control-Allow-Origin: ${origin}\` on ${where}, or proxy the route with cors-dev-proxy and \`cors: true\``
+        : `send \`Access-Control-Allow-Origin: ${origin}\` on ${where}, ${throughProxy(context, 'with the CORS headers')}`
     case 'wildcard-origin-with-credentials':
       return `send \`Access-Control-Allow-Origin: ${origin}\` with \`Vary: Origin\` instead of \`*\` (e.g. \`cors: { origin: '${origin}', credentials: true }\`), or stop sending credentials ('include')`
     case 'multiple-allow-origin-values':
@@ -35,9 +49,9 @@ export function corsFix(error: CorsError, context: CorsFixContext): string {
     case 'invalid-allow-credentials':
       return `send \`Access-Control-Allow-Credentials: true\` on ${where} (\`cors: { credentials: true }\`), or stop sending credentials ('include')`
     case 'preflight-invalid-status':
-      return `answer the preflight (OPTIONS) with a 2xx status instead of ${context.status}, or let cors-dev-proxy answer it with \`cors: true\``
+      return `answer the preflight (OPTIONS) with a 2xx status instead of ${context.status}, ${throughProxy(context, 'it')}`
     case 'preflight-redirect':
-      return `request the final URL directly (the preflight was answered ${context.status} with a redirect, which a preflight never follows), or let cors-dev-proxy answer it with \`cors: true\``
+      return `request the final URL directly (the preflight was answered ${context.status} with a redirect, which a preflight never follows), ${throughProxy(context, 'it')}`
     case 'invalid-allow-methods':
       return 'send Access-Control-Allow-Methods as a comma-separated list of method names, e.g. `GET, PUT, DELETE`'
     case 'invalid-allow-headers':
@@ -45,9 +59,9 @@ export function corsFix(error: CorsError, context: CorsFixContext): string {
     case 'method-not-allowed':
       return hint !== hint.toUpperCase()
         ? `send \`${hint.toUpperCase()}\` from the script (the browser uppercases only DELETE, GET, HEAD, OPTIONS, POST and PUT, and compares case-sensitively), or add \`${hint}\` to \`cors.methods\``
-        : `add \`${hint}\` to \`cors.methods\` (Access-Control-Allow-Methods), or let cors-dev-proxy answer the preflight with \`cors: true\``
+        : `add \`${hint}\` to \`cors.methods\` (Access-Control-Allow-Methods), ${throughProxy(context, 'the preflight')}`
     case 'header-not-allowed':
-      return `add ${refusedHeaderList(error)} to \`cors.allowedHeaders\` (Access-Control-Allow-Headers), or let cors-dev-proxy answer the preflight with \`cors: true\``
+      return `add ${refusedHeaderList(error)} to \`cors.allowedHeaders\` (Access-Control-Allow-Headers), ${throughProxy(context, 'the preflight')}`
     case 'cors-disabled-scheme':
       return 'redirect to an http: or https: URL: a cross-origin call cannot follow a redirect to another scheme'
     case 'redirect-contains-credentials':

@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http'
-import { diagnoseResponse } from '../browser/diagnose-response.js'
+import { corsFix } from '../browser/cors-fix.js'
+import { type CorsDiagnosis, diagnoseResponse } from '../browser/diagnose-response.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import { isSameOrigin } from '../http/parse-origin.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
@@ -35,7 +36,7 @@ function observeAnswer(
           'warn',
           `cors ${route.prefix} ${diagnosis.stage}:${diagnosis.error.kind}`,
           () =>
-            `${req.method} ${req.url} from ${req.headers.origin}: the browser will refuse this answer to the page (route '${route.prefix}' has no \`cors\`)\n  ${diagnosis.message}\n  Fix: ${diagnosis.fix}`,
+            `${req.method} ${req.url} from ${req.headers.origin}: the browser will refuse this answer to the page (route '${route.prefix}' has no \`cors\`)\n  ${diagnosis.message}\n  Fix: ${routeFix(diagnosis, String(req.headers.origin), head.statusCode, route.prefix)}`,
         )
       }
     } catch (error) {
@@ -65,4 +66,10 @@ export function withCorsDiagnostics(step: RouteStep, route: ResolvedRoute, logge
     }
     step(req, res, next, path)
   }
+}
+
+/** The fix as this route's log says it: the route that relayed the answer is already a proxy. */
+function routeFix(diagnosis: CorsDiagnosis, origin: string, status: number, prefix: string): string {
+  if (diagnosis.error === undefined) return diagnosis.fix ?? ''
+  return corsFix(diagnosis.error, { origin, status, route: prefix })
 }

@@ -155,8 +155,8 @@ describe('CORS diagnostics of routes without cors', () => {
     ])
     expect(lines.map((line) => line[2]?.trim())).toEqual([
       `Fix: allow the page's origin: send \`Access-Control-Allow-Origin: ${PAGE}\` instead of 'http://backend.test' (e.g. add '${PAGE}' to \`cors.origin\`)`,
-      'Fix: add `PUT` to `cors.methods` (Access-Control-Allow-Methods), or let cors-dev-proxy answer the preflight with `cors: true`',
-      'Fix: add `x-foo` to `cors.allowedHeaders` (Access-Control-Allow-Headers), or let cors-dev-proxy answer the preflight with `cors: true`',
+      "Fix: add `PUT` to `cors.methods` (Access-Control-Allow-Methods), or add `cors: true` to route '/api' so that cors-dev-proxy answers the preflight",
+      "Fix: add `x-foo` to `cors.allowedHeaders` (Access-Control-Allow-Headers), or add `cors: true` to route '/api' so that cors-dev-proxy answers the preflight",
     ])
   })
 
