@@ -11,6 +11,7 @@ import type { DevServerLike, DevServerMiddleware, NamedMiddleware } from './dev-
 import { hmrPath, hostIsAllowed, isHmrUpgrade, wsRoutesShadowedByHmr } from './hmr-socket.js'
 import { assertAppServesHttp2 } from './http2-app.js'
 import { insertAfterSecurityChecks } from './insert-middleware.js'
+import { addOverlayEntry } from './overlay-entry.js'
 import { findProxyConflicts, type ProxyConflict } from './proxy-conflicts.js'
 import { createSetupCheck } from './setup-check.js'
 
@@ -106,6 +107,7 @@ export function corsDevProxy(
         isAllowedUpgrade: (req) => hostIsAllowed(devServer, req.headers),
       })
       const { logger } = proxy
+      if (proxy.overlayClient !== undefined) addOverlayEntry(devServer.compiler, proxy.overlayClient.source)
       for (const prefix of wsRoutesShadowedByHmr(proxy.routes, devServer)) {
         logger.warn(
           `WebSocket upgrades of the ws route '${prefix}' go to webpack-dev-server's own socket (HMR, path ` +

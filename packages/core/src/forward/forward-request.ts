@@ -93,8 +93,10 @@ export interface ForwardDeps {
   logger: Logger
   /** Upstream failures per target: the first at once, then summaries, then the recovery. */
   failures: FailureLog
-  /** Where the forwarder notes each request's upstream URL, for the debug line. */
+  /** Where the forwarder notes each request's upstream URL, for the debug line and the inspector. */
   hops?: WeakMap<object, string>
+  /** Where the forwarder notes when the upstream's response head arrived (`performance.now()`), for the inspector. */
+  heads?: WeakMap<object, number>
 }
 
 /**

@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto'
+import type { ResolvedInspectorOptions } from '../config/resolve-inspector-options.js'
+import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { requestedOrigin } from '../http/request-origin.js'
+import { type HookableResponse, tapBody } from '../http/response-head.js'
+import { createExchangeRing, type ExchangeRecord, type ExchangeRing } from './exchange-ring.js'
+
+/** The header a replay carries to our own server, with a token only this process knows; removed on arrival. */
+export const REPLAY_HEADER = 'x-cors-dev-proxy-replay'
+
+/** Records the exchanges the routes take, into a bounded ring. */
+export interface ExchangeRecorder {
+  readonly ring: ExchangeRing
+  /** Where the forwarder notes each request's upstream URL (`http://host:port/path[ over h2]`). */
+  readonly hops: WeakMap<object, string>
+  /** Where the forwarder notes when the upstream's head arrived (`performance.now()`). */
+  readonly heads: WeakMap<object, number>
+  /**
+   * Starts recording a request a route took; the record is pushed when the response closes.
+   * Returns, while bodies are copied, what to call right after the route's pipeline started:
+   * it taps the request body if the forwarder made it flow.
+   */
+  begin(req: ProxyRequest, res: ProxyResponse, route: ResolvedRoute): (() => void) | undefined
+  /** A token for a replay of exchange `id`: the replayed request's record says so. */
+  replayToken(id: number): string
+}
+
+/** The hooks a route runs, named once per route (what the inspector shows as "hooks"). */
+function hooksOf(route: ResolvedRoute): readonly string[] {
+  const names: string[] = []
+  if (route.bypass !== undefined) names.push('bypass')
+  if (route.pathFilter !== undefined) names.push('pathFilter')
+  if (route.cors !== undefined) names.push('cors')
+  if (route.jsonp !== undefined) names.push('jsonp')
+  if (route.kind === 'forward') {
+    if (route.router !== undefined) names.push('router')
+    if (route.pathRewrite !== undefined && route.pathRewrite !== false) names.push('pathRewrite')
+    for (const hook of route.hooks.proxyReq) names.push(`proxyReq (${hook.name})`)
+    for (const hook of route.hooks.proxyRes) names.push(`proxyRes (${hook.name})`)
+    if (route.transformResponse !== undefined) names.push('transformResponse')
+  }
+  return Object.freeze(names)
+}
+
+/** The response head's lines, from what Node sent (HTTP/1.1 keeps it as text in `_header`) or the header object. */
+function headLines(res: ProxyResponse): string[] {
+  const text = (res as { _header?: unknown })._header
+  const lines: string[] = []
+  if (typeof text === 'string') {
+    for (const line of text.split('\r\n').slice(1)) {
+      const colon = line.indexOf(':')
+      if (colon > 0) lines.push(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim())
+    }
+    return lines
+  }
+  for (const [name, value] of Object.entries(res.getHeaders())) {
+    if (value === undefined) continue
+    for (const item of Array.isArray(value) ? value : [value]) lines.push(name, String(item))
+  }
+  return lines
+}
+
+function upstreamOf(hop: string | undefined, route: ResolvedRoute): [string | undefined, string | undefined] {
+  if (route.kind === 'mock') return [undefined, 'mock']
+  if (hop === undefined) return [undefined, undefined]
+  const over = hop.lastIndexOf(' over ')
+  if (over > 0) return [hop.slice(0, over), hop.slice(over + 6) === 'h2' ? 'h2' : 'http/1.1']
+  return [hop, 'http/1.1']
+}
+
+/** Removes the replay header (from `headers` and the raw lines) and returns its value. */
+function takeReplayHeader(req: ProxyRequest): string | undefined {
+  const value = req.headers[REPLAY_HEADER]
+  if (typeof value !== 'string') return undefined
+  delete req.headers[REPLAY_HEADER]
+  const raw = req.rawHeaders
+  for (let index = raw.length - 2; index >= 0; index -= 2) {
+    if (raw[index]?.toLowerCase() === REPLAY_HEADER) raw.splice(index, 2)
+  }
+  return value
+}
+
+/**
+ * Creates the recorder the proxy calls for each request a route takes. Recording is a record
+ * object and one `close` listener per request (the upstream URL and head time are noted by the
+ * forwarder in two WeakMaps); bodies are copied only while a client listens to the ring (an open
+ * inspector), up to `bodyLimit` bytes each, and only a request body already flowing to the
+ * forwarder is tapped (tapping earlier would start the flow before the forwarder listens).
+ *
+ * @example
+ * const recorder = createExchangeRecorder({ exchanges: 200, bodyLimit: 65536 })
+ * recorder.begin(req, res, route) // when the route takes the request
+ */
+export function createExchangeRecorder(options: ResolvedInspectorOptions): ExchangeRecorder {
+  const ring = createExchangeRing(options.exchanges)
+  const hops = new WeakMap<object, string>()
+  const heads = new WeakMap<object, number>()
+  const hookNames = new Map<ResolvedRoute, readonly string[]>()
+  const replays = new Map<string, number>()
+
+  function begin(req: ProxyRequest, res: ProxyResponse, route: ResolvedRoute): (() => void) | undefined {
+    const start = performance.now()
+    const replayToken = replays.size > 0 ? takeReplayHeader(req) : undefined
+    const replayOf = replayToken === undefined ? undefined : replays.get(replayToken)
+    if (replayToken !== undefined) replays.delete(replayToken)
+    let hooks = hookNames.get(route)
+    if (hooks === undefined) {
+      hooks = hooksOf(route)
+      hookNames.set(route, hooks)
+    }
+    const socket = req.httpVersionMajor === 1 ? req.socket : undefined
+    const written = socket?.bytesWritten ?? 0
+    const record: ExchangeRecord = {
+      id: ring.nextId(),
+      startedAt: Date.now(),
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      origin: requestedOrigin(req) ?? 'http://localhost',
+      route: route.prefix,
+      clientProtocol: req.httpVersionMajor === 2 ? 'h2' : 'http/1.1',
+      requestHeaders: req.rawHeaders,
+      status: 0,
+      upstreamUrl: undefined,
+      upstreamProtocol: undefined,
+      ttfb: undefined,
+      total: undefined,
+      responseHeaders: [],
+      requestBytes: Number(req.headers['content-length'] ?? 0) || 0,
+      responseBytes: 0,
+      hooks,
+      requestBody: undefined,
+      responseBody: undefined,
+      bodiesTruncated: false,
+      aborted: false,
+      replayOf,
+    }
+    const limit = ring.listeners > 0 ? options.bodyLimit : 0
+    if (limit > 0) {
+      tapBody(res as unknown as HookableResponse, limit, (body, truncated) => {
+        record.responseBody = body
+        if (truncated) record.bodiesTruncated = true
+      })
+    }
+    res.once('close', () => {
+      const end = performance.now()
+      const [upstreamUrl, upstreamProtocol] = upstreamOf(hops.get(req), route)
+      const head = heads.get(req)
+      record.status = res.statusCode
+      record.upstreamUrl = upstreamUrl
+      record.upstreamProtocol = upstreamProtocol
+      record.ttfb = head === undefined ? undefined : head - start
+      record.total = end - start
+      record.responseHeaders = headLines(res)
+      record.aborted = !res.writableFinished
+      if (socket !== undefined) record.responseBytes = socket.bytesWritten - written
+      else
+        record.responseBytes = Number(res.getHeader('content-length') ?? record.responseBody?.byteLength ?? 0)
+      ring.push(record)
+    })
+    return limit > 0 ? () => tapRequest(req, record, limit) : undefined
+  }
+
+  /** Copies the request body, once the forwarder made it flow (see above). */
+  function tapRequest(req: ProxyRequest, record: ExchangeRecord, limit: number): void {
+    const body = (req as { body?: unknown }).body
+    if (Buffer.isBuffer(body) || typeof body === 'string') {
+      record.requestBody = Buffer.from(body).subarray(0, limit)
+      return
+    }
+    if (body !== undefined && body !== null && typeof body === 'object') {
+      record.requestBody = Buffer.from(JSON.stringify(body)).subarray(0, limit)
+      return
+    }
+    // Called synchronously after the pipeline started: a stream made to flow in this tick emits
+    // nothing before the next, so no chunk is missed.
+    if (req.readableFlowing !== true || req.readableEnded) return
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      if (size >= limit) {
+        record.bodiesTruncated = true
+        return
+      }
+      chunks.push(Buffer.from(chunk.subarray(0, limit - size)))
+      size += Math.min(chunk.byteLength, limit - size)
+    })
+    req.once('end', () => {
+      record.requestBody = Buffer.concat(chunks)
+      record.requestBytes = Math.max(record.requestBytes, size)
+    })
+  }
+
+  return {
+    ring,
+    hops,
+    heads,
+    begin,
+    replayToken(id) {
+      const token = randomUUID()
+      replays.set(token, id)
+      // Forgotten after a minute whatever happens (a replay that never reached us).
+      setTimeout(() => replays.delete(token), 60_000).unref()
+      return token
+    },
+  }
+}
