@@ -19,7 +19,7 @@ export interface ExchangeRecorder {
   /**
    * Starts recording a request a route took; the record is pushed when the response closes.
    * Returns, while bodies are copied, what to call right after the route's pipeline started:
-   * it taps the request body if the forwarder made it flow.
+   * it copies the request body as the forwarder reads it.
    */
   begin(req: ProxyRequest, res: ProxyResponse, route: ResolvedRoute): (() => void) | undefined
   /** A token for a replay of exchange `id`: the replayed request's record says so. */
@@ -85,8 +85,8 @@ function takeReplayHeader(req: ProxyRequest): string | undefined {
  * Creates the recorder the proxy calls for each request a route takes. Recording is a record
  * object and one `close` listener per request (the upstream URL and head time are noted by the
  * forwarder in two WeakMaps); bodies are copied only while a client listens to the ring (an open
- * inspector), up to `bodyLimit` bytes each, and only a request body already flowing to the
- * forwarder is tapped (tapping earlier would start the flow before the forwarder listens).
+ * inspector), up to `bodyLimit` bytes each, the request body only as the forwarder reads it
+ * (listening earlier would start the flow before the forwarder listens).
  *
  * @example
  * const recorder = createExchangeRecorder({ exchanges: 200, bodyLimit: 65536 })
@@ -161,7 +161,7 @@ export function createExchangeRecorder(options: ResolvedInspectorOptions): Excha
     return limit > 0 ? () => tapRequest(req, record, limit) : undefined
   }
 
-  /** Copies the request body, once the forwarder made it flow (see above). */
+  /** Copies the request body as the forwarder reads it (see below); a parsed `req.body` as it is. */
   function tapRequest(req: ProxyRequest, record: ExchangeRecord, limit: number): void {
     const body = (req as { body?: unknown }).body
     if (Buffer.isBuffer(body) || typeof body === 'string') {
@@ -172,23 +172,28 @@ export function createExchangeRecorder(options: ResolvedInspectorOptions): Excha
       record.requestBody = Buffer.from(JSON.stringify(body)).subarray(0, limit)
       return
     }
-    // Called synchronously after the pipeline started: a stream made to flow in this tick emits
-    // nothing before the next, so no chunk is missed.
-    if (req.readableFlowing !== true || req.readableEnded) return
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      if (size >= limit) {
-        record.bodiesTruncated = true
-        return
-      }
-      chunks.push(Buffer.from(chunk.subarray(0, limit - size)))
-      size += Math.min(chunk.byteLength, limit - size)
-    })
-    req.once('end', () => {
-      record.requestBody = Buffer.concat(chunks)
-      record.requestBytes = Math.max(record.requestBytes, size)
-    })
+    if (req.readableEnded) return
+    const attach = (): void => {
+      const chunks: Buffer[] = []
+      let size = 0
+      req.on('data', (chunk: Buffer) => {
+        if (size >= limit) {
+          record.bodiesTruncated = true
+          return
+        }
+        chunks.push(Buffer.from(chunk.subarray(0, limit - size)))
+        size += Math.min(chunk.byteLength, limit - size)
+      })
+      req.once('end', () => {
+        record.requestBody = Buffer.concat(chunks)
+        record.requestBytes = Math.max(record.requestBytes, size)
+      })
+    }
+    // Listening to 'data' starts the flow, so the copy waits until the forwarder starts it:
+    // Node emits 'resume' just before the first chunk flows, so no chunk is missed, and a body
+    // the forwarder never reads is never started by us.
+    if (req.readableFlowing === true) attach()
+    else req.once('resume', attach)
   }
 
   return {
