@@ -72,14 +72,13 @@ export function inspectorApp(): void {
       `s${String(view.status)[0]}`,
     )
     tr.append(
-      el('td', new Date(view.startedAt).toLocaleTimeString()),
+      el('td', new Date(view.startedAt).toLocaleTimeString([], { hour12: false })),
       el('td', view.method),
       el('td', view.url, 'url'),
       el('td', view.upstreamUrl ?? (view.upstreamProtocol === 'mock' ? 'mock backend' : '–'), 'url'),
       status,
       el('td', `${view.clientProtocol} → ${view.upstreamProtocol ?? '–'}`),
-      el('td', ms(view.ttfb)),
-      el('td', ms(view.total)),
+      el('td', `${ms(view.ttfb)} / ${ms(view.total)}`),
       el('td', view.cors.outcome, `cors-${view.cors.outcome}`),
     )
     tr.addEventListener('click', () => {

@@ -7,13 +7,13 @@ header h1 { font-size: 15px; margin: 0 12px 0 0; }
 header a, header input, header select { font: inherit; }
 header a { color: #9cdcfe; }
 #live { color: #7ee787; }
-main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); height: calc(100vh - 48px); }
+main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(360px, 36%); height: calc(100vh - 48px); }
 .list { overflow: auto; border-right: 1px solid #ddd; }
 table { border-collapse: collapse; width: 100%; }
 #rows td, thead th { padding: 4px 8px; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
 thead th { position: sticky; top: 0; background: #fafafa; font-weight: 600; }
 #rows tr { cursor: pointer; } #rows tr:hover { background: #eef4ff; } #rows tr.selected { background: #dbe8ff; }
-.url { max-width: 260px; overflow: hidden; text-overflow: ellipsis; font-family: ui-monospace, monospace; }
+.url { max-width: 190px; overflow: hidden; text-overflow: ellipsis; font-family: ui-monospace, monospace; }
 .s2 { color: #1a7f37; } .s3 { color: #6e7781; } .s4, .s5, .s0 { color: #cf222e; font-weight: 600; }
 .cors-blocked, .cors-preflight-blocked { color: #cf222e; font-weight: 600; }
 #detail { overflow: auto; padding: 12px 16px; }
@@ -40,7 +40,7 @@ export function inspectorPage(): string {
 <input id="text" type="search" placeholder="filter text" aria-label="Text filter">
 <span id="count"></span><span id="live">○ connecting</span>
 <a href="${INSPECTOR_BASE}/har?download" download="cors-dev-proxy.har">Download HAR</a></header>
-<main><div class="list"><table><thead><tr><th>time</th><th>method</th><th>path</th><th>upstream</th><th>status</th><th>protocol</th><th>TTFB</th><th>total</th><th>CORS</th></tr></thead><tbody id="rows"></tbody></table></div>
+<main><div class="list"><table><thead><tr><th>time</th><th>method</th><th>path</th><th>upstream</th><th>status</th><th>protocol</th><th>TTFB / total</th><th>CORS</th></tr></thead><tbody id="rows"></tbody></table></div>
 <div id="detail"></div></main>
 <script type="module" src="${INSPECTOR_BASE}/inspector.js"></script></body></html>
 `
