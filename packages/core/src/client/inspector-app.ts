@@ -31,6 +31,8 @@ export function inspectorApp(): void {
     replayOf?: number
   }
   const exchanges: View[] = []
+  // What a replay answered, per exchange: the detail is rebuilt when the replay itself arrives.
+  const replays = new Map<number, string>()
   let selected: number | undefined
   const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T
   const rows = $<HTMLTableSectionElement>('#rows')
@@ -109,13 +111,14 @@ export function inspectorApp(): void {
     }
     const head = el('div', undefined, 'detail-head')
     head.append(el('h2', `${view.method} ${view.url} → ${view.status}`))
-    const replay = el('button', 'Replay') as HTMLButtonElement
+    const replay = el('button', replays.get(view.id) ?? 'Replay') as HTMLButtonElement
     replay.addEventListener('click', () => {
       replay.disabled = true
       fetch(`${base}/replay/${view.id}`, { method: 'POST' })
         .then((answer) => answer.json())
         .then((answer: { status?: number; error?: string }) => {
-          replay.textContent = answer.error ?? `Replayed: ${answer.status}`
+          replays.set(view.id, answer.error ?? `Replayed: ${answer.status}`)
+          render()
         })
         .finally(() => {
           replay.disabled = false
