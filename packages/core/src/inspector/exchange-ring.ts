@@ -10,8 +10,9 @@ export interface ExchangeRecord {
   readonly method: string
   /** The request target as the client sent it (path and query). */
   readonly url: string
-  /** The origin the client addressed (the dev server's, as the page sees it). */
-  readonly origin: string
+  /** The host the client addressed (`Host`, `:authority`), and whether over TLS: the dev server's origin as the page sees it (see `originOf`). */
+  readonly host: string | undefined
+  readonly tls: boolean
   /** The route's prefix. */
   readonly route: string
   /** `h2` or `http/1.1`, the client's hop. */
@@ -28,8 +29,11 @@ export interface ExchangeRecord {
   ttfb: number | undefined
   /** Milliseconds from the request to the end of the response. */
   total: number | undefined
-  /** The response head as sent to the client: header lines. */
-  responseHeaders: readonly string[]
+  /**
+   * The response head as sent to the client, kept as Node has it (HTTP/1.1: the head's text;
+   * HTTP/2: the header object) and parsed only when shown (see `responseHeaderLines`).
+   */
+  responseHead: string | Readonly<Record<string, unknown>> | undefined
   requestBytes: number
   responseBytes: number
   /** The route's hooks that ran on it (`proxyReq`, `proxyRes`, `transformResponse`...). */
@@ -114,4 +118,43 @@ export function createExchangeRing(capacity: number): ExchangeRing {
       return ids
     },
   }
+}
+
+/**
+ * The origin the page addressed, from a record.
+ *
+ * @example
+ * originOf(record) // 'http://localhost:5173'
+ */
+export function originOf(record: ExchangeRecord): string {
+  return `${record.tls ? 'https' : 'http'}://${record.host ?? 'localhost'}`
+}
+
+const parsedHeads = new WeakMap<ExchangeRecord, readonly string[]>()
+
+/**
+ * The response head's header lines (`[name, value, …]`, names lowercased), parsed from what
+ * was recorded the first time they are asked for, so recording costs nothing.
+ *
+ * @example
+ * responseHeaderLines(record) // ['content-type', 'application/json', …]
+ */
+export function responseHeaderLines(record: ExchangeRecord): readonly string[] {
+  const known = parsedHeads.get(record)
+  if (known !== undefined) return known
+  const head = record.responseHead
+  const lines: string[] = []
+  if (typeof head === 'string') {
+    for (const line of head.split('\r\n').slice(1)) {
+      const colon = line.indexOf(':')
+      if (colon > 0) lines.push(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim())
+    }
+  } else if (head !== undefined) {
+    for (const [name, value] of Object.entries(head)) {
+      if (value === undefined || value === null) continue
+      for (const item of Array.isArray(value) ? value : [value]) lines.push(name, String(item))
+    }
+  }
+  if (record.total !== undefined) parsedHeads.set(record, lines)
+  return lines
 }

@@ -1,6 +1,6 @@
 import { evaluateCors } from '../browser/evaluate-cors.js'
 import { getHeader, type HeaderEntry } from '../http/header-list.js'
-import type { ExchangeRecord } from './exchange-ring.js'
+import { type ExchangeRecord, originOf, responseHeaderLines } from './exchange-ring.js'
 import { maskHeaderLines, maskUrl } from './mask-secrets.js'
 
 /** The CORS verdict of one exchange, as the browser that made it judged (or would judge) it. */
@@ -55,7 +55,9 @@ export function corsVerdictOf(
   requestHeaders: readonly HeaderEntry[],
 ): ExchangeCorsVerdict {
   const origin = getHeader(requestHeaders, 'origin')
-  if (origin === undefined || origin === record.origin) {
+  const own = originOf(record)
+  const responseHeaders = pairs(responseHeaderLines(record))
+  if (origin === undefined || origin === own) {
     return {
       outcome: 'same-origin',
       rule:
@@ -64,7 +66,7 @@ export function corsVerdictOf(
           : 'same origin (scheme, host and port equal): CORS does not apply',
     }
   }
-  const url = `${record.origin}${record.url}`
+  const url = `${own}${record.url}`
   const requestMethod = getHeader(requestHeaders, 'access-control-request-method')
   if (record.method === 'OPTIONS' && requestMethod !== undefined) {
     const names = getHeader(requestHeaders, 'access-control-request-headers')
@@ -77,7 +79,7 @@ export function corsVerdictOf(
       { url, origin, method: requestMethod, headers },
       {
         status: record.status,
-        headers: record.responseHeaders.length > 0 ? pairs(record.responseHeaders) : [],
+        headers: responseHeaders,
       },
     )
     return verdict.allowed
@@ -96,12 +98,12 @@ export function corsVerdictOf(
   // The answer alone is judged: the preflight (if any) was its own exchange.
   const verdict = evaluateCors({ url, origin, method: 'GET', credentials }, undefined, {
     status: record.status,
-    headers: pairs(record.responseHeaders),
+    headers: responseHeaders,
   })
   return verdict.allowed
     ? {
         outcome: 'allowed',
-        rule: `Access-Control-Allow-Origin: ${getHeader(pairs(record.responseHeaders), 'access-control-allow-origin') ?? '?'} matches ${origin}`,
+        rule: `Access-Control-Allow-Origin: ${getHeader(responseHeaders, 'access-control-allow-origin') ?? '?'} matches ${origin}`,
       }
     : {
         outcome: 'blocked',
@@ -149,7 +151,7 @@ export function viewExchange(record: ExchangeRecord): ExchangeView {
     ttfb: record.ttfb === undefined ? undefined : Math.round(record.ttfb * 10) / 10,
     total: record.total === undefined ? undefined : Math.round(record.total * 10) / 10,
     requestHeaders: maskHeaderLines(record.requestHeaders),
-    responseHeaders: maskHeaderLines(record.responseHeaders),
+    responseHeaders: maskHeaderLines(responseHeaderLines(record)),
     requestBytes: record.requestBytes,
     responseBytes: record.responseBytes,
     hooks: record.hooks,

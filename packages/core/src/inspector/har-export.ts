@@ -1,4 +1,4 @@
-import type { ExchangeRecord } from './exchange-ring.js'
+import { type ExchangeRecord, originOf } from './exchange-ring.js'
 import { viewExchange } from './exchange-view.js'
 import { MASK } from './mask-secrets.js'
 
@@ -102,7 +102,7 @@ export function harOf(records: readonly ExchangeRecord[], creator: HarCreator) {
       time: total,
       request: {
         method: view.method,
-        url: uriOf(`${record.origin}${view.url}`),
+        url: uriOf(`${originOf(record)}${view.url}`),
         httpVersion: httpVersion(view.clientProtocol),
         cookies: cookiesOf(find(requestHeaders, 'cookie')),
         headers: requestHeaders.map(([name, value]) => ({ name, value })),

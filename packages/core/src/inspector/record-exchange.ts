@@ -2,9 +2,51 @@ import { randomUUID } from 'node:crypto'
 import type { ResolvedInspectorOptions } from '../config/resolve-inspector-options.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
-import { requestedOrigin } from '../http/request-origin.js'
+import { clientHost, isEncrypted } from '../http/request-origin.js'
 import { type HookableResponse, tapBody } from '../http/response-head.js'
+import type { RequestNotes } from '../pipeline/request-notes.js'
 import { createExchangeRing, type ExchangeRecord, type ExchangeRing } from './exchange-ring.js'
+
+/** A request being recorded: its record and what its end needs. */
+interface Recording {
+  readonly record: ExchangeRecord
+  readonly ring: ExchangeRing
+  readonly mock: boolean
+  readonly start: number
+  readonly socket: { readonly bytesWritten: number } | undefined
+  readonly written: number
+  hop: string | undefined
+  headAt: number | undefined
+}
+
+/**
+ * The recording rides on the request and the response themselves, under a symbol: no WeakMap
+ * entry and no closure per request (a plain route must not pay for the inspector).
+ */
+const RECORDING = Symbol('cors-dev-proxy.recording')
+type Carrier = { [RECORDING]?: Recording }
+
+/** The response closed: the record is completed from what the response and the notes hold, and pushed. */
+function finishRecording(this: ProxyResponse): void {
+  const recording = (this as unknown as Carrier)[RECORDING]
+  if (recording === undefined) return
+  const { record, socket } = recording
+  const [upstreamUrl, upstreamProtocol] = upstreamOf(recording.hop, recording.mock)
+  record.status = this.statusCode
+  record.upstreamUrl = upstreamUrl
+  record.upstreamProtocol = upstreamProtocol
+  record.ttfb = recording.headAt === undefined ? undefined : recording.headAt - recording.start
+  record.total = performance.now() - recording.start
+  // Kept as Node has it; parsed only when shown.
+  const sent = (this as { _header?: unknown })._header
+  record.responseHead = typeof sent === 'string' ? sent : this.getHeaders()
+  record.aborted = !this.writableFinished
+  record.responseBytes =
+    socket !== undefined
+      ? socket.bytesWritten - recording.written
+      : Number(this.getHeader('content-length') ?? record.responseBody?.byteLength ?? 0)
+  recording.ring.push(record)
+}
 
 /** The header a replay carries to our own server, with a token only this process knows; removed on arrival. */
 export const REPLAY_HEADER = 'x-cors-dev-proxy-replay'
@@ -13,9 +55,9 @@ export const REPLAY_HEADER = 'x-cors-dev-proxy-replay'
 export interface ExchangeRecorder {
   readonly ring: ExchangeRing
   /** Where the forwarder notes each request's upstream URL (`http://host:port/path[ over h2]`). */
-  readonly hops: WeakMap<object, string>
+  readonly hops: RequestNotes<string>
   /** Where the forwarder notes when the upstream's head arrived (`performance.now()`). */
-  readonly heads: WeakMap<object, number>
+  readonly heads: RequestNotes<number>
   /**
    * Starts recording a request a route took; the record is pushed when the response closes.
    * Returns, while bodies are copied, what to call right after the route's pipeline started:
@@ -43,26 +85,8 @@ function hooksOf(route: ResolvedRoute): readonly string[] {
   return Object.freeze(names)
 }
 
-/** The response head's lines, from what Node sent (HTTP/1.1 keeps it as text in `_header`) or the header object. */
-function headLines(res: ProxyResponse): string[] {
-  const text = (res as { _header?: unknown })._header
-  const lines: string[] = []
-  if (typeof text === 'string') {
-    for (const line of text.split('\r\n').slice(1)) {
-      const colon = line.indexOf(':')
-      if (colon > 0) lines.push(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim())
-    }
-    return lines
-  }
-  for (const [name, value] of Object.entries(res.getHeaders())) {
-    if (value === undefined) continue
-    for (const item of Array.isArray(value) ? value : [value]) lines.push(name, String(item))
-  }
-  return lines
-}
-
-function upstreamOf(hop: string | undefined, route: ResolvedRoute): [string | undefined, string | undefined] {
-  if (route.kind === 'mock') return [undefined, 'mock']
+function upstreamOf(hop: string | undefined, mock: boolean): [string | undefined, string | undefined] {
+  if (mock) return [undefined, 'mock']
   if (hop === undefined) return [undefined, undefined]
   const over = hop.lastIndexOf(' over ')
   if (over > 0) return [hop.slice(0, over), hop.slice(over + 6) === 'h2' ? 'h2' : 'http/1.1']
@@ -94,8 +118,20 @@ function takeReplayHeader(req: ProxyRequest): string | undefined {
  */
 export function createExchangeRecorder(options: ResolvedInspectorOptions): ExchangeRecorder {
   const ring = createExchangeRing(options.exchanges)
-  const hops = new WeakMap<object, string>()
-  const heads = new WeakMap<object, number>()
+  const hops: RequestNotes<string> = {
+    set(req, value) {
+      const recording = (req as Carrier)[RECORDING]
+      if (recording !== undefined) recording.hop = value
+    },
+    get: (req) => (req as Carrier)[RECORDING]?.hop,
+  }
+  const heads: RequestNotes<number> = {
+    set(req, value) {
+      const recording = (req as Carrier)[RECORDING]
+      if (recording !== undefined) recording.headAt = value
+    },
+    get: (req) => (req as Carrier)[RECORDING]?.headAt,
+  }
   const hookNames = new Map<ResolvedRoute, readonly string[]>()
   const replays = new Map<string, number>()
 
@@ -116,7 +152,8 @@ export function createExchangeRecorder(options: ResolvedInspectorOptions): Excha
       startedAt: Date.now(),
       method: req.method ?? 'GET',
       url: req.url ?? '/',
-      origin: requestedOrigin(req) ?? 'http://localhost',
+      host: clientHost(req),
+      tls: isEncrypted(req),
       route: route.prefix,
       clientProtocol: req.httpVersionMajor === 2 ? 'h2' : 'http/1.1',
       requestHeaders: req.rawHeaders,
@@ -125,7 +162,7 @@ export function createExchangeRecorder(options: ResolvedInspectorOptions): Excha
       upstreamProtocol: undefined,
       ttfb: undefined,
       total: undefined,
-      responseHeaders: [],
+      responseHead: undefined,
       requestBytes: Number(req.headers['content-length'] ?? 0) || 0,
       responseBytes: 0,
       hooks,
@@ -142,22 +179,19 @@ export function createExchangeRecorder(options: ResolvedInspectorOptions): Excha
         if (truncated) record.bodiesTruncated = true
       })
     }
-    res.once('close', () => {
-      const end = performance.now()
-      const [upstreamUrl, upstreamProtocol] = upstreamOf(hops.get(req), route)
-      const head = heads.get(req)
-      record.status = res.statusCode
-      record.upstreamUrl = upstreamUrl
-      record.upstreamProtocol = upstreamProtocol
-      record.ttfb = head === undefined ? undefined : head - start
-      record.total = end - start
-      record.responseHeaders = headLines(res)
-      record.aborted = !res.writableFinished
-      if (socket !== undefined) record.responseBytes = socket.bytesWritten - written
-      else
-        record.responseBytes = Number(res.getHeader('content-length') ?? record.responseBody?.byteLength ?? 0)
-      ring.push(record)
-    })
+    const recording: Recording = {
+      record,
+      ring,
+      mock: route.kind === 'mock',
+      start,
+      socket,
+      written,
+      hop: undefined,
+      headAt: undefined,
+    }
+    ;(req as Carrier)[RECORDING] = recording
+    ;(res as unknown as Carrier)[RECORDING] = recording
+    res.on('close', finishRecording)
     return limit > 0 ? () => tapRequest(req, record, limit) : undefined
   }
 
