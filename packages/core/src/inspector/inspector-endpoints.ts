@@ -42,6 +42,8 @@ const COMMON: ReadonlyArray<readonly [string, string]> = [
   ['x-content-type-options', 'nosniff'],
 ]
 const EXPLAIN_LIMIT = 64 * 1024
+/** Bytes an event stream may hold unsent before its events are dropped (a client that does not read). */
+const STREAM_BACKLOG = 1024 * 1024
 /** Explanations at once: each may probe a URL for up to 5 s. */
 const PROBES_AT_ONCE = 4
 
@@ -133,7 +135,18 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
       ...(req.httpVersionMajor === 1 ? { connection: 'keep-alive' } : {}),
     })
     res.write(': cors-dev-proxy inspector\n\n')
+    let dropped = 0
     const unsubscribe = ring.subscribe((record: ExchangeRecord) => {
+      // An inspector that does not read (a background tab, a stalled client) must not make the
+      // dev server buffer without bound: past STREAM_BACKLOG bytes, events are dropped and counted.
+      if (((res as { writableLength?: number }).writableLength ?? 0) > STREAM_BACKLOG) {
+        dropped += 1
+        return
+      }
+      if (dropped > 0) {
+        res.write(`event: dropped\ndata: ${dropped}\n\n`)
+        dropped = 0
+      }
       res.write(`event: exchange\ndata: ${JSON.stringify(viewExchange(record))}\n\n`)
     })
     // A comment now and then keeps idle-closing proxies and browsers from dropping the stream.
