@@ -23,10 +23,12 @@ describe('the overlay and the inspector in a real Vite app', () => {
   })
 
   test('a direct call to a backend without CORS shows the overlay; with the route, the inspector and the HAR list it', async () => {
-    // Before: only an unrelated route.
-    const before = await startVite({ routes: { '/other': { mock: true } } })
+    // Before: only an unrelated route; Vite's `base` changes nothing for /__cors-dev-proxy/.
+    const before = await startVite({ routes: { '/other': { mock: true } }, config: { base: '/app/' } })
     try {
-      await expectOverlayForDirectCall(browser, `${before.origin}/`, backend.url)
+      const html = await (await fetch(`${before.origin}/app/`)).text()
+      expect(html).toContain('<script type="module" src="/__cors-dev-proxy/client.js"></script>')
+      await expectOverlayForDirectCall(browser, `${before.origin}/app/`, backend.url)
     } finally {
       await before.close()
     }

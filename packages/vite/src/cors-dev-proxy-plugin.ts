@@ -130,7 +130,7 @@ export function corsDevProxy(routes: Routes | CorsDevProxyConfig, options?: Cors
     ...(resolved.overlay
       ? {
           transformIndexHtml: {
-            order: 'pre' as const,
+            order: 'post' as const,
             handler(_html: string, context: { server?: unknown }) {
               if (context.server === undefined) return undefined
               return [

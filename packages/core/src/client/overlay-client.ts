@@ -34,6 +34,7 @@ export function overlayClient(): void {
     call: string
     routeExists: boolean
     serverFix?: string
+    cookies?: string[]
   }
 
   const crossOrigin = (url: string): boolean => {
@@ -252,6 +253,7 @@ button, a { font: inherit; font-size: 13px; color: #9cdcfe; background: #2a2a2a;
         cause.append(count)
       }
       element.append(cause)
+      for (const note of explanation.cookies ?? []) element.append(line('cause', note))
       const fix = `${explanation.routeExists ? '// the route exists: call it instead' : '// add the route to corsDevProxy({ ... }) in your config'}\n${explanation.route}\n// and call\n${explanation.call}`
       element.append(line('fix', fix))
       const row = document.createElement('div')

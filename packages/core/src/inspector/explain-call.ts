@@ -2,6 +2,7 @@ import { type CheckCorsResult, checkCors } from '../browser/check-cors.js'
 import type { CorsErrorKind } from '../browser/chromium-messages.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import { matchRoute } from '../pipeline/match-route.js'
+import { cookieNotes } from './cookie-notes.js'
 import { suggestRoute } from './suggest-route.js'
 
 /** What the page's client knows about a failed call (the body of `POST /__cors-dev-proxy/explain`). */
@@ -35,6 +36,8 @@ export interface CallExplanation {
   readonly serverFix: string | undefined
   /** Whether the server probed the URL (as `cors-dev-proxy check` does). */
   readonly probed: boolean
+  /** What happens to the cookies the answer sets (one line per cookie the browser drops). */
+  readonly cookies: readonly string[]
 }
 
 /** The cause of each CORS failure, in plain words. */
@@ -130,6 +133,7 @@ export async function explainCall(call: FailedCall, options: ExplainOptions): Pr
       ...fixed,
       serverFix: `serve the API over HTTPS (${url.href.replace(/^(ws|http):/, (scheme) => (scheme === 'ws:' ? 'wss:' : 'https:'))})`,
       probed: false,
+      cookies: [],
     }
   }
   if (call.initiator === 'WebSocket') return explainWebSocket(url, pageOrigin, options.routes, fixed)
@@ -145,13 +149,14 @@ export async function explainCall(call: FailedCall, options: ExplainOptions): Pr
     },
     { timeout: options.timeout ?? 5000 },
   )
-  return explainResult(result, fixed)
+  const cookies = cookieNotes(result.response?.headers, url, pageOrigin, call.credentials === 'include')
+  return { ...explainResult(result, fixed), cookies }
 }
 
 function explainResult(
   result: CheckCorsResult,
   fixed: { route: string; call: string; routeExists: boolean },
-): CallExplanation {
+): Omit<CallExplanation, 'cookies'> {
   const lna = result.localNetworkAccess
   if (lna !== undefined && lna.outcome !== 'not-needed') {
     return {
@@ -218,6 +223,7 @@ function explainWebSocket(
       routeExists: true,
       serverFix: route.cors === undefined ? undefined : `add '${pageOrigin}' to the route's \`cors.origin\``,
       probed: false,
+      cookies: [],
     }
   }
   return {
@@ -228,5 +234,6 @@ function explainWebSocket(
     ...fixed,
     serverFix: `accept the Origin ${pageOrigin} in the WebSocket server's handshake check`,
     probed: false,
+    cookies: [],
   }
 }

@@ -166,6 +166,10 @@ describe('the endpoints under /__cors-dev-proxy/', () => {
       routeExists: false,
       probed: true,
     })
+    // The backend sets a cookie, which a call without credentials never stores.
+    expect((json(answer.body) as { cookies: string[] }).cookies).toEqual([
+      expect.stringContaining("cookie 'sid' is not stored: the call does not send credentials"),
+    ])
     // The probe is the preflight-free GET the browser sent, and only to the URL of the call.
     expect(backend.received.map((request) => request.url)).toEqual(['/items'])
     expect((await explain({ origin: 'http://evil.example' })).status).toBe(403)
