@@ -157,6 +157,7 @@ export const corsDevProxyModule = defineNuxtModule<CorsDevProxyModuleOptions>({
     // The overlay's client, first in every page's head in `nuxt dev` only (the module does
     // nothing in `nuxt build`); the proxy on the listener answers it.
     if (resolved.overlay) {
+      nuxt.options.app.head ??= {}
       const head = nuxt.options.app.head
       head.script = [
         { src: '/__cors-dev-proxy/client.js', type: 'module', tagPriority: -100 },
