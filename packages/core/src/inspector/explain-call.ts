@@ -116,7 +116,8 @@ export interface ExplainOptions {
 export async function explainCall(call: FailedCall, options: ExplainOptions): Promise<CallExplanation> {
   const url = new URL(call.url)
   const pageOrigin = options.origin
-  const method = call.method.toUpperCase() === call.method ? call.method : call.method
+  // As the script wrote it: `patch` stays lowercase in the call to write, as in the browser.
+  const method = call.method
   const suggestion = suggestRoute(url, options.routes)
   const fixed = {
     route: suggestion.route,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import type { ResolvedInspectorOptions } from '../config/resolve-inspector-options.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
@@ -34,6 +35,13 @@ export interface InspectorEndpoints {
   close(): Promise<void>
 }
 
+/** Our HAR files' `creator`: the core's package name and version (package.json is one level above `dist/` and `src/`). */
+const CREATOR = Object.freeze({
+  name: '@cors-dev-proxy/core',
+  version: (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  ).version,
+})
 const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
 /** Nothing here is cached, and nothing here is sniffed. */
@@ -271,7 +279,7 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
       const download = url.includes('download')
         ? [['content-disposition', 'attachment; filename="cors-dev-proxy.har"'] as const]
         : []
-      sendJson(res, 200, harOf(recorder.ring.list(), { name: 'cors-dev-proxy', version: '0.1.0' }), download)
+      sendJson(res, 200, harOf(recorder.ring.list(), CREATOR), download)
       return
     }
     const replayed = /^\/replay\/(\d{1,12})$/.exec(path)
