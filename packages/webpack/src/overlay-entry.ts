@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -24,6 +24,8 @@ function overlayEntryFile(source: string): string {
   mkdirSync(directory, { recursive: true })
   const file = join(directory, 'overlay-client.js')
   writeFileSync(file, source)
+  // Removed with the process: nothing of ours stays in the temporary folder.
+  process.once('exit', () => rmSync(directory, { recursive: true, force: true }))
   entryFile = file
   return file
 }
