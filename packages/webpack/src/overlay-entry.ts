@@ -1,4 +1,5 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -17,15 +18,25 @@ interface CompilerLike {
 
 let entryFile: string | undefined
 
-/** The client, written once per process to a file of its own (an entry must be a module on disk). */
+/**
+ * The client, written to a file of its own (an entry must be a module on disk), once per
+ * process, under a name that is the hash of its source: every process and version reuses its
+ * one file, and nothing accumulates in the temporary folder (a dev server stopped with Ctrl-C
+ * runs no clean-up).
+ */
 function overlayEntryFile(source: string): string {
   if (entryFile !== undefined) return entryFile
-  const directory = join(tmpdir(), `cors-dev-proxy-${process.pid}`)
+  const directory = join(tmpdir(), 'cors-dev-proxy')
+  const file = join(
+    directory,
+    `overlay-client-${createHash('sha256').update(source).digest('hex').slice(0, 16)}.js`,
+  )
   mkdirSync(directory, { recursive: true })
-  const file = join(directory, 'overlay-client.js')
-  writeFileSync(file, source)
-  // Removed with the process: nothing of ours stays in the temporary folder.
-  process.once('exit', () => rmSync(directory, { recursive: true, force: true }))
+  // Written to a name of this process's first, then renamed: another process reading the file
+  // never sees it half written.
+  const partial = `${file}.${process.pid}.tmp`
+  writeFileSync(partial, source)
+  renameSync(partial, file)
   entryFile = file
   return file
 }
