@@ -16,7 +16,8 @@ function playgroundApi(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [corsDevProxy({ '/api': { target: backend, ws: true } }), playgroundApi()],
+  // The playground makes blocked calls on purpose and explains each in its own row: no overlay.
+  plugins: [corsDevProxy({ '/api': { target: backend, ws: true } }, { overlay: false }), playgroundApi()],
   // Plain files, no dependencies to pre-bundle.
   optimizeDeps: { noDiscovery: true, include: [] },
   build: { rollupOptions: { input: ['index.html', 'bench.html'] } },

@@ -24,6 +24,8 @@ export default {
     ...corsDevProxy(
       { '/api': { target: backend, ws: true } },
       {
+        // The playground makes blocked calls on purpose and explains each in its own row: no overlay.
+        overlay: false,
         setupMiddlewares(middlewares) {
           middlewares.unshift({ name: 'playground-api', middleware: createPlaygroundApi(playgroundEnv) })
           return middlewares

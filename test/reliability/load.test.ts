@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startVite, type ViteHandle } from '../adapters/vite-server.js'
 import { type RunningProxy, serveProxy } from '../support/proxy-server.js'
-import { captureLogSink } from '../support/servers.js'
+import { captureLogSink, openRequest, sendRequest } from '../support/servers.js'
 import { localhostCertificate } from '../support/tls.js'
 import { http1Client, http2Client, type LoadFailure, runJobs, runWebSocket } from './load-clients.js'
 import { countKinds, LOAD_KINDS, type LoadJob, loadRoutes, planJobs } from './load-plan.js'
@@ -179,12 +179,33 @@ function viteFront(name: string, handle: ViteHandle, protocol: FrontEnd['protoco
   }
 }
 
+/** An inspector's event stream, read as a browser reads it: how many exchanges it announced. */
+interface InspectorStream {
+  readonly events: () => number
+  close(): void
+}
+/** Exchanges the inspector streamed during the Vite HTTP/1.1 phase, and how many it could have. */
+const streamed = { events: 0, recordable: 0 }
+
+async function openInspectorStream(origin: string): Promise<InspectorStream> {
+  const res = await openRequest(`${origin}/__cors-dev-proxy/events`)
+  let events = 0
+  res.setEncoding('utf8')
+  res.on('data', (text: string) => {
+    events += text.split('event: exchange\n').length - 1
+  })
+  res.on('error', () => {})
+  return { events: () => events, close: () => res.destroy() }
+}
+
 beforeAll(async () => {
   target = await startLoadTarget()
   const routes = loadRoutes(target.url)
   const nodeLog = captureLogSink()
   nodeProxy = await serveProxy(routes, { log: 'warn', logger: nodeLog })
-  viteHttp1 = await startVite({ routes, options: { log: 'warn' } })
+  // With an inspector connected (its event stream read) and a small body limit, so the run also
+  // shows the inspector's ring (200 exchanges, bodies copied) keeps memory at its level (P13).
+  viteHttp1 = await startVite({ routes, options: { log: 'warn', inspector: { bodyLimit: 4096 } } })
   viteHttp2 = await startVite({ routes, options: { log: 'warn' }, tls: await localhostCertificate() })
   fronts = {
     node: {
@@ -228,7 +249,16 @@ async function loadPhase(key: FrontKey, seed: number, count: number) {
   const jobs = planJobs(seed, count)
   const planned = countKinds(jobs)
   const before = { ...target.counts }
+  // During the Vite HTTP/1.1 phase an inspector is open: every exchange is streamed to it and
+  // its body copied (up to the 4 KiB limit), while the ring keeps 200 of them.
+  const inspector = key === 'viteHttp1' ? await openInspectorStream(front.origin) : undefined
   const result = await runPhase(front, jobs)
+  if (inspector !== undefined) {
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    inspector.close()
+    streamed.events = inspector.events()
+    streamed.recordable = jobs.filter((job) => job.kind !== 'websocket').length
+  }
 
   expect(result.failures.slice(0, 10), `${result.failures.length} of ${count} requests failed`).toEqual([])
   expect(target.errors).toEqual([])
@@ -297,6 +327,16 @@ describe('20,000 mixed requests, every body checked at both ends', () => {
     timeout: 120_000,
   }, async () => {
     await loadPhase('viteHttp2', 0x9003, VITE_HTTP2)
+  })
+
+  it('the inspector streamed the exchanges and keeps only its ring', async () => {
+    expect(streamed.events).toBeGreaterThanOrEqual(streamed.recordable * 0.9)
+    // A connection of its own, closed after the answer (the next test counts open connections).
+    const answer = await sendRequest(`${viteHttp1.origin}/__cors-dev-proxy/exchanges`, {
+      headers: { connection: 'close' },
+    })
+    const listed = JSON.parse(answer.body.toString()) as unknown[]
+    expect(listed).toHaveLength(200)
   })
 
   it('leaves no socket open, and memory at its level', { timeout: 60_000 }, async () => {

@@ -13,6 +13,7 @@ import { createUpstreamPool } from './forward/upstream-pool.js'
 import { lingerBeforeClose } from './http/linger-close.js'
 import type { NextFunction, ProxyRequest, ProxyResponse } from './http/proxy-types.js'
 import { sendText } from './http/send-text.js'
+import type { ExchangeRecorder } from './inspector/record-exchange.js'
 import { describeExchange } from './log/describe-routes.js'
 import { createLogger, type Logger } from './log/logger.js'
 import { createRequestMatcher, type RequestMatcher, type RouteMatch } from './pipeline/match-route.js'
@@ -109,17 +110,23 @@ export function createCorsDevProxy(
  * const resolved = resolveOptions(routes, options)
  * const proxy = buildCorsDevProxy(resolved, createLogger(resolved.log, sink))
  */
-export function buildCorsDevProxy(resolved: ResolvedCorsDevProxyOptions, logger: Logger): EngineProxy {
+export function buildCorsDevProxy(
+  resolved: ResolvedCorsDevProxyOptions,
+  logger: Logger,
+  recorder?: ExchangeRecorder,
+): EngineProxy {
   for (const warning of resolved.warnings) logger.warn(warning)
   const matchOf = createRequestMatcher(resolved.routes)
   const pool = createUpstreamPool()
   const failures = createFailureLog(logger)
   const sockets = new Set<Duplex>()
-  // Each forwarded request's upstream URL, for the debug line; only kept when it is printed.
-  const hops = logger.level === 'debug' ? new WeakMap<object, string>() : undefined
+  // Each forwarded request's upstream URL, for the debug line and the inspector; only kept when
+  // one of them reads it.
+  const hops = recorder?.hops ?? (logger.level === 'debug' ? new WeakMap<object, string>() : undefined)
+  const heads = recorder?.heads
   const pipelines = new Map<ResolvedRoute, BuiltRoutePipeline>()
   for (const route of resolved.routes) {
-    pipelines.set(route, createRoutePipeline(route, { pool, logger, failures, hops }))
+    pipelines.set(route, createRoutePipeline(route, { pool, logger, failures, hops, heads }))
   }
   const gates = new Map<ResolvedRoute, RouteGate>()
   for (const route of resolved.routes) {
@@ -203,7 +210,8 @@ export function buildCorsDevProxy(resolved: ResolvedCorsDevProxyOptions, logger:
     }
     // An answer may go out before the upload ends (an early 413, a 502): never cut it off.
     if (req.httpVersionMajor === 1 && hasBody(req)) lingerBeforeClose(req as IncomingMessage)
-    const passOn = hops === undefined ? undefined : trace(req, res, match.route)
+    const passOn = logger.level !== 'debug' ? undefined : trace(req, res, match.route)
+    const started = recorder?.begin(req, res, match.route)
     pipeline.run(req, res, match.path, (error) => {
       passOn?.()
       if (next) next(error)
@@ -219,6 +227,8 @@ export function buildCorsDevProxy(resolved: ResolvedCorsDevProxyOptions, logger:
         res.end()
       } else answerNotFound(res)
     })
+    // The request body is tapped (while an inspector is open) once the forwarder made it flow.
+    started?.()
   }
 
   return Object.freeze({

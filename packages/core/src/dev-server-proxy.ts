@@ -7,10 +7,14 @@ import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './config/resolv
 import { buildCorsDevProxy } from './create-cors-dev-proxy.js'
 import { answerSocket } from './http/answer-socket.js'
 import type { NextFunction, ProxyRequest, ProxyResponse } from './http/proxy-types.js'
+import { CLIENT_SCRIPTS, OVERLAY_CLIENT_PATH } from './inspector/client-scripts.js'
+import { createInspectorEndpoints, type InspectorEndpoints } from './inspector/inspector-endpoints.js'
+import { isInspectorPath } from './inspector/inspector-guard.js'
+import { createExchangeRecorder } from './inspector/record-exchange.js'
 import { describeRoutes } from './log/describe-routes.js'
 import { createLogger, type Logger } from './log/logger.js'
 import { refuseConnectOn } from './pipeline/refuse-request.js'
-import { publishServerUrl } from './server-fetch.js'
+import { loopbackUrl, publishServerUrl } from './server-fetch.js'
 import { watchServerFetches } from './server-fetch-hint.js'
 
 /** What an adapter tells the set-up about its dev server. */
@@ -67,6 +71,12 @@ export interface DevServerProxy {
    * Attaching the same server again does nothing.
    */
   attach(server: EventEmitter & { readonly listening?: boolean }): void
+  /**
+   * The overlay's client (`overlay`, on by default): the path the dev server serves it at, for
+   * a `<script type="module">` (`/__cors-dev-proxy/client.js`), and its source, for an adapter
+   * that bundles it (webpack's added entry). `undefined` with `overlay: false`.
+   */
+  readonly overlayClient: { readonly path: string; readonly source: string } | undefined
   /** Closes the proxy (pools, sockets, mock backends); also done when `host.server` closes. */
   close(): Promise<void>
 }
@@ -89,8 +99,31 @@ export function createDevServerProxy(
   host: DevServerHost,
 ): DevServerProxy {
   const logger = createLogger(resolved.log, resolved.logger ?? host.sink ?? consoleLogSink)
-  const proxy = buildCorsDevProxy(resolved, logger)
+  const recorder = resolved.inspector === undefined ? undefined : createExchangeRecorder(resolved.inspector)
+  const proxy = buildCorsDevProxy(resolved, logger, recorder)
   const { server } = host
+  let ownServer: EventEmitter | undefined = server
+  // Everything under /__cors-dev-proxy/ (the inspector, the overlay's script and `explain`),
+  // answered before any route, a route on '/' included.
+  const endpoints: InspectorEndpoints | undefined =
+    recorder === undefined && !resolved.overlay
+      ? undefined
+      : createInspectorEndpoints({
+          recorder,
+          inspector: resolved.inspector,
+          overlay: resolved.overlay,
+          routes: proxy.routes,
+          logger,
+          ownUrl: () => (ownServer === undefined ? undefined : loopbackUrl(ownServer)),
+          scripts: CLIENT_SCRIPTS,
+        })
+  const middleware: DevServerProxy['middleware'] =
+    endpoints === undefined
+      ? (proxy.middleware as DevServerProxy['middleware'])
+      : function corsDevProxyWithInspector(req, res, next) {
+          if (isInspectorPath(req.url)) endpoints.handle(req, res)
+          else proxy.middleware(req, res, next)
+        }
 
   function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     if (host.isOwnUpgrade?.(req)) return
@@ -109,7 +142,8 @@ export function createDevServerProxy(
     if (!proxy.upgrade(req, socket, head)) host.unclaimedUpgrade?.(req, socket)
   }
 
-  const claims = (req: { readonly url?: string | undefined }) => proxy.matchOf(req) !== undefined
+  const claims = (req: { readonly url?: string | undefined }) =>
+    proxy.matchOf(req) !== undefined || (endpoints !== undefined && isInspectorPath(req.url))
   const stopWatching = watchServerFetches({ claims, logger })
   let announced = false
   const announce = (): void => {
@@ -121,6 +155,7 @@ export function createDevServerProxy(
   function attach(server: EventEmitter & { readonly listening?: boolean }): void {
     if (attached.has(server)) return
     attached.add(server)
+    ownServer ??= server
     server.on('upgrade', corsDevProxyUpgrade)
     // Node resets a CONNECT without a word when nobody listens: say 400 instead (never a tunnel).
     refuseConnectOn(server)
@@ -131,14 +166,17 @@ export function createDevServerProxy(
   }
   async function close(): Promise<void> {
     stopWatching()
-    await proxy.close()
+    await Promise.all([proxy.close(), endpoints?.close()])
   }
   // Without a server yet (middleware mode), the routes are printed now; `attach` adds the rest.
   if (server) attach(server)
   else announce()
 
   return Object.freeze({
-    middleware: proxy.middleware as DevServerProxy['middleware'],
+    middleware,
+    overlayClient: resolved.overlay
+      ? { path: OVERLAY_CLIENT_PATH, source: CLIENT_SCRIPTS.client }
+      : undefined,
     claims,
     routes: proxy.routes,
     logger,

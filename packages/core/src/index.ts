@@ -52,6 +52,7 @@ export type { CorsDevProxyConfig } from './config/define-config.js'
 export { defineConfig } from './config/define-config.js'
 export type { CorsDevProxyErrorCode } from './config/errors.js'
 export { CorsDevProxyError } from './config/errors.js'
+export type { InspectorOptions } from './config/inspector-options.js'
 // The mock backend
 export type { MockBackendOptions, MockCorsMode } from './config/mock-options.js'
 export type {

@@ -15,7 +15,7 @@ export const SERVER_URL_VARIABLE = 'CORS_DEV_PROXY_URL'
 const ANY_ADDRESS = new Set(['0.0.0.0', '::', ''])
 
 /** The URL a process reaches its own listening server at: loopback, its port, its scheme. */
-function loopbackUrl(server: EventEmitter): string | undefined {
+export function loopbackUrl(server: EventEmitter): string | undefined {
   const address = (server as { address?: () => AddressInfo | string | null }).address?.()
   if (address === null || address === undefined || typeof address === 'string') return undefined
   // A TLS server (https, HTTP/2 with TLS) has a secure context; a plain one does not.

@@ -154,6 +154,16 @@ export const corsDevProxyModule = defineNuxtModule<CorsDevProxyModuleOptions>({
     if (!nuxt.options.dev) return
     // Resolved once, while Nuxt loads its modules: a mistake stops `nuxt dev` before it listens.
     const resolved = resolveWithoutFrames(options)
+    // The overlay's client, first in every page's head in `nuxt dev` only (the module does
+    // nothing in `nuxt build`); the proxy on the listener answers it.
+    if (resolved.overlay) {
+      nuxt.options.app.head ??= {}
+      const head = nuxt.options.app.head
+      head.script = [
+        { src: '/__cors-dev-proxy/client.js', type: 'module', tagPriority: -100 },
+        ...(head.script ?? []),
+      ]
+    }
     const facts = createViteFacts(nuxt)
     addMissedFetchHint(resolved.routes)
     let detach: (() => Promise<void>) | undefined

@@ -236,6 +236,19 @@ describe('the module outside nuxt dev, and with a mistake', () => {
     expect(nuxt.options.nitro).toEqual({})
   })
 
+  it('adds the overlay client to the head in nuxt dev, not with overlay: false nor in nuxt build', async () => {
+    const dev = fakeNuxt({ corsDevProxy: { '/api': 'http://localhost:3000' } })
+    await install(dev)
+    const head = (dev.options.app as { head?: { script?: unknown[] } }).head
+    expect(head?.script).toEqual([{ src: '/__cors-dev-proxy/client.js', type: 'module', tagPriority: -100 }])
+    const off = fakeNuxt({ corsDevProxy: { routes: { '/api': 'http://localhost:3000' }, overlay: false } })
+    await install(off)
+    expect((off.options.app as { head?: unknown }).head).toBeUndefined()
+    const build = fakeNuxt({ dev: false, corsDevProxy: { '/api': 'http://localhost:3000' } })
+    await install(build)
+    expect((build.options.app as { head?: unknown }).head).toBeUndefined()
+  })
+
   it('stops nuxt dev at startup with a CorsDevProxyError naming the option', async () => {
     const nuxt = fakeNuxt({ corsDevProxy: { '/api': { target: 'http://localhost:3000', wss: true } } })
     const failure: unknown = await install(nuxt).catch((error: unknown) => error)

@@ -12,6 +12,9 @@ import { findProxyConflicts } from './proxy-conflicts.js'
 import { rsbuildLogSink } from './rsbuild-log-sink.js'
 import { allowedHostsOf, isHostAllowed, isRsbuildHmrUpgrade } from './rsbuild-sockets.js'
 
+/** Where the dev server serves the overlay's client. */
+const OVERLAY_CLIENT_PATH = '/__cors-dev-proxy/client.js'
+
 /**
  * The Rsbuild plugin (Rsbuild 2): proxies the given path prefixes to their targets, in
  * `rsbuild dev` and `rsbuild preview`, over HTTP/1.1 and, with `server.https`, HTTP/2. Routes and
@@ -102,6 +105,14 @@ export function pluginCorsDevProxy(
   return {
     name: 'cors-dev-proxy',
     setup(api) {
+      // The overlay's client, first in the head of every page `rsbuild dev` generates; never in
+      // `rsbuild build` or `preview`. The dev server answers it (see `DevServerProxy.overlayClient`).
+      if (resolved.overlay && api.context.action === 'dev') {
+        api.modifyHTMLTags(({ headTags, bodyTags }) => ({
+          headTags: [{ tag: 'script', attrs: { type: 'module', src: OVERLAY_CLIENT_PATH } }, ...headTags],
+          bodyTags,
+        }))
+      }
       api.onBeforeStartDevServer(({ server }) => install(api, server, 'dev'))
       api.onBeforeStartPreviewServer(({ server }) => install(api, server, 'preview'))
       api.onCloseDevServer(closeDetached)

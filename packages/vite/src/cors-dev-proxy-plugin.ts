@@ -27,6 +27,12 @@ import { isViteHmrUpgrade, viteHmrPath } from './vite-sockets.js'
 
 type Server = ViteDevServer | PreviewServer
 
+/** Where the dev server serves the overlay's client (the core answers it, see `DevServerProxy.overlayClient`). */
+const OVERLAY_CLIENT_PATH = '/__cors-dev-proxy/client.js'
+
+/** Vite's browser client (`/@vite/client`), which every page of the dev server loads. */
+const VITE_CLIENT = /[\\/]vite[\\/]dist[\\/]client[\\/]client\.mjs(\?|$)/
+
 /**
  * The Vite plugin: proxies the given path prefixes to their targets, in `vite` (dev) and
  * `vite preview`, over HTTP/1.1 and, with `server.https`, HTTP/2. Routes and options are those
@@ -112,8 +118,36 @@ export function corsDevProxy(routes: Routes | CorsDevProxyConfig, options?: Cors
     }
   }
 
+  let serving = false
   return {
     name: 'cors-dev-proxy',
+    configResolved(config) {
+      serving = config.command === 'serve' && !config.isProduction
+    },
+    // The overlay's client, in dev only (`vite build` and `vite preview` never get it): a script
+    // tag first in index.html, and, for frameworks that render their own HTML (SvelteKit, Astro,
+    // React Router), loaded by Vite's own client, which every dev page runs. The client installs once.
+    ...(resolved.overlay
+      ? {
+          transformIndexHtml: {
+            order: 'post' as const,
+            handler(_html: string, context: { server?: unknown }) {
+              if (context.server === undefined) return undefined
+              return [
+                {
+                  tag: 'script',
+                  attrs: { type: 'module', src: OVERLAY_CLIENT_PATH },
+                  injectTo: 'head-prepend' as const,
+                },
+              ]
+            },
+          },
+          transform(code: string, id: string, transformOptions?: { ssr?: boolean }) {
+            if (!serving || transformOptions?.ssr === true || !VITE_CLIENT.test(id)) return undefined
+            return `${code}\n;{const s=document.createElement('script');s.type='module';s.src=${JSON.stringify(OVERLAY_CLIENT_PATH)};document.head.append(s)}\n`
+          },
+        }
+      : {}),
     configureServer(server) {
       return install(server, 'server')
     },

@@ -12,6 +12,7 @@ import { hmrPath, hostIsAllowed, isHmrUpgrade, wsRoutesShadowedByHmr } from './h
 import { rememberHostVerdicts } from './host-verdicts.js'
 import { assertAppServesHttp2 } from './http2-app.js'
 import { insertAfterSecurityChecks } from './insert-middleware.js'
+import { addOverlayEntry } from './overlay-entry.js'
 import { findProxyConflicts, type ProxyConflict } from './proxy-conflicts.js'
 import { createSetupCheck } from './setup-check.js'
 
@@ -108,6 +109,7 @@ export function corsDevProxy(
         isAllowedUpgrade: (req) => hostIsAllowed(devServer, req.headers),
       })
       const { logger } = proxy
+      if (proxy.overlayClient !== undefined) addOverlayEntry(devServer.compiler, proxy.overlayClient.source)
       for (const prefix of wsRoutesShadowedByHmr(proxy.routes, devServer)) {
         logger.warn(
           `WebSocket upgrades of the ws route '${prefix}' go to webpack-dev-server's own socket (HMR, path ` +

@@ -8,6 +8,8 @@ import type { Server } from 'node:net'
 export interface DevServerLike {
   /** The listening server (`http`, `https` or `http2`), created before `setupMiddlewares` runs. */
   server?: Server | undefined
+  /** The webpack or Rspack compiler (a `MultiCompiler` with several configs). */
+  compiler?: unknown
   /** The connect/express app middlewares are mounted on. */
   app?: unknown
   /** webpack's infrastructure logger for `webpack-dev-server`. */

@@ -1,7 +1,8 @@
 // What the suite checks in every app, in headless Chromium on the app's own page: the calls a
 // page makes through the proxy (bodies, a large upload, redirects, a cookie, an event stream, a
-// WebSocket), HMR still live after the proxied WebSocket, the SSR page's server-side fetch, and
-// a dead backend answered 502 with the dev server still up.
+// WebSocket), HMR still live after the proxied WebSocket, the SSR page's server-side fetch, the
+// overlay for a direct cross-origin call with the inspector and HAR beside it, and a dead
+// backend answered 502 with the dev server still up.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -207,6 +208,62 @@ export const CHECKS = [
       }
       expect(running.output().includes(hint), `no hint in the log (the page answered ${res.status})`)
       expect(running.alive(), 'the dev server died')
+    },
+  },
+  {
+    name: 'a direct call to another origin shows the overlay; the inspector and the HAR list the proxied call',
+    async run({ page, backend }) {
+      const pageOrigin = new URL(page.url()).origin
+      // The client is loaded by the page (a script tag, Vite's client, or webpack's added entry).
+      await page.waitForFunction(() => window.__corsDevProxyClient === true, null, { timeout: 30_000 })
+      const failed = await page.evaluate(async (url) => {
+        try {
+          await fetch(url)
+          return 'no error'
+        } catch (error) {
+          return String(error)
+        }
+      }, `${backend.url}/items`)
+      expect(failed === 'TypeError: Failed to fetch', `the direct call gave ${failed}`)
+      const settled = Date.now()
+      await page.waitForFunction(() => document.querySelector('cors-dev-proxy-overlay') !== null, null, {
+        timeout: 2000,
+        polling: 25,
+      })
+      expect(Date.now() - settled < 2000, 'the overlay took more than 2 s')
+      const text = await page.evaluate(
+        () => document.querySelector('cors-dev-proxy-overlay')?.shadowRoot?.textContent ?? '',
+      )
+      const message = `Access to fetch at '${backend.url}/items' from origin '${pageOrigin}' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.`
+      expect(text.includes(message), `the overlay does not quote Chromium: ${text.slice(0, 300)}`)
+      expect(
+        text.includes(`'/api': '${backend.url}'`),
+        `the overlay does not name the route: ${text.slice(0, 400)}`,
+      )
+      expect(text.includes("fetch('/api/items')"), 'the overlay does not name the call')
+      const { exchanges, har } = await page.evaluate(async () => {
+        await (await fetch('/api/items?from=inspector-check')).text()
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        const exchanges = await (await fetch('/__cors-dev-proxy/exchanges')).json()
+        const har = await (await fetch('/__cors-dev-proxy/har')).json()
+        return { exchanges, har }
+      })
+      const listed = exchanges.find((view) => view.url === '/api/items?from=inspector-check')
+      expect(listed !== undefined, 'the inspector does not list /api/items')
+      expect(
+        listed.upstreamUrl === `${backend.url}/items?from=inspector-check` &&
+          listed.upstreamProtocol === 'http/1.1',
+        `the inspector lists ${JSON.stringify(listed).slice(0, 300)}`,
+      )
+      const entry = har.log?.entries?.find(
+        (item) => item.request.url === `${pageOrigin}/api/items?from=inspector-check`,
+      )
+      expect(har.log?.version === '1.2' && entry !== undefined, 'the HAR does not hold the call')
+      expect(
+        entry._upstreamUrl === `${backend.url}/items?from=inspector-check`,
+        `_upstreamUrl ${entry._upstreamUrl}`,
+      )
+      await page.keyboard.press('Escape')
     },
   },
   {

@@ -98,6 +98,25 @@ describe('serve: routes', () => {
     expect(seen.at(-1)?.headers['x-forwarded-host']).toBe(new URL(serve.url).host)
   })
 
+  it('serves the inspector (after its host check) and leaves the static pages as they are', async () => {
+    await rawRequest(serve.origin, '/api/inspected?token=abc')
+    const page = await rawRequest(serve.origin, '/__cors-dev-proxy/')
+    expect(page.status).toBe(200)
+    expect(page.body).toContain('cors-dev-proxy inspector')
+    const listed = JSON.parse((await rawRequest(serve.origin, '/__cors-dev-proxy/exchanges')).body) as {
+      url: string
+      upstreamUrl: string
+    }[]
+    expect(listed.find((view) => view.url === '/api/inspected?token=[masked]')?.upstreamUrl).toBe(
+      `${target.url}/inspected?token=[masked]`,
+    )
+    const foreign = await rawRequest(serve.origin, '/__cors-dev-proxy/exchanges', {
+      headers: { host: 'evil.example' },
+    })
+    expect(foreign.status).toBe(403)
+    expect((await rawRequest(serve.origin, '/')).body).toBe('<!doctype html><title>app</title>')
+  })
+
   it('answers a mock route from the mock backend', async () => {
     const res = await rawRequest(serve.origin, '/m/items?cors=off')
     expect(JSON.parse(res.body)).toMatchObject({ method: 'GET', path: '/items' })

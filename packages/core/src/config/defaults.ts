@@ -42,6 +42,15 @@ export const ROUTE_DEFAULTS = Object.freeze({
 export const GLOBAL_DEFAULTS = Object.freeze({
   log: 'info' as LogLevel,
   subscribeUpgrade: true,
+  overlay: true,
+})
+
+/** Defaults of the exchange inspector (`InspectorOptions`); `inspector: true` means these. */
+export const INSPECTOR_DEFAULTS = Object.freeze({
+  /** Exchanges kept: enough for a page's worth of calls, a few hundred kilobytes of metadata. */
+  exchanges: 200,
+  /** Bytes of each body, copied only while an inspector is connected. */
+  bodyLimit: 64 * 1024,
 })
 
 /** Defaults of a CORS policy (`CorsOptions`) besides `origin`, whose default is the loopback rule. */

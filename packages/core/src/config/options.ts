@@ -12,6 +12,7 @@ import type {
   Router,
   TransformResponse,
 } from './hook-options.js'
+import type { InspectorOptions } from './inspector-options.js'
 import type { MockBackendOptions } from './mock-options.js'
 import type { TargetObject } from './validate-target.js'
 
@@ -356,4 +357,25 @@ export interface CorsDevProxyOptions
    * @example false
    */
   subscribeUpgrade?: boolean
+  /**
+   * The CORS overlay: the Vite, webpack/Rspack, Rsbuild and Nuxt adapters add a small dev-only
+   * script to your pages (`/__cors-dev-proxy/client.js`) that watches `fetch`, `XMLHttpRequest`,
+   * `EventSource` and `WebSocket` without changing what they return or send, and, when a call to
+   * another origin fails, asks the dev server why (`POST /__cors-dev-proxy/explain`) and shows
+   * the answer in a `<cors-dev-proxy-overlay>` element: Chromium's console text, the cause, and
+   * the route to add. `false` removes the script and the element entirely (and the `explain`
+   * endpoint with them). `cors-dev-proxy serve` never injects it.
+   * @default true
+   */
+  overlay?: boolean
+  /**
+   * The exchange inspector at `/__cors-dev-proxy/`: the recent exchanges of every route (a ring
+   * of `exchanges` entries; `Authorization`, `Cookie`, `Set-Cookie` and token-like query values
+   * masked), live over server-sent events, a HAR 1.2 export at `/__cors-dev-proxy/har`, and
+   * replay. Bodies are copied only while an inspector is connected. `false` records nothing and
+   * answers 404 under `/__cors-dev-proxy/` (except what the overlay needs); an object sets the
+   * ring's size and the body limit (see `InspectorOptions`).
+   * @default true (200 exchanges, 65536 bytes of each body)
+   */
+  inspector?: boolean | InspectorOptions
 }

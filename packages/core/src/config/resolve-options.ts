@@ -5,6 +5,7 @@ import { describeType, globalOption, isPlainObject, quote, routeOption } from '.
 import type { CorsDevProxyOptions, Routes } from './options.js'
 import { resolveCorsOptions } from './resolve-cors-options.js'
 import { resolveHooks } from './resolve-hooks.js'
+import { resolveInspectorOptions } from './resolve-inspector-options.js'
 import { NO_SHARED_OPTIONS, type RouteDefaults, resolveRoute } from './resolve-route.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './resolved-route.js'
 import { assertKnownKeys, GLOBAL_OPTION_NAMES } from './unknown-options.js'
@@ -94,6 +95,8 @@ export function resolveOptions(
   const subscribeUpgrade =
     checkBoolean(shared.subscribeUpgrade, globalOption('subscribeUpgrade'), 'subscribeUpgrade') ??
     GLOBAL_DEFAULTS.subscribeUpgrade
+  const overlay = checkBoolean(shared.overlay, globalOption('overlay'), 'overlay') ?? GLOBAL_DEFAULTS.overlay
+  const inspector = resolveInspectorOptions(shared.inspector, globalOption('inspector'))
   const warnings: string[] = []
   const warn = (message: string): void => {
     if (!warnings.includes(message)) warnings.push(message)
@@ -123,6 +126,8 @@ export function resolveOptions(
     log,
     logger,
     subscribeUpgrade,
+    overlay,
+    inspector,
     warnings: Object.freeze(warnings),
   })
 }

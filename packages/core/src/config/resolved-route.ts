@@ -5,6 +5,7 @@ import type { PathRewriter } from './path-rewrite.js'
 import type { ResolvedAgent } from './resolve-agent.js'
 import type { ResolvedCorsOptions } from './resolve-cors-options.js'
 import type { ResolvedHooks } from './resolve-hooks.js'
+import type { ResolvedInspectorOptions } from './resolve-inspector-options.js'
 import type { ResolvedMockBackendOptions } from './resolve-mock-options.js'
 import type { ResolvedPathFilter } from './resolve-path-filter.js'
 import type { ResolvedRouter } from './resolve-router.js'
@@ -101,6 +102,10 @@ export interface ResolvedCorsDevProxyOptions {
   readonly logger: LogSink | undefined
   /** `createCorsDevProxy`'s middleware subscribes to its server's `'upgrade'` event (see `CorsDevProxyOptions.subscribeUpgrade`). */
   readonly subscribeUpgrade: boolean
+  /** The adapters inject the overlay's client script (see `CorsDevProxyOptions.overlay`). */
+  readonly overlay: boolean
+  /** The exchange inspector's settings; `undefined` when `inspector: false` (nothing recorded). */
+  readonly inspector: ResolvedInspectorOptions | undefined
   /**
    * Advice about the configuration that is not an error (a `maxAge` Chromium caps, a lowercase
    * method name...), for the proxy to log once at start-up.

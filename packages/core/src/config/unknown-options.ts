@@ -77,13 +77,18 @@ export const GLOBAL_OPTION_NAMES: readonly string[] = Object.freeze([
   'log',
   'logger',
   'subscribeUpgrade',
+  'overlay',
+  'inspector',
 ])
+
+/** Keys `inspector` accepts as an object (`InspectorOptions`). */
+export const INSPECTOR_OPTION_NAMES: readonly string[] = Object.freeze(['exchanges', 'bodyLimit'])
 
 /** The hooks `on` accepts (http-proxy-middleware's names). */
 export const HOOK_NAMES: readonly string[] = Object.freeze(['proxyReq', 'proxyRes', 'error', 'proxyReqWs'])
 
 /** Which object a key was found in: the advice and the example fix depend on it. */
-export type OptionLevel = 'route' | 'global' | 'cors' | 'mock' | 'jsonp' | 'hooks'
+export type OptionLevel = 'route' | 'global' | 'cors' | 'mock' | 'jsonp' | 'hooks' | 'inspector'
 
 /**
  * A correct example per level, for a key with neither advice nor a close match (wrapped in
@@ -96,6 +101,7 @@ const LEVEL_EXAMPLES: Readonly<Record<OptionLevel, string>> = {
   mock: "{ cors: 'reflect' }",
   jsonp: "{ param: 'callback' }",
   hooks: "{ proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') }",
+  inspector: '{ inspector: { exchanges: 500, bodyLimit: 65536 } }',
 }
 
 /**
@@ -149,6 +155,8 @@ const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, strin
     rewriteLocation: 'true',
     rewriteOrigin: 'true',
     on: "{ proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') }",
+    overlay: 'true',
+    inspector: '{ exchanges: 500 }',
   },
   cors: {
     origin: "'http://localhost:5173'",
@@ -169,6 +177,7 @@ const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, strin
     logLimit: '1000',
   },
   jsonp: { param: "'callback'" },
+  inspector: { exchanges: '500', bodyLimit: '65536' },
   hooks: {
     proxyReq: '(proxyReq, req, res) => {}',
     proxyRes: '(proxyRes, req, res) => {}',
@@ -208,6 +217,7 @@ const LEVEL_NOUNS: Readonly<Record<OptionLevel, string>> = {
   mock: 'a mock backend option',
   jsonp: 'a jsonp option',
   hooks: 'a hook cors-dev-proxy runs',
+  inspector: 'an inspector option',
 }
 
 /**
@@ -216,6 +226,7 @@ const LEVEL_NOUNS: Readonly<Record<OptionLevel, string>> = {
  */
 function wrapForLevel(level: OptionLevel, option: string, example: string): string {
   if (level === 'hooks') return `{ on: ${example} }`
+  if (level === 'inspector') return example.startsWith('{ inspector') ? example : `{ inspector: ${example} }`
   return level === 'cors' || level === 'mock' || level === 'jsonp'
     ? nestedExample(option, level, example)
     : example
@@ -285,7 +296,7 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
         }
       : undefined
   }
-  if (level === 'mock' || level === 'jsonp') return undefined
+  if (level === 'mock' || level === 'jsonp' || level === 'inspector') return undefined
   if (CORS_OPTION_NAMES.includes(key)) {
     return {
       problem: `is a CORS option: put it inside \`cors\``,

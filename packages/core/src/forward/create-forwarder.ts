@@ -137,7 +137,7 @@ class RouteRelay extends DirectRelay {
  * forward(req, res, '/api/users')
  */
 export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps): Forwarder {
-  const { logger, failures, hops, pool } = deps
+  const { logger, failures, hops, heads, pool } = deps
   const { hooks, router, transformResponse } = route
   const location = createLocationRewrite(route)
   const hints = createForwardHints(route, location, logger, (path) => probeTarget(pool, route, path))
@@ -257,6 +257,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
     answered(relay, statusCode, headers) {
       const { req, route: routed } = relay as RouteRelay
       const label = relay.label
+      heads?.set(req, performance.now())
       failures.answered(label)
       hints.answered(req, { statusCode, headers }, (relay as RouteRelay).path, relay.options.path)
       // Opted-in routes show the upstream hop's protocol: what ALPN gave, not what was offered.
@@ -431,6 +432,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
           hops?.set(req, `${label}${rewritten}`)
         },
       })
+      heads?.set(req, performance.now())
       if (hops !== undefined && route.http2) {
         hops.set(req, `${label}${upstreamPath} over ${pool.protocolFor(route) === 'h2' ? 'h2' : 'h1.1'}`)
       }

@@ -4,6 +4,7 @@ import { joinTargetPath } from '../config/path-rewrite.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import type { Logger } from '../log/logger.js'
+import type { RequestNotes } from '../pipeline/request-notes.js'
 import type { FailureLog } from './failure-log.js'
 import { HookFailure, type OutgoingParts } from './hook-runner.js'
 import { describeUpstreamError } from './proxy-error.js'
@@ -93,8 +94,10 @@ export interface ForwardDeps {
   logger: Logger
   /** Upstream failures per target: the first at once, then summaries, then the recovery. */
   failures: FailureLog
-  /** Where the forwarder notes each request's upstream URL, for the debug line. */
-  hops?: WeakMap<object, string>
+  /** Where the forwarder notes each request's upstream URL, for the debug line and the inspector. */
+  hops?: RequestNotes<string>
+  /** Where the forwarder notes when the upstream's response head arrived (`performance.now()`), for the inspector. */
+  heads?: RequestNotes<number>
 }
 
 /**

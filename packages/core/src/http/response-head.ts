@@ -242,3 +242,49 @@ export function takeOverBody(res: HookableResponse, limit: number, takeover: Bod
     )
   }
 }
+
+/**
+ * Copies what the handler writes, up to `limit` bytes, without changing it: every chunk still
+ * goes out as it came, and when the response ends `onBody` gets the copy (and whether the body
+ * was longer). The exchange inspector uses it only while an inspector is connected.
+ *
+ * @example
+ * tapBody(res, 65536, (body, truncated) => { record.responseBody = body })
+ */
+export function tapBody(
+  res: HookableResponse,
+  limit: number,
+  onBody: (body: Buffer, truncated: boolean) => void,
+): void {
+  const { write, end } = res
+  const chunks: Buffer[] = []
+  let size = 0
+  let truncated = false
+  let ended = false
+  const keep = (chunk: unknown, encoding: unknown): void => {
+    if (truncated) return
+    const buffer = toBuffer(chunk, encoding)
+    if (buffer === undefined) return
+    const room = limit - size
+    // A copy: the caller may reuse its buffer once `write` returns.
+    chunks.push(Buffer.from(buffer.subarray(0, Math.max(0, Math.min(room, buffer.byteLength)))))
+    size += Math.min(room, buffer.byteLength)
+    if (buffer.byteLength > room) truncated = true
+  }
+  res.write = function tappedWrite(chunk: unknown, ...rest: unknown[]) {
+    keep(chunk, rest[0])
+    return write.call(res, chunk, ...rest)
+  }
+  res.end = function tappedEnd(...args: unknown[]) {
+    if (!ended) {
+      ended = true
+      if (typeof args[0] !== 'function') keep(args[0], args[1])
+      try {
+        onBody(Buffer.concat(chunks), truncated)
+      } catch {
+        // A recorder's mistake must never stop the answer.
+      }
+    }
+    return end.apply(res, args)
+  }
+}

@@ -21,7 +21,20 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   jsonp: ['http', 'config', 'log', 'pipeline'],
   mock: ['http', 'config', 'log', 'browser', 'pipeline', 'cors', 'jsonp'],
   client: [],
-  '.': ['http', 'config', 'log', 'browser', 'pipeline', 'cors', 'forward', 'jsonp', 'mock', 'client'],
+  inspector: ['http', 'config', 'log', 'browser', 'pipeline', 'client'],
+  '.': [
+    'http',
+    'config',
+    'log',
+    'browser',
+    'pipeline',
+    'cors',
+    'forward',
+    'jsonp',
+    'mock',
+    'client',
+    'inspector',
+  ],
 }
 
 describe('the layers of packages/core/src', () => {

@@ -4,6 +4,7 @@ import {
   CORS_OPTION_NAMES,
   GLOBAL_OPTION_NAMES,
   HOOK_NAMES,
+  INSPECTOR_OPTION_NAMES,
   JSONP_OPTION_NAMES,
   MOCK_OPTION_NAMES,
   ROUTE_OPTION_NAMES,
@@ -89,6 +90,7 @@ const LEVEL_CONTEXTS: Readonly<Record<string, readonly Build[]>> = {
   mock: [(mock) => route({ mock }), standaloneMock],
   jsonp: [(jsonp) => routeWith({ jsonp }), (jsonp) => shared({ jsonp }), standaloneJsonp],
   hooks: [(on) => routeWith({ on }), (on) => shared({ on })],
+  inspector: [(inspector) => shared({ inspector })],
 }
 
 const KNOWN_NAMES: Readonly<Record<string, readonly string[]>> = {
@@ -98,6 +100,7 @@ const KNOWN_NAMES: Readonly<Record<string, readonly string[]>> = {
   mock: MOCK_OPTION_NAMES,
   jsonp: JSONP_OPTION_NAMES,
   hooks: HOOK_NAMES,
+  inspector: INSPECTOR_OPTION_NAMES,
 }
 
 /**

@@ -1,0 +1,194 @@
+/**
+ * The inspector page's script (served as `/__cors-dev-proxy/inspector.js`, as the body of an
+ * immediately invoked function; self-contained). Lists the recorded exchanges, adds new ones
+ * as the server streams them, filters by route, status and text, shows one in detail, replays
+ * it, and links the HAR export.
+ */
+export function inspectorApp(): void {
+  const base = '/__cors-dev-proxy'
+  interface View {
+    id: number
+    startedAt: string
+    method: string
+    url: string
+    route: string
+    upstreamUrl?: string
+    clientProtocol: string
+    upstreamProtocol?: string
+    status: number
+    ttfb?: number
+    total?: number
+    requestHeaders: [string, string][]
+    responseHeaders: [string, string][]
+    requestBytes: number
+    responseBytes: number
+    hooks: string[]
+    cors: { outcome: string; rule: string; message?: string; fix?: string }
+    requestBody?: string
+    responseBody?: string
+    bodiesTruncated: boolean
+    aborted: boolean
+    replayOf?: number
+  }
+  const exchanges: View[] = []
+  // What a replay answered, per exchange: the detail is rebuilt when the replay itself arrives.
+  const replays = new Map<number, string>()
+  let selected: number | undefined
+  const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T
+  const rows = $<HTMLTableSectionElement>('#rows')
+  const detail = $<HTMLElement>('#detail')
+  const routeFilter = $<HTMLSelectElement>('#route')
+  const statusFilter = $<HTMLSelectElement>('#status')
+  const textFilter = $<HTMLInputElement>('#text')
+
+  const el = (tag: string, text?: string, className?: string): HTMLElement => {
+    const element = document.createElement(tag)
+    if (text !== undefined) element.textContent = text
+    if (className !== undefined) element.className = className
+    return element
+  }
+  const ms = (value: number | undefined) => (value === undefined ? '–' : `${value} ms`)
+
+  function matches(view: View): boolean {
+    if (routeFilter.value !== '' && view.route !== routeFilter.value) return false
+    const status = statusFilter.value
+    if (status === 'failed' && view.status < 400 && view.cors.outcome !== 'blocked' && !view.aborted)
+      return false
+    if (/^\dxx$/.test(status) && String(view.status)[0] !== status[0]) return false
+    const text = textFilter.value.trim().toLowerCase()
+    if (text !== '') {
+      const haystack =
+        `${view.method} ${view.url} ${view.upstreamUrl ?? ''} ${view.status} ${view.cors.outcome}`.toLowerCase()
+      if (!haystack.includes(text)) return false
+    }
+    return true
+  }
+
+  function row(view: View): HTMLTableRowElement {
+    const tr = document.createElement('tr')
+    tr.dataset.id = String(view.id)
+    if (view.id === selected) tr.className = 'selected'
+    const status = el(
+      'td',
+      view.aborted ? `${view.status} (aborted)` : String(view.status),
+      `s${String(view.status)[0]}`,
+    )
+    tr.append(
+      el('td', new Date(view.startedAt).toLocaleTimeString([], { hour12: false })),
+      el('td', view.method),
+      el('td', view.url, 'url'),
+      el('td', view.upstreamUrl ?? (view.upstreamProtocol === 'mock' ? 'mock backend' : '–'), 'url'),
+      status,
+      el('td', `${view.clientProtocol} → ${view.upstreamProtocol ?? '–'}`),
+      el('td', `${ms(view.ttfb)} / ${ms(view.total)}`),
+      el('td', view.cors.outcome, `cors-${view.cors.outcome}`),
+    )
+    tr.addEventListener('click', () => {
+      selected = view.id
+      render()
+    })
+    return tr
+  }
+
+  function headerTable(title: string, headers: [string, string][]): HTMLElement {
+    const section = el('section')
+    section.append(el('h3', title))
+    const table = el('table', undefined, 'headers')
+    for (const [name, value] of headers) {
+      const tr = el('tr')
+      tr.append(el('th', name), el('td', value))
+      table.append(tr)
+    }
+    section.append(table)
+    return section
+  }
+
+  function showDetail(view: View | undefined): void {
+    detail.replaceChildren()
+    if (view === undefined) {
+      detail.append(el('p', 'Select an exchange.', 'muted'))
+      return
+    }
+    const head = el('div', undefined, 'detail-head')
+    head.append(el('h2', `${view.method} ${view.url} → ${view.status}`))
+    const replay = el('button', replays.get(view.id) ?? 'Replay') as HTMLButtonElement
+    replay.addEventListener('click', () => {
+      replay.disabled = true
+      fetch(`${base}/replay/${view.id}`, { method: 'POST' })
+        .then((answer) => answer.json())
+        .then((answer: { status?: number; error?: string }) => {
+          replays.set(view.id, answer.error ?? `Replayed: ${answer.status}`)
+          render()
+        })
+        .finally(() => {
+          replay.disabled = false
+        })
+    })
+    head.append(replay)
+    detail.append(head)
+    const facts: [string, string][] = [
+      ['route', view.route],
+      ['upstream URL', view.upstreamUrl ?? '–'],
+      [
+        'protocol',
+        `browser → dev server: ${view.clientProtocol}; dev server → upstream: ${view.upstreamProtocol ?? '–'}`,
+      ],
+      ['time to first byte', ms(view.ttfb)],
+      ['total', ms(view.total)],
+      ['bytes', `${view.requestBytes} up, ${view.responseBytes} down`],
+      ['CORS', `${view.cors.outcome}: ${view.cors.rule}`],
+      ['hooks', view.hooks.length === 0 ? 'none' : view.hooks.join(', ')],
+    ]
+    if (view.cors.message !== undefined) facts.push(['console', view.cors.message])
+    if (view.cors.fix !== undefined) facts.push(['fix', view.cors.fix])
+    if (view.replayOf !== undefined) facts.push(['replay of', `#${view.replayOf}`])
+    detail.append(headerTable('Exchange', facts))
+    detail.append(headerTable('Request headers', view.requestHeaders))
+    detail.append(headerTable('Response headers', view.responseHeaders))
+    for (const [title, body] of [
+      ['Request body', view.requestBody],
+      ['Response body', view.responseBody],
+    ] as const) {
+      const section = el('section')
+      section.append(el('h3', title))
+      section.append(el('pre', body ?? 'not kept (bodies are copied only while an inspector is open)'))
+      detail.append(section)
+    }
+  }
+
+  function render(): void {
+    const routes = [...new Set(exchanges.map((view) => view.route))].sort()
+    const current = routeFilter.value
+    if (routeFilter.options.length !== routes.length + 1) {
+      routeFilter.replaceChildren(el('option', 'all routes'))
+      ;(routeFilter.options[0] as HTMLOptionElement).value = ''
+      for (const route of routes) routeFilter.append(el('option', route))
+      routeFilter.value = current
+    }
+    const shown = exchanges.filter(matches).reverse()
+    rows.replaceChildren(...shown.map(row))
+    $<HTMLElement>('#count').textContent = `${shown.length} of ${exchanges.length} exchanges`
+    showDetail(exchanges.find((view) => view.id === selected))
+  }
+
+  for (const input of [routeFilter, statusFilter, textFilter]) input.addEventListener('input', render)
+
+  void fetch(`${base}/exchanges`)
+    .then((answer) => answer.json())
+    .then((list: View[]) => {
+      exchanges.push(...list)
+      render()
+      const events = new EventSource(`${base}/events`)
+      events.addEventListener('exchange', (event) => {
+        exchanges.push(JSON.parse((event as MessageEvent<string>).data) as View)
+        if (exchanges.length > 2000) exchanges.shift()
+        render()
+      })
+      events.addEventListener('open', () => {
+        $<HTMLElement>('#live').textContent = '● live'
+      })
+      events.addEventListener('error', () => {
+        $<HTMLElement>('#live').textContent = '○ reconnecting'
+      })
+    })
+}

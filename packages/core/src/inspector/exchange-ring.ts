@@ -1,0 +1,160 @@
+/**
+ * One exchange as the proxy saw it. What the inspector and the HAR show is derived from it
+ * when they ask (masking, the CORS verdict), so recording costs a few field writes.
+ */
+export interface ExchangeRecord {
+  /** Increasing number, unique per proxy. */
+  readonly id: number
+  /** When the request arrived (ms since the epoch). */
+  readonly startedAt: number
+  readonly method: string
+  /** The request target as the client sent it (path and query). */
+  readonly url: string
+  /** The host the client addressed (`Host`, `:authority`), and whether over TLS: the dev server's origin as the page sees it (see `originOf`). */
+  readonly host: string | undefined
+  readonly tls: boolean
+  /** The route's prefix. */
+  readonly route: string
+  /** `h2` or `http/1.1`, the client's hop. */
+  readonly clientProtocol: string
+  /** The request's header lines, as received (never sent anywhere but back to the upstream on replay). */
+  readonly requestHeaders: readonly string[]
+  /** Set once the response is done. */
+  status: number
+  /** The upstream URL (`undefined` for the mock backend and answers made here). */
+  upstreamUrl: string | undefined
+  /** `h2`, `http/1.1`, or `mock`. */
+  upstreamProtocol: string | undefined
+  /** Milliseconds from the request to the upstream's response head. */
+  ttfb: number | undefined
+  /** Milliseconds from the request to the end of the response. */
+  total: number | undefined
+  /**
+   * The response head as sent to the client, kept as Node has it (HTTP/1.1: the head's text;
+   * HTTP/2: the header object) and parsed only when shown (see `responseHeaderLines`).
+   */
+  responseHead: string | Readonly<Record<string, unknown>> | undefined
+  requestBytes: number
+  responseBytes: number
+  /** The route's hooks that ran on it (`proxyReq`, `proxyRes`, `transformResponse`...). */
+  readonly hooks: readonly string[]
+  /** Bodies, copied only while an inspector was connected. */
+  requestBody: Buffer | undefined
+  responseBody: Buffer | undefined
+  bodiesTruncated: boolean
+  /** The response ended before it was complete (client gone, upstream reset). */
+  aborted: boolean
+  /** The exchange this one replays. */
+  readonly replayOf: number | undefined
+}
+
+/** Called with each finished exchange. */
+export type ExchangeListener = (record: ExchangeRecord) => void
+
+/** The bounded list of recent exchanges and who listens to new ones. */
+export interface ExchangeRing {
+  /** Adds a finished exchange, dropping the oldest beyond the capacity, and tells the listeners. */
+  push(record: ExchangeRecord): void
+  /** The exchanges, oldest first. */
+  list(): readonly ExchangeRecord[]
+  /** One exchange by id, while the ring still holds it. */
+  get(id: number): ExchangeRecord | undefined
+  /** Listens to new exchanges; returns the unsubscribe function. */
+  subscribe(listener: ExchangeListener): () => void
+  /** How many listeners are connected: bodies are copied only when there is one. */
+  readonly listeners: number
+  /** The next exchange's id. */
+  nextId(): number
+}
+
+/**
+ * A ring of at most `capacity` exchanges: memory stays flat whatever the traffic (a fixed
+ * array, overwritten in place).
+ *
+ * @example
+ * const ring = createExchangeRing(200)
+ * ring.subscribe((record) => console.log(record.method, record.url, record.status))
+ */
+export function createExchangeRing(capacity: number): ExchangeRing {
+  const slots: (ExchangeRecord | undefined)[] = new Array(capacity)
+  let written = 0
+  let ids = 0
+  const listeners = new Set<ExchangeListener>()
+  return {
+    push(record) {
+      slots[written % capacity] = record
+      written += 1
+      for (const listener of listeners) {
+        try {
+          listener(record)
+        } catch {
+          // A listener's failure (a closed event stream) must not reach the request.
+        }
+      }
+    },
+    list() {
+      const count = Math.min(written, capacity)
+      const out: ExchangeRecord[] = []
+      for (let index = written - count; index < written; index += 1) {
+        const record = slots[index % capacity]
+        if (record !== undefined) out.push(record)
+      }
+      return out
+    },
+    get(id) {
+      return this.list().find((record) => record.id === id)
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => {
+        listeners.delete(listener)
+      }
+    },
+    get listeners() {
+      return listeners.size
+    },
+    nextId() {
+      ids += 1
+      return ids
+    },
+  }
+}
+
+/**
+ * The origin the page addressed, from a record.
+ *
+ * @example
+ * originOf(record) // 'http://localhost:5173'
+ */
+export function originOf(record: ExchangeRecord): string {
+  return `${record.tls ? 'https' : 'http'}://${record.host ?? 'localhost'}`
+}
+
+const parsedHeads = new WeakMap<ExchangeRecord, readonly string[]>()
+
+/**
+ * The response head's header lines (`[name, value, …]`, names lowercased), parsed from what
+ * was recorded the first time they are asked for, so recording costs nothing.
+ *
+ * @example
+ * responseHeaderLines(record) // ['content-type', 'application/json', …]
+ */
+export function responseHeaderLines(record: ExchangeRecord): readonly string[] {
+  const known = parsedHeads.get(record)
+  if (known !== undefined) return known
+  const head = record.responseHead
+  const lines: string[] = []
+  if (typeof head === 'string') {
+    for (const line of head.split('\r\n').slice(1)) {
+      const colon = line.indexOf(':')
+      if (colon > 0) lines.push(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim())
+    }
+  } else if (head !== undefined) {
+    for (const [name, value] of Object.entries(head)) {
+      if (value === undefined || value === null) continue
+      for (const item of Array.isArray(value) ? value : [value]) lines.push(name, String(item))
+    }
+  }
+  if (record.total !== undefined) parsedHeads.set(record, lines)
+  return lines
+}

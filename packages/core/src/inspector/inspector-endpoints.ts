@@ -1,0 +1,309 @@
+import { readFileSync } from 'node:fs'
+import type { ResolvedInspectorOptions } from '../config/resolve-inspector-options.js'
+import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { requestedOrigin } from '../http/request-origin.js'
+import { sendText } from '../http/send-text.js'
+import type { Logger } from '../log/logger.js'
+import type { ExchangeRecord } from './exchange-ring.js'
+import { viewExchange } from './exchange-view.js'
+import { explainCall, type FailedCall } from './explain-call.js'
+import { harOf } from './har-export.js'
+import { INSPECTOR_BASE, refusalOf } from './inspector-guard.js'
+import { inspectorPage } from './inspector-page.js'
+import type { ExchangeRecorder } from './record-exchange.js'
+import { createReplayer } from './replay-exchange.js'
+
+/** What the endpoints under `/__cors-dev-proxy/` need. */
+export interface InspectorEndpointsOptions {
+  /** The recorder, or `undefined` with `inspector: false`. */
+  readonly recorder: ExchangeRecorder | undefined
+  readonly inspector: ResolvedInspectorOptions | undefined
+  /** Serve the overlay's script and `explain`. */
+  readonly overlay: boolean
+  readonly routes: readonly ResolvedRoute[]
+  readonly logger: Logger
+  /** The dev server's loopback URL, for replays. */
+  readonly ownUrl: () => string | undefined
+  /** The overlay's client script and the inspector page's script (from `client/`). */
+  readonly scripts: { readonly client: string; readonly inspector: string }
+}
+
+/** The endpoints: a handler for every request under `/__cors-dev-proxy`, and `close`. */
+export interface InspectorEndpoints {
+  handle(req: ProxyRequest, res: ProxyResponse): void
+  close(): Promise<void>
+}
+
+/** Our HAR files' `creator`: the core's package name and version (package.json is one level above `dist/` and `src/`). */
+const CREATOR = Object.freeze({
+  name: '@cors-dev-proxy/core',
+  version: (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  ).version,
+})
+const JSON_TYPE = 'application/json; charset=utf-8'
+const TEXT_TYPE = 'text/plain; charset=utf-8'
+/** Nothing here is cached, and nothing here is sniffed. */
+const COMMON: ReadonlyArray<readonly [string, string]> = [
+  ['cache-control', 'no-store'],
+  ['x-content-type-options', 'nosniff'],
+]
+const EXPLAIN_LIMIT = 64 * 1024
+/** Bytes an event stream may hold unsent before its events are dropped (a client that does not read). */
+const STREAM_BACKLOG = 1024 * 1024
+/** Explanations at once: each may probe a URL for up to 5 s. */
+const PROBES_AT_ONCE = 4
+
+function sendJson(
+  res: ProxyResponse,
+  status: number,
+  value: unknown,
+  extra: ReadonlyArray<readonly [string, string]> = [],
+): void {
+  sendText(res, status, JSON_TYPE, `${JSON.stringify(value)}\n`, [...COMMON, ...extra])
+}
+
+/** Reads a small JSON body; `undefined` when it is too long or not JSON. */
+function readJson(req: ProxyRequest): Promise<unknown> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength
+      if (size <= EXPLAIN_LIMIT) chunks.push(chunk)
+    })
+    req.on('error', () => resolve(undefined))
+    req.on('end', () => {
+      if (size > EXPLAIN_LIMIT) return resolve(undefined)
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+      } catch {
+        resolve(undefined)
+      }
+    })
+  })
+}
+
+const INITIATORS = new Set(['fetch', 'XMLHttpRequest', 'EventSource', 'WebSocket'])
+const CREDENTIALS = new Set(['omit', 'same-origin', 'include'])
+
+/** The client's description of a failed call, checked field by field; `undefined` when malformed. */
+function failedCallOf(body: unknown): FailedCall | undefined {
+  if (typeof body !== 'object' || body === null) return undefined
+  const { url, method, headers, credentials, initiator } = body as Record<string, unknown>
+  if (typeof url !== 'string' || !/^(https?|wss?):\/\//i.test(url)) return undefined
+  try {
+    new URL(url)
+  } catch {
+    return undefined
+  }
+  if (typeof method !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}$/.test(method)) return undefined
+  const pairs = Array.isArray(headers) ? headers : []
+  const checked: [string, string][] = []
+  for (const pair of pairs.slice(0, 64)) {
+    if (Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string')
+      checked.push([pair[0], pair[1]])
+  }
+  return {
+    url,
+    method,
+    headers: checked,
+    credentials: CREDENTIALS.has(credentials as string)
+      ? (credentials as FailedCall['credentials'])
+      : 'same-origin',
+    initiator: INITIATORS.has(initiator as string) ? (initiator as FailedCall['initiator']) : 'fetch',
+  }
+}
+
+/**
+ * Creates the endpoints under `/__cors-dev-proxy/`: the inspector page (`/`) and its script,
+ * the overlay's client script (`/client.js`), the exchanges as JSON (`/exchanges`) and live
+ * (`/events`, server-sent events), the HAR 1.2 export (`/har`), replay (`POST /replay/<id>`)
+ * and explain (`POST /explain`). Each request is checked first (see `refusalOf`): only the dev
+ * server's own pages are answered. Nothing here throws at a request: a bad body is a 400.
+ *
+ * @example
+ * const endpoints = createInspectorEndpoints({ recorder, inspector, overlay: true, routes, logger, ownUrl, scripts })
+ * if (isInspectorPath(req.url)) endpoints.handle(req, res)
+ */
+export function createInspectorEndpoints(options: InspectorEndpointsOptions): InspectorEndpoints {
+  const { recorder, overlay, routes, logger, scripts } = options
+  const replayer = createReplayer(options.ownUrl)
+  const streams = new Set<ProxyResponse>()
+  let probes = 0
+
+  function serveEvents(req: ProxyRequest, response: ProxyResponse, ring: ExchangeRecorder['ring']): void {
+    // Both response kinds write strings alike; their overloads differ only in callbacks.
+    const res = response as ProxyResponse & { write(chunk: string): boolean }
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...(req.httpVersionMajor === 1 ? { connection: 'keep-alive' } : {}),
+    })
+    res.write(': cors-dev-proxy inspector\n\n')
+    let dropped = 0
+    const unsubscribe = ring.subscribe((record: ExchangeRecord) => {
+      // An inspector that does not read (a background tab, a stalled client) must not make the
+      // dev server buffer without bound: past STREAM_BACKLOG bytes, events are dropped and counted.
+      if (((res as { writableLength?: number }).writableLength ?? 0) > STREAM_BACKLOG) {
+        dropped += 1
+        return
+      }
+      if (dropped > 0) {
+        res.write(`event: dropped\ndata: ${dropped}\n\n`)
+        dropped = 0
+      }
+      res.write(`event: exchange\ndata: ${JSON.stringify(viewExchange(record))}\n\n`)
+    })
+    // A comment now and then keeps idle-closing proxies and browsers from dropping the stream.
+    const heartbeat = setInterval(() => res.write(': ping\n\n'), 15_000)
+    heartbeat.unref()
+    streams.add(res)
+    res.once('close', () => {
+      clearInterval(heartbeat)
+      unsubscribe()
+      streams.delete(res)
+    })
+  }
+
+  async function explain(req: ProxyRequest, res: ProxyResponse): Promise<void> {
+    const call = failedCallOf(await readJson(req))
+    if (call === undefined) {
+      sendJson(res, 400, {
+        error: 'expected { url, method, headers, credentials, initiator } with an http(s) or ws(s) URL',
+      })
+      return
+    }
+    if (probes >= PROBES_AT_ONCE) {
+      sendJson(res, 429, { error: 'too many explanations at once' }, [['retry-after', '1']])
+      return
+    }
+    probes += 1
+    try {
+      const origin = requestedOrigin(req) ?? 'http://localhost'
+      const referer = req.headers.referer
+      const pageUrl = typeof referer === 'string' && referer.startsWith(`${origin}/`) ? referer : undefined
+      sendJson(
+        res,
+        200,
+        await explainCall(call, { origin, routes, ...(pageUrl === undefined ? {} : { pageUrl }) }),
+      )
+    } finally {
+      probes -= 1
+    }
+  }
+
+  async function replay(res: ProxyResponse, id: number): Promise<void> {
+    const record = recorder?.ring.get(id)
+    if (recorder === undefined || record === undefined) {
+      sendJson(res, 404, {
+        error: `no exchange ${id} (the inspector keeps the last ${options.inspector?.exchanges ?? 0})`,
+      })
+      return
+    }
+    try {
+      const status = await replayer.replay(record, recorder.replayToken(id))
+      sendJson(res, 200, { replayOf: id, status })
+    } catch (error) {
+      sendJson(res, 409, {
+        error: `cannot replay exchange ${id}: ${error instanceof Error ? error.message : String(error)}`,
+      })
+    }
+  }
+
+  function route(req: ProxyRequest, res: ProxyResponse): void {
+    const refusal = refusalOf(req)
+    if (refusal !== undefined) {
+      logger.limited(
+        'warn',
+        'inspector refusal',
+        () => `refused ${req.method} ${req.url}: ${refusal}; only the dev server's own pages may use it`,
+      )
+      sendText(
+        res,
+        403,
+        TEXT_TYPE,
+        `cors-dev-proxy: ${refusal}; only the dev server's own pages may use ${INSPECTOR_BASE}/\n`,
+        COMMON,
+      )
+      return
+    }
+    const url = req.url ?? '/'
+    const query = url.indexOf('?')
+    const path = (query < 0 ? url : url.slice(0, query)).slice(INSPECTOR_BASE.length)
+    const method = req.method ?? 'GET'
+    const read = method === 'GET' || method === 'HEAD'
+    if (overlay && read && path === '/client.js') {
+      sendText(res, 200, 'text/javascript; charset=utf-8', scripts.client, COMMON)
+      return
+    }
+    if (overlay && method === 'POST' && path === '/explain') {
+      explain(req, res).catch((error: unknown) => sendJson(res, 500, { error: String(error) }))
+      return
+    }
+    if (recorder === undefined) {
+      sendText(res, 404, TEXT_TYPE, 'cors-dev-proxy: the inspector is off (inspector: false)\n', COMMON)
+      return
+    }
+    if (read && path === '') {
+      res.statusCode = 302
+      res.setHeader('location', `${INSPECTOR_BASE}/`)
+      res.end()
+      return
+    }
+    if (read && path === '/') {
+      sendText(res, 200, 'text/html; charset=utf-8', inspectorPage(), [
+        ...COMMON,
+        [
+          'content-security-policy',
+          "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
+        ],
+      ])
+      return
+    }
+    if (read && path === '/inspector.js') {
+      sendText(res, 200, 'text/javascript; charset=utf-8', scripts.inspector, COMMON)
+      return
+    }
+    if (read && path === '/exchanges') {
+      sendJson(res, 200, recorder.ring.list().map(viewExchange))
+      return
+    }
+    if (method === 'GET' && path === '/events') {
+      serveEvents(req, res, recorder.ring)
+      return
+    }
+    if (read && path === '/har') {
+      const download = url.includes('download')
+        ? [['content-disposition', 'attachment; filename="cors-dev-proxy.har"'] as const]
+        : []
+      sendJson(res, 200, harOf(recorder.ring.list(), CREATOR), download)
+      return
+    }
+    const replayed = /^\/replay\/(\d{1,12})$/.exec(path)
+    if (method === 'POST' && replayed !== null) {
+      void replay(res, Number(replayed[1]))
+      return
+    }
+    sendText(res, 404, TEXT_TYPE, `cors-dev-proxy: nothing at ${INSPECTOR_BASE}${path}\n`, COMMON)
+  }
+
+  return {
+    handle(req, res) {
+      try {
+        route(req, res)
+      } catch (error) {
+        // Never the dev server's crash: a mistake here is a 500 and one log line.
+        logger.limited('error', 'inspector', () => `${req.method} ${req.url}: ${String(error)}`)
+        sendText(res, 500, TEXT_TYPE, 'cors-dev-proxy: internal error\n', COMMON)
+      }
+    },
+    async close() {
+      for (const stream of streams) stream.end()
+      streams.clear()
+      await replayer.close()
+    },
+  }
+}

@@ -1,0 +1,106 @@
+/*
+ * What the inspector and the HAR never show: credentials. Header values of these names, cookie
+ * values, and query values whose name looks like a secret are replaced by MASK before anything
+ * leaves the server; the record itself keeps the originals, for replay only.
+ */
+
+/** What a masked value reads as. */
+export const MASK = '[masked]'
+
+/** Headers whose whole value is a credential (the auth scheme is kept: `Bearer [masked]`). */
+const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'proxy-authorization'])
+
+/** Other header names that carry secrets by convention (`x-api-key`, `x-auth-token`, `x-csrf-token`...). */
+const SECRET_HEADER = /(^|-)(token|secret|password|api-?key|auth|session|csrf|xsrf|signature)($|-)/i
+
+/** Query parameter names whose values are secrets (`?token=`, `access_token`, `api_key`, `sig`...). */
+const SECRET_PARAM =
+  /(^|[-_.])(token|access[-_]?token|id[-_]?token|refresh[-_]?token|key|api[-_]?key|apikey|secret|password|passwd|pwd|auth|session|sessionid|signature|sig|code|jwt|credential)s?$/i
+
+/** `name=value; name2=value2` with every value masked, names kept. */
+function maskCookieList(value: string): string {
+  return value
+    .split(';')
+    .map((pair) => {
+      const equals = pair.indexOf('=')
+      return equals < 0 ? pair : `${pair.slice(0, equals)}=${MASK}`
+    })
+    .join(';')
+}
+
+/** `name=value; Path=/; HttpOnly` with the value masked, the attributes kept (they explain why a cookie was dropped). */
+function maskSetCookie(value: string): string {
+  const semicolon = value.indexOf(';')
+  const first = semicolon < 0 ? value : value.slice(0, semicolon)
+  const equals = first.indexOf('=')
+  const masked = equals < 0 ? MASK : `${first.slice(0, equals)}=${MASK}`
+  return semicolon < 0 ? masked : `${masked}${value.slice(semicolon)}`
+}
+
+/**
+ * One header value as the inspector shows it.
+ *
+ * @example
+ * maskHeaderValue('authorization', 'Bearer abc') // 'Bearer [masked]'
+ * maskHeaderValue('cookie', 'sid=1; theme=dark') // 'sid=[masked]; theme=[masked]'
+ */
+export function maskHeaderValue(name: string, value: string): string {
+  const lower = name.toLowerCase()
+  if (CREDENTIAL_HEADERS.has(lower)) {
+    const space = value.indexOf(' ')
+    return space > 0 ? `${value.slice(0, space)} ${MASK}` : MASK
+  }
+  if (lower === 'cookie') return maskCookieList(value)
+  if (lower === 'set-cookie') return maskSetCookie(value)
+  // Access-Control-* and Sec-WebSocket-* name headers or carry public values: never masked.
+  if (lower.startsWith('access-control-') || lower.startsWith('sec-')) return value
+  return SECRET_HEADER.test(lower) ? MASK : value
+}
+
+/**
+ * Flat header lines (`[name, value, name, value…]`, as `rawHeaders`) as masked pairs.
+ *
+ * @example
+ * maskHeaderLines(['Authorization', 'Basic eA==']) // [['authorization', 'Basic [masked]']]
+ */
+export function maskHeaderLines(lines: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = []
+  for (let index = 0; index + 1 < lines.length; index += 2) {
+    const name = (lines[index] as string).toLowerCase()
+    pairs.push([name, maskHeaderValue(name, lines[index + 1] as string)])
+  }
+  return pairs
+}
+
+/** Whether a query parameter's value is masked. */
+export function isSecretParam(name: string): boolean {
+  return SECRET_PARAM.test(name)
+}
+
+/**
+ * A URL or path with the values of secret-looking query parameters masked; the rest unchanged.
+ *
+ * @example
+ * maskUrl('/api/items?token=abc&page=2') // '/api/items?token=[masked]&page=2'
+ */
+export function maskUrl(url: string): string {
+  const question = url.indexOf('?')
+  if (question < 0) return url
+  const hash = url.indexOf('#', question)
+  const query = url.slice(question + 1, hash < 0 ? undefined : hash)
+  const masked = query
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=')
+      if (equals < 0) return pair
+      let name = pair.slice(0, equals)
+      try {
+        name = decodeURIComponent(name.replaceAll('+', ' '))
+      } catch {
+        // A malformed escape: judged as written.
+      }
+      return isSecretParam(name) ? `${pair.slice(0, equals)}=${MASK}` : pair
+    })
+    .join('&')
+  return `${url.slice(0, question + 1)}${masked}${hash < 0 ? '' : url.slice(hash)}`
+}

@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto'
+import type { ResolvedInspectorOptions } from '../config/resolve-inspector-options.js'
+import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { clientHost, isEncrypted } from '../http/request-origin.js'
+import { type HookableResponse, tapBody } from '../http/response-head.js'
+import type { RequestNotes } from '../pipeline/request-notes.js'
+import { createExchangeRing, type ExchangeRecord, type ExchangeRing } from './exchange-ring.js'
+
+/** A request being recorded: its record and what its end needs. */
+interface Recording {
+  readonly record: ExchangeRecord
+  readonly ring: ExchangeRing
+  readonly mock: boolean
+  readonly start: number
+  readonly socket: { readonly bytesWritten: number } | undefined
+  readonly written: number
+  hop: string | undefined
+  headAt: number | undefined
+}
+
+/**
+ * The recording rides on the request and the response themselves, under a symbol: no WeakMap
+ * entry and no closure per request (a plain route must not pay for the inspector).
+ */
+const RECORDING = Symbol('cors-dev-proxy.recording')
+type Carrier = { [RECORDING]?: Recording }
+
+/** The response closed: the record is completed from what the response and the notes hold, and pushed. */
+function finishRecording(this: ProxyResponse): void {
+  const recording = (this as unknown as Carrier)[RECORDING]
+  if (recording === undefined) return
+  const { record, socket } = recording
+  const [upstreamUrl, upstreamProtocol] = upstreamOf(recording.hop, recording.mock)
+  record.status = this.statusCode
+  record.upstreamUrl = upstreamUrl
+  record.upstreamProtocol = upstreamProtocol
+  record.ttfb = recording.headAt === undefined ? undefined : recording.headAt - recording.start
+  record.total = performance.now() - recording.start
+  // Kept as Node has it; parsed only when shown.
+  const sent = (this as { _header?: unknown })._header
+  record.responseHead = typeof sent === 'string' ? sent : this.getHeaders()
+  record.aborted = !this.writableFinished
+  record.responseBytes =
+    socket !== undefined
+      ? socket.bytesWritten - recording.written
+      : Number(this.getHeader('content-length') ?? record.responseBody?.byteLength ?? 0)
+  recording.ring.push(record)
+}
+
+/** The header a replay carries to our own server, with a token only this process knows; removed on arrival. */
+export const REPLAY_HEADER = 'x-cors-dev-proxy-replay'
+
+/** Records the exchanges the routes take, into a bounded ring. */
+export interface ExchangeRecorder {
+  readonly ring: ExchangeRing
+  /** Where the forwarder notes each request's upstream URL (`http://host:port/path[ over h2]`). */
+  readonly hops: RequestNotes<string>
+  /** Where the forwarder notes when the upstream's head arrived (`performance.now()`). */
+  readonly heads: RequestNotes<number>
+  /**
+   * Starts recording a request a route took; the record is pushed when the response closes.
+   * Returns, while bodies are copied, what to call right after the route's pipeline started:
+   * it copies the request body as the forwarder reads it.
+   */
+  begin(req: ProxyRequest, res: ProxyResponse, route: ResolvedRoute): (() => void) | undefined
+  /** A token for a replay of exchange `id`: the replayed request's record says so. */
+  replayToken(id: number): string
+}
+
+/** The hooks a route runs, named once per route (what the inspector shows as "hooks"). */
+function hooksOf(route: ResolvedRoute): readonly string[] {
+  const names: string[] = []
+  if (route.bypass !== undefined) names.push('bypass')
+  if (route.pathFilter !== undefined) names.push('pathFilter')
+  if (route.cors !== undefined) names.push('cors')
+  if (route.jsonp !== undefined) names.push('jsonp')
+  if (route.kind === 'forward') {
+    if (route.router !== undefined) names.push('router')
+    if (route.pathRewrite !== undefined && route.pathRewrite !== false) names.push('pathRewrite')
+    for (const hook of route.hooks.proxyReq) names.push(`proxyReq (${hook.name})`)
+    for (const hook of route.hooks.proxyRes) names.push(`proxyRes (${hook.name})`)
+    if (route.transformResponse !== undefined) names.push('transformResponse')
+  }
+  return Object.freeze(names)
+}
+
+function upstreamOf(hop: string | undefined, mock: boolean): [string | undefined, string | undefined] {
+  if (mock) return [undefined, 'mock']
+  if (hop === undefined) return [undefined, undefined]
+  const over = hop.lastIndexOf(' over ')
+  if (over > 0) return [hop.slice(0, over), hop.slice(over + 6) === 'h2' ? 'h2' : 'http/1.1']
+  return [hop, 'http/1.1']
+}
+
+/** Removes the replay header (from `headers` and the raw lines) and returns its value. */
+function takeReplayHeader(req: ProxyRequest): string | undefined {
+  const value = req.headers[REPLAY_HEADER]
+  if (typeof value !== 'string') return undefined
+  delete req.headers[REPLAY_HEADER]
+  const raw = req.rawHeaders
+  for (let index = raw.length - 2; index >= 0; index -= 2) {
+    if (raw[index]?.toLowerCase() === REPLAY_HEADER) raw.splice(index, 2)
+  }
+  return value
+}
+
+/**
+ * Creates the recorder the proxy calls for each request a route takes. Recording is a record
+ * object and one `close` listener per request (the upstream URL and head time are noted by the
+ * forwarder in two WeakMaps); bodies are copied only while a client listens to the ring (an open
+ * inspector), up to `bodyLimit` bytes each, the request body only as the forwarder reads it
+ * (listening earlier would start the flow before the forwarder listens).
+ *
+ * @example
+ * const recorder = createExchangeRecorder({ exchanges: 200, bodyLimit: 65536 })
+ * recorder.begin(req, res, route) // when the route takes the request
+ */
+export function createExchangeRecorder(options: ResolvedInspectorOptions): ExchangeRecorder {
+  const ring = createExchangeRing(options.exchanges)
+  const hops: RequestNotes<string> = {
+    set(req, value) {
+      const recording = (req as Carrier)[RECORDING]
+      if (recording !== undefined) recording.hop = value
+    },
+    get: (req) => (req as Carrier)[RECORDING]?.hop,
+  }
+  const heads: RequestNotes<number> = {
+    set(req, value) {
+      const recording = (req as Carrier)[RECORDING]
+      if (recording !== undefined) recording.headAt = value
+    },
+    get: (req) => (req as Carrier)[RECORDING]?.headAt,
+  }
+  const hookNames = new Map<ResolvedRoute, readonly string[]>()
+  const replays = new Map<string, number>()
+
+  function begin(req: ProxyRequest, res: ProxyResponse, route: ResolvedRoute): (() => void) | undefined {
+    const start = performance.now()
+    const replayToken = replays.size > 0 ? takeReplayHeader(req) : undefined
+    const replayOf = replayToken === undefined ? undefined : replays.get(replayToken)
+    if (replayToken !== undefined) replays.delete(replayToken)
+    let hooks = hookNames.get(route)
+    if (hooks === undefined) {
+      hooks = hooksOf(route)
+      hookNames.set(route, hooks)
+    }
+    const socket = req.httpVersionMajor === 1 ? req.socket : undefined
+    const written = socket?.bytesWritten ?? 0
+    const record: ExchangeRecord = {
+      id: ring.nextId(),
+      startedAt: Date.now(),
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      host: clientHost(req),
+      tls: isEncrypted(req),
+      route: route.prefix,
+      clientProtocol: req.httpVersionMajor === 2 ? 'h2' : 'http/1.1',
+      requestHeaders: req.rawHeaders,
+      status: 0,
+      upstreamUrl: undefined,
+      upstreamProtocol: undefined,
+      ttfb: undefined,
+      total: undefined,
+      responseHead: undefined,
+      requestBytes: Number(req.headers['content-length'] ?? 0) || 0,
+      responseBytes: 0,
+      hooks,
+      requestBody: undefined,
+      responseBody: undefined,
+      bodiesTruncated: false,
+      aborted: false,
+      replayOf,
+    }
+    const limit = ring.listeners > 0 ? options.bodyLimit : 0
+    if (limit > 0) {
+      tapBody(res as unknown as HookableResponse, limit, (body, truncated) => {
+        record.responseBody = body
+        if (truncated) record.bodiesTruncated = true
+      })
+    }
+    const recording: Recording = {
+      record,
+      ring,
+      mock: route.kind === 'mock',
+      start,
+      socket,
+      written,
+      hop: undefined,
+      headAt: undefined,
+    }
+    ;(req as Carrier)[RECORDING] = recording
+    ;(res as unknown as Carrier)[RECORDING] = recording
+    res.on('close', finishRecording)
+    return limit > 0 ? () => tapRequest(req, record, limit) : undefined
+  }
+
+  /** Copies the request body as the forwarder reads it (see below); a parsed `req.body` as it is. */
+  function tapRequest(req: ProxyRequest, record: ExchangeRecord, limit: number): void {
+    const body = (req as { body?: unknown }).body
+    if (Buffer.isBuffer(body) || typeof body === 'string') {
+      record.requestBody = Buffer.from(body).subarray(0, limit)
+      return
+    }
+    if (body !== undefined && body !== null && typeof body === 'object') {
+      record.requestBody = Buffer.from(JSON.stringify(body)).subarray(0, limit)
+      return
+    }
+    if (req.readableEnded) return
+    const attach = (): void => {
+      const chunks: Buffer[] = []
+      let size = 0
+      req.on('data', (chunk: Buffer) => {
+        if (size >= limit) {
+          record.bodiesTruncated = true
+          return
+        }
+        chunks.push(Buffer.from(chunk.subarray(0, limit - size)))
+        size += Math.min(chunk.byteLength, limit - size)
+      })
+      req.once('end', () => {
+        record.requestBody = Buffer.concat(chunks)
+        record.requestBytes = Math.max(record.requestBytes, size)
+      })
+    }
+    // Listening to 'data' starts the flow, so the copy waits until the forwarder starts it:
+    // Node emits 'resume' just before the first chunk flows, so no chunk is missed, and a body
+    // the forwarder never reads is never started by us.
+    if (req.readableFlowing === true) attach()
+    else req.once('resume', attach)
+  }
+
+  return {
+    ring,
+    hops,
+    heads,
+    begin,
+    replayToken(id) {
+      const token = randomUUID()
+      replays.set(token, id)
+      // Forgotten after a minute whatever happens (a replay that never reached us).
+      setTimeout(() => replays.delete(token), 60_000).unref()
+      return token
+    },
+  }
+}

@@ -1,0 +1,204 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import { afterEach, describe, expect, it } from 'vitest'
+import { captureLogSink, listen, openRequest, sendRequest } from '../../../../test/support/servers.js'
+import { checkCors } from '../../src/browser/check-cors.js'
+import type { CorsDevProxyOptions, Routes } from '../../src/config/options.js'
+import { resolveOptions } from '../../src/config/resolve-options.js'
+import { createDevServerProxy } from '../../src/dev-server-proxy.js'
+
+const cleanup: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  for (let close = cleanup.pop(); close; close = cleanup.pop()) await close()
+})
+
+/** A backend without CORS headers that remembers what it received. */
+async function startBackend() {
+  const received: { url: string; headers: IncomingHttpHeaders; body: string }[] = []
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      received.push({ url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() })
+      res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'sid=server-secret; Path=/' })
+      res.end(JSON.stringify({ path: req.url }))
+    })
+  })
+  const started = await listen(server)
+  cleanup.push(() => started.close())
+  return Object.assign(started, { received })
+}
+
+/** A bare `http` dev server with the set-up: what the proxy passes on is answered 299. */
+async function startDevServer(routes: Routes, options: CorsDevProxyOptions = {}) {
+  const server = createServer()
+  const proxy = createDevServerProxy(resolveOptions(routes, options), { sink: captureLogSink(), server })
+  server.on('request', (req, res) =>
+    proxy.middleware(req, res, () => {
+      res.statusCode = 299
+      res.end('dev server')
+    }),
+  )
+  const front = await listen(server)
+  cleanup.push(async () => {
+    await front.close()
+    await proxy.close()
+  })
+  return front
+}
+
+const json = (body: Buffer) => JSON.parse(body.toString()) as unknown
+
+describe('the endpoints under /__cors-dev-proxy/', () => {
+  it('list exchanges masked, stream them, copy bodies only while a client listens, and replay with the original headers', async () => {
+    const backend = await startBackend()
+    const front = await startDevServer(
+      { '/api': backend.url },
+      { inspector: { exchanges: 50, bodyLimit: 1024 } },
+    )
+    const secret = { authorization: 'Bearer top-secret', cookie: 'sid=cookie-secret' }
+
+    await sendRequest(`${front.url}/api/before?token=query-secret`, {
+      method: 'POST',
+      headers: secret,
+      body: 'first',
+    })
+    const before = json((await sendRequest(`${front.url}/__cors-dev-proxy/exchanges`)).body) as Record<
+      string,
+      unknown
+    >[]
+    expect(before).toHaveLength(1)
+    expect(before[0]).toMatchObject({
+      method: 'POST',
+      url: '/api/before?token=[masked]',
+      upstreamUrl: `${backend.url}/before?token=[masked]`,
+      upstreamProtocol: 'http/1.1',
+      clientProtocol: 'http/1.1',
+      status: 200,
+      cors: { outcome: 'same-origin' },
+    })
+    expect(before[0]?.requestBody).toBeUndefined()
+    expect(typeof before[0]?.ttfb).toBe('number')
+    expect(before[0]?.requestBytes).toBe(5)
+
+    // An inspector connects: bodies are copied from now on, and the exchange arrives live.
+    const events = await openRequest(`${front.url}/__cors-dev-proxy/events`)
+    expect(events.headers['content-type']).toBe('text/event-stream; charset=utf-8')
+    let streamed = ''
+    const arrived = new Promise<void>((resolve) =>
+      events.on('data', (chunk: Buffer) => {
+        streamed += chunk.toString()
+        if (streamed.includes('"/api/during"')) resolve()
+      }),
+    )
+    await sendRequest(`${front.url}/api/during`, { method: 'POST', headers: secret, body: 'second body' })
+    await arrived
+    events.destroy()
+    const list = json((await sendRequest(`${front.url}/__cors-dev-proxy/exchanges`)).body) as Record<
+      string,
+      unknown
+    >[]
+    const during = list.find((view) => view.url === '/api/during')
+    expect(during).toMatchObject({ requestBody: 'second body', responseBody: '{"path":"/during"}' })
+    const everything = `${streamed}${JSON.stringify(list)}${(await sendRequest(`${front.url}/__cors-dev-proxy/har`)).body}`
+    for (const value of ['top-secret', 'cookie-secret', 'query-secret', 'server-secret']) {
+      expect(everything).not.toContain(value)
+    }
+
+    // Replay resends the original headers and body; the replay is recorded as such.
+    const replayed = await sendRequest(`${front.url}/__cors-dev-proxy/replay/${during?.id}`, {
+      method: 'POST',
+      headers: { origin: front.url },
+    })
+    expect(json(replayed.body)).toEqual({ replayOf: during?.id, status: 200 })
+    const last = backend.received.at(-1)
+    expect(last).toMatchObject({ url: '/during', body: 'second body' })
+    expect(last?.headers.authorization).toBe('Bearer top-secret')
+    expect(last?.headers['x-cors-dev-proxy-replay']).toBeUndefined()
+    const after = json((await sendRequest(`${front.url}/__cors-dev-proxy/exchanges`)).body) as Record<
+      string,
+      unknown
+    >[]
+    expect(after.at(-1)).toMatchObject({ url: '/api/during', replayOf: during?.id })
+
+    // A body that was not kept cannot be replayed.
+    const refused = await sendRequest(`${front.url}/__cors-dev-proxy/replay/${before[0]?.id}`, {
+      method: 'POST',
+      headers: { origin: front.url },
+    })
+    expect(refused.status).toBe(409)
+  })
+
+  it('keep at most `exchanges` exchanges', async () => {
+    const backend = await startBackend()
+    const front = await startDevServer({ '/api': backend.url }, { inspector: { exchanges: 5 } })
+    for (let index = 0; index < 40; index++) await sendRequest(`${front.url}/api/n${index}`)
+    const list = json((await sendRequest(`${front.url}/__cors-dev-proxy/exchanges`)).body) as {
+      url: string
+    }[]
+    expect(list.map((view) => view.url)).toEqual(['/api/n35', '/api/n36', '/api/n37', '/api/n38', '/api/n39'])
+  })
+
+  it('explain a failed call in Chromium words with the route to add; only to the dev server own pages', async () => {
+    const backend = await startBackend()
+    const front = await startDevServer({ '/': { mock: true } })
+    const call = {
+      url: `${backend.url}/items`,
+      method: 'GET',
+      headers: [],
+      credentials: 'same-origin',
+      initiator: 'fetch',
+    }
+    const explain = (headers: Record<string, string>, body: unknown = call) =>
+      sendRequest(`${front.url}/__cors-dev-proxy/explain`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      })
+    const model = await checkCors({ url: `${backend.url}/items`, origin: front.url })
+    backend.received.length = 0
+    const answer = await explain({ origin: front.url })
+    expect(answer.status).toBe(200)
+    expect(json(answer.body)).toMatchObject({
+      kind: 'cors',
+      message: model.message,
+      route: `'/api': '${backend.url}'`,
+      call: "fetch('/api/items')",
+      routeExists: false,
+      probed: true,
+    })
+    // The backend sets a cookie, which a call without credentials never stores.
+    expect((json(answer.body) as { cookies: string[] }).cookies).toEqual([
+      expect.stringContaining("cookie 'sid' is not stored: the call does not send credentials"),
+    ])
+    // The probe is the preflight-free GET the browser sent, and only to the URL of the call.
+    expect(backend.received.map((request) => request.url)).toEqual(['/items'])
+    expect((await explain({ origin: 'http://evil.example' })).status).toBe(403)
+    expect((await explain({})).status).toBe(403)
+    expect((await explain({ origin: front.url, 'sec-fetch-site': 'cross-site' })).status).toBe(403)
+    expect((await explain({ origin: front.url }, { ...call, url: 'file:///etc/passwd' })).status).toBe(400)
+    expect((await explain({ origin: front.url }, 'not json')).status).toBe(400)
+    expect(backend.received).toHaveLength(1)
+  })
+
+  it('are served ahead of a route on /; inspector: false keeps the overlay, overlay: false too leaves the path to the dev server', async () => {
+    const backend = await startBackend()
+    const both = await startDevServer({ '/': backend.url })
+    expect((await sendRequest(`${both.url}/__cors-dev-proxy/`)).body.toString()).toContain(
+      'cors-dev-proxy inspector',
+    )
+    expect((await sendRequest(`${both.url}/__cors-dev-proxy`)).status).toBe(302)
+    expect(backend.received).toEqual([])
+
+    const overlayOnly = await startDevServer({ '/api': backend.url }, { inspector: false })
+    expect((await sendRequest(`${overlayOnly.url}/__cors-dev-proxy/exchanges`)).status).toBe(404)
+    const client = await sendRequest(`${overlayOnly.url}/__cors-dev-proxy/client.js`)
+    expect(client.status).toBe(200)
+    expect(client.headers['content-type']).toBe('text/javascript; charset=utf-8')
+    // The served client is the function's own source, called: valid JavaScript.
+    expect(() => new Function(client.body.toString())).not.toThrow()
+
+    const neither = await startDevServer({ '/api': backend.url }, { inspector: false, overlay: false })
+    const passed = await sendRequest(`${neither.url}/__cors-dev-proxy/client.js`)
+    expect(passed.status).toBe(299)
+  })
+})
