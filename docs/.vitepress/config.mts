@@ -51,6 +51,14 @@ const guide = [
     ],
   },
   {
+    text: 'In the browser',
+    items: [
+      { text: 'Overlay and inspector', link: '/guide/overlay-and-inspector' },
+      { text: 'HTTP/3', link: '/guide/http3' },
+      { text: 'The protocol lab', link: '/guide/protocol-lab' },
+    ],
+  },
+  {
     text: 'More',
     items: [
       { text: 'Recipes', link: '/recipes' },

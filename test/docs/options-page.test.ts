@@ -8,6 +8,7 @@ import { optionAnchor, renderOptionsPage } from '../../docs/.vitepress/option-re
 import {
   CORS_OPTION_NAMES,
   GLOBAL_OPTION_NAMES,
+  INSPECTOR_OPTION_NAMES,
   JSONP_OPTION_NAMES,
   MOCK_OPTION_NAMES,
   ROUTE_OPTION_NAMES,
@@ -25,6 +26,7 @@ const ACCEPTED: Record<string, readonly string[]> = {
   CorsOptions: CORS_OPTION_NAMES,
   MockBackendOptions: MOCK_OPTION_NAMES,
   JsonpOptions: JSONP_OPTION_NAMES,
+  InspectorOptions: INSPECTOR_OPTION_NAMES,
 }
 
 /** What an entry lacks to be documented: the parts a reader of the page needs. */

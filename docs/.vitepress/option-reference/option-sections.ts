@@ -73,4 +73,14 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
     intro: 'The object form of `jsonp` on a route (or in the shared options). See [JSONP](/guide/jsonp).',
     sample: (name, value) => `corsDevProxy({\n  '/api': { ${TARGET}, jsonp: { ${name}: ${value} } },\n})`,
   },
+  {
+    title: '`inspector` options',
+    file: 'packages/core/src/config/inspector-options.ts',
+    name: 'InspectorOptions',
+    anchorPrefix: 'inspector-',
+    intro:
+      'The object form of the shared `inspector` option: what the exchange inspector at `/__cors-dev-proxy/` keeps. See [Overlay and inspector](/guide/overlay-and-inspector).',
+    sample: (name, value) =>
+      `corsDevProxy(\n  { '/api': 'http://localhost:3000' },\n  { inspector: { ${name}: ${value} } },\n)`,
+  },
 ]

@@ -10,6 +10,7 @@ export interface InspectorOptions {
    * How many exchanges the inspector keeps, newest first; the oldest is dropped when a new one
    * comes (a ring, so memory stays flat under load). From 1 to 10000.
    * @default 200
+   * @example 500
    */
   exchanges?: number
   /**
@@ -17,6 +18,7 @@ export interface InspectorOptions {
    * page (or another client of `/__cors-dev-proxy/events`) is connected; `0` keeps no body.
    * From 0 to 16777216 (16 MiB).
    * @default 65536
+   * @example 0
    */
   bodyLimit?: number
 }

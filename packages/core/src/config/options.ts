@@ -366,6 +366,7 @@ export interface CorsDevProxyOptions
    * the route to add. `false` removes the script and the element entirely (and the `explain`
    * endpoint with them). `cors-dev-proxy serve` never injects it.
    * @default true
+   * @example false
    */
   overlay?: boolean
   /**
@@ -376,6 +377,7 @@ export interface CorsDevProxyOptions
    * answers 404 under `/__cors-dev-proxy/` (except what the overlay needs); an object sets the
    * ring's size and the body limit (see `InspectorOptions`).
    * @default true (200 exchanges, 65536 bytes of each body)
+   * @example { exchanges: 500, bodyLimit: 131072 }
    */
   inspector?: boolean | InspectorOptions
 }

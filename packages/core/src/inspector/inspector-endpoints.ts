@@ -296,7 +296,11 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
         route(req, res)
       } catch (error) {
         // Never the dev server's crash: a mistake here is a 500 and one log line.
-        logger.limited('error', 'inspector', () => `${req.method} ${req.url}: ${String(error)}`)
+        logger.limited(
+          'error',
+          'inspector',
+          () => `the inspector failed on ${req.method} ${req.url}: ${String(error)}`,
+        )
         sendText(res, 500, TEXT_TYPE, 'cors-dev-proxy: internal error\n', COMMON)
       }
     },
