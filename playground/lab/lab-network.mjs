@@ -158,8 +158,11 @@ export async function createLabNetwork({
     await inside('ip', 'addr', 'add', `${nsAddress}/30`, 'dev', nsSide)
     await inside('ip', 'link', 'set', nsSide, 'up')
     await inside('ip', 'link', 'set', 'lo', 'up')
+    // Netdev hooks on the namespace's end of the pair, not the inet output hook: a packet dropped
+    // there is refused to the sending socket (EPERM), which QUIC takes as a dead connection; at
+    // the device's egress it is lost on the wire, as a lossy link loses it.
     await nft(
-      'table inet cdplab {\n chain out { type filter hook output priority 0; policy accept; }\n chain in { type filter hook input priority 0; policy accept; }\n}\n',
+      `table netdev cdplab {\n chain out { type filter hook egress device "${nsSide}" priority 0; policy accept; }\n chain in { type filter hook ingress device "${nsSide}" priority 0; policy accept; }\n}\n`,
     )
   } catch (error) {
     deleteNow()
@@ -188,7 +191,7 @@ export async function createLabNetwork({
       await setRules({ udpBlocked: blocked })
     },
     /** The namespace's rules as `nft list` prints them, for the page and the logs. */
-    rules: () => inside('nft', 'list', 'table', 'inet', 'cdplab'),
+    rules: () => inside('nft', 'list', 'table', 'netdev', 'cdplab'),
     close: async () => deleteNow(),
   }
 
@@ -201,9 +204,9 @@ export async function createLabNetwork({
     if (state.udpBlocked) rules.push('meta l4proto udp drop')
     if (state.loss > 0) rules.push(`numgen random mod 100 < ${Math.round(state.loss)} drop`)
     const lines = rules.flatMap((rule) => [
-      `add rule inet cdplab out oifname "${nsSide}" ${rule}`,
-      `add rule inet cdplab in iifname "${nsSide}" ${rule}`,
+      `add rule netdev cdplab out ${rule}`,
+      `add rule netdev cdplab in ${rule}`,
     ])
-    await nft(['flush chain inet cdplab out', 'flush chain inet cdplab in', ...lines, ''].join('\n'))
+    await nft(['flush chain netdev cdplab out', 'flush chain netdev cdplab in', ...lines, ''].join('\n'))
   }
 }

@@ -1,0 +1,242 @@
+// The protocol lab: every experiment of the lab page, run in a headless Chromium this module
+// starts (inside the lab's network namespace when it can make one), against the lab's servers.
+// The page (playground/lab.html), `pnpm bench --only lab` and the tests all call runLab.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium } from 'playwright-core'
+import { CHROMIUM_PATH, quicChromiumArgs } from '../../test/support/chromium-launch.mjs'
+import { captureFrames } from './h2-frames.mjs'
+import { createLabNetwork, labNetworkSupport } from './lab-network.mjs'
+import { startLabServers } from './lab-servers.mjs'
+import { burst, warmUp } from './page-runs.mjs'
+
+/** The loss rates of the loss experiment, in % of packets dropped in each direction. */
+export const LOSS_RATES = [0, 1, 2, 5]
+/** Host names of the sharding experiment; Chromium maps them to the lab's server address. */
+const SHARD_DOMAIN = 'lab.test'
+
+/** How much each experiment does: `pnpm test` runs a small lab, `pnpm bench --only lab` a full one. */
+export const LAB_SIZES = Object.freeze({
+  small: { requests: 20, runs: 1, bytes: 8 * 1024, shardAssets: 24, runTimeoutMs: 20_000 },
+  full: { requests: 100, runs: 5, bytes: 16 * 1024, shardAssets: 48, runTimeoutMs: 60_000 },
+})
+
+/** The median of numbers (the mean of the middle two for an even count). */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/** The protocol most requests of a run went over (what the loss table reports). */
+function mostUsed(protocols) {
+  const counts = new Map()
+  for (const protocol of protocols) counts.set(protocol, (counts.get(protocol) ?? 0) + 1)
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? ''
+}
+
+/** The Chromium command line the lab runs, for the page and the log (a user can run it headed). */
+function commandLine(args, url) {
+  return ['chromium', ...args.filter((arg) => arg !== '--headless'), url].join(' ')
+}
+
+/**
+ * Runs every experiment once (`size`: `small` or `full`, or an object of the same shape) and
+ * returns the results: what ran, where, with which Chromium flags, and the numbers; what could
+ * not run is in `skipped`, with the reason. Stops everything it started, on every exit path.
+ * @param {{ size?: keyof typeof LAB_SIZES | typeof LAB_SIZES.small, log?: (line: string) => void, only?: string[] }} [options]
+ */
+export async function runLab({ size = 'small', log = () => {}, only } = {}) {
+  const sizes = typeof size === 'string' ? LAB_SIZES[size] : size
+  const wants = (name) => only === undefined || only.includes(name)
+  const skipped = []
+  const support = labNetworkSupport()
+  if (!support.ok)
+    skipped.push(
+      { experiment: 'loss', reason: support.reason },
+      { experiment: 'udpBlocked', reason: support.reason },
+    )
+  const cwd = mkdtempSync(join(tmpdir(), 'cdp-lab-run-'))
+  let network
+  let servers
+  let browser
+  try {
+    network = support.ok ? await createLabNetwork() : undefined
+    const host = network?.hostAddress ?? '127.0.0.1'
+    servers = await startLabServers({ host, cwd })
+    if (servers.h3Missing) skipped.push({ experiment: 'h3', reason: servers.h3Missing })
+    const protocols = servers.origins.h3 === undefined ? ['h1', 'h2'] : ['h1', 'h2', 'h3']
+    // QUIC forced on a port nothing uses: Chromium then accepts our certificate over QUIC for this
+    // host, and learns the real port from Alt-Svc, falling back where UDP is blocked.
+    const args = [
+      ...quicChromiumArgs({ forceQuicOn: [`${host}:9`], spki: servers.spki }),
+      `--host-resolver-rules=MAP *.${SHARD_DOMAIN} ${host}`,
+    ]
+    const chromiumLine = commandLine(args, `${servers.origins.h2}/`)
+    log(`lab: Chromium ${network ? `in network namespace ${network.name}` : 'on loopback'}: ${chromiumLine}`)
+    browser = await chromium.launch({
+      executablePath: network?.chromiumWrapper ?? CHROMIUM_PATH,
+      args,
+      timeout: 60_000,
+    })
+
+    const urlsFor = (origin, count, tag) =>
+      Array.from({ length: count }, (_, i) => `${origin}/api/asset?size=${sizes.bytes}&${tag}=${i}`)
+
+    /** One burst over `protocol` in a fresh context (new connections), after the warm-up. */
+    async function measure(protocol, tag, count = sizes.requests) {
+      const context = await browser.newContext()
+      try {
+        const origin = servers.origins[protocol]
+        const want = protocol === 'h1' ? 'http/1.1' : protocol
+        const { page, seen } = await warmUp(context, origin, want)
+        const result = await burst(page, urlsFor(origin, count, tag), sizes.runTimeoutMs)
+        return { ...result, warmUp: seen }
+      } finally {
+        await context.close()
+      }
+    }
+
+    const results = {
+      when: new Date().toISOString(),
+      where: network ? `network namespace ${network.name}, servers on ${host}` : 'loopback (no namespace)',
+      chromium: { commandLine: chromiumLine },
+      sizes,
+      hops: undefined,
+      waterfall: [],
+      loss: [],
+      udpBlocked: undefined,
+      sharding: [],
+      frames: undefined,
+      skipped,
+    }
+
+    if (wants('waterfall')) {
+      for (const protocol of protocols) {
+        const run = await measure(protocol, 'w')
+        results.waterfall.push({
+          protocol,
+          ...run,
+          nextHopProtocol: mostUsed(run.requests.map((r) => r.protocol)),
+        })
+        log(`lab: waterfall ${protocol}: ${Math.round(run.totalMs)} ms`)
+      }
+    }
+
+    if (wants('loss') && network) {
+      for (const lossPct of LOSS_RATES) {
+        await network.setLoss(lossPct)
+        const rows = new Map(protocols.map((protocol) => [protocol, { runsMs: [], failed: 0, seen: [] }]))
+        // Interleaved (h1 h2 h3 h1 h2 h3 …): a slow moment of the machine hits every protocol.
+        for (let run = 0; run < sizes.runs; run++) {
+          for (const protocol of protocols) {
+            const row = rows.get(protocol)
+            const result = await measure(protocol, `l${lossPct}-${run}`).catch((error) => ({
+              error: String(error),
+            }))
+            if (result.error) {
+              row.failed++
+              log(`lab: loss ${lossPct} % ${protocol} run ${run + 1} failed: ${result.error}`)
+            } else row.runsMs.push(Math.round(result.totalMs * 10) / 10)
+            row.seen.push(...(result.requests ?? []).map((r) => r.protocol))
+          }
+        }
+        for (const [protocol, row] of rows) {
+          results.loss.push({
+            protocol,
+            lossPct,
+            runsMs: row.runsMs,
+            medianMs: row.runsMs.length === 0 ? null : median(row.runsMs),
+            minMs: row.runsMs.length === 0 ? null : Math.min(...row.runsMs),
+            maxMs: row.runsMs.length === 0 ? null : Math.max(...row.runsMs),
+            failedRuns: row.failed,
+            nextHopProtocol: mostUsed(row.seen),
+          })
+        }
+        log(
+          `lab: loss ${lossPct} %: ${[...rows].map(([p, r]) => `${p} ${median(r.runsMs) ?? '-'} ms`).join(', ')}`,
+        )
+      }
+      await network.setLoss(0)
+    }
+
+    if (wants('udpBlocked') && network && servers.origins.h3) {
+      await network.blockUdp(true)
+      const context = await browser.newContext()
+      try {
+        const { page, seen } = await warmUp(context, servers.origins.h3, 'h3', 12)
+        const run = await burst(page, urlsFor(servers.origins.h3, 10, 'u'), sizes.runTimeoutMs)
+        const after = run.requests.map((r) => r.protocol)
+        results.udpBlocked = {
+          nextHopProtocol: mostUsed(after),
+          sequence: [...seen, ...after],
+          answered: run.error === undefined,
+          rules: await network.rules(),
+        }
+      } finally {
+        await context.close()
+        await network.blockUdp(false)
+      }
+      log(`lab: UDP blocked: ${results.udpBlocked.nextHopProtocol}`)
+    }
+
+    if (wants('sharding')) {
+      for (const protocol of ['h1', 'h2']) {
+        for (const hosts of [1, 4]) {
+          const context = await browser.newContext()
+          try {
+            const port = servers.ports[protocol]
+            const page = await context.newPage()
+            await page.goto(`${servers.origins[protocol]}/api/asset?size=0&page=1`)
+            servers.handshakes[protocol].reset()
+            const urls = Array.from(
+              { length: sizes.shardAssets },
+              (_, i) =>
+                `https://s${(i % hosts) + 1}.${SHARD_DOMAIN}:${port}/api/asset?size=${sizes.bytes}&s=${i}`,
+            )
+            const run = await burst(page, urls, sizes.runTimeoutMs)
+            results.sharding.push({
+              protocol,
+              hosts,
+              medianMs: Math.round(run.totalMs * 10) / 10,
+              connections: servers.handshakes[protocol].read(),
+              nextHopProtocol: mostUsed(run.requests.map((r) => r.protocol)),
+              requests: run.requests,
+            })
+          } finally {
+            await context.close()
+          }
+        }
+      }
+      log(
+        `lab: sharding: ${results.sharding.map((s) => `${s.protocol}×${s.hosts} ${s.medianMs} ms ${s.connections} conn`).join(', ')}`,
+      )
+    }
+
+    if (wants('frames')) {
+      try {
+        const frames = await captureFrames(`${servers.origins.h2}/api/asset?size=64&frames=1`)
+        results.frames = { url: `${servers.origins.h2}/api/asset?size=64`, frames }
+        results.hops = {
+          'browser → dev server': results.waterfall.find((w) => w.protocol === 'h2')?.nextHopProtocol ?? 'h2',
+          'dev server → target': `HTTP/${servers.target.lastVersion() ?? '1.1'}`,
+          'browser → Caddy → dev server (h3 route)': servers.origins.h3
+            ? 'h3, then h2 over TLS on loopback'
+            : 'no Caddy',
+        }
+      } catch (error) {
+        skipped.push({
+          experiment: 'frames',
+          reason: `nghttp did not run (apt-get install nghttp2-client): ${error.message}`,
+        })
+      }
+    }
+    return results
+  } finally {
+    await browser?.close().catch(() => {})
+    await servers?.close().catch(() => {})
+    await network?.close()
+    rmSync(cwd, { recursive: true, force: true })
+  }
+}
