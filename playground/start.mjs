@@ -76,6 +76,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   Same page over HTTP/2:   ${urls.https}  (self-signed: accept the certificate once)
   Backend without CORS:    ${urls.backend}
   Backend with CORS:       ${urls.corsBackend}
+  Protocol lab:            ${urls.page}lab.html  (runs its experiments in a headless Chromium it starts,
+                           with HTTP/3 flags; the command line is printed when it runs, and on the page)
 
   Press Run all. Ctrl+C stops everything.
 `)

@@ -37,6 +37,7 @@ export function frameHeaderBytes({ length, type, flags, streamId }) {
   return bytes.map((byte) => byte.toString(16).padStart(2, '0'))
 }
 
+const RECEIVED_HEADER = /^\[\s*[\d.]+\] recv \(stream_id=(\d+)\) (:?[a-z0-9-]+): (.*)$/
 const FRAME = /^\[\s*([\d.]+)\] (send|recv) (\w+) frame <length=(\d+), flags=0x([0-9a-f]+), stream_id=(\d+)>/
 
 /**
@@ -49,7 +50,16 @@ const FRAME = /^\[\s*([\d.]+)\] (send|recv) (\w+) frame <length=(\d+), flags=0x(
 export function parseNghttp(output) {
   const frames = []
   let current
+  // nghttp prints a received header block as lines *before* its frame: `recv (stream_id=13) name: value`.
+  const pending = new Map()
   for (const line of output.split('\n')) {
+    const received = RECEIVED_HEADER.exec(line)
+    if (received) {
+      const [, streamId, name, value] = received
+      if (!pending.has(streamId)) pending.set(streamId, [])
+      pending.get(streamId).push([name, value])
+      continue
+    }
     const match = FRAME.exec(line)
     if (match) {
       const [, at, direction, type, length, flags, streamId] = match
@@ -65,6 +75,10 @@ export function parseNghttp(output) {
         details: [],
       }
       current.bytes = frameHeaderBytes(current)
+      if (direction === 'recv' && type === 'HEADERS' && pending.has(streamId)) {
+        current.headers.push(...pending.get(streamId))
+        pending.delete(streamId)
+      }
       frames.push(current)
       continue
     }
@@ -80,13 +94,14 @@ export function parseNghttp(output) {
 }
 
 /**
- * Runs `nghttp -nv url` (certificate not verified: ours is self-signed) and parses its frames.
+ * Runs `nghttp -nv -W 20 url` (certificate not verified: ours is self-signed) and parses its frames.
  * @param {string} url
  * @returns {Promise<ReturnType<typeof parseNghttp>>}
  */
 export function captureFrames(url) {
   return new Promise((resolve, reject) => {
-    execFile('nghttp', ['-nv', url], { timeout: 15_000 }, (error, stdout) => {
+    // -W 20: a connection window of 2^20 bytes, announced with a WINDOW_UPDATE as browsers do.
+    execFile('nghttp', ['-nv', '-W', '20', url], { timeout: 15_000 }, (error, stdout) => {
       if (error && stdout === '') reject(error)
       else resolve(parseNghttp(stdout))
     })

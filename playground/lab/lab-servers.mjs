@@ -48,6 +48,13 @@ function countHandshakes(server) {
   return { read: () => count, reset: () => (count = 0) }
 }
 
+/** Counts the connections that carried at least one request (an HTTP/2 session is one connection). */
+function countCarriers(server) {
+  let carriers = new Set()
+  server.on('request', (req) => carriers.add(req.stream?.session ?? req.socket))
+  return { read: () => carriers.size, reset: () => (carriers = new Set()) }
+}
+
 /**
  * Starts the target and the three dev servers on `host` (the lab network's address, or
  * 127.0.0.1). The routes: `/api` → the target, with CORS for any origin (the sharding
@@ -76,7 +83,8 @@ export async function startLabServers({ host, cwd }) {
   const h3 =
     caddy === undefined ? undefined : await startServe({ resolved, port: 0, host, cwd, http3: { caddy } })
   const hostInUrl = host.includes(':') ? `[${host}]` : host
-  const counters = { h1: countHandshakes(h1Server), h2: countHandshakes(h2.server) }
+  const handshakes = { h1: countHandshakes(h1Server), h2: countHandshakes(h2.server) }
+  const connections = { h1: countCarriers(h1Server), h2: countCarriers(h2.server) }
   return {
     target,
     spki: spkiSha256(cert.cert),
@@ -90,7 +98,8 @@ export async function startLabServers({ host, cwd }) {
     },
     h3Missing:
       caddy === undefined ? 'Caddy is not on PATH (apt-get install caddy): no HTTP/3 server' : undefined,
-    handshakes: counters,
+    handshakes,
+    connections,
     async close() {
       await h3?.close(0)
       await h2.close(0)

@@ -45,9 +45,11 @@ function commandLine(args, url) {
  * Runs every experiment once (`size`: `small` or `full`, or an object of the same shape) and
  * returns the results: what ran, where, with which Chromium flags, and the numbers; what could
  * not run is in `skipped`, with the reason. Stops everything it started, on every exit path.
- * @param {{ size?: keyof typeof LAB_SIZES | typeof LAB_SIZES.small, log?: (line: string) => void, only?: string[] }} [options]
+ * `inspect`, when given, is called with the lab's browser and the results before everything
+ * stops (the tests open the lab page in that same browser).
+ * @param {{ size?: keyof typeof LAB_SIZES | typeof LAB_SIZES.small, log?: (line: string) => void, only?: string[], inspect?: (browser: import('playwright-core').Browser, results: any) => Promise<void> }} [options]
  */
-export async function runLab({ size = 'small', log = () => {}, only } = {}) {
+export async function runLab({ size = 'small', log = () => {}, only, inspect } = {}) {
   const sizes = typeof size === 'string' ? LAB_SIZES[size] : size
   const wants = (name) => only === undefined || only.includes(name)
   const skipped = []
@@ -190,6 +192,7 @@ export async function runLab({ size = 'small', log = () => {}, only } = {}) {
             const page = await context.newPage()
             await page.goto(`${servers.origins[protocol]}/api/asset?size=0&page=1`)
             servers.handshakes[protocol].reset()
+            servers.connections[protocol].reset()
             const urls = Array.from(
               { length: sizes.shardAssets },
               (_, i) =>
@@ -200,7 +203,10 @@ export async function runLab({ size = 'small', log = () => {}, only } = {}) {
               protocol,
               hosts,
               medianMs: Math.round(run.totalMs * 10) / 10,
-              connections: servers.handshakes[protocol].read(),
+              // Connections that carried an asset, and TLS handshakes: Chromium may open a few
+              // connections to a host before it learns that one HTTP/2 connection will do.
+              connections: servers.connections[protocol].read(),
+              handshakes: servers.handshakes[protocol].read(),
               nextHopProtocol: mostUsed(run.requests.map((r) => r.protocol)),
               requests: run.requests,
             })
@@ -232,6 +238,7 @@ export async function runLab({ size = 'small', log = () => {}, only } = {}) {
         })
       }
     }
+    await inspect?.(browser, results)
     return results
   } finally {
     await browser?.close().catch(() => {})
