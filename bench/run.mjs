@@ -12,7 +12,7 @@
 //
 // `--quick` (a step of `pnpm test`) runs one short round of everything and fails when a contender
 // does not start, answers an error or fails a check; it asserts nothing about speed.
-import { writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { launchBrowser } from './browser.mjs'
@@ -25,6 +25,7 @@ import {
   TLS_UPSTREAM_SERVERS,
 } from './contenders.mjs'
 import { runH2load } from './h2load.mjs'
+import { measureLab } from './lab.mjs'
 import { loadAverage, machine, versions } from './machine.mjs'
 import { measureMemory } from './memory.mjs'
 import { startNginx } from './nginx.mjs'
@@ -52,7 +53,9 @@ if (flags.help) {
   --rounds N       interleaved rounds (default 7; quick 1)
   --seconds S      measured seconds of one small-GET run; other scenarios scale it (default 1; quick 0.3)
   --warmup S       warm-up seconds before each run (default 0.4; quick 0: none)
-  --only IDS       only these scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}, memory
+  --only IDS       only these scenarios: ${SCENARIOS.map((s) => s.id).join(', ')}, memory, lab
+                   (lab: the protocol lab, in headless Chromium; --only lab alone updates the
+                   \`lab\` entry of the results file and keeps the rest)
   --out FILE       where to write the results (default bench/results.json; quick bench/results.quick.json)`)
   process.exit(0)
 }
@@ -71,7 +74,7 @@ const settings = {
   memory: { warmupBytes: quick ? 0 : 64 * 2 ** 20, bytes: quick ? 8 * 2 ** 20 : 2 ** 30 },
 }
 const only = flags.only?.split(',')
-const known = [...SCENARIOS.map((s) => s.id), 'memory']
+const known = [...SCENARIOS.map((s) => s.id), 'memory', 'lab']
 const unknown = only?.filter((id) => !known.includes(id)) ?? []
 if (unknown.length > 0) {
   console.error(`unknown scenario ${unknown.join(', ')}: --only takes ${known.join(', ')}`)
@@ -80,6 +83,19 @@ if (unknown.length > 0) {
 const scenarios = SCENARIOS.filter((s) => !only || only.includes(s.id))
 const withMemory = !only || only.includes('memory')
 const out = flags.out ?? `${here}${quick ? 'results.quick.json' : 'results.json'}`
+// The lab takes minutes at full size: a full run includes it, the quick run (pnpm test, which
+// runs the lab once in its own test) does not.
+const withLab = only ? only.includes('lab') : !quick
+
+if (only?.length === 1 && only[0] === 'lab') {
+  // The lab alone: its entry replaces the one in the results file, every other entry stays.
+  const previous = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : {}
+  const lab = await measureLab({ quick })
+  writeFileSync(out, `${formatResults({ ...previous, lab })}\n`)
+  console.log(`\nWrote lab to ${out}.`)
+  for (const { experiment, reason } of lab.skipped) console.log(`  lab skipped ${experiment}: ${reason}`)
+  process.exit(lab.loss.some((row) => row.medianMs === null) ? 1 : 0)
+}
 
 for (const [tool, hint] of [
   ['wrk', 'apt-get install -y wrk'],
@@ -322,6 +338,7 @@ try {
     await runRound(round)
   }
   if (withMemory) await timed('memory', measureAllMemory)
+  if (withLab) results.lab = await timed('lab', () => measureLab({ quick }))
 } finally {
   await browser?.close()
   await stopAll()

@@ -184,36 +184,50 @@ export async function runLab({ size = 'small', log = () => {}, only, inspect } =
     }
 
     if (wants('sharding')) {
-      for (const protocol of ['h1', 'h2']) {
-        for (const hosts of [1, 4]) {
-          const context = await browser.newContext()
-          try {
-            const port = servers.ports[protocol]
-            const page = await context.newPage()
-            await page.goto(`${servers.origins[protocol]}/api/asset?size=0&page=1`)
-            servers.handshakes[protocol].reset()
-            servers.connections[protocol].reset()
-            const urls = Array.from(
-              { length: sizes.shardAssets },
-              (_, i) =>
-                `https://s${(i % hosts) + 1}.${SHARD_DOMAIN}:${port}/api/asset?size=${sizes.bytes}&s=${i}`,
-            )
-            const run = await burst(page, urls, sizes.runTimeoutMs)
-            results.sharding.push({
-              protocol,
-              hosts,
-              medianMs: Math.round(run.totalMs * 10) / 10,
-              // Connections that carried an asset, and TLS handshakes: Chromium may open a few
-              // connections to a host before it learns that one HTTP/2 connection will do.
-              connections: servers.connections[protocol].read(),
-              handshakes: servers.handshakes[protocol].read(),
-              nextHopProtocol: mostUsed(run.requests.map((r) => r.protocol)),
-              requests: run.requests,
-            })
-          } finally {
-            await context.close()
+      /** One sharding run in a fresh context: the time, the connections and handshakes it took. */
+      const shardRun = async (protocol, hosts, run) => {
+        const context = await browser.newContext()
+        try {
+          const port = servers.ports[protocol]
+          const page = await context.newPage()
+          await page.goto(`${servers.origins[protocol]}/api/asset?size=0&page=1`)
+          servers.handshakes[protocol].reset()
+          servers.connections[protocol].reset()
+          const urls = Array.from(
+            { length: sizes.shardAssets },
+            (_, i) =>
+              `https://s${(i % hosts) + 1}.${SHARD_DOMAIN}:${port}/api/asset?size=${sizes.bytes}&s${run}=${i}`,
+          )
+          const result = await burst(page, urls, sizes.runTimeoutMs)
+          return {
+            ms: Math.round(result.totalMs * 10) / 10,
+            // Connections that carried an asset, and TLS handshakes: Chromium may open a few
+            // connections to a host before it learns that one HTTP/2 connection will do.
+            connections: servers.connections[protocol].read(),
+            handshakes: servers.handshakes[protocol].read(),
+            requests: result.requests,
           }
+        } finally {
+          await context.close()
         }
+      }
+      const rows = []
+      for (const protocol of ['h1', 'h2'])
+        for (const hosts of [1, 4]) rows.push({ protocol, hosts, runs: [] })
+      // Interleaved, as the loss runs are.
+      for (let run = 0; run < sizes.runs; run++)
+        for (const row of rows) row.runs.push(await shardRun(row.protocol, row.hosts, run))
+      for (const { protocol, hosts, runs } of rows) {
+        results.sharding.push({
+          protocol,
+          hosts,
+          runsMs: runs.map((r) => r.ms),
+          medianMs: median(runs.map((r) => r.ms)),
+          connections: median(runs.map((r) => r.connections)),
+          handshakes: median(runs.map((r) => r.handshakes)),
+          nextHopProtocol: mostUsed(runs.flatMap((r) => r.requests.map((q) => q.protocol))),
+          requests: runs[0].requests,
+        })
       }
       log(
         `lab: sharding: ${results.sharding.map((s) => `${s.protocol}×${s.hosts} ${s.medianMs} ms ${s.connections} conn`).join(', ')}`,

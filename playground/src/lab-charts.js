@@ -57,7 +57,7 @@ export function waterfallSvg(run, { width = 560, rowHeight = 3 } = {}) {
  */
 export function lossChartSvg(rows, { width = 640, height = 360, title = '' } = {}) {
   const left = 60
-  const right = 120
+  const right = 130
   const top = title ? 36 : 16
   const bottom = 44
   const rates = [...new Set(rows.map((r) => r.lossPct))].sort((a, b) => a - b)
@@ -119,7 +119,8 @@ export function lossChartSvg(rows, { width = 640, height = 360, title = '' } = {
   })
   parts.push(
     `<text x="${left + plotW + 16}" y="${top + 24 + protocols.length * 20}" font-size="10" fill="#57606a">square: median</text>`,
-    `<text x="${left + plotW + 16}" y="${top + 38 + protocols.length * 20}" font-size="10" fill="#57606a">dots: runs, bar: spread</text>`,
+    `<text x="${left + plotW + 16}" y="${top + 38 + protocols.length * 20}" font-size="10" fill="#57606a">dots: runs</text>`,
+    `<text x="${left + plotW + 16}" y="${top + 52 + protocols.length * 20}" font-size="10" fill="#57606a">bars: min–max</text>`,
   )
   return `<svg xmlns="http://www.w3.org/2000/svg" class="loss-chart" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="total time per protocol per loss rate" font-family="system-ui, sans-serif"><rect width="${width}" height="${height}" fill="#fff"/>${parts.join('')}</svg>`
 }
