@@ -95,6 +95,21 @@ function deleteOrphans() {
   }
 }
 
+/** A third octet for 10.213.X.0/30 that no address of this machine uses (two labs may run at once). */
+function freeSubnet() {
+  let taken = ''
+  try {
+    taken = execFileSync('ip', ['-4', '-o', 'addr', 'show'], { encoding: 'utf8', timeout: 5000 })
+  } catch {
+    // Without the list, a random choice is still unlikely to clash.
+  }
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const subnet = 1 + Math.floor(Math.random() * 250)
+    if (!taken.includes(`10.213.${subnet}.`)) return subnet
+  }
+  throw new Error('no free 10.213.X.0/30 subnet for the lab network')
+}
+
 /**
  * Creates the lab's namespace, veth pair and (empty) nftables table, and a Chromium wrapper that
  * runs inside the namespace. The namespace is deleted by `close()`, at process exit, on SIGINT
@@ -113,7 +128,7 @@ export async function createLabNetwork({
   // Interface names have 15 characters at most.
   const hostSide = `cdpl${tag}h`
   const nsSide = `cdpl${tag}n`
-  const subnet = 1 + Math.floor(Math.random() * 250)
+  const subnet = freeSubnet()
   const hostAddress = `10.213.${subnet}.1`
   const nsAddress = `10.213.${subnet}.2`
   const dir = mkdtempSync(join(tmpdir(), 'cdp-lab-'))
@@ -153,6 +168,10 @@ export async function createLabNetwork({
     await run('ip', ['netns', 'add', name])
     await run('ip', ['link', 'add', hostSide, 'type', 'veth', 'peer', 'name', nsSide])
     await run('ip', ['link', 'set', nsSide, 'netns', name])
+    // No IPv6 link-local addresses: one appearing a second after the link comes up is a network
+    // change to Chromium, which then aborts every request in flight (ERR_NETWORK_CHANGED).
+    await run('ip', ['link', 'set', 'dev', hostSide, 'addrgenmode', 'none'])
+    await inside('ip', 'link', 'set', 'dev', nsSide, 'addrgenmode', 'none')
     await run('ip', ['addr', 'add', `${hostAddress}/30`, 'dev', hostSide])
     await run('ip', ['link', 'set', hostSide, 'up'])
     await inside('ip', 'addr', 'add', `${nsAddress}/30`, 'dev', nsSide)

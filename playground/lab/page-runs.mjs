@@ -52,7 +52,7 @@ export function burst(page, urls, timeoutMs) {
 
 /**
  * Opens `origin` in `context` and fetches a tiny asset until Chromium reports `protocol`
- * (at most `attempts` fetches, 50 ms apart): the first answer comes over TCP and announces h3 in
+ * (at most `attempts` fetches, 20 ms apart): the first answer comes over TCP and announces h3 in
  * Alt-Svc; Chromium moves over on a later request. Returns the page and the protocols seen.
  * @param {import('playwright-core').BrowserContext} context
  * @param {string} origin
@@ -71,7 +71,7 @@ export async function warmUp(context, origin, protocol, attempts = 20) {
         const last = entries[entries.length - 1]?.nextHopProtocol ?? ''
         seen.push(last)
         if (last === protocol) break
-        await new Promise((resolve) => setTimeout(resolve, 50))
+        await new Promise((resolve) => setTimeout(resolve, 20))
       }
       return seen
     },
