@@ -18,7 +18,7 @@ const SHARD_DOMAIN = 'lab.test'
 
 /** How much each experiment does: `pnpm test` runs a small lab, `pnpm bench --only lab` a full one. */
 export const LAB_SIZES = Object.freeze({
-  small: { requests: 16, runs: 1, bytes: 8 * 1024, shardAssets: 16, runTimeoutMs: 20_000 },
+  small: { requests: 12, runs: 1, bytes: 4 * 1024, shardAssets: 12, runTimeoutMs: 20_000 },
   full: { requests: 100, runs: 5, bytes: 16 * 1024, shardAssets: 48, runTimeoutMs: 60_000 },
 })
 

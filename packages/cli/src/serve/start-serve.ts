@@ -14,18 +14,14 @@ import {
   type DevServerProxy,
   type ResolvedCorsDevProxyOptions,
 } from '@cors-dev-proxy/core/adapter'
-import { type FrontLog, type RunningCaddyFront, startCaddyFront } from './caddy-front.js'
-import {
-  certificateCacheDir,
-  certificateFiles,
-  type LocalCertificate,
-  localCertificate,
-} from './certificate.js'
+import type { FrontLog, RunningCaddyFront } from './caddy-front.js'
+import { certificateCacheDir, type LocalCertificate, localCertificate } from './certificate.js'
 import { type ConnectionTracker, trackConnections } from './connection-tracker.js'
-import { freeTcpAndUdpPort, hasIpv6Loopback, isTcpAndUdpFree } from './free-port.js'
+import { hasIpv6Loopback, isTcpAndUdpFree } from './free-port.js'
 import { createFrontRestore } from './front-request.js'
 import { holdLines } from './held-sink.js'
 import { checkRequestHost, createHostCheck, forbiddenHostMessage, hostCheckMiddleware } from './host-check.js'
+import { startHttp3Front } from './http3-front.js'
 import { type ServerUrls, serverUrls } from './server-urls.js'
 import { createStaticFiles } from './static-files.js'
 
@@ -89,6 +85,13 @@ export interface RunningServe {
 /** Where lines go by default: the console, as the core's own default sink writes. */
 const consoleSink: LogSink = {
   info: (message) => console.log(message),
+  warn: (message) => console.warn(message),
+  error: (message) => console.error(message),
+}
+
+/** Caddy's lines when there is no proxy logger (static files only): warnings and errors. */
+const consoleFrontLog: FrontLog = {
+  debug: () => {},
   warn: (message) => console.warn(message),
   error: (message) => console.error(message),
 }
@@ -247,37 +250,20 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   let front: RunningServe['front']
   if (http3 !== undefined && certificate !== undefined) {
     const innerPort = (server.address() as AddressInfo).port
-    const files = certificateFiles(certificate.dir)
-    const log: FrontLog = http3.log ??
-      proxy?.logger ?? {
-        debug: () => {},
-        warn: (message) => console.warn(message),
-        error: (message) => console.error(message),
-      }
-    const startFront = async (port: number) =>
-      startCaddyFront({
+    const log: FrontLog = http3.log ?? proxy?.logger ?? consoleFrontLog
+    try {
+      const started = await startHttp3Front({
         caddy: http3.caddy,
-        port,
+        port: options.port,
         host: options.host,
         innerPort,
-        certFile: files.cert,
-        keyFile: files.key,
-        cacheDir: certificate.dir,
-        log,
+        certificateDir: certificate.dir,
         token,
         ipv6Loopback: ipv6,
+        log,
       })
-    try {
-      const port = options.port === 0 ? await freeTcpAndUdpPort(options.host, ipv6) : options.port
-      // A port picked for us can be taken between the check and Caddy's bind: one more try.
-      const running = await startFront(port).catch(async (error: NodeJS.ErrnoException) => {
-        if (options.port !== 0 || error.code !== 'EADDRINUSE') throw error
-        const again = await freeTcpAndUdpPort(options.host, ipv6)
-        publicPort = again
-        return startFront(again)
-      })
-      publicPort ??= port
-      front = { ...running, innerPort }
+      publicPort = started.port
+      front = { ...started.front, innerPort }
     } catch (error) {
       await connections.close(0)
       await proxy?.close()
