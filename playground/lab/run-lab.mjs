@@ -16,8 +16,12 @@ export const LOSS_RATES = [0, 1, 2, 5]
 /** Host names of the sharding experiment; Chromium maps them to the lab's server address. */
 const SHARD_DOMAIN = 'lab.test'
 
-/** How much each experiment does: `pnpm test` runs a small lab, `pnpm bench --only lab` a full one. */
+/**
+ * How much each experiment does: `pnpm test` runs a small lab, the page's "Run the lab" one run of
+ * the full burst (100 requests), its "Full run" and `pnpm bench --only lab` five.
+ */
 export const LAB_SIZES = Object.freeze({
+  page: { requests: 100, runs: 1, bytes: 16 * 1024, shardAssets: 48, runTimeoutMs: 60_000 },
   small: { requests: 12, runs: 1, bytes: 4 * 1024, shardAssets: 12, runTimeoutMs: 20_000 },
   full: { requests: 100, runs: 5, bytes: 16 * 1024, shardAssets: 48, runTimeoutMs: 60_000 },
 })

@@ -2,7 +2,7 @@
 // and keeps the last results for a reload.
 
 /**
- * A connect middleware for `/__lab/run` (POST, `?size=small|full`) and `/__lab/results`.
+ * A connect middleware for `/__lab/run` (POST; `?size=full` for five runs, else one) and `/__lab/results`.
  * @param {{ log?: (line: string) => void }} [options]
  */
 export function createLabApi({ log = (line) => console.log(line) } = {}) {
@@ -15,7 +15,7 @@ export function createLabApi({ log = (line) => console.log(line) } = {}) {
       return last ? send(res, 200, last) : send(res, 404, { error: 'not run yet' })
     if (url.pathname !== '/__lab/run' || req.method !== 'POST')
       return send(res, 404, { error: `unknown lab route ${url.pathname}` })
-    const size = url.searchParams.get('size') === 'full' ? 'full' : 'small'
+    const size = url.searchParams.get('size') === 'full' ? 'full' : 'page'
     try {
       // Loaded on first use: the lab needs the built CLI, and the playground page does not.
       const { runLab } = await import('../lab/run-lab.mjs')
