@@ -145,15 +145,20 @@ export async function startCaddyFront(options: CaddyFrontOptions): Promise<Runni
     if (stream !== null) createInterface({ input: stream }).on('line', fold)
   }
 
-  const ended = new Promise<number | null>((resolve) => {
-    child.once('exit', (code) => {
+  const ended = new Promise<number | string | null>((resolve) => {
+    child.once('exit', (code, signal) => {
       process.off('exit', killOnExit)
-      resolve(code)
+      resolve(code ?? signal)
     })
     child.once('error', () => resolve(-1))
   })
   const exited = ended.then((code) => {
-    const why = code === -1 ? `could not run ${options.caddy}` : `Caddy exited with code ${code}`
+    const why =
+      code === -1
+        ? `could not run ${options.caddy}`
+        : typeof code === 'string'
+          ? `Caddy was ended by ${code}`
+          : `Caddy exited with code ${code}`
     return `${why}: ${output.trim().split('\n').slice(-3).join(' / ')}`
   })
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { connect } from 'node:http2'
 import { tmpdir } from 'node:os'
@@ -96,6 +97,27 @@ describe.skipIf(CADDY === undefined)('serve --http3', () => {
       expect(headers['alt-svc']).toBe(`h3=":${port}"; ma=2592000`)
     } finally {
       session.close()
+    }
+  })
+
+  it('watches Caddy: if it dies, serve says so and exits 1 (its URL is gone)', async () => {
+    const other = await startCliServer(['serve', '--port', '0', '--http3', '--mock', '/api'], {
+      cwd: project,
+      timeout: 20_000,
+    })
+    try {
+      await other.waitFor('routes:')
+      // Caddy is the CLI's only child process; it is killed by its pid, as a crash would end it.
+      const caddyPid = Number(
+        execFileSync('pgrep', ['-P', String(other.child.pid)], { encoding: 'utf8' }).trim(),
+      )
+      expect(caddyPid).toBeGreaterThan(0)
+      process.kill(caddyPid, 'SIGKILL')
+      const result = await new Promise<number | null>((resolve) => other.child.once('exit', resolve))
+      expect(result).toBe(1)
+      expect(other.output()).toMatch(/the HTTP\/3 front stopped \(Caddy was ended by SIGKILL.*\): stopping/)
+    } finally {
+      await other.stop()
     }
   })
 
