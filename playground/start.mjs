@@ -2,9 +2,12 @@
 // dev server twice, over http (HTTP/1.1) and https (HTTP/2, self-signed certificate made now),
 // with corsDevProxy in front of the first backend, and prints where to look.
 // `pnpm playground:webpack` does the same with webpack-dev-server and the webpack adapter.
+// `pnpm playground --http3` also puts Caddy in front of the HTTPS one (HTTP/3, as `serve --http3`).
+import { randomBytes } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { selfSignedLocalhost } from '../test/support/self-signed.mjs'
 import { startBackend } from './server/backends.mjs'
+import { FRONT_TOKEN_ENV, startHttp3Front } from './server/http3-front.mjs'
 
 const root = fileURLToPath(new URL('.', import.meta.url))
 
@@ -32,8 +35,11 @@ async function startWebpack({ port, https }) {
  */
 export async function startPlayground({
   webpack = false,
+  http3 = false,
   ports = { backend: 3001, corsBackend: 3002, http: 5173, https: 5174 },
 } = {}) {
+  // Read by the dev server's restore step (vite.config.ts) on each request, so it is set first.
+  if (http3) process.env[FRONT_TOKEN_ENV] = randomBytes(24).toString('hex')
   const backend = await startBackend({ port: ports.backend, cors: 'off' })
   const corsBackend = await startBackend({ port: ports.corsBackend, cors: 'reflect' })
   process.env.PLAYGROUND_BACKEND = backend.url
@@ -41,17 +47,22 @@ export async function startPlayground({
   const start = webpack ? startWebpack : startVite
   const http = await start({ port: ports.http })
   process.env.PLAYGROUND_HTTP = `http://localhost:${http.port}`
-  const https = await start({ port: ports.https, https: await selfSignedLocalhost(7) })
+  const certificate = await selfSignedLocalhost(7)
+  const https = await start({ port: ports.https, https: certificate })
   process.env.PLAYGROUND_HTTPS = `https://localhost:${https.port}`
+  const front = http3 ? await startHttp3Front({ innerPort: https.port, https: certificate }) : undefined
   const urls = {
     page: `${process.env.PLAYGROUND_HTTP}/`,
     https: `${process.env.PLAYGROUND_HTTPS}/`,
     backend: backend.url,
     corsBackend: corsBackend.url,
+    http3: front?.url,
   }
   return {
     urls,
+    chromium: front?.chromium,
     async close() {
+      await front?.close()
       await Promise.allSettled([http.close(), https.close()])
       await Promise.allSettled([backend.close(), corsBackend.close()])
     },
@@ -60,7 +71,8 @@ export async function startPlayground({
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const webpack = process.argv.includes('--webpack')
-  const playground = await startPlayground({ webpack }).catch((error) => {
+  const http3 = process.argv.includes('--http3')
+  const playground = await startPlayground({ webpack, http3 }).catch((error) => {
     if (error?.code !== 'EADDRINUSE') throw error
     console.error(
       `\n  Port ${error.port} is already in use: is another playground (or a server on ${error.port}) running?\n` +
@@ -76,6 +88,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   Same page over HTTP/2:   ${urls.https}  (self-signed: accept the certificate once)
   Backend without CORS:    ${urls.backend}
   Backend with CORS:       ${urls.corsBackend}
+${
+  urls.http3
+    ? `  Same page over HTTP/3:   ${urls.http3}  (Caddy in front; QUIC needs this Chromium:\n                           ${playground.chromium})\n`
+    : ''
+}  Protocol lab:            ${urls.page}lab.html  (runs its experiments in a headless Chromium it starts,
+                           with HTTP/3 flags; the command line is printed when it runs, and on the page)
 
   Press Run all. Ctrl+C stops everything.
 `)

@@ -2,6 +2,7 @@
 // playground's own small API, composed through corsDevProxy's `setupMiddlewares` option.
 import { fileURLToPath } from 'node:url'
 import { corsDevProxy } from '@cors-dev-proxy/webpack'
+import { createLabApi } from './server/lab-api.mjs'
 import { createPlaygroundApi, playgroundEnv } from './server/playground-api.mjs'
 
 const root = fileURLToPath(new URL('.', import.meta.url))
@@ -12,11 +13,15 @@ export default {
   mode: 'development',
   context: root,
   devtool: false,
-  entry: { 'src/main': './src/main.js', 'src/bench-frame': './src/bench-frame.js' },
+  entry: {
+    'src/main': './src/main.js',
+    'src/bench-frame': './src/bench-frame.js',
+    'src/lab': './src/lab.js',
+  },
   output: { path: `${root}.webpack`, filename: '[name].js', module: true, publicPath: '/' },
   experiments: { outputModule: true },
   devServer: {
-    // index.html, bench.html and style.css as they are; the two scripts come from the build.
+    // index.html, bench.html, lab.html and the styles as they are; the scripts come from the build.
     static: { directory: root, watch: false },
     hot: false,
     liveReload: false,
@@ -28,6 +33,7 @@ export default {
         overlay: false,
         setupMiddlewares(middlewares) {
           middlewares.unshift({ name: 'playground-api', middleware: createPlaygroundApi(playgroundEnv) })
+          middlewares.unshift({ name: 'lab-api', middleware: createLabApi() })
           return middlewares
         },
       },

@@ -40,6 +40,7 @@ const EXCLUSIONS: ReadonlyArray<{ files: readonly string[]; call: string; reason
       'webpack/src/dev-server-log-sink.ts',
       'rsbuild/src/rsbuild-log-sink.ts',
       'nuxt/src/nuxt-log-sink.ts',
+      'cli/src/serve/start-serve.ts',
     ],
     call: '',
     reason: "log sinks: they pass on the lines of every other call to the console or the dev server's logger",

@@ -1,7 +1,7 @@
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core'
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium-launch.mjs'
+import { CHROMIUM_ARGS, CHROMIUM_PATH, quicChromiumArgs } from './chromium-launch.mjs'
 
-export { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium-launch.mjs'
+export { CHROMIUM_ARGS, CHROMIUM_PATH, quicChromiumArgs } from './chromium-launch.mjs'
 
 /**
  * Launches headless Chromium; playwright gives every launch a fresh user-data-dir. `extraArgs`
@@ -13,6 +13,17 @@ export function launchChromium(extraArgs: readonly string[] = []): Promise<Brows
     args: [...CHROMIUM_ARGS, ...extraArgs],
     timeout: 60_000,
   })
+}
+
+/**
+ * Launches headless Chromium able to speak HTTP/3 (see {@link quicChromiumArgs}), as
+ * `executablePath` (a wrapper that runs it inside a lab namespace, for instance).
+ */
+export function launchQuicChromium(
+  options: { readonly forceQuicOn: readonly string[]; readonly spki: string },
+  executablePath: string = CHROMIUM_PATH,
+): Promise<Browser> {
+  return chromium.launch({ executablePath, args: quicChromiumArgs(options), timeout: 60_000 })
 }
 
 /** One console line of a page: `console.*` calls and the browser's own messages (CORS errors). */

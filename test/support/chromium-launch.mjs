@@ -20,3 +20,23 @@ export const CHROMIUM_ARGS = Object.freeze([
   '--disable-sync',
   '--disable-quic',
 ])
+
+/**
+ * Flags for a run that may use HTTP/3: {@link CHROMIUM_ARGS} without `--disable-quic`, QUIC on,
+ * QUIC forced (no Alt-Svc needed, no fallback) for each of `forceQuicOn` (`host:port`), and the
+ * certificate whose public key hashes to `spki` (base64 SHA-256) accepted, which QUIC needs for
+ * a certificate not from a public root. Chromium only lets QUIC skip that check for the hosts
+ * named in `--origin-to-force-quic-on`, so a lab that wants real Alt-Svc discovery and real
+ * fallback forces QUIC on an unused port of the same host (`host:9`) and leaves the real port to
+ * `Alt-Svc`.
+ * @param {{ forceQuicOn: readonly string[], spki: string }} options
+ * @returns {string[]}
+ */
+export function quicChromiumArgs({ forceQuicOn, spki }) {
+  return [
+    ...CHROMIUM_ARGS.filter((arg) => arg !== '--disable-quic'),
+    '--enable-quic',
+    `--origin-to-force-quic-on=${forceQuicOn.join(',')}`,
+    `--ignore-certificate-errors-spki-list=${spki}`,
+  ]
+}

@@ -11,7 +11,8 @@ import { applyFlags } from '../config/apply-flags.js'
 import { loadConfig } from '../config/load-config.js'
 import { resolveConfig } from '../config/resolve-config.js'
 import type { CommandContext } from '../io.js'
-import type { LocalCertificate } from '../serve/certificate.js'
+import { type LocalCertificate, spkiSha256 } from '../serve/certificate.js'
+import { findProgram } from '../serve/find-program.js'
 import { formatServerUrls, type ServerUrls } from '../serve/server-urls.js'
 import { startServe } from '../serve/start-serve.js'
 import { stopRequested } from '../serve/stop-requested.js'
@@ -60,6 +61,11 @@ export const serveSpec: CommandSpec = Object.freeze<CommandSpec>({
       description:
         'HTTP/2 over TLS (HTTP/1.1 accepted) with a self-signed certificate made and cached locally',
     },
+    http3: {
+      type: 'boolean',
+      description:
+        'HTTP/3 too (implies --https): Caddy, found on PATH, answers QUIC and TLS on --port (TCP and UDP), announces Alt-Svc: h3 and forwards to this server; without Caddy, HTTP/2 only',
+    },
     ...CORS_FLAGS,
     'allowed-host': {
       type: 'string',
@@ -75,9 +81,11 @@ export const serveSpec: CommandSpec = Object.freeze<CommandSpec>({
     'cors-dev-proxy serve --route /api=http://127.0.0.1:3000 --static ./dist',
     'cors-dev-proxy serve --port 0 --mock /api --cors',
     'cors-dev-proxy serve --https --route /api=http://127.0.0.1:3000',
+    'cors-dev-proxy serve --http3 --port 8443 --mock /api',
   ],
   notes: [
     'WebSocket routes: a ws:// or wss:// target (--route /live=ws://127.0.0.1:3000) or `ws: true` in the configuration file forwards WebSocket upgrades on the prefix; the banner lists them, with the URL to open. A --mock route echoes WebSockets at PREFIX/ws.',
+    "HTTP/3 (--http3): Caddy 2.6 or later on PATH (Debian/Ubuntu: apt-get install caddy; macOS: brew install caddy) runs as a child of this process with its admin endpoint off and its storage in the certificate's cache folder, and stops with it; its log lines appear in ours. Browsers use HTTP/3 only for certificates from a public root, so the banner prints the Chromium command line that accepts this one (its key's SHA-256) over QUIC; other browsers stay on HTTP/2.",
     'Requests whose Host is not loopback, the bind address or an --allowed-host are answered 403 (DNS-rebinding protection), WebSocket upgrades too. Routes answer before static files. Flags override the configuration file. Ctrl-C stops after the requests in flight (at most 3 s).',
   ],
 })
@@ -103,8 +111,15 @@ function serveBanner(facts: {
   readonly certificate: LocalCertificate | undefined
   /** The routes that forward WebSocket upgrades, as `prefix → target`. */
   readonly webSockets: readonly (readonly [prefix: string, target: string])[]
+  /** With `--http3` and Caddy running: the public port. */
+  readonly http3Port: number | undefined
 }): string {
-  const protocol = facts.https ? 'HTTP/2 over TLS, HTTP/1.1 accepted' : 'HTTP/1.1'
+  const protocol =
+    facts.http3Port !== undefined
+      ? 'HTTP/3 through Caddy, HTTP/2 and HTTP/1.1 over TLS'
+      : facts.https
+        ? 'HTTP/2 over TLS, HTTP/1.1 accepted'
+        : 'HTTP/1.1'
   const arrow = pc.green('➜')
   const row = (label: string, text: string) => `  ${arrow}  ${pc.bold(label.padEnd(8))} ${text}`
   const lines = [
@@ -127,6 +142,22 @@ function serveBanner(facts: {
   for (const [prefix, target] of facts.webSockets) {
     const url = local === undefined ? prefix : `${local.replace(/^http/, 'ws').replace(/\/$/, '')}${prefix}`
     lines.push(row('WebSocket:', `${url} ${pc.dim('→')} ${target}`))
+  }
+  if (facts.http3Port !== undefined && facts.certificate !== undefined) {
+    const port = facts.http3Port
+    lines.push(
+      row(
+        'HTTP/3:',
+        `https://localhost:${port}/ ${pc.green('h3 on')} ${pc.dim(`(Caddy: QUIC on UDP ${port}, Alt-Svc: h3=":${port}" on TCP answers)`)}`,
+      ),
+      row(
+        'Chromium:',
+        // QUIC accepts no self-signed certificate without its key listed, even after a click-through.
+        pc.dim(
+          `chromium --enable-quic --origin-to-force-quic-on=localhost:${port} --ignore-certificate-errors-spki-list=${spkiSha256(facts.certificate.cert)} https://localhost:${port}/`,
+        ),
+      ),
+    )
   }
   if (facts.certificate !== undefined) {
     const how = facts.certificate.generated ? 'generated' : 'reused'
@@ -182,7 +213,14 @@ export async function runServe({ argv, cwd, io }: CommandContext): Promise<numbe
   }
   // Resolved before anything listens: a mistake is reported and nothing is started.
   const resolved = hasRoutes ? resolveConfig(config, configFlags) : undefined
-  const https = flags.boolean('https')
+  const wantsHttp3 = flags.boolean('http3')
+  const caddy = wantsHttp3 ? findProgram('caddy') : undefined
+  if (wantsHttp3 && caddy === undefined) {
+    io.err(
+      `${pc.yellow('[cors-dev-proxy]')} --http3 needs Caddy on PATH (it answers QUIC; Node has no QUIC server): install it (Debian/Ubuntu: sudo apt-get install caddy; macOS: brew install caddy; else https://caddyserver.com/download) and run again. Carrying on over HTTP/2 (--https).`,
+    )
+  }
+  const https = flags.boolean('https') || wantsHttp3
   const stopping = stopRequested()
   const serve = await startServe({
     resolved,
@@ -190,9 +228,10 @@ export async function runServe({ argv, cwd, io }: CommandContext): Promise<numbe
     host,
     staticDir,
     https,
+    http3: caddy === undefined ? undefined : { caddy },
     allowedHosts: flags.strings('allowed-host'),
     cwd,
-    onListening: ({ urls, certificate }) =>
+    onListening: ({ urls, certificate, port }) =>
       io.out(
         serveBanner({
           cwd,
@@ -201,6 +240,7 @@ export async function runServe({ argv, cwd, io }: CommandContext): Promise<numbe
           configPath: loaded.path,
           staticDir,
           certificate,
+          http3Port: caddy === undefined ? undefined : port,
           webSockets: (resolved?.routes ?? [])
             .filter((route) => route.ws)
             .map((route) => [
@@ -212,7 +252,20 @@ export async function runServe({ argv, cwd, io }: CommandContext): Promise<numbe
         }),
       ),
   })
-  const signal = await stopping
+  // Caddy holds the public port: if it ends on its own, the URL is dead, and so is this run.
+  const frontGone = serve.front?.exited.then((reason) => reason) ?? new Promise<string>(() => {})
+  const ended = await Promise.race([
+    stopping.then((signal) => ({ signal })),
+    frontGone.then((reason) => ({ reason })),
+  ])
+  if ('reason' in ended) {
+    const message = `the HTTP/3 front stopped (${ended.reason}): stopping`
+    if (serve.proxy !== undefined) serve.proxy.logger.error(message)
+    else io.err(`${pc.red('[cors-dev-proxy]')} ${message}`)
+    await serve.close(0)
+    return 1
+  }
+  const { signal } = ended
   const inFlight = serve.connections.inFlight
   const waiting =
     inFlight === 0

@@ -78,15 +78,11 @@ function reverseProxyOf(plan: RoutePlan, notes: string[]): string[] {
   const lines: string[] = []
   if (route.xfwd) {
     // Caddy sets X-Forwarded-For/-Proto/-Host itself; trusting every peer makes it append to the
-    // client's X-Forwarded-For as the dev proxy does, and the lines below set -Proto and -Host
-    // from this hop, whatever the client sent. Caddy calls those two lines unnecessary when it
-    // loads them: without them it would pass on the values a trusted client sent.
-    set.push(
-      ['X-Real-IP', '{http.request.remote.host}'],
-      ['X-Forwarded-Proto', '{http.request.scheme}'],
-      ['X-Forwarded-Host', '{http.request.hostport}'],
-      ['X-Forwarded-Port', FORWARDED_PORT],
-    )
+    // client's X-Forwarded-For as the dev proxy does. A trusted client's -Proto and -Host would be
+    // passed on too: the handle removes them first (see renderCaddyRoute), so Caddy sets both from
+    // this hop, whatever the client sent, and only what Caddy does not do is written here (setting
+    // them again is what Caddy warns about as "Unnecessary header_up").
+    set.push(['X-Real-IP', '{http.request.remote.host}'], ['X-Forwarded-Port', FORWARDED_PORT])
     lines.push('trusted_proxies 0.0.0.0/0 ::/0')
   } else {
     lines.push('header_up -X-Forwarded-For', 'header_up -X-Forwarded-Proto', 'header_up -X-Forwarded-Host')
@@ -165,6 +161,8 @@ export function renderCaddyRoute(plan: RoutePlan): string[] {
   }
   // Without `ws` the dev proxy forwards no WebSocket handshake: the target gets a plain request.
   if (!route.ws) body.push('request_header -Upgrade')
+  // The client's own values are not trusted (see reverseProxyOf): Caddy sets both from this hop.
+  if (route.xfwd) body.push('request_header -X-Forwarded-Proto', 'request_header -X-Forwarded-Host')
   body.push(...rewriteOf(plan), ...reverseProxyOf(plan, notes))
 
   const matcher = `@cdp_${plan.id}`

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { createServer, type Server as HttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import {
   createSecureServer,
@@ -13,9 +14,14 @@ import {
   type DevServerProxy,
   type ResolvedCorsDevProxyOptions,
 } from '@cors-dev-proxy/core/adapter'
+import type { FrontLog, RunningCaddyFront } from './caddy-front.js'
 import { certificateCacheDir, type LocalCertificate, localCertificate } from './certificate.js'
 import { type ConnectionTracker, trackConnections } from './connection-tracker.js'
+import { hasIpv6Loopback, isTcpAndUdpFree } from './free-port.js'
+import { createFrontRestore } from './front-request.js'
+import { holdLines } from './held-sink.js'
 import { checkRequestHost, createHostCheck, forbiddenHostMessage, passesHostCheck } from './host-check.js'
+import { startHttp3Front } from './http3-front.js'
 import { type ServerUrls, serverUrls } from './server-urls.js'
 import { createStaticFiles } from './static-files.js'
 
@@ -35,6 +41,11 @@ export interface ServeOptions {
   readonly staticDir?: string | undefined
   /** Serve HTTP/2 over TLS (HTTP/1.1 still accepted) with a local self-signed certificate. */
   readonly https?: boolean
+  /**
+   * HTTP/3 through Caddy (implies `https`): `caddy` is its executable. Caddy listens on `port`
+   * (TCP and UDP) and forwards to our HTTPS server on a loopback port of its own.
+   */
+  readonly http3?: { readonly caddy: string; readonly log?: FrontLog } | undefined
   /** Hosts the host check accepts besides loopback and the bind address. */
   readonly allowedHosts?: readonly string[]
   /** The project folder, where the certificate is cached (`node_modules/.cache`). */
@@ -65,11 +76,28 @@ export interface RunningServe {
   readonly certificate: LocalCertificate | undefined
   /** The server's connections (requests in flight). */
   readonly connections: ConnectionTracker
+  /** With `http3`: Caddy in front, and the loopback port of our own server behind it. */
+  readonly front: (RunningCaddyFront & { readonly innerPort: number }) | undefined
   /** Stops: no new connections, idle ones closed, requests in flight given `graceMs`, then the proxy closed. */
   close(graceMs?: number): Promise<void>
 }
 
+/** Where lines go by default: the console, as the core's own default sink writes. */
+const consoleSink: LogSink = {
+  info: (message) => console.log(message),
+  warn: (message) => console.warn(message),
+  error: (message) => console.error(message),
+}
+
+/** Caddy's lines when there is no proxy logger (static files only): warnings and errors. */
+const consoleFrontLog: FrontLog = {
+  debug: () => {},
+  warn: (message) => console.warn(message),
+  error: (message) => console.error(message),
+}
+
 const NOT_FOUND = 'Not Found\n'
+const BYPASSED_FRONT = "this port is the HTTP/3 front's way in: use the URL serve printed\n"
 const NOT_A_PATH = 'cors-dev-proxy serves paths only: absolute URLs and CONNECT are refused\n'
 
 function answer(res: Response, status: number, body: string): void {
@@ -123,16 +151,37 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
  * await serve.close()
  */
 export async function startServe(options: ServeOptions): Promise<RunningServe> {
-  const { resolved } = options
+  const { resolved, http3 } = options
   const isAllowed = createHostCheck({ bindHost: options.host, allowedHosts: options.allowedHosts ?? [] })
-  const certificate = options.https
-    ? await localCertificate(certificateCacheDir(options.cwd), options.host)
-    : undefined
+  // Behind Caddy our server listens on loopback only, on a port of its own; Caddy takes the one asked for.
+  const listenOn =
+    http3 === undefined ? { host: options.host, port: options.port } : { host: '127.0.0.1', port: 0 }
+  const ipv6 = http3 !== undefined && (await hasIpv6Loopback())
+  if (
+    http3 !== undefined &&
+    options.port !== 0 &&
+    !(await isTcpAndUdpFree(options.host, options.port, ipv6))
+  ) {
+    throw new Error(
+      `${options.host}:${options.port} is already in use for TCP or UDP (HTTP/3 needs both): choose another --port, or --port 0 for a free one`,
+    )
+  }
+  const certificate =
+    options.https || http3 !== undefined
+      ? await localCertificate(certificateCacheDir(options.cwd), options.host)
+      : undefined
 
-  // The host check runs first, inline; the routes, the static files and the 404 after it.
+  // Behind Caddy our server answers only what came through Caddy, seen as the browser sent it.
+  const token = randomBytes(24).toString('hex')
+  const restoreFront = http3 === undefined ? undefined : createFrontRestore(token)
+  // Then the host check, inline; the routes, the static files and the 404 after it.
   const middlewares: Middleware[] = []
   const rest = chain(middlewares)
   const handler = (req: Request, res: Response): void => {
+    if (restoreFront !== undefined && !restoreFront(req)) {
+      answer(res, 421, BYPASSED_FRONT)
+      return
+    }
     if (passesHostCheck(isAllowed, req, res)) rest(req, res)
   }
   const server: HttpServer | Http2SecureServer =
@@ -140,12 +189,15 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       ? createServer(handler)
       : createSecureServer({ cert: certificate.cert, key: certificate.key, allowHTTP1: true }, handler)
   const connections = trackConnections(server)
+  let publicPort: number | undefined
   const addressOf = () => {
-    const { port } = server.address() as AddressInfo
+    const port = publicPort ?? (server.address() as AddressInfo).port
     return { port, urls: serverUrls(certificate === undefined ? 'http' : 'https', options.host, port) }
   }
-  // Registered before the proxy's own 'listening' listener (its routes line).
-  server.once('listening', () => options.onListening?.({ ...addressOf(), certificate }))
+  // Registered before the proxy's own 'listening' listener (its routes line). Behind Caddy both
+  // wait until Caddy serves, so the URLs printed are the ones that answer.
+  const announce = (): void => options.onListening?.({ ...addressOf(), certificate })
+  if (http3 === undefined) server.once('listening', announce)
 
   /** An upgrade no ws route took would otherwise hang: 404, or 403 for a foreign Host. */
   const refuseUpgrade = (req: IncomingMessage, socket: Duplex): void => {
@@ -156,11 +208,13 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       `HTTP/1.1 ${allowed ? '404 Not Found' : '403 Forbidden'}\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     )
   }
+  // Behind Caddy the URLs are known once Caddy serves: the proxy's routes line waits for them.
+  const held = http3 === undefined ? undefined : holdLines(options.sink ?? consoleSink)
   const proxy =
     resolved === undefined
       ? undefined
       : createDevServerProxy(resolved, {
-          sink: options.sink,
+          sink: held ?? options.sink,
           server,
           isAllowedUpgrade: (req) => checkRequestHost(isAllowed, req).allowed,
           unclaimedUpgrade: refuseUpgrade,
@@ -180,6 +234,12 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   }
   if (options.staticDir !== undefined) middlewares.push(createStaticFiles({ root: options.staticDir }))
 
+  // Before the proxy's own upgrade listener: a handshake that bypassed Caddy is cut off here.
+  if (restoreFront !== undefined) {
+    server.prependListener('upgrade', (req: IncomingMessage, socket: Duplex) => {
+      if (!restoreFront(req)) socket.destroy()
+    })
+  }
   // Without routes nobody else listens for upgrades: refuse them here too.
   if (proxy === undefined) server.on('upgrade', refuseUpgrade)
 
@@ -187,11 +247,36 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(listenError(error, options.host, options.port)),
     )
-    server.listen(options.port, options.host, () => resolve())
+    server.listen(listenOn.port, listenOn.host, () => resolve())
   }).catch(async (error: unknown) => {
     await proxy?.close()
     throw error
   })
+  let front: RunningServe['front']
+  if (http3 !== undefined && certificate !== undefined) {
+    const innerPort = (server.address() as AddressInfo).port
+    const log: FrontLog = http3.log ?? proxy?.logger ?? consoleFrontLog
+    try {
+      const started = await startHttp3Front({
+        caddy: http3.caddy,
+        port: options.port,
+        host: options.host,
+        innerPort,
+        certificateDir: certificate.dir,
+        token,
+        ipv6Loopback: ipv6,
+        log,
+      })
+      publicPort = started.port
+      front = { ...started.front, innerPort }
+    } catch (error) {
+      await connections.close(0)
+      await proxy?.close()
+      throw error
+    }
+    announce()
+    held?.release()
+  }
   const { port, urls } = addressOf()
   const url = urls.local[0] ?? urls.network[0] ?? `http://${options.host}:${port}/`
 
@@ -203,7 +288,10 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     proxy,
     certificate,
     connections,
+    front,
     async close(graceMs = 3000) {
+      // Caddy first: it stops taking requests and finishes its own in flight (grace_period).
+      await front?.stop()
       await connections.close(graceMs)
       await proxy?.close()
     },

@@ -1,0 +1,196 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { caddyConfigForFront } from './caddy-front-config.js'
+
+/** Where the front's lines go: our logger's levels. */
+export interface FrontLog {
+  debug(message: string): void
+  warn(message: string): void
+  error(message: string): void
+}
+
+/** What {@link startCaddyFront} needs. */
+export interface CaddyFrontOptions {
+  /** The `caddy` executable (found on PATH by the caller). */
+  readonly caddy: string
+  /** The public port (TCP and UDP). */
+  readonly port: number
+  /** The bind address (`serve --host`). */
+  readonly host: string
+  /** Our HTTPS server on 127.0.0.1. */
+  readonly innerPort: number
+  /** The certificate's PEM files. */
+  readonly certFile: string
+  readonly keyFile: string
+  /** Our cache folder: Caddy's configuration, storage and autosaved config go in `<cacheDir>/caddy`. */
+  readonly cacheDir: string
+  readonly log: FrontLog
+  /** The secret Caddy proves itself with to our server (see front-request.ts). */
+  readonly token: string
+  /** Whether to listen on ::1 too, for a loopback host. */
+  readonly ipv6Loopback: boolean
+  /** Milliseconds to wait for Caddy to serve. @default 15000 */
+  readonly startTimeoutMs?: number
+}
+
+/** A running Caddy front. */
+export interface RunningCaddyFront {
+  /** Caddy's pid. */
+  readonly pid: number | undefined
+  /** Resolves with a reason when Caddy exits without being asked to. */
+  readonly exited: Promise<string>
+  /** Stops Caddy (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. */
+  stop(): Promise<void>
+}
+
+/** A line of Caddy's JSON log. */
+interface CaddyLine {
+  level?: string
+  logger?: string
+  msg?: string
+  [field: string]: unknown
+}
+
+/**
+ * Lines Caddy 2.6 writes as warnings that only confirm what we configured (caddy-front-config.ts):
+ * the admin endpoint and the port-80 redirect server we turned off, and its goodbye when we stop
+ * it. No option silences them (the first comes before Caddy reads its log options).
+ */
+const EXPECTED = new Set([
+  'admin endpoint disabled',
+  'automatic HTTP->HTTPS redirects are disabled',
+  'exiting; byeee!! 👋',
+])
+
+/** The line Caddy writes once every listener is up. */
+const READY = 'serving initial configuration'
+
+/** Caddy's fields after `msg`, as `key=value`, for the folded line. */
+function detailsOf(line: CaddyLine): string {
+  const skip = new Set(['level', 'ts', 'logger', 'msg'])
+  const parts = Object.entries(line)
+    .filter(([key]) => !skip.has(key))
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+  return parts.length === 0 ? '' : ` (${parts.join(', ')})`
+}
+
+/** Why a start failed, in words that say what to do. */
+function startError(output: string, port: number): Error {
+  if (/address already in use/.test(output)) {
+    const error = new Error(
+      `port ${port} is taken for TCP or UDP (HTTP/3 needs both): choose another --port, or --port 0`,
+    ) as NodeJS.ErrnoException
+    error.code = 'EADDRINUSE'
+    return error
+  }
+  return new Error(`Caddy did not start:\n${output.trim()}`)
+}
+
+/**
+ * Starts Caddy as the HTTP/3 front of `serve --http3` and waits until it serves. Caddy's JSON log
+ * is folded into ours, one line each: errors and warnings as ours, the rest at debug level. Caddy
+ * is a child of this process: stopped by `stop()`, killed if this process exits without stopping
+ * it, and watched (`exited` says when it ends on its own).
+ *
+ * @example
+ * const front = await startCaddyFront({ caddy: '/usr/bin/caddy', port: 8443, host: '127.0.0.1', innerPort, certFile, keyFile, cacheDir, log })
+ * await front.stop()
+ */
+export async function startCaddyFront(options: CaddyFrontOptions): Promise<RunningCaddyFront> {
+  const dir = join(options.cacheDir, 'caddy')
+  const storageDir = join(dir, 'data')
+  await mkdir(storageDir, { recursive: true })
+  const file = join(dir, 'caddy.json')
+  // Owner-only: it holds the token our server trusts.
+  await writeFile(file, caddyConfigForFront({ ...options, storageDir }), { mode: 0o600 })
+  // HOME and the XDG folders too: Caddy autosaves its configuration under them.
+  const env = { ...process.env, HOME: dir, XDG_DATA_HOME: storageDir, XDG_CONFIG_HOME: join(dir, 'config') }
+  const child: ChildProcess = spawn(options.caddy, ['run', '--config', file], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: a Ctrl-C in the terminal reaches us, and we stop Caddy after the
+    // requests in flight, instead of Caddy dying first under the browser.
+    detached: true,
+  })
+  let stopping = false
+  let output = ''
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
+
+  let markReady: () => void = () => {}
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve
+  })
+  const fold = (text: string) => {
+    let line: CaddyLine
+    try {
+      line = JSON.parse(text) as CaddyLine
+    } catch {
+      output += `${text}\n`
+      if (text.trim() !== '') options.log.warn(`caddy: ${text}`)
+      return
+    }
+    const message = line.msg ?? ''
+    output += `${message}${detailsOf(line)}\n`
+    if (message === READY) markReady()
+    if (EXPECTED.has(message)) return
+    const folded = `caddy: ${message}${detailsOf(line)}`
+    if (line.level === 'error' || line.level === 'fatal' || line.level === 'panic') options.log.error(folded)
+    else if (line.level === 'warn') options.log.warn(folded)
+    else options.log.debug(folded)
+  }
+  for (const stream of [child.stdout, child.stderr]) {
+    if (stream !== null) createInterface({ input: stream }).on('line', fold)
+  }
+
+  const ended = new Promise<number | string | null>((resolve) => {
+    child.once('exit', (code, signal) => {
+      process.off('exit', killOnExit)
+      resolve(code ?? signal)
+    })
+    child.once('error', () => resolve(-1))
+  })
+  const exited = ended.then((code) => {
+    const why =
+      code === -1
+        ? `could not run ${options.caddy}`
+        : typeof code === 'string'
+          ? `Caddy was ended by ${code}`
+          : `Caddy exited with code ${code}`
+    return `${why}: ${output.trim().split('\n').slice(-3).join(' / ')}`
+  })
+
+  const stop = async () => {
+    stopping = true
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
+      await ended
+      clearTimeout(timer)
+    }
+  }
+
+  const timeoutMs = options.startTimeoutMs ?? 15_000
+  let timer: NodeJS.Timeout | undefined
+  const outcome = await Promise.race([
+    ready.then(() => 'ready' as const),
+    ended.then(() => 'ended' as const),
+    new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs)
+    }),
+  ])
+  clearTimeout(timer)
+  if (outcome !== 'ready') {
+    await stop()
+    if (outcome === 'timeout') throw new Error(`Caddy did not serve within ${timeoutMs / 1000} s:\n${output}`)
+    throw startError(output, options.port)
+  }
+  return {
+    pid: child.pid,
+    // Only an exit nobody asked for is news.
+    exited: exited.then((reason) => (stopping ? new Promise<string>(() => {}) : reason)),
+    stop,
+  }
+}
