@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CheckReport } from '../../packages/cli/src/check/run-check.js'
-import { runCli } from '../../packages/cli/test/support/cli-process.js'
+import { runBuiltCliHere } from '../../packages/cli/test/support/cli-process.js'
 import { type BodyKind, SEQUENCE_CASES, type SequenceCall } from './sequence-cases.js'
 import { type SequenceServers, startSequenceServers } from './sequence-server.js'
 
 /**
- * `cors-dev-proxy check` (the built CLI, in a child process) on every one-call case of the
+ * `cors-dev-proxy check` (the built CLI's `runCli`, in this process: a child process per case
+ * spent most of a minute starting Node; check-agrees-with-chromium.test.ts runs the binary) on every one-call case of the
  * sequence table that it can express: redirects (each hop checked and preflighted), `--redirect`
  * modes, bodies and `--xhr`. Headless Chromium runs the same table in
  * test/browser/browser-sequences.test.ts; here the CLI must give the same verdict, in the same
@@ -91,7 +92,7 @@ describe('cors-dev-proxy check agrees with the sequence table', () => {
       expect(['blob-untyped', 'stream']).toContain(call.body)
       return
     }
-    const result = await runCli(args)
+    const result = await runBuiltCliHere(args)
     const expected = call.expected
     if ('thrown' in expected) {
       // What fetch or XMLHttpRequest throws on (a method or header that is not a token, a bad

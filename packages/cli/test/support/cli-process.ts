@@ -188,3 +188,30 @@ export function startCliServer(args: readonly string[], options: CliRunOptions =
     },
   )
 }
+
+/** The built CLI's entry module (what `dist/bin.js` runs). */
+const CLI_MODULE = new URL('../../dist/cli.js', import.meta.url).href
+
+/**
+ * `cors-dev-proxy <args>` run by the built CLI's own `runCli` in this process: the code the
+ * binary runs, without a Node process per run. For tables of hundreds of short `check` runs,
+ * which spent most of their time starting processes; the binary itself is run by `runCli`.
+ *
+ * @example
+ * const { code, stdout } = await runBuiltCliHere(['check', url, '--origin', origin, '--json'])
+ */
+export async function runBuiltCliHere(args: readonly string[]): Promise<CliResult> {
+  const { runCli: run } = (await import(CLI_MODULE)) as {
+    runCli(
+      argv: readonly string[],
+      options: { io: { out(text: string): void; err(text: string): void } },
+    ): Promise<number>
+  }
+  let stdout = ''
+  let stderr = ''
+  const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`)
+  const code = await run(args, {
+    io: { out: (text) => (stdout += line(text)), err: (text) => (stderr += line(text)) },
+  })
+  return { code, signal: null, stdout: stdout.replace(ANSI, ''), stderr: stderr.replace(ANSI, '') }
+}
