@@ -6,11 +6,12 @@ import {
 } from '@cors-dev-proxy/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CheckReport } from '../../packages/cli/src/check/run-check.js'
-import { runCli } from '../../packages/cli/test/support/cli-process.js'
+import { runBuiltCliHere, runCli } from '../../packages/cli/test/support/cli-process.js'
 import { BROWSER_CORS_CASES, type BrowserCorsCase, ECHO_READABLE } from './cors-cases.js'
 
 /**
- * `checkCors` (in this process) and `cors-dev-proxy check` (the built CLI, in a child process) on
+ * `checkCors` (in this process) and `cors-dev-proxy check` (the built CLI: its binary for the
+ * usage errors, its `runCli` in this process for one case of each shape) on
  * every case of the browser matrix they can send: the same calls, to the same mock backend, must
  * get the verdict headless Chromium gives them in test/browser/cors-verdicts.test.ts, in the same
  * words, with the same preflight and the same readable headers. The cases hold what Chromium
@@ -133,8 +134,8 @@ function cliShape(testCase: BrowserCorsCase): string {
 }
 
 /**
- * The cases the built CLI runs: the first of each {@link cliShape}. A child process costs about
- * 0.45 s of CPU (loading Node and undici), so all 500 would take over three minutes on two cores.
+ * The cases the built CLI runs: the first of each {@link cliShape}. The rest go through
+ * `checkCors`, the function `check` runs, above.
  */
 const CLI_CASES = SENT_BY_CHECK.filter(
   (testCase, index) => SENT_BY_CHECK.findIndex((other) => cliShape(other) === cliShape(testCase)) === index,
@@ -211,7 +212,8 @@ describe('cors-dev-proxy check agrees with headless Chromium', () => {
   it.concurrent.each(CLI_CASES)('$name', async (testCase) => {
     const expected = requireSendable(testCase)
     const { url, marker } = caseUrl(testCase, 'cli')
-    const result = await cliSlot(() => runCli(checkArgs(testCase, url)))
+    // The built CLI's code, in this process: the binary itself runs the usage-error cases above.
+    const result = await cliSlot(() => runBuiltCliHere(checkArgs(testCase, url)))
     const report = JSON.parse(result.stdout) as CheckReport
     expect(report.classification.kind).toBe(testCase.preflight ? 'preflight' : 'simple')
     expect(report.exchanges.map((exchange) => exchange.kind)).toEqual(expectedKinds(testCase))
