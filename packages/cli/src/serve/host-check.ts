@@ -108,12 +108,7 @@ export function checkRequestHost(
   req: IncomingMessage | Http2ServerRequest,
 ): HostVerdict {
   const authority = req.headers[':authority']
-  const plain = req.headers.host
-  // The common request: one Host, no `:authority`; judged without building a list.
-  if (authority === undefined && (plain === undefined || typeof plain === 'string')) {
-    return isAllowed(plain) ? { allowed: true, host: plain } : { allowed: false, host: plain }
-  }
-  const values = [authority, plain].flatMap((value) =>
+  const values = [authority, req.headers.host].flatMap((value) =>
     value === undefined ? [] : Array.isArray(value) ? value : [value],
   )
   for (const host of values) if (!isAllowed(host)) return { allowed: false, host }

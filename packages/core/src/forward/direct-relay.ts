@@ -4,7 +4,7 @@ import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { requestedOrigin } from '../http/request-origin.js'
 import type { Logger } from '../log/logger.js'
-import { HookFailure, runHooksSyncFirst } from './hook-runner.js'
+import { type HookFailure, runHooksSyncFirst } from './hook-runner.js'
 import type { LocationRewriter } from './location-rewrite.js'
 import { errorCode } from './proxy-error.js'
 import { headersFromRaw } from './raw-headers.js'
@@ -194,7 +194,8 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
   /** A `proxyRes` hook threw: nothing went to the client, which gets the forwarder's 502 naming it. */
   #hookFailed(error: unknown): void {
     this.#finish()
-    this.owner.failed(this, error instanceof HookFailure ? error : new HookFailure('on.proxyRes', error))
+    // runHooksSyncFirst throws and rejects with a HookFailure only.
+    this.owner.failed(this, error as HookFailure)
   }
 
   /** The body that arrived while an async hook ran, then undici resumed. */

@@ -25,13 +25,7 @@ export async function runHooks<A extends unknown[]>(
   entries: readonly HookEntry<(...args: A) => unknown>[],
   args: A,
 ): Promise<void> {
-  for (const entry of entries) {
-    try {
-      await entry.fn(...args)
-    } catch (error) {
-      throw new HookFailure(entry.name, error)
-    }
-  }
+  await runHooksSyncFirst(entries, args)
 }
 
 /**
@@ -60,7 +54,7 @@ export function runHooksSyncFirst<A extends unknown[]>(
     if (result !== null && typeof (result as { then?: unknown })?.then === 'function') {
       const rest = entries.slice(index + 1)
       return Promise.resolve(result).then(
-        () => runHooks(rest, args),
+        () => runHooksSyncFirst(rest, args),
         (error: unknown) => {
           throw new HookFailure(entry.name, error)
         },

@@ -1,4 +1,5 @@
-import { Client, Dispatcher, Pool } from 'undici'
+import { Client, type Dispatcher, Pool } from 'undici'
+import { WrappingDispatcher } from './wrapping-dispatcher.js'
 
 /**
  * Streams one HTTP/2 connection carries at once: undici's own cap for a target's
@@ -77,7 +78,7 @@ export function createMultiplexedPool(
  * connection of its own (uploads, and everything once the target is known to answer HTTP/1.1);
  * see {@link createMultiplexedPool}.
  */
-class MultiplexedPool extends Dispatcher {
+class MultiplexedPool extends WrappingDispatcher {
   constructor(
     private readonly shared: Dispatcher,
     private readonly separate: Dispatcher,
@@ -93,23 +94,11 @@ class MultiplexedPool extends Dispatcher {
     return this.shared.dispatch({ ...options, idempotent: true }, handler)
   }
 
-  override close(): Promise<void>
-  override close(callback: () => void): void
-  override close(callback?: () => void): Promise<void> | void {
-    const done = Promise.all([this.shared.close(), this.separate.close()]).then(() => undefined)
-    if (callback === undefined) return done
-    done.then(callback, callback)
+  protected closeOwned(): Promise<void> {
+    return Promise.all([this.shared.close(), this.separate.close()]).then(() => undefined)
   }
 
-  override destroy(): Promise<void>
-  override destroy(error: Error | null): Promise<void>
-  override destroy(callback: () => void): void
-  override destroy(error: Error | null, callback: () => void): void
-  override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
-    const error = typeof first === 'function' ? null : (first ?? null)
-    const callback = typeof first === 'function' ? first : second
-    const done = Promise.all([this.shared.destroy(error), this.separate.destroy(error)]).then(() => undefined)
-    if (callback === undefined) return done
-    done.then(callback, callback)
+  protected destroyOwned(error: Error | null): Promise<void> {
+    return Promise.all([this.shared.destroy(error), this.separate.destroy(error)]).then(() => undefined)
   }
 }

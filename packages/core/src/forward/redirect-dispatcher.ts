@@ -1,4 +1,5 @@
-import { Agent, Dispatcher, interceptors } from 'undici'
+import { Agent, type Dispatcher, interceptors } from 'undici'
+import { WrappingDispatcher } from './wrapping-dispatcher.js'
 
 /**
  * The most redirects a browser follows: the Fetch standard's HTTP-redirect fetch returns a
@@ -118,7 +119,7 @@ export function createRedirectDispatcher(
 }
 
 /** Sends every request to one origin first (an `Agent` needs `origin` in each request's options). */
-class OriginDispatcher extends Dispatcher {
+class OriginDispatcher extends WrappingDispatcher {
   constructor(
     private readonly origin: string,
     private readonly following: Dispatcher,
@@ -131,23 +132,11 @@ class OriginDispatcher extends Dispatcher {
     return this.following.dispatch({ ...options, origin: this.origin }, handler)
   }
 
-  override close(): Promise<void>
-  override close(callback: () => void): void
-  override close(callback?: () => void): Promise<void> | void {
-    const closing = this.agent.close()
-    if (callback === undefined) return closing
-    closing.then(callback, callback)
+  protected closeOwned(): Promise<void> {
+    return this.agent.close()
   }
 
-  override destroy(): Promise<void>
-  override destroy(error: Error | null): Promise<void>
-  override destroy(callback: () => void): void
-  override destroy(error: Error | null, callback: () => void): void
-  override destroy(...args: unknown[]): Promise<void> | void {
-    const callback = args.find((arg): arg is () => void => typeof arg === 'function')
-    const error = args.find((arg): arg is Error => arg instanceof Error) ?? null
-    const destroying = this.agent.destroy(error)
-    if (callback === undefined) return destroying
-    destroying.then(callback, callback)
+  protected destroyOwned(error: Error | null): Promise<void> {
+    return this.agent.destroy(error)
   }
 }
