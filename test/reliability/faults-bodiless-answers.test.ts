@@ -9,7 +9,7 @@ import { answeringTarget, type RawTarget } from './support/raw-target.js'
  * one. Some servers send `Content-Length: N` on a 204 or 304; undici then fails the empty body
  * with a length mismatch, and before the fix the client got nothing at all (the proxy destroyed
  * the connection: "socket hang up" for 204 and 304, checked by removing the `isBodiless` branch
- * of `sendUpstreamResponse`). The head is relayed and the answer ended.
+ * of the relay). The head is relayed and the answer ended.
  */
 
 let target: RawTarget

@@ -15,9 +15,9 @@ import { listen, openRequest, type StartedServer } from '../support/servers.js'
  * half-second timer tick) to go: undici opens one spare connection for each request aborted in
  * flight and keeps it idle (its issue 5845, "aborting ... leaves a never-used idle connection").
  * These checks held before this work; they fail when the abort is not passed on (checked by
- * removing both ways a client's close reaches undici, the forwarder's `abort.abort()` and the
- * relay's `discard(body)`: the 500 downloads and the 100 HTTP/2 streams stayed open at the
- * target; an upload is still aborted by undici itself when the client's request errors).
+ * removing the way a client's close reaches undici, the relay's `#leave` on the response's
+ * `close`: the 500 downloads and the 100 HTTP/2 streams stayed open at the target; an upload
+ * is still aborted by undici itself when the client's request errors).
  */
 
 const CYCLES = 1_000

@@ -15,7 +15,7 @@ import { onRequestHeads, type RawTarget, rawTarget } from './support/raw-target.
  *
  * - A target that closes every kept-alive connection when its second request arrives makes the
  *   race happen every time: idempotent requests are sent once more on a fresh connection, POST
- *   and PATCH and streamed bodies never are (without `mayRetry` in `requestUpstream`, every
+ *   and PATCH and streamed bodies never are (without `mayRetry` in the forwarder's `retried`, every
  *   reused connection gave a 502: checked by returning `false` from `isReplayable`).
  * - A target with a 30 ms idle timeout, asked every 25 to 35 ms: 200 requests without a 502.
  *   The pool learns the timeout from the idle closes and stops reusing connections before it,

@@ -1,17 +1,18 @@
 import type { Dispatcher } from 'undici'
+import type { IncomingProxyResponse, TransformResponse } from '../config/hook-options.js'
 import { routeOption } from '../config/option-path.js'
 import { joinTargetPath } from '../config/path-rewrite.js'
 import { RouterAnswerError } from '../config/resolve-router.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { sendText } from '../http/send-text.js'
-import { ClientAbort } from './client-abort.js'
 import { DirectRelay, type DirectRelayOwner } from './direct-relay.js'
 import { BODY_FIX, createForwardHints } from './forward-hints.js'
-import { type ForwardDeps, outgoingParts, requestUpstream } from './forward-request.js'
+import { type ForwardDeps, outgoingParts } from './forward-request.js'
 import { HookFailure, type OutgoingParts, outgoingRequest, runHooks } from './hook-runner.js'
 import { LostBody, RefusedBody, settleHookedBody } from './hooked-body.js'
 import { createLocationRewrite } from './location-rewrite.js'
+import { streamRefused } from './multiplexed-pool.js'
 import {
   describeUpstreamError,
   errorCode,
@@ -19,17 +20,10 @@ import {
   targetLabel,
   type UpstreamFailure,
 } from './proxy-error.js'
-import { discard, sendUpstreamResponse, type UpstreamResponse } from './relay-response.js'
 import { type RequestBody, requestBodyOf, upstreamBodyOf } from './request-body.js'
-import { ResponseTimeoutError } from './response-deadline.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
-import { mayRetry } from './retry-policy.js'
-import {
-  isTransformable,
-  MAX_TRANSFORM_BYTES,
-  type TransformOutcome,
-  transformAnswer,
-} from './transform-answer.js'
+import { mayRetry, refusedStream } from './retry-policy.js'
+import { MAX_TRANSFORM_BYTES, type TransformOutcome, transformAnswer } from './transform-answer.js'
 import { clearCopiedHead, copyTargetHead, sendTransformedAnswer } from './transformed-head.js'
 import type { UpstreamPool } from './upstream-pool.js'
 
@@ -119,11 +113,10 @@ class RouteRelay extends DirectRelay {
  * throwing. A client that goes away before the answer arrives aborts the upstream request, so a
  * closed tab does not leave work running on the target.
  *
- * The answer is relayed by a `DirectRelay` (an undici `dispatch()` handler writing straight into
- * the response) unless the route has `proxyRes` hooks or `transformResponse`: those need the
- * answer as an object with a body stream, which undici's `request()` gives (`requestUpstream`).
- * The common route (no `router`, no `proxyReq` hooks, a synchronous `pathRewrite`) allocates no
- * promise on its way.
+ * Every answer is relayed by a `DirectRelay` (an undici `dispatch()` handler writing straight
+ * into the response): the `proxyRes` hooks run on its head, and `transformResponse` gets the
+ * body it collected. The common route (no `router`, no `proxyReq` hooks, a synchronous
+ * `pathRewrite`) allocates no promise on its way, nor does a synchronous hook or transform.
  *
  * The per-request options run in http-proxy-middleware's order: `router` picks the target, then
  * `pathRewrite`, then the `proxyReq` hooks see the outgoing request; the `proxyRes` hooks see
@@ -155,11 +148,9 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
   }
   const routerName = routeOption(route.prefix, 'router')
   const routeLabel = targetLabel(route.target)
-  // `transformResponse` reads the whole answer through `request()`; `proxyRes` hooks run in the
-  // direct relay, on the head (see `DirectRelay.onHeaders`).
-  const direct = transformResponse === undefined
   // No router, no `proxyReq` hooks: the request can go out in the same tick it arrived.
-  const synchronous = direct && router === undefined && hooks.proxyReq.length === 0
+  const synchronous = router === undefined && hooks.proxyReq.length === 0
+  const transformName = routeOption(route.prefix, 'transformResponse')
 
   /** A failure of the user's code: logged once per hook and cause, answered 502. */
   function failUserCode(req: ProxyRequest, res: ProxyResponse, error: unknown, label: string): void {
@@ -252,6 +243,59 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
     sendUpstreamFailure(req, res, failure, label)
   }
 
+  /**
+   * Answers with what `transformResponse` made of the collected body (`undefined`: too large),
+   * the target's head first put on `res` where the transform may change it (as in hpm). A
+   * transform that throws is the 502 naming it; one that cannot be given the body (too large,
+   * an encoding Node cannot undo) is a 502 saying why.
+   */
+  function answerTransformed(relay: DirectRelay, head: IncomingProxyResponse, raw: Buffer | undefined): void {
+    const { req, res, route: routed, label } = relay
+    const transform = transformResponse as TransformResponse
+    const copied = copyTargetHead(req, res, head, routed, relay.rewriteLocation, logger)
+    if (copied === undefined) return
+    const proxyRes = { statusCode: head.statusCode, headers: head.headers }
+    const settle = (outcome: TransformOutcome): void => {
+      if (outcome.kind === 'body') {
+        sendTransformedAnswer(req, res, copied, proxyRes, outcome, routed.target, logger)
+        return
+      }
+      clearCopiedHead(res, copied)
+      const hint =
+        outcome.kind === 'too-large'
+          ? `the answer is larger than ${MAX_TRANSFORM_BYTES} bytes, too large for transformResponse`
+          : `transformResponse cannot decode Content-Encoding: ${outcome.encoding}`
+      logger.error(
+        `502 ${req.method} ${req.url} → ${label}: ${hint}`,
+        `${route.prefix} transform ${outcome.kind}`,
+      )
+      sendUpstreamFailure(
+        req,
+        res,
+        { status: 502, cause: 'transformResponse failed', hint, code: undefined },
+        label,
+      )
+    }
+    const threw = (error: unknown): void => {
+      clearCopiedHead(res, copied)
+      failUserCode(req, res, new HookFailure(transformName, error), label)
+    }
+    if (raw === undefined) {
+      settle({ kind: 'too-large' })
+      return
+    }
+    let outcome: TransformOutcome | Promise<TransformOutcome>
+    try {
+      outcome = transformAnswer(raw, proxyRes, transform, req, res)
+    } catch (error) {
+      threw(error)
+      return
+    }
+    if (outcome instanceof Promise)
+      outcome.then(settle, threw).catch((error: unknown) => internalFailure(req, res, error))
+    else settle(outcome)
+  }
+
   const owner: DirectRelayOwner = {
     logger,
     answered(relay, statusCode, headers) {
@@ -278,11 +322,24 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
       const { req, route: routed, body } = relay as RouteRelay
       if (!mayRetry(req.method ?? 'GET', body, error)) return false
       relay.retriedOnce = true
+      if (refusedStream(error)) {
+        // The target's HTTP/2 connections are spent: new ones for this request and the next.
+        logger.debug(
+          `${req.method} ${req.url}: ${relay.label} refused the stream (${error.message}); sent again on a new connection`,
+        )
+        const dispatcher = pool.poolFor(routed)
+        streamRefused(dispatcher)
+        dispatcher.dispatch(relay.options, relay)
+        return true
+      }
       logger.debug(
         `${req.method} ${req.url}: ${relay.label} closed a kept-alive connection under the request (${errorCode(error)}); sent again on a fresh one`,
       )
       pool.dispatchFresh(routed, relay.options, relay)
       return true
+    },
+    collected(relay, statusCode, headers, body) {
+      answerTransformed(relay, { statusCode, headers }, body)
     },
   }
 
@@ -313,61 +370,12 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
     )
   }
 
-  /** The answer read through `request()`, for the `proxyRes` hooks and `transformResponse`. */
-  async function relay(req: ProxyRequest, res: ProxyResponse, upstream: UpstreamResponse, target: URL) {
-    const routed = target === route.target ? route : { ...route, target }
-    if (hooks.proxyRes.length > 0) {
-      const proxyRes = { statusCode: upstream.statusCode, headers: upstream.headers }
-      await runHooks(hooks.proxyRes, [proxyRes, req, res])
-      upstream.statusCode = proxyRes.statusCode
-    }
-    const rewrite = locationFor(target)
-    const rewriteLocation = rewrite.kind === 'rewrite' ? rewrite.rewrite : undefined
-    if (transformResponse !== undefined && isTransformable(req, upstream)) {
-      const proxyRes = { statusCode: upstream.statusCode, headers: upstream.headers }
-      // The target's head goes on `res` first, where the transform may change it (as in hpm).
-      const head = copyTargetHead(req, res, upstream, routed, rewriteLocation, logger)
-      if (head === undefined) {
-        discard(upstream.body)
-        return
-      }
-      let outcome: TransformOutcome
-      try {
-        outcome = await transformAnswer(upstream, proxyRes, transformResponse, req, res)
-      } catch (error) {
-        clearCopiedHead(res, head)
-        throw new HookFailure(routeOption(route.prefix, 'transformResponse'), error)
-      }
-      if (outcome.kind !== 'body') {
-        clearCopiedHead(res, head)
-        const label = targetLabel(target)
-        const hint =
-          outcome.kind === 'too-large'
-            ? `the answer is larger than ${MAX_TRANSFORM_BYTES} bytes, too large for transformResponse`
-            : `transformResponse cannot decode Content-Encoding: ${outcome.encoding}`
-        logger.error(
-          `502 ${req.method} ${req.url} → ${label}: ${hint}`,
-          `${route.prefix} transform ${outcome.kind}`,
-        )
-        sendUpstreamFailure(
-          req,
-          res,
-          { status: 502, cause: 'transformResponse failed', hint, code: undefined },
-          label,
-        )
-        return
-      }
-      sendTransformedAnswer(req, res, head, proxyRes, outcome, routed.target, logger)
-      return
-    }
-    sendUpstreamResponse(req, res, upstream, routed, logger, { rewriteLocation })
-  }
-
   /** Every route but the synchronous common one: router, async rewrites, hooks. */
   async function forwardTo(req: ProxyRequest, res: ProxyResponse, path: string, body: RequestBody) {
-    const abort = new ClientAbort()
+    // The router and the `proxyReq` hooks may take their time: the client may leave meanwhile.
+    let gone = false
     res.once('close', () => {
-      if (!res.writableEnded) abort.abort()
+      if (!res.writableEnded) gone = true
     })
     let target = route.target
     let label = targetLabel(target)
@@ -393,73 +401,22 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
             if (settled.kind === 'lost') throw new LostBody(settled.cause)
             return settled
           }
-    if (direct) {
-      const routed = target === route.target ? route : { ...route, target }
-      let parts: OutgoingParts
-      let sent = body
-      try {
-        const rewritten = route.rewritePath(path, req, logger.warn, res)
-        parts = outgoingParts(req, routed, typeof rewritten === 'string' ? rewritten : await rewritten, body)
-        sent = (await prepare?.(parts)) ?? body
-      } catch (error) {
-        await failBeforeAnswer(req, res, error, target, abort.aborted)
-        return
-      }
-      if (abort.aborted) {
-        logger.debug(`${req.method} ${req.url}: the client went away before ${label} answered`)
-        return
-      }
-      relayDirect(req, res, path, sent, target, parts)
-      return
-    }
-    let upstreamPath = path
-    let upstream: UpstreamResponse
+    const routed = target === route.target ? route : { ...route, target }
+    let parts: OutgoingParts
+    let sent = body
     try {
-      upstream = await requestUpstream(req, route, path, pool, {
-        signal: abort.signal,
-        report: logger.warn,
-        res,
-        body,
-        target,
-        prepare,
-        onRetry(error) {
-          logger.debug(
-            `${req.method} ${req.url}: ${label} closed a kept-alive connection under the request (${errorCode(error)}); sent again on a fresh one`,
-          )
-        },
-        onPath(rewritten) {
-          upstreamPath = rewritten
-          hops?.set(req, `${label}${rewritten}`)
-        },
-      })
-      heads?.set(req, performance.now())
-      if (hops !== undefined && route.http2) {
-        hops.set(req, `${label}${upstreamPath} over ${pool.protocolFor(route) === 'h2' ? 'h2' : 'h1.1'}`)
-      }
+      const rewritten = route.rewritePath(path, req, logger.warn, res)
+      parts = outgoingParts(req, routed, typeof rewritten === 'string' ? rewritten : await rewritten, body)
+      sent = (await prepare?.(parts)) ?? body
     } catch (error) {
-      // An abort of the deadline's own is a 504; any other abort means the client went away.
-      await failBeforeAnswer(
-        req,
-        res,
-        error,
-        target,
-        abort.aborted && !(error instanceof ResponseTimeoutError),
-      )
+      await failBeforeAnswer(req, res, error, target, gone)
       return
     }
-    failures.answered(label)
-    if (abort.aborted) {
-      discard(upstream.body)
+    if (gone) {
+      logger.debug(`${req.method} ${req.url}: the client went away before ${label} answered`)
       return
     }
-    hints.answered(req, upstream, path, upstreamPath)
-    try {
-      await relay(req, res, upstream, target)
-    } catch (error) {
-      discard(upstream.body)
-      if (error instanceof HookFailure) failUserCode(req, res, error, label)
-      else throw error
-    }
+    relayDirect(req, res, path, sent, target, parts)
   }
 
   return function forward(req, res, path) {

@@ -6,12 +6,14 @@ import { requestedOrigin } from '../http/request-origin.js'
 import type { Logger } from '../log/logger.js'
 import { type HookFailure, runHooksSyncFirst } from './hook-runner.js'
 import type { LocationRewriter } from './location-rewrite.js'
+import { streamReset } from './multiplexed-pool.js'
 import { errorCode } from './proxy-error.js'
 import { headersFromRaw } from './raw-headers.js'
 import { answerBrokenOff, isBodiless, isEventStream, writeUpstreamHead } from './relay-response.js'
 import { ResponseTimeoutError, whenBodySent } from './response-deadline.js'
 import { buildClientHeaders } from './response-headers.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
+import { isTransformable, MAX_TRANSFORM_BYTES } from './transform-answer.js'
 
 /** What a {@link DirectRelay} hands back to the forwarder of its route. */
 export interface DirectRelayOwner {
@@ -28,6 +30,18 @@ export interface DirectRelayOwner {
    * `mayRetry`); when it may, the owner sends it again with the same relay as its handler.
    */
   retried(relay: DirectRelay, error: Error): boolean
+  /**
+   * The whole answer of a route with `transformResponse`, read into memory: the head after the
+   * `proxyRes` hooks and the body as the target sent it (still encoded), or `undefined` when it
+   * grew past `MAX_TRANSFORM_BYTES` (the upstream request is then already dropped). Nothing has
+   * been sent to the client: the owner transforms and answers.
+   */
+  collected(
+    relay: DirectRelay,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+    body: Buffer | undefined,
+  ): void
 }
 
 /** The relay's progress: waiting for the head, relaying the body, or finished. */
@@ -36,6 +50,8 @@ const RELAYING = 1
 const DONE = 2
 /** The head arrived and an async `proxyRes` hook runs: the body waits, held back. */
 const HOOKING = 3
+/** The body is read into memory for `transformResponse`: nothing goes to the client before its end. */
+const COLLECTING = 4
 
 /** The reason an upstream request is aborted when the client leaves: only ever logged at debug. */
 class ClientGoneError extends Error {
@@ -55,7 +71,7 @@ function fireDeadline(relay: DirectRelay): void {
  * `request()` with its body stream piped into the response.
  *
  * It keeps every behaviour of the forwarder:
- * - the route's `timeout` (its own timer, see `armResponseDeadline`) aborts the request when no
+ * - the route's `timeout` (its own timer; undici ticks its timers coarsely) aborts the request when no
  *   head came in time once the request was sent, which the owner answers 504;
  * - the client leaving aborts the upstream request (and drops that connection), before or
  *   during the answer;
@@ -63,7 +79,10 @@ function fireDeadline(relay: DirectRelay): void {
  *   spent; a failure in the middle of the body breaks off the client's response, so a short
  *   body is never taken for a whole one;
  * - heads are cleaned as `buildClientHeaders` does, bodiless answers end at once, event
- *   streams get their head flushed.
+ *   streams get their head flushed;
+ * - the `proxyRes` hooks see the head first (an async one holds the body back), and on a route
+ *   with `transformResponse` the body is collected, up to `MAX_TRANSFORM_BYTES`, and handed to
+ *   the owner whole (`DirectRelayOwner.collected`).
  *
  * @example
  * const relay = new DirectRelay(owner, req, res, route, options, undefined, 'http://localhost:3000')
@@ -72,6 +91,8 @@ function fireDeadline(relay: DirectRelay): void {
 export class DirectRelay implements Dispatcher.DispatchHandler {
   /** undici's abort of the current attempt; `undefined` before it connects. */
   #abort: ((error?: Error) => void) | undefined
+  /** Where the request went first, told when the relay resets it (see `streamReset`). */
+  #dispatcher: Dispatcher | undefined
   #resume: (() => void) | undefined
   #timer: NodeJS.Timeout | undefined
   #state = WAITING
@@ -79,9 +100,16 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
   #gone: Error | undefined
   /** Whether this request was already sent a second time (see `DirectRelayOwner.retried`). */
   retriedOnce = false
-  /** While an async `proxyRes` hook runs: the chunks that arrived, and whether the body ended. */
+  /**
+   * While an async `proxyRes` hook runs, or the body is collected for `transformResponse`: the
+   * chunks that arrived, their size, and whether the body ended.
+   */
   #held: Buffer[] | undefined
+  #heldBytes = 0
   #heldComplete = false
+  /** The head the collected body belongs to (after the `proxyRes` hooks). */
+  #collectedStatus = 0
+  #collectedHeaders: IncomingHttpHeaders | undefined
 
   constructor(
     readonly owner: DirectRelayOwner,
@@ -110,6 +138,7 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
     this.res.once('close', () => {
       if (this.#state !== DONE) this.#leave(new ClientGoneError('the client went away'))
     })
+    this.#dispatcher = dispatcher
     dispatcher.dispatch(this.options, this)
   }
 
@@ -122,7 +151,7 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
     if (this.#gone !== undefined || this.#state === DONE) return
     this.#gone = reason
     if (this.#abort !== undefined) {
-      this.#abort(reason)
+      this.#reset(reason)
       return
     }
     // Not connected yet (undici hands over its abort once the connection is up, and aborts
@@ -152,9 +181,9 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
       return false
     }
     const hooks = this.route.hooks.proxyRes
-    if (hooks.length === 0) return this.#relayHead(statusCode, upstreamHeaders)
+    if (hooks.length === 0) return this.#answer(statusCode, upstreamHeaders)
     // http-proxy-middleware's `proxyRes(proxyRes, req, res)`: what the hooks change in the
-    // status and the headers is what the client gets, as on undici's `request()` path.
+    // status and the headers is what the client gets.
     const proxyRes = { statusCode, headers: upstreamHeaders }
     let pending: Promise<void> | undefined
     try {
@@ -188,7 +217,33 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
       this.#finish()
       return false
     }
-    return this.#relayHead(statusCode, headers)
+    return this.#answer(statusCode, headers)
+  }
+
+  /**
+   * The head is final: relayed at once, or, on a route with `transformResponse` and an answer
+   * it applies to, kept while the body is collected (see `DirectRelayOwner.collected`).
+   */
+  #answer(statusCode: number, headers: IncomingHttpHeaders): boolean {
+    if (
+      this.route.transformResponse === undefined ||
+      !isTransformable(this.req.method, statusCode, headers)
+    ) {
+      return this.#relayHead(statusCode, headers)
+    }
+    this.#state = COLLECTING
+    this.#collectedStatus = statusCode
+    this.#collectedHeaders = headers
+    this.#held ??= []
+    return this.#heldBytes <= MAX_TRANSFORM_BYTES || this.#tooLarge()
+  }
+
+  /** The collected body outgrew `MAX_TRANSFORM_BYTES`: the request is dropped, the owner answers. */
+  #tooLarge(): false {
+    this.#held = undefined
+    this.#finish()
+    this.owner.collected(this, this.#collectedStatus, this.#collectedHeaders ?? {}, undefined)
+    return false
   }
 
   /** A `proxyRes` hook threw: nothing went to the client, which gets the forwarder's 502 naming it. */
@@ -200,6 +255,12 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
 
   /** The body that arrived while an async hook ran, then undici resumed. */
   #releaseHeld(): void {
+    if (this.#state === COLLECTING) {
+      // The held chunks are the start of the collected body.
+      if (this.#heldComplete) this.onComplete()
+      else this.#resume?.()
+      return
+    }
     const held = this.#held ?? []
     this.#held = undefined
     for (const chunk of held) {
@@ -244,7 +305,14 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
   }
 
   onData(chunk: Buffer): boolean {
+    if (this.#state === COLLECTING) {
+      this.#heldBytes += chunk.byteLength
+      if (this.#heldBytes > MAX_TRANSFORM_BYTES) return this.#tooLarge()
+      this.#held?.push(chunk)
+      return true
+    }
     if (this.#state === HOOKING) {
+      this.#heldBytes += chunk.byteLength
       this.#held?.push(chunk)
       return false
     }
@@ -258,6 +326,13 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
   onComplete(): void {
     if (this.#state === HOOKING) {
       this.#heldComplete = true
+      return
+    }
+    if (this.#state === COLLECTING) {
+      this.#state = DONE
+      const body = Buffer.concat(this.#held ?? [], this.#heldBytes)
+      this.#held = undefined
+      this.owner.collected(this, this.#collectedStatus, this.#collectedHeaders ?? {}, body)
       return
     }
     if (this.#state !== RELAYING) return
@@ -291,9 +366,9 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
       return
     }
     if (state === DONE) return
-    if (state === HOOKING) {
-      // Nothing went to the client yet: it can still get a status (the forwarder's 502), as
-      // on the `request()` path, unless it left.
+    if (state === HOOKING || state === COLLECTING) {
+      // Nothing went to the client yet: it can still get a status (the forwarder's 502),
+      // unless it left.
       this.#held = undefined
       if (this.#gone instanceof ClientGoneError || isResponseClosed(res)) {
         owner.logger.debug(
@@ -321,6 +396,14 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
   /** Stops reading the upstream's answer: it will not be relayed (the client left, or a 502 went out instead). */
   #finish(): void {
     this.#state = DONE
-    this.#abort?.(new ClientGoneError('the answer is not relayed'))
+    if (this.#abort !== undefined && !this.#heldComplete) {
+      this.#reset(new ClientGoneError('the answer is not relayed'))
+    }
+  }
+
+  /** Aborts the request in flight: undici resets its stream, or drops its connection. */
+  #reset(reason: Error): void {
+    ;(this.#abort as (error?: Error) => void)(reason)
+    if (this.#dispatcher !== undefined) streamReset(this.#dispatcher)
   }
 }

@@ -14,6 +14,17 @@ const STREAMS_PER_CONNECTION = 100
  */
 const CONNECTIONS = 4
 
+/**
+ * Streams the proxy may reset on the shared connections (a client that left, a deadline) before
+ * they are replaced. undici resets a stream with `NO_ERROR`, and Node's HTTP/2 server then keeps
+ * its side open until the handler has written its whole answer, which it cannot once the window
+ * is spent: the answer stays buffered in that session (an event stream's handler writes for
+ * ever), and past its `maxSessionMemory` (10 MB) the server refuses every new stream with
+ * `ENHANCE_YOUR_CALM`, then closes the session. Measured: 13 reset 1 MiB downloads on one
+ * session, and every later request was refused. Closing the connection frees all of it.
+ */
+const RESETS_BEFORE_NEW_CONNECTIONS = 4
+
 /** A body undici sends as it reads it (a stream or an async iterable): not replayable, not shared. */
 function isStreamedBody(body: unknown): boolean {
   if (body == null || typeof body === 'string' || body instanceof Uint8Array) return false
@@ -53,24 +64,47 @@ export function createMultiplexedPool(
   options: Pool.Options,
   negotiated: () => string | undefined,
 ): Dispatcher {
-  const shared = new Pool(origin, {
-    ...options,
-    connections: Math.min(options.connections ?? CONNECTIONS, CONNECTIONS),
-    factory(clientOrigin, clientOptions) {
-      const h1 = negotiated() === 'http/1.1'
-      const client = new Client(clientOrigin, {
-        ...clientOptions,
-        pipelining: h1 ? 1 : STREAMS_PER_CONNECTION,
-      })
-      // The connector reports each connection's ALPN answer before undici's 'connect' event.
-      client.on('connect', () => {
-        if (negotiated() !== 'h2' && client.pipelining !== 1) client.pipelining = 1
-      })
-      return client
-    },
-  })
+  const openShared = (): Dispatcher =>
+    new Pool(origin, {
+      ...options,
+      connections: Math.min(options.connections ?? CONNECTIONS, CONNECTIONS),
+      factory(clientOrigin, clientOptions) {
+        const h1 = negotiated() === 'http/1.1'
+        const client = new Client(clientOrigin, {
+          ...clientOptions,
+          pipelining: h1 ? 1 : STREAMS_PER_CONNECTION,
+        })
+        // The connector reports each connection's ALPN answer before undici's 'connect' event.
+        client.on('connect', () => {
+          if (negotiated() !== 'h2' && client.pipelining !== 1) client.pipelining = 1
+        })
+        return client
+      },
+    })
   const separate = new Pool(origin, options)
-  return new MultiplexedPool(shared, separate, negotiated)
+  return new MultiplexedPool(openShared, separate, negotiated)
+}
+
+/**
+ * Tells the dispatcher that the proxy reset one of its requests in flight (see
+ * {@link RESETS_BEFORE_NEW_CONNECTIONS}); a no-op for any dispatcher but a multiplexed pool.
+ *
+ * @example
+ * streamReset(pool.poolFor(route))
+ */
+export function streamReset(dispatcher: Dispatcher): void {
+  if (dispatcher instanceof MultiplexedPool) dispatcher.reset()
+}
+
+/**
+ * Tells the dispatcher that the target refused a stream (`REFUSED_STREAM`, `ENHANCE_YOUR_CALM`):
+ * a multiplexed pool moves its next requests to new connections at once.
+ *
+ * @example
+ * streamRefused(pool.poolFor(route))
+ */
+export function streamRefused(dispatcher: Dispatcher): void {
+  if (dispatcher instanceof MultiplexedPool) dispatcher.renew()
 }
 
 /**
@@ -79,26 +113,57 @@ export function createMultiplexedPool(
  * see {@link createMultiplexedPool}.
  */
 class MultiplexedPool extends WrappingDispatcher {
+  #shared: Dispatcher
+  /** Replaced shared pools, closing once their requests are done. */
+  readonly #retired = new Set<Dispatcher>()
+  #resets = 0
+
   constructor(
-    private readonly shared: Dispatcher,
+    private readonly openShared: () => Dispatcher,
     private readonly separate: Dispatcher,
     private readonly negotiated: () => string | undefined,
   ) {
     super()
+    this.#shared = openShared()
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
     if (isStreamedBody(options.body) || this.negotiated() === 'http/1.1') {
       return this.separate.dispatch(options, handler)
     }
-    return this.shared.dispatch({ ...options, idempotent: true }, handler)
+    return this.#shared.dispatch({ ...options, idempotent: true }, handler)
+  }
+
+  /** One more stream reset by the proxy: new connections once there were a few. */
+  reset(): void {
+    this.#resets += 1
+    if (this.#resets >= RESETS_BEFORE_NEW_CONNECTIONS) this.renew()
+  }
+
+  /**
+   * New requests go to new connections; the old ones close once their requests are done, which
+   * frees whatever the target kept for the streams the proxy reset.
+   */
+  renew(): void {
+    const old = this.#shared
+    this.#shared = this.openShared()
+    this.#resets = 0
+    this.#retired.add(old)
+    old
+      .close()
+      .catch(() => undefined)
+      .finally(() => this.#retired.delete(old))
   }
 
   protected closeOwned(): Promise<void> {
-    return Promise.all([this.shared.close(), this.separate.close()]).then(() => undefined)
+    const owned = [this.#shared, this.separate, ...this.#retired]
+    return Promise.all(owned.map((dispatcher) => dispatcher.close().catch(() => undefined))).then(
+      () => undefined,
+    )
   }
 
   protected destroyOwned(error: Error | null): Promise<void> {
-    return Promise.all([this.shared.destroy(error), this.separate.destroy(error)]).then(() => undefined)
+    const owned = [this.#shared, this.separate, ...this.#retired]
+    return Promise.all(owned.map((dispatcher) => dispatcher.destroy(error))).then(() => undefined)
   }
 }

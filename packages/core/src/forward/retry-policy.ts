@@ -19,6 +19,20 @@ function closedUnderRequest(error: unknown): boolean {
 }
 
 /**
+ * Whether an HTTP/2 target refused the stream before processing the request (RFC 9113 section
+ * 8.7): `REFUSED_STREAM`, or `ENHANCE_YOUR_CALM`, with which Node's HTTP/2 server refuses a
+ * stream it has no memory for (`maxSessionMemory`) as the stream opens.
+ *
+ * @example
+ * refusedStream(streamError('Stream closed with error code NGHTTP2_REFUSED_STREAM')) // true
+ */
+export function refusedStream(error: unknown): boolean {
+  if (errorCode(error) !== 'ERR_HTTP2_STREAM_ERROR') return false
+  const message = (error as Error).message
+  return message.endsWith('NGHTTP2_REFUSED_STREAM') || message.endsWith('NGHTTP2_ENHANCE_YOUR_CALM')
+}
+
+/**
  * Whether the request could be sent twice without harm: its method is idempotent (RFC 9110
  * section 9.2.2, never POST or PATCH; a proxy "MUST NOT automatically retry non-idempotent
  * requests", RFC 9112 section 9.3.1) and its body can be sent again (none, or the bytes a body
@@ -36,8 +50,9 @@ export function isReplayable(method: string, body: RequestBody): boolean {
  * Whether a request that failed before its answer's head may be sent once more, on a fresh
  * connection. This is the keep-alive race (RFC 9112 section 9.3.1): a target that closes idle
  * connections without announcing when (no `Keep-Alive: timeout=`) may close one at the instant
- * the proxy reuses it. The request must be {@link isReplayable}, and the error must say the
- * connection was closed before any answer: the request failed before undici had a response
+ * the proxy reuses it; and an HTTP/2 stream the target refused ({@link refusedStream}). The
+ * request must be {@link isReplayable}, and the error must say the connection was closed (or
+ * the stream refused) before any answer: the request failed before undici had a response
  * head, so nothing was relayed and the client cannot get parts of two answers.
  *
  * @example
@@ -45,5 +60,5 @@ export function isReplayable(method: string, body: RequestBody): boolean {
  * mayRetry('POST', { kind: 'none' }, socketError('other side closed')) // false
  */
 export function mayRetry(method: string, body: RequestBody, error: unknown): boolean {
-  return isReplayable(method, body) && closedUnderRequest(error)
+  return isReplayable(method, body) && (closedUnderRequest(error) || refusedStream(error))
 }

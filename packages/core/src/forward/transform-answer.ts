@@ -1,7 +1,7 @@
+import type { IncomingHttpHeaders } from 'node:http'
 import type { IncomingProxyResponse, TransformResponse } from '../config/hook-options.js'
 import { decodeContent } from '../http/content-decoding.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
-import type { UpstreamResponse } from './relay-response.js'
 
 /**
  * Largest answer `transformResponse` is given, compressed and decompressed alike: it holds the
@@ -16,57 +16,25 @@ export type TransformOutcome =
   | { readonly kind: 'too-large' }
   | { readonly kind: 'undecodable'; readonly encoding: string }
 
-/** Reads the whole body, up to `limit` bytes; `undefined` (the body destroyed) past it. */
-async function readAll(upstream: UpstreamResponse, limit: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of upstream.body) {
-    size += (chunk as Buffer).byteLength
-    if (size > limit) {
-      upstream.body.destroy()
-      return undefined
-    }
-    chunks.push(chunk as Buffer)
-  }
-  return Buffer.concat(chunks)
-}
-
 /**
  * Whether an answer goes through `transformResponse`: not an event stream (it never ends, and
  * each event must reach the page as it comes) and not an answer without a body.
+ *
+ * @example
+ * isTransformable('GET', 200, { 'content-type': 'application/json' }) // true
  */
-export function isTransformable(req: ProxyRequest, upstream: UpstreamResponse): boolean {
-  const status = upstream.statusCode
-  if (req.method === 'HEAD' || status === 204 || status === 304 || status < 200) return false
-  const type = upstream.headers['content-type']
+export function isTransformable(
+  method: string | undefined,
+  status: number,
+  headers: IncomingHttpHeaders,
+): boolean {
+  if (method === 'HEAD' || status === 204 || status === 304 || status < 200) return false
+  const type = headers['content-type']
   return !(typeof type === 'string' && type.toLowerCase().startsWith('text/event-stream'))
 }
 
-/**
- * Runs `transformResponse` as http-proxy-middleware's response interceptor does: the whole
- * answer, decompressed, goes to the function; what it returns is the new body (a Buffer or a
- * string as it is, `undefined` keeps the body, anything else as JSON, `json` then set). The
- * head is the caller's to fix (see `sendTransformedAnswer`). A throw propagates.
- *
- * @example
- * const outcome = await transformAnswer(upstream, proxyRes, transform, req, res)
- */
-export async function transformAnswer(
-  upstream: UpstreamResponse,
-  proxyRes: IncomingProxyResponse,
-  transform: TransformResponse,
-  req: ProxyRequest,
-  res: ProxyResponse,
-): Promise<TransformOutcome> {
-  const raw = await readAll(upstream, MAX_TRANSFORM_BYTES)
-  if (raw === undefined) return { kind: 'too-large' }
-  const encoding = String(proxyRes.headers['content-encoding'] ?? '')
-    .trim()
-    .toLowerCase()
-  const decoded = decodeContent(raw, encoding, MAX_TRANSFORM_BYTES)
-  if (decoded === 'too-large') return { kind: 'too-large' }
-  if (decoded === 'undecodable') return { kind: 'undecodable', encoding }
-  const result = await transform(decoded, proxyRes, req, res)
+/** What the transform returned, as the body to send. */
+function outcomeOf(result: unknown, decoded: Buffer): TransformOutcome {
   let body: Buffer
   let json = false
   if (result === undefined) body = decoded
@@ -79,4 +47,35 @@ export async function transformAnswer(
     json = true
   }
   return { kind: 'body', body, json }
+}
+
+/**
+ * Runs `transformResponse` as http-proxy-middleware's response interceptor does: the whole
+ * answer (`raw`, as the target sent it), decompressed, goes to the function; what it returns is
+ * the new body (a Buffer or a string as it is, `undefined` keeps the body, anything else as
+ * JSON, `json` then set). The head is the caller's to fix (see `sendTransformedAnswer`). A
+ * synchronous transform gets its outcome back without a promise; a throw (or a rejection)
+ * propagates.
+ *
+ * @example
+ * const outcome = transformAnswer(raw, proxyRes, transform, req, res)
+ * if (outcome instanceof Promise) await outcome
+ */
+export function transformAnswer(
+  raw: Buffer,
+  proxyRes: IncomingProxyResponse,
+  transform: TransformResponse,
+  req: ProxyRequest,
+  res: ProxyResponse,
+): TransformOutcome | Promise<TransformOutcome> {
+  const encoding = String(proxyRes.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase()
+  const decoded = decodeContent(raw, encoding, MAX_TRANSFORM_BYTES)
+  if (decoded === 'too-large') return { kind: 'too-large' }
+  if (decoded === 'undecodable') return { kind: 'undecodable', encoding }
+  const result: unknown = transform(decoded, proxyRes, req, res)
+  return result !== null && typeof (result as { then?: unknown } | undefined)?.then === 'function'
+    ? Promise.resolve(result).then((settled: unknown) => outcomeOf(settled, decoded))
+    : outcomeOf(result, decoded)
 }

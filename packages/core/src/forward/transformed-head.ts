@@ -5,7 +5,7 @@ import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { requestedOrigin } from '../http/request-origin.js'
 import type { Logger } from '../log/logger.js'
 import type { LocationRewriter } from './location-rewrite.js'
-import { answerInvalidHeader, type UpstreamResponse, writeUpstreamHead } from './relay-response.js'
+import { answerInvalidHeader, writeUpstreamHead } from './relay-response.js'
 import { buildClientHeaders } from './response-headers.js'
 
 /**
@@ -42,12 +42,13 @@ export interface CopiedHead {
  * Returns `undefined` after answering 502 when Node refuses a header value.
  *
  * @example
- * const head = copyTargetHead(req, res, upstream, route, rewriteLocation, logger)
+ * const head = copyTargetHead(req, res, { statusCode: 200, headers }, route, rewriteLocation, logger)
  */
 export function copyTargetHead(
   req: ProxyRequest,
   res: ProxyResponse,
-  upstream: UpstreamResponse,
+  /** The target's status and headers, after the `proxyRes` hooks. */
+  upstream: IncomingProxyResponse,
   route: ResolvedForwardRoute,
   rewriteLocation: LocationRewriter | undefined,
   logger: Logger,
@@ -56,6 +57,8 @@ export function copyTargetHead(
     http2: req.httpVersionMajor === 2,
     rewriteLocation,
     browserOrigin: requestedOrigin(req),
+    // The relay reads the target's header values as latin1 bytes (see `headersFromRaw`).
+    latin1: true,
   })
   // The framing of the original body never goes on `res`: the transform gets the body decoded,
   // and one that answers by itself must not inherit the target's Content-Length.

@@ -35,15 +35,10 @@ export interface UpstreamPool {
    */
   poolFor(route: ResolvedForwardRoute): Dispatcher
   /**
-   * Sends one request on a connection of its own, closed once the answer has been read: for the
-   * retry after a kept-alive connection was closed under a request, which must not meet another
-   * connection the target is closing.
+   * Sends one request with `handler` on a connection of its own, closed once the answer has been
+   * read: for the retry after a kept-alive connection was closed under a request, which must not
+   * meet another connection the target is closing.
    */
-  requestFresh(
-    route: ResolvedForwardRoute,
-    options: Dispatcher.RequestOptions,
-  ): Promise<Dispatcher.ResponseData>
-  /** {@link requestFresh} for a `dispatch()` handler: the same request, on a connection of its own. */
   dispatchFresh(
     route: ResolvedForwardRoute,
     options: Dispatcher.DispatchOptions,
@@ -95,7 +90,7 @@ interface Upstream {
  *
  * Timeouts: undici's own are off (`bodyTimeout` and `headersTimeout` 0): an event stream or a
  * long poll may stay idle for as long as the target likes, and the route's `timeout` is a timer
- * of the forwarder's, per request (see `armResponseDeadline`), since undici's tick coarsely.
+ * of the forwarder's, per request (see `DirectRelay.start`), since undici's tick coarsely.
  *
  * Idle connections are kept `keepAliveTimeout` ms, or less once the target is seen closing them
  * sooner without saying so (see `createKeepAliveLearner`): the pool of that target is then
@@ -203,7 +198,7 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
 
   const upstreamOf = (route: ResolvedForwardRoute): Upstream => byRoute.get(route) ?? open(route)
 
-  /** A one-connection client to the route's target, for a retry (see `requestFresh`). */
+  /** A one-connection client to the route's target, for a retry (see `dispatchFresh`). */
   function freshClient(route: ResolvedForwardRoute): Client {
     const upstream = upstreamOf(route)
     return new Client(upstream.origin, {
@@ -222,16 +217,10 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
     poolFor(route) {
       return upstreamOf(route).pool
     },
-    requestFresh(route, requestOptions) {
-      const client = freshClient(route)
-      const answer = client.request(requestOptions)
-      // Closes the connection once this one request, body included, is done.
-      drain(client)
-      return answer
-    },
     dispatchFresh(route, dispatchOptions, handler) {
       const client = freshClient(route)
       client.dispatch(dispatchOptions, handler)
+      // Closes the connection once this one request, body included, is done.
       drain(client)
     },
     keepAliveTimeoutFor(route) {

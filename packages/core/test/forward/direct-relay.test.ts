@@ -1,5 +1,6 @@
-// The relay of the common route (no `proxyRes` hooks, no `transformResponse`): an undici
-// `dispatch()` handler writing the answer straight into the response (forward/direct-relay.ts).
+// The relay of every forwarded answer: an undici `dispatch()` handler writing the answer
+// straight into the response (forward/direct-relay.ts), the `proxyRes` hooks run on its head and
+// the body collected for `transformResponse`.
 // What it must keep of the stream-based relay is tested everywhere else; these are what it
 // changed or has to do by hand.
 import { createHash } from 'node:crypto'
@@ -39,10 +40,11 @@ async function rawTarget(answer: (port: number) => Buffer): Promise<string> {
 }
 
 describe('header values', () => {
-  // With a `proxyRes` hook the answer is read through undici's `request()` instead: the same bytes.
+  // Hooks and transforms see and pass on the same bytes.
   it.each([
     ['the direct relay', {}],
     ['the relay of a route with a proxyRes hook', { on: { proxyRes: () => undefined } }],
+    ['the relay of a route with transformResponse', { transformResponse: (body: Buffer) => body }],
   ])('passes a UTF-8 Content-Disposition to the client byte for byte (%s)', async (_name, extra) => {
     const value = Buffer.from('attachment; filename="café-数据.txt"')
     const target = await rawTarget(() =>
@@ -336,6 +338,148 @@ describe('proxyRes hooks on the direct relay', () => {
       (error: Error) => `broken off (${error.message})`,
     )
     expect(outcome).toMatch(/^(status 502|broken off)/)
+  })
+})
+
+describe('transformResponse on the direct relay', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+  it('gets the whole of a large answer, after an async proxyRes hook, over HTTP/1.1 and HTTP/2', async () => {
+    const total = 8 * 1024 * 1024
+    const target = await streamingTarget(total)
+    const seen: Array<{ bytes: number; sha256: string; hooked: unknown }> = []
+    const routes: Routes = {
+      '/api': {
+        target: target.url,
+        on: {
+          proxyRes: async (proxyRes: { headers: Record<string, unknown> }) => {
+            await sleep(50)
+            proxyRes.headers['x-hooked'] = 'yes'
+          },
+        },
+        transformResponse: (body, proxyRes) => {
+          seen.push({
+            bytes: body.length,
+            sha256: createHash('sha256').update(body).digest('hex'),
+            hooked: proxyRes.headers['x-hooked'],
+          })
+          return body.subarray(0, 10)
+        },
+      },
+    }
+    for (const kind of ['http', 'h2'] as const) {
+      const proxy = await startProxy(routes, kind)
+      const res =
+        kind === 'http'
+          ? await sendRequest(`${proxy.url}/api/data`)
+          : await sendHttp2Request(`${proxy.url}/api/data`)
+      expect(res.status).toBe(200)
+      expect(res.body).toEqual(Buffer.alloc(10, 3))
+      expect(res.headers['content-length']).toBe('10')
+      expect(res.headers['x-hooked']).toBe('yes')
+    }
+    expect(seen).toEqual([
+      { bytes: total, sha256: target.sha256, hooked: 'yes' },
+      { bytes: total, sha256: target.sha256, hooked: 'yes' },
+    ])
+  })
+
+  it('drops the upstream request past 16 MiB and answers 502 saying why', async () => {
+    let upstreamClosed = false
+    const { createServer } = await import('node:http')
+    const chunk = Buffer.alloc(1024 * 1024, 1)
+    const target = await listen(
+      createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' })
+        // Without end: only the proxy giving up stops it.
+        const pump = (): void => {
+          while (res.write(chunk)) {
+            if (res.destroyed) return
+          }
+          res.once('drain', pump)
+        }
+        res.on('close', () => {
+          upstreamClosed = true
+        })
+        pump()
+      }),
+    )
+    cleanup.push(target.close)
+    const proxy = await startProxy({ '/api': { target: target.url, transformResponse: (body) => body } })
+    const res = await sendRequest(`${proxy.url}/api/endless`)
+    expect(res.status).toBe(502)
+    expect(res.body.toString()).toContain('too large for transformResponse')
+    await expect.poll(() => upstreamClosed, { timeout: 3_000 }).toBe(true)
+  })
+
+  it('answers 502 for a body the target broke off, never a transformed part of it', async () => {
+    const target = await streamingTarget(1024)
+    const transformed: number[] = []
+    const proxy = await startProxy({
+      '/api': {
+        target: target.url,
+        transformResponse: (body) => {
+          transformed.push(body.length)
+          return body
+        },
+      },
+    })
+    const res = await sendRequest(`${proxy.url}/api/broken`)
+    expect(res.status).toBe(502)
+    expect(res.body.toString()).toContain('response broken off')
+    expect(transformed).toEqual([])
+  })
+
+  it('drops the upstream request when the client leaves while the body is collected', async () => {
+    let closed: () => void = () => undefined
+    const upstreamClosed = new Promise<void>((resolve) => {
+      closed = resolve
+    })
+    const { createServer, request } = await import('node:http')
+    const target = await listen(
+      createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' })
+        res.write('first part\n')
+        res.on('close', closed)
+      }),
+    )
+    cleanup.push(target.close)
+    const proxy = await startProxy({ '/api': { target: target.url, transformResponse: (body) => body } })
+    const req = request(`${proxy.url}/api/stream`)
+    req.on('error', () => undefined)
+    req.end()
+    await sleep(200)
+    req.destroy()
+    await Promise.race([
+      upstreamClosed,
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('the upstream request stayed open')), 3000),
+      ),
+    ])
+  })
+
+  it('gets no promise from a synchronous transform: its answer is sent in the tick the body ended', async () => {
+    const target = await streamingTarget(1024)
+    let ticks = -1
+    const proxy = await startProxy({
+      '/api': {
+        target: target.url,
+        transformResponse: (body, _proxyRes, _req, res) => {
+          // Counts microtask turns until the head is on the wire.
+          ticks = 0
+          const count = (): void => {
+            if (res.headersSent || ticks > 50) return
+            ticks++
+            queueMicrotask(count)
+          }
+          queueMicrotask(count)
+          return body
+        },
+      },
+    })
+    const res = await sendRequest(`${proxy.url}/api/data`)
+    expect(res.status).toBe(200)
+    expect(ticks).toBe(0)
   })
 })
 

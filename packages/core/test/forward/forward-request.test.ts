@@ -15,8 +15,6 @@ import {
 } from '../../../../test/support/servers.js'
 import { localhostCertificate } from '../../../../test/support/tls.js'
 import { resolveOptions } from '../../src/config/resolve-options.js'
-import { requestUpstream } from '../../src/forward/forward-request.js'
-import { sendUpstreamResponse } from '../../src/forward/relay-response.js'
 import { createUpstreamPool } from '../../src/forward/upstream-pool.js'
 import type { CorsDevProxyOptions, Routes } from '../../src/index.js'
 import { createLogger } from '../../src/log/logger.js'
@@ -399,51 +397,5 @@ describe('forwardRequest back-pressure', () => {
     expect(await stored).toBe(total)
     // Socket buffers hold a few MiB; without back-pressure the proxy would take all 256 MiB.
     expect(heldAt).toBeLessThan(64 * MiB)
-  })
-})
-
-describe('requestUpstream', () => {
-  it('resolves with status, headers and a body stream, for steps that read the answer themselves', async () => {
-    const target = await startTarget((req, res) => {
-      res.setHeader('content-type', 'application/json')
-      res.end(JSON.stringify({ url: req.url }))
-    })
-    const { routes } = resolveOptions({ '/api': target.url })
-    const route = forwardRoute(routes[0])
-    const pool = createUpstreamPool()
-    cleanup.push(() => pool.close())
-    const front = await listen(
-      createServer(async (req, res) => {
-        const upstream = await requestUpstream(req, route, req.url ?? '/', pool)
-        const body = await collectBody(upstream.body)
-        res.end(`${upstream.statusCode} ${upstream.headers['content-type']} ${body}`)
-      }),
-    )
-    cleanup.push(front.close)
-    const res = await sendRequest(`${front.url}/api/users?x=1`)
-    expect(res.body.toString()).toBe('200 application/json {"url":"/users?x=1"}')
-  })
-
-  it('relays with sendUpstreamResponse, which cancels the upstream when the client goes away mid-body', async () => {
-    let upstreamClosed!: Promise<boolean>
-    const target = await startTarget((_req, res) => {
-      upstreamClosed = new Promise((resolve) => res.once('close', () => resolve(res.writableEnded)))
-      res.writeHead(200, { 'content-type': 'text/plain' })
-      res.write('first chunk, more to come')
-    })
-    const route = forwardRoute(resolveOptions({ '/api': target.url }).routes[0])
-    const pool = createUpstreamPool()
-    cleanup.push(() => pool.close())
-    const logger = createLogger('silent', captureLogSink())
-    const front = await listen(
-      createServer(async (req, res) => {
-        sendUpstreamResponse(req, res, await requestUpstream(req, route, req.url ?? '/', pool), route, logger)
-      }),
-    )
-    cleanup.push(front.close)
-    const res = await openRequest(`${front.url}/api/stream`)
-    await once(res, 'data')
-    res.destroy()
-    expect(await upstreamClosed).toBe(false)
   })
 })

@@ -165,4 +165,111 @@ describe('http2: true', () => {
       await new Promise((resolve) => h1.close(resolve))
     }
   })
+
+  it('keeps a Node target answering after many downloads the clients broke off', async () => {
+    // undici resets an aborted stream with NO_ERROR, and Node's server then keeps the stream
+    // (and the answer it buffered) until the session closes: past 10 MB it refused every new
+    // stream with ENHANCE_YOUR_CALM (13 broken-off 1 MiB downloads were enough) and 502s followed.
+    const { cert, key } = await localhostCertificate()
+    const chunk = Buffer.alloc(1024 * 1024, 7)
+    let open = 0
+    const big = createSecureServer({ cert, key }, (req, res) => {
+      open++
+      res.stream.once('close', () => open--)
+      if (req.url === '/small') {
+        res.end('small')
+        return
+      }
+      // 4 MiB, written as fast as the window lets.
+      let left = 4
+      const pump = (): void => {
+        while (left > 0) {
+          left--
+          if (left === 0) res.end(chunk)
+          else if (!res.write(chunk)) {
+            res.once('drain', pump)
+            return
+          }
+        }
+      }
+      pump()
+    })
+    await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve))
+    const origin = `https://127.0.0.1:${(big.address() as AddressInfo).port}`
+    const proxy = await serveProxy(
+      { '/api': { target: origin, secure: false, http2: true } },
+      { log: 'silent' },
+    )
+    try {
+      for (let round = 0; round < 30; round++) {
+        const controller = new AbortController()
+        const answer = await request(`${proxy.url}/api/big`, { signal: controller.signal })
+        await new Promise((resolve) => answer.body.once('data', resolve))
+        controller.abort()
+        await answer.body.text().catch(() => undefined)
+      }
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const answer = await request(`${proxy.url}/api/small`)
+          await answer.body.text()
+          return answer.statusCode
+        }),
+      )
+      expect(statuses).toEqual(Array(20).fill(200))
+      // The target's side of the broken-off streams goes with the connections replaced.
+      await expect.poll(() => open, { timeout: 5_000 }).toBeLessThanOrEqual(4)
+    } finally {
+      await proxy.close()
+      await new Promise((resolve) => big.close(resolve))
+    }
+  })
+
+  it('sends a GET again on a new connection when the target refuses its stream, never a POST', async () => {
+    const { cert, key } = await localhostCertificate()
+    const { constants } = await import('node:http2')
+    let refuse = 0
+    let refusing = 0
+    const refuser = createSecureServer({ cert, key })
+    refuser.on('stream', (stream, headers) => {
+      // Node reports its own refusal as an error of the stream.
+      stream.on('error', () => undefined)
+      if (refuse > 0) {
+        refuse--
+        refusing++
+        stream.close(constants.NGHTTP2_REFUSED_STREAM)
+        return
+      }
+      stream.respond({ ':status': 200 })
+      stream.end(`${headers[':method']} answered`)
+    })
+    let refuserSessions = 0
+    refuser.on('session', () => refuserSessions++)
+    await new Promise<void>((resolve) => refuser.listen(0, '127.0.0.1', resolve))
+    const origin = `https://127.0.0.1:${(refuser.address() as AddressInfo).port}`
+    const sink = captureLogSink()
+    const proxy = await serveProxy(
+      { '/api': { target: origin, secure: false, http2: true } },
+      { logger: sink, log: 'debug' },
+    )
+    try {
+      const first = await request(`${proxy.url}/api/warm`)
+      expect(await first.body.text()).toBe('GET answered')
+      const sessionsBefore = refuserSessions
+      refuse = 1
+      const get = await request(`${proxy.url}/api/get`)
+      expect(get.statusCode).toBe(200)
+      expect(await get.body.text()).toBe('GET answered')
+      expect(refusing).toBe(1)
+      // The retry went on a new connection.
+      expect(refuserSessions).toBe(sessionsBefore + 1)
+      expect(sink.lines.some((line) => line.message.includes('refused the stream'))).toBe(true)
+      refuse = 1
+      const post = await request(`${proxy.url}/api/post`, { method: 'POST', body: 'x' })
+      expect(post.statusCode).toBe(502)
+      await post.body.text()
+    } finally {
+      await proxy.close()
+      await new Promise((resolve) => refuser.close(resolve))
+    }
+  })
 })

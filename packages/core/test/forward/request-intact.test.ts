@@ -39,7 +39,7 @@ beforeAll(async () => {
   for (const [name, target] of Object.entries(targets)) {
     if (typeof target === 'function') continue
     const timeout = name === 'silent' ? 300 : undefined
-    // The direct relay, and the relay through `request()` that routes with hooks take.
+    // The plain relay, and the relay with a `proxyRes` hook (its head goes through the hook).
     routes[`/${name}`] = { target: target.url, timeout }
     routes[`/hooked-${name}`] = { target: target.url, timeout, on: { proxyRes: () => undefined } }
   }

@@ -34,6 +34,10 @@ describe('mayRetry', () => {
     [error('ECONNRESET'), true],
     [error('EPIPE'), true],
     [new AggregateError([error('ECONNRESET')]), true],
+    // An HTTP/2 stream refused as it opened (RFC 9113 section 8.7; Node's server out of memory).
+    [error('ERR_HTTP2_STREAM_ERROR', 'Stream closed with error code NGHTTP2_REFUSED_STREAM'), true],
+    [error('ERR_HTTP2_STREAM_ERROR', 'Stream closed with error code NGHTTP2_ENHANCE_YOUR_CALM'), true],
+    [error('ERR_HTTP2_STREAM_ERROR', 'Stream closed with error code NGHTTP2_INTERNAL_ERROR'), false],
     [error('UND_ERR_SOCKET', 'bad response'), false], // the target answered (a 100 Continue)
     [error('UND_ERR_HEADERS_TIMEOUT'), false],
     [error('UND_ERR_ABORTED'), false],
