@@ -27,15 +27,15 @@ export function writeUpstreamHead(
   headers: OutgoingHttpHeaders,
   target: URL,
   logger: Logger,
-  /** Headers already on `res` that came from the target, to take off too if Node refuses one. */
-  onResponse: readonly string[] = [],
+  /** Whether the headers already on `res` came from the target: taken off too if Node refuses one. */
+  fromTargetOnResponse = false,
 ): boolean {
   try {
     ;(res as { writeHead(status: number, headers: object): unknown }).writeHead(statusCode, headers)
     return true
   } catch (error) {
     for (const name of Object.keys(headers)) res.removeHeader(name)
-    for (const name of onResponse) res.removeHeader(name)
+    if (fromTargetOnResponse) for (const name of res.getHeaderNames()) res.removeHeader(name)
     answerInvalidHeader(req, res, target, error, logger)
     return false
   }

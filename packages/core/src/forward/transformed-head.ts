@@ -56,16 +56,27 @@ export function copyTargetHead(
   const copied = buildClientHeaders(upstream.headers, route, {
     http2: req.httpVersionMajor === 2,
     rewriteLocation,
-    browserOrigin: requestedOrigin(req),
+    browserOrigin:
+      rewriteLocation !== undefined &&
+      (upstream.headers.location !== undefined || upstream.headers['content-location'] !== undefined)
+        ? requestedOrigin(req)
+        : undefined,
     // The relay reads the target's header values as latin1 bytes (see `headersFromRaw`).
     latin1: true,
   })
   // The framing of the original body never goes on `res`: the transform gets the body decoded,
   // and one that answers by itself must not inherit the target's Content-Length.
-  for (const name of BODY_FRAMING_HEADERS) delete copied[name]
-  const head = { copied, before: { ...upstream.headers }, status: upstream.statusCode }
+  for (const name of BODY_FRAMING_HEADERS) {
+    if (copied[name] !== undefined) copied[name] = undefined
+  }
+  const before: IncomingHttpHeaders = {}
+  for (const name in upstream.headers) before[name] = upstream.headers[name]
+  const head = { copied, before, status: upstream.statusCode }
   try {
-    for (const [name, value] of Object.entries(copied)) if (value !== undefined) res.setHeader(name, value)
+    for (const name in copied) {
+      const value = copied[name]
+      if (value !== undefined) res.setHeader(name, value)
+    }
   } catch (error) {
     clearCopiedHead(res, head)
     answerInvalidHeader(req, res, route.target, error, logger)
@@ -82,7 +93,7 @@ export function copyTargetHead(
  */
 export function clearCopiedHead(res: ProxyResponse, head: CopiedHead): void {
   if (res.headersSent) return
-  for (const name of Object.keys(head.copied)) res.removeHeader(name)
+  for (const name in head.copied) res.removeHeader(name)
 }
 
 /**
@@ -108,12 +119,16 @@ export function sendTransformedAnswer(
     logger.debug(`${req.method} ${req.url}: transformResponse answered the request itself`)
     return
   }
+  const { before } = head
   const after = proxyRes.headers
-  for (const name of new Set([...Object.keys(head.before), ...Object.keys(after)])) {
+  for (const name in after) {
     const value = after[name]
-    if (value === head.before[name]) continue
+    if (value === before[name]) continue
     if (value === undefined) res.removeHeader(name)
     else res.setHeader(name, value)
+  }
+  for (const name in before) {
+    if (after[name] === undefined && before[name] !== undefined) res.removeHeader(name)
   }
   if (answer.json && res.getHeader('content-type') === head.copied['content-type']) {
     res.setHeader('content-type', 'application/json; charset=utf-8')
@@ -122,6 +137,6 @@ export function sendTransformedAnswer(
   // Last: Node re-encodes a Content-Disposition written after Content-Length (see buildClientHeaders).
   res.setHeader('content-length', answer.body.byteLength)
   const status = proxyRes.statusCode !== head.status ? proxyRes.statusCode : res.statusCode
-  if (!writeUpstreamHead(req, res, status, {}, target, logger, res.getHeaderNames())) return
+  if (!writeUpstreamHead(req, res, status, {}, target, logger, true)) return
   res.end(answer.body)
 }
