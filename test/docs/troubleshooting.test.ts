@@ -61,11 +61,6 @@ const EXCLUSIONS: ReadonlyArray<{ files: readonly string[]; call: string; reason
     reason: "passes on hooked-body.ts's warn() lines",
   },
   {
-    files: ['core/src/create-cors-dev-proxy.ts'],
-    call: '`pipeline',
-    reason: "only values, `<method> <url>: <the step's error>`: documented as #step-error",
-  },
-  {
     files: ['core/src/forward/create-forwarder.ts'],
     call: 'prefix} internal`',
     reason: 'the same shape, for an internal failure (#step-error)',

@@ -192,6 +192,8 @@ describe('the overlay and the inspector in a real Vite app', () => {
       expect(text).toContain(xhrModel.message)
       expect(text).toContain(`xhr.open('PUT', '/api/items')`)
       expect(text).toContain(`new EventSource('/api/items')`)
+      // Chromium's own words for an EventSource: `resource`, not `fetch`.
+      expect(text).toContain(`Access to resource at '${backend.url}/items' from origin '${app.origin}'`)
       expect(text).toContain('WebSockets are not subject to CORS')
       expect(text).toContain('×3')
       // Esc closes it.

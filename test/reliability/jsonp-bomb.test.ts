@@ -138,7 +138,7 @@ describe('a compression bomb on a JSONP route', () => {
       expect(answer.status).toBe(502)
       expect(answer.headers['content-encoding']).toBeUndefined()
       expect(JSON.parse(answer.body.toString())).toEqual({
-        error: `the answer inflates to more than ${MAX_JSONP_SOURCE_BYTES} bytes, too large to wrap as JSONP`,
+        error: `the answer inflates to more than ${MAX_JSONP_SOURCE_BYTES / 2 ** 20} MiB, too large to wrap as JSONP`,
       })
       for (const [index, other] of (await Promise.all(others)).entries()) {
         expect(other.status).toBe(200)
@@ -166,7 +166,7 @@ describe('a compression bomb on a JSONP route', () => {
     const lines = sink.lines.filter((line) => line.message.includes('too large to wrap as JSONP'))
     expect(lines).toHaveLength(1)
     expect(lines[0]?.message).toMatch(
-      /^\[cors-dev-proxy\] 502 GET \/api\/bomb(-\w+)?\?callback=cb: the answer is larger than 16777216 bytes \(after decompression\)/,
+      /^\[cors-dev-proxy\] 502 GET \/api\/bomb(-\w+)?\?callback=cb: the answer is larger than 16 MiB \(after decompression\)/,
     )
   })
 
@@ -185,7 +185,9 @@ describe('an answer that passes the limit while it arrives', () => {
   it('is answered 502 at once, and the target is not read to its end', async () => {
     const answer = await sendRequest(`${proxy.url}/api/big?callback=cb`)
     expect(answer.status).toBe(502)
-    expect(answer.body.toString()).toContain(`the answer is larger than ${MAX_JSONP_SOURCE_BYTES} bytes`)
+    expect(answer.body.toString()).toContain(
+      `the answer is larger than ${MAX_JSONP_SOURCE_BYTES / 2 ** 20} MiB`,
+    )
     const state = big as BigAnswer
     // The proxy dropped the upstream request: the target's answer is closed before it ends.
     await Promise.race([

@@ -6,6 +6,7 @@ import type { CorsDevProxyConfig } from './config/define-config.js'
 import type { CorsDevProxyOptions, Routes } from './config/options.js'
 import { resolveOptions } from './config/resolve-options.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './config/resolved-route.js'
+import { isOriginFunctionError } from './cors/cors-route-step.js'
 import { type BuiltRoutePipeline, createRoutePipeline } from './create-route-pipeline.js'
 import { createFailureLog } from './forward/failure-log.js'
 import { hasBody } from './forward/request-body.js'
@@ -218,11 +219,13 @@ export function buildCorsDevProxy(
       else if (error !== undefined && error !== null) {
         // A step's error (an origin function that throws on a forged Origin) can come with
         // every request: one line per route every 10 s.
-        logger.limited(
-          'error',
-          `pipeline ${match.route.prefix}`,
-          () => `${req.method} ${req.url}: ${error instanceof Error ? error.message : String(error)}`,
-        )
+        logger.limited('error', `pipeline ${match.route.prefix}`, () => {
+          const message = error instanceof Error ? error.message : String(error)
+          const source = isOriginFunctionError(error)
+            ? `the cors.origin function of route '${match.route.prefix}' threw`
+            : `a step of route '${match.route.prefix}' failed`
+          return `500 ${req.method} ${req.url}: ${source}: ${message}`
+        })
         if (!res.headersSent) res.statusCode = 500
         res.end()
       } else answerNotFound(res)

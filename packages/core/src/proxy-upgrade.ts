@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { ResolvedRoute } from './config/resolved-route.js'
+import { allowOriginExample } from './cors/allow-origin-example.js'
 import { createUpgradeOriginCheck, type UpgradeOriginCheck } from './cors/upgrade-origin.js'
 import type { BuiltRoutePipeline } from './create-route-pipeline.js'
 import type { FailureLog } from './forward/failure-log.js'
@@ -117,7 +118,7 @@ export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
         `ws-origin ${route.prefix}`,
         () =>
           `WebSocket ${req.url} from ${origin} refused (403): route '${route.prefix}' has \`cors\`, whose origin policy does not allow that page. ` +
-          `Fix: add it to the route's \`cors.origin\`, e.g. cors: { origin: ['${origin}'] }`,
+          `Fix: allow it in the route's \`cors.origin\`, e.g. ${allowOriginExample(route.cors?.origin, origin)}`,
       )
       answerSocket(
         socket,

@@ -89,6 +89,26 @@ function startError(output: string, port: number): Error {
 }
 
 /**
+ * A watchdog for Caddy when this process is killed outright (SIGKILL, an OOM kill), which runs
+ * no `exit` handler: Caddy has its own process group and would keep the ports. A shell holds
+ * the read end of a pipe from us; when we die the pipe closes, its `read` returns, and it kills
+ * Caddy. Its own process group too, so a Ctrl-C does not end it before we stop Caddy ourselves.
+ * `undefined` where there is no POSIX shell.
+ */
+function guardAgainstOrphan(child: ChildProcess): ChildProcess | undefined {
+  if (process.platform === 'win32' || child.pid === undefined) return undefined
+  const guard = spawn('/bin/sh', ['-c', 'read _; kill -KILL "$0" 2>/dev/null', String(child.pid)], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    detached: true,
+  })
+  guard.on('error', () => undefined)
+  // Neither the watchdog nor its pipe keeps our event loop alive.
+  guard.unref()
+  ;(guard.stdin as (NodeJS.WritableStream & { unref?: () => void }) | null)?.unref?.()
+  return guard
+}
+
+/**
  * Starts Caddy as the HTTP/3 front of `serve --http3` and waits until it serves. Caddy's JSON log
  * is folded into ours, one line each: errors and warnings as ours, the rest at debug level. Caddy
  * is a child of this process: stopped by `stop()`, killed if this process exits without stopping
@@ -116,7 +136,11 @@ export async function startCaddyFront(options: CaddyFrontOptions): Promise<Runni
   })
   let stopping = false
   let output = ''
-  const killOnExit = () => child.kill('SIGKILL')
+  const guard = guardAgainstOrphan(child)
+  const killOnExit = () => {
+    guard?.kill('SIGKILL')
+    child.kill('SIGKILL')
+  }
   process.once('exit', killOnExit)
 
   let markReady: () => void = () => {}
@@ -148,6 +172,8 @@ export async function startCaddyFront(options: CaddyFrontOptions): Promise<Runni
   const ended = new Promise<number | string | null>((resolve) => {
     child.once('exit', (code, signal) => {
       process.off('exit', killOnExit)
+      // Before Caddy's pid can be given to another process.
+      guard?.kill('SIGKILL')
       resolve(code ?? signal)
     })
     child.once('error', () => resolve(-1))

@@ -19,6 +19,20 @@ import { type CliServer, runCli, startCliServer } from '../support/cli-process.j
 
 if (CADDY === undefined) console.warn(NO_CADDY)
 
+/** The pid of the Caddy a CLI process started (its child named `caddy`). */
+function caddyOf(cliPid: number | undefined): number {
+  return Number(execFileSync('pgrep', ['-P', String(cliPid), '-x', 'caddy'], { encoding: 'utf8' }).trim())
+}
+
+/** Whether a process still runs: it exists and is not a zombie waiting to be reaped. */
+function isRunning(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z'
+  } catch {
+    return false
+  }
+}
+
 describe.skipIf(CADDY === undefined)('serve --http3', () => {
   let project: string
   let serve: CliServer
@@ -107,10 +121,8 @@ describe.skipIf(CADDY === undefined)('serve --http3', () => {
     })
     try {
       await other.waitFor('routes:')
-      // Caddy is the CLI's only child process; it is killed by its pid, as a crash would end it.
-      const caddyPid = Number(
-        execFileSync('pgrep', ['-P', String(other.child.pid)], { encoding: 'utf8' }).trim(),
-      )
+      // Caddy is killed by its pid, as a crash would end it.
+      const caddyPid = caddyOf(other.child.pid)
       expect(caddyPid).toBeGreaterThan(0)
       process.kill(caddyPid, 'SIGKILL')
       const result = await new Promise<number | null>((resolve) => other.child.once('exit', resolve))
@@ -118,6 +130,23 @@ describe.skipIf(CADDY === undefined)('serve --http3', () => {
       expect(other.output()).toMatch(/the HTTP\/3 front stopped \(Caddy was ended by SIGKILL.*\): stopping/)
     } finally {
       await other.stop()
+    }
+  })
+
+  it('leaves no Caddy behind when serve itself is killed outright (SIGKILL)', async () => {
+    const other = await startCliServer(['serve', '--port', '0', '--http3', '--mock', '/api'], {
+      cwd: project,
+      timeout: 20_000,
+    })
+    try {
+      await other.waitFor('routes:')
+      const caddyPid = caddyOf(other.child.pid)
+      expect(caddyPid).toBeGreaterThan(0)
+      other.child.kill('SIGKILL')
+      await expect.poll(() => isRunning(caddyPid), { timeout: 5_000 }).toBe(false)
+    } finally {
+      // Already ended by the test, unless it failed before: `stop` reports a SIGKILL as a failure.
+      if (other.child.exitCode === null && other.child.signalCode === null) await other.stop()
     }
   })
 

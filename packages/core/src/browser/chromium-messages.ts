@@ -39,8 +39,22 @@ export interface CorsError {
   readonly headers?: readonly string[]
 }
 
-/** What started the request; Chromium names it in the message and adds a hint for XMLHttpRequest. */
-export type CorsInitiator = 'fetch' | 'XMLHttpRequest'
+/**
+ * What started the request. Chromium names it in the message (`Access to fetch at`, `Access to
+ * XMLHttpRequest at`, and `Access to resource at` for an EventSource, measured in Chromium 156),
+ * adds the credentials hint for XMLHttpRequest only, and the "valid value" hint for fetch only.
+ */
+export type CorsInitiator = 'fetch' | 'XMLHttpRequest' | 'EventSource'
+
+/**
+ * The word Chromium prints after `Access to` for a request from `initiator`.
+ *
+ * @example
+ * initiatorWord('EventSource') // 'resource'
+ */
+export function initiatorWord(initiator: CorsInitiator): string {
+  return initiator === 'EventSource' ? 'resource' : initiator
+}
 
 /** Input of {@link chromiumCorsMessage}. */
 export interface ChromiumCorsMessageInput {
@@ -98,7 +112,7 @@ const ACCESS_CHECK_KINDS = new Set<CorsErrorKind>([
 export function corsErrorText(error: CorsError, initiator: CorsInitiator = 'fetch'): string {
   const hint = encodeHint(error.hint ?? '')
   const xhr = initiator === 'XMLHttpRequest'
-  const validValue = xhr ? '' : VALID_VALUE_HINT
+  const validValue = initiator === 'fetch' ? VALID_VALUE_HINT : ''
   const prefix = error.preflight && ACCESS_CHECK_KINDS.has(error.kind) ? PREFLIGHT_PREFIX : ''
   switch (error.kind) {
     case 'missing-allow-origin':
@@ -159,7 +173,7 @@ export function chromiumCorsMessage(input: ChromiumCorsMessageInput): string {
     input.redirectedFrom !== undefined && input.redirectedFrom !== input.url
       ? `(redirected from '${input.redirectedFrom}') `
       : ''
-  return `Access to ${initiator} at '${input.url}' ${redirected}from origin '${input.origin}' has been blocked by CORS policy: ${corsErrorText(input.error, initiator)}`
+  return `Access to ${initiatorWord(initiator)} at '${input.url}' ${redirected}from origin '${input.origin}' has been blocked by CORS policy: ${corsErrorText(input.error, initiator)}`
 }
 
 /**

@@ -4,7 +4,7 @@ import {
   addressSpaceOfHost,
   resolveAddressSpace,
 } from './address-space.js'
-import type { CorsInitiator } from './chromium-messages.js'
+import { type CorsInitiator, initiatorWord } from './chromium-messages.js'
 
 /** Input of {@link predictLocalNetworkAccess}: the page, the target, and how the script calls it. */
 export interface LocalNetworkAccessInput {
@@ -65,6 +65,8 @@ export interface LocalNetworkAccessPrediction {
  * `NetworkError: Failed to execute 'send' on 'XMLHttpRequest': Failed to load '<url>'.`).
  */
 const XHR_SCRIPT_ERROR = 'an error event, status 0'
+/** What an EventSource's script sees of a refused request: `error`, and the source closed. */
+const EVENT_SOURCE_SCRIPT_ERROR = 'an error event, readyState CLOSED'
 
 /** `http:` on a loopback host is a potentially trustworthy origin, as is every `https:` one. */
 function isSecureContextOrigin(origin: URL): boolean {
@@ -116,8 +118,13 @@ export function predictLocalNetworkAccess(input: LocalNetworkAccessInput): Local
   const proxyFix = `route the call through the dev server's proxy (corsDevProxy({ '/api': '${target.origin}' })) so the page calls its own origin`
   const base = { applies, pageSpace, targetSpace, ...(permission === undefined ? {} : { permission }) }
   const chromiumLine = (text: string) =>
-    `Access to ${initiator} at '${target.href}' from origin '${page.origin}' has been blocked by CORS policy: ${text}`
-  const scriptError = initiator === 'fetch' ? 'TypeError: Failed to fetch' : XHR_SCRIPT_ERROR
+    `Access to ${initiatorWord(initiator)} at '${target.href}' from origin '${page.origin}' has been blocked by CORS policy: ${text}`
+  const scriptError =
+    initiator === 'fetch'
+      ? 'TypeError: Failed to fetch'
+      : initiator === 'EventSource'
+        ? EVENT_SOURCE_SCRIPT_ERROR
+        : XHR_SCRIPT_ERROR
   const option = initiator === 'fetch' ? input.targetAddressSpace : undefined
   if (option !== undefined && !TARGET_ADDRESS_SPACE_VALUES.has(option)) {
     // WebIDL rejects the value before anything is sent; there is no console line.

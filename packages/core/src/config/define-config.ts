@@ -22,7 +22,9 @@ export interface CorsDevProxyConfig extends CorsDevProxyOptions {
  * import { defineConfig } from '@cors-dev-proxy/core'
  * export default defineConfig({ routes: { '/api': 'http://localhost:3000' }, log: 'debug' })
  */
-export function defineConfig<C extends CorsDevProxyConfig>(config: C): C {
+export function defineConfig(config: CorsDevProxyConfig): CorsDevProxyConfig {
+  // Not generic: a type parameter would take `{ corz: true }` as a wider config, where the
+  // object literal against the type itself names the typo at compile time.
   return config
 }
 

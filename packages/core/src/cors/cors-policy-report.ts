@@ -5,6 +5,7 @@ import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import { requestedOrigin } from '../http/request-origin.js'
 import type { Logger } from '../log/logger.js'
+import { allowOriginExample } from './allow-origin-example.js'
 import type { CorsDecision } from './cors-decision.js'
 
 /**
@@ -17,12 +18,13 @@ export type CorsPolicyReporter = (req: ProxyRequest, decision: CorsDecision, sta
  * What to change in the route's own policy. `corsFix` speaks to a backend's owner ("or let
  * cors-dev-proxy answer with `cors: true`"), which is no help on a route that already has `cors`.
  */
-function policyFix(error: CorsError, origin: string, prefix: string, status: number): string {
+function policyFix(error: CorsError, origin: string, route: ResolvedRoute, status: number): string {
+  const prefix = route.prefix
   const where = `the \`cors\` option of route '${prefix}'`
   const hint = error.hint ?? ''
   switch (error.kind) {
     case 'missing-allow-origin':
-      return `allow the page's origin in ${where}, e.g. \`cors: { origin: ['${origin}'] }\` (by default only localhost and loopback origins are allowed)`
+      return `allow the page's origin in ${where}, e.g. \`${allowOriginExample(route.cors?.origin, origin)}\``
     case 'wildcard-origin-with-credentials':
       return `the page sends credentials, which \`*\` never allows: answer with its origin instead, e.g. \`cors: { origin: ['${origin}'], credentials: true }\` in ${where}`
     case 'invalid-allow-credentials':
@@ -155,7 +157,7 @@ export function createCorsPolicyReporter(route: ResolvedRoute, logger: Logger): 
         'warn',
         `cors ${route.prefix} ${diagnosis.stage}:${error.kind}`,
         () =>
-          `${req.method} ${req.url} from ${origin}: the browser will refuse this answer to the page (route '${route.prefix}' has \`cors\`, whose policy does not allow it)\n  ${diagnosis.message}\n  Fix: ${policyFix(error, origin, route.prefix, status)}`,
+          `${req.method} ${req.url} from ${origin}: the browser will refuse this answer to the page (route '${route.prefix}' has \`cors\`, whose policy does not allow it)\n  ${diagnosis.message}\n  Fix: ${policyFix(error, origin, route, status)}`,
       )
     } catch (error) {
       logger.debug(`CORS diagnostics failed for ${req.method} ${req.url}: ${String(error)}`)

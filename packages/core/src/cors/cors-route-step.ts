@@ -91,7 +91,29 @@ export function createCorsRouteStep(route: ResolvedRoute, logger: Logger): Route
 
   return function corsStep(req, res, next) {
     const decision = decide(req)
-    if (decision instanceof Promise) decision.then((settled) => apply(req, res, next, settled), next)
-    else apply(req, res, next, decision)
+    if (decision instanceof Promise) {
+      decision.then(
+        (settled) => apply(req, res, next, settled),
+        (error: unknown) => {
+          // Passed on as it is (as `cors` does), and remembered so the log can name its source.
+          if (error !== null && typeof error === 'object') originFunctionErrors.add(error)
+          next(error)
+        },
+      )
+    } else apply(req, res, next, decision)
   }
+}
+
+/** Errors a `cors.origin` function threw or rejected with (see {@link isOriginFunctionError}). */
+const originFunctionErrors = new WeakSet<object>()
+
+/**
+ * Whether a route step's error came from the route's `cors.origin` function, so that the log
+ * line can say so rather than show the bare message.
+ *
+ * @example
+ * isOriginFunctionError(error) // true for what `origin(origin, callback)` passed to its callback
+ */
+export function isOriginFunctionError(error: unknown): boolean {
+  return error !== null && typeof error === 'object' && originFunctionErrors.has(error)
 }

@@ -263,7 +263,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
       clearCopiedHead(res, copied)
       const hint =
         outcome.kind === 'too-large'
-          ? `the answer is larger than ${MAX_TRANSFORM_BYTES} bytes, too large for transformResponse`
+          ? `the answer is larger than ${MAX_TRANSFORM_BYTES / 2 ** 20} MiB, too large for transformResponse`
           : `transformResponse cannot decode Content-Encoding: ${outcome.encoding}`
       logger.error(
         `502 ${req.method} ${req.url} → ${label}: ${hint}`,

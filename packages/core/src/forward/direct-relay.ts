@@ -388,7 +388,7 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
       return
     }
     owner.logger.warn(
-      `${req.method} ${req.url} → ${this.label}: the server broke off its response (${errorCode(error) ?? error.message})`,
+      `${req.method} ${req.url} → ${this.label}: the server broke off its response (${errorCode(error) ?? error.message}); the browser sees a network error: check the server's log`,
       `${this.label} response broke off`,
     )
   }

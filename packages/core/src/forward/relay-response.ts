@@ -89,7 +89,10 @@ export function answerBrokenOff(
     hint: `the server at ${label} closed the connection in the middle of its answer: check its log`,
     code: errorCode(error),
   }
-  logger.warn(`502 ${req.method} ${req.url} → ${label}: ${failure.cause}`, `${label} ${failure.cause}`)
+  logger.warn(
+    `502 ${req.method} ${req.url} → ${label}: ${failure.cause} (${failure.hint})`,
+    `${label} ${failure.cause}`,
+  )
   sendUpstreamFailure(req, res, failure, label)
 }
 

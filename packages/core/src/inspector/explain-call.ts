@@ -146,7 +146,7 @@ export async function explainCall(call: FailedCall, options: ExplainOptions): Pr
       method: call.method,
       headers: call.headers.map(([name, value]) => [name, value] as [string, string]),
       credentials: call.credentials === 'include',
-      initiator: call.initiator === 'XMLHttpRequest' ? 'XMLHttpRequest' : 'fetch',
+      initiator: call.initiator,
     },
     { timeout: options.timeout ?? 5000 },
   )

@@ -30,7 +30,7 @@ function decodedText(
 /** Turns the held answer into a 502 that says why, dropping what described the original body. */
 function refuseTooLarge(head: ResponseHead, compressed: boolean): string {
   const what = compressed ? 'the answer inflates to more than' : 'the answer is larger than'
-  const error = `{"error":"${what} ${MAX_JSONP_SOURCE_BYTES} bytes, too large to wrap as JSONP"}\n`
+  const error = `{"error":"${what} ${MAX_JSONP_SOURCE_BYTES / 2 ** 20} MiB, too large to wrap as JSONP"}\n`
   for (const name of ['content-encoding', 'etag', 'last-modified', 'content-md5']) head.removeHeader(name)
   head.statusCode = 502
   head.setHeader('content-type', 'application/json; charset=utf-8')

@@ -28,7 +28,7 @@ export function createJsonpRouteStep(route: ResolvedRoute, logger?: Logger): Rou
           'warn',
           `jsonp ${route.prefix} too large`,
           () =>
-            `502 ${req.method} ${req.url}: the answer is larger than ${MAX_JSONP_SOURCE_BYTES} bytes (after decompression), too large to wrap as JSONP on route '${route.prefix}'`,
+            `502 ${req.method} ${req.url}: the answer is larger than ${MAX_JSONP_SOURCE_BYTES / 2 ** 20} MiB (after decompression), too large to wrap as JSONP on route '${route.prefix}'`,
         ),
       )
     }

@@ -9,6 +9,13 @@ describe('defineConfig and the one-object form', () => {
     expect(defineConfig(config)).toBe(config)
   })
 
+  it('names a misspelt option at compile time (pnpm typecheck fails on an unused directive)', () => {
+    const typo = () =>
+      // @ts-expect-error `corz` is not an option: the object literal is checked against the config type
+      defineConfig({ routes: { '/api': 'http://localhost:3000' }, corz: true })
+    expect(() => resolveOptions(typo() as never)).toThrow('corz')
+  })
+
   it('splits { routes, ...options } and leaves (routes, options) alone', () => {
     const routes = { '/api': 'http://localhost:3000' }
     expect(splitConfig({ routes, cors: true })).toEqual([routes, { cors: true }])

@@ -191,7 +191,7 @@ describe('CORS diagnostics of routes with cors', () => {
       [
         `[cors-dev-proxy] GET /api/users from ${lan}: the browser will refuse this answer to the page (route '/api' has \`cors\`, whose policy does not allow it)`,
         `${blockedAt(`${proxy.url}/api/users`, lan)}No 'Access-Control-Allow-Origin' header is present on the requested resource.`,
-        `Fix: allow the page's origin in the \`cors\` option of route '/api', e.g. \`cors: { origin: ['${lan}'] }\` (by default only localhost and loopback origins are allowed)`,
+        `Fix: allow the page's origin in the \`cors\` option of route '/api', e.g. \`cors: { origin: (origin) => isLoopbackOrigin(origin) || origin === '${lan}' } (isLoopbackOrigin from '@cors-dev-proxy/core' keeps the localhost origins allowed)\``,
       ],
     ])
     // The two repeats and the other origin are the same cause on the same route: counted, not

@@ -134,6 +134,28 @@ describe('a route with cors', () => {
     expect(refused.headers['access-control-allow-origin']).toBe('http://backend.test')
   })
 
+  it('answers 500 when the origin function fails, and the log names the function and the route', async () => {
+    const target = await startTarget()
+    const sink = captureLogSink()
+    const proxy = await startProxy(
+      {
+        '/api': {
+          target: target.url,
+          cors: { origin: (_origin, callback) => callback(new Error('registry down')) },
+        },
+      },
+      { logger: sink, log: 'error' },
+    )
+    const res = await sendRequest(`${proxy.url}/api/x`, { headers: { origin: PAGE } })
+    expect(res.status).toBe(500)
+    expect(target.seen).toEqual([])
+    expect(sink.lines.map((line) => line.message)).toContainEqual(
+      expect.stringContaining(
+        "500 GET /api/x: the cors.origin function of route '/api' threw: registry down",
+      ),
+    )
+  })
+
   it.each(['h2', 'h2c'] as const)('works for HTTP/2 clients (%s)', async (kind) => {
     const target = await startTarget()
     const proxy = await startProxy({ '/api': { target: target.url, cors: true } }, {}, kind)

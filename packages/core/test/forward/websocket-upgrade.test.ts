@@ -289,7 +289,8 @@ describe('a ws route with cors', () => {
     }
     expect(upstream.handshakes).toHaveLength(0)
     expect(sink.lines.filter((line) => line.message.includes('refused (403)'))).toHaveLength(1)
-    expect(sink.text()).toContain("cors: { origin: ['http://evil.example'] }")
+    // The fix adds the page to the route's list rather than replacing it.
+    expect(sink.text()).toContain("cors: { origin: ['http://localhost:5173', 'http://evil.example'] }")
     await (await openClient(`${dev.url}/socket`, undefined, { origin: 'http://localhost:5173' })).firstMessage
     // A program (no Origin) is not a page: CORS is about pages.
     await (await openClient(`${dev.url}/socket`)).firstMessage
