@@ -12,7 +12,6 @@ import { type ForwardDeps, outgoingParts } from './forward-request.js'
 import { HookFailure, type OutgoingParts, outgoingRequest, runHooks } from './hook-runner.js'
 import { LostBody, RefusedBody, settleHookedBody } from './hooked-body.js'
 import { createLocationRewrite } from './location-rewrite.js'
-import { streamRefused } from './multiplexed-pool.js'
 import {
   describeUpstreamError,
   errorCode,
@@ -20,6 +19,7 @@ import {
   targetLabel,
   type UpstreamFailure,
 } from './proxy-error.js'
+import { streamRefused } from './renewable-dispatcher.js'
 import { type RequestBody, requestBodyOf, upstreamBodyOf } from './request-body.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
 import { mayRetry, refusedStream } from './retry-policy.js'

@@ -1,4 +1,5 @@
 import { Client, type Dispatcher, Pool } from 'undici'
+import { RenewableDispatcher } from './renewable-dispatcher.js'
 import { WrappingDispatcher } from './wrapping-dispatcher.js'
 
 /**
@@ -13,17 +14,6 @@ const STREAMS_PER_CONNECTION = 100
  * handshakes, and 4 × 100 streams leave room for many long event streams.
  */
 const CONNECTIONS = 4
-
-/**
- * Streams the proxy may reset on the shared connections (a client that left, a deadline) before
- * they are replaced. undici resets a stream with `NO_ERROR`, and Node's HTTP/2 server then keeps
- * its side open until the handler has written its whole answer, which it cannot once the window
- * is spent: the answer stays buffered in that session (an event stream's handler writes for
- * ever), and past its `maxSessionMemory` (10 MB) the server refuses every new stream with
- * `ENHANCE_YOUR_CALM`, then closes the session. Measured: 13 reset 1 MiB downloads on one
- * session, and every later request was refused. Closing the connection frees all of it.
- */
-const RESETS_BEFORE_NEW_CONNECTIONS = 4
 
 /** A body undici sends as it reads it (a stream or an async iterable): not replayable, not shared. */
 function isStreamedBody(body: unknown): boolean {
@@ -81,30 +71,34 @@ export function createMultiplexedPool(
         return client
       },
     })
-  const separate = new Pool(origin, options)
-  return new MultiplexedPool(openShared, separate, negotiated)
+  // Both pools are replaced together when the connections are renewed (see RenewableDispatcher).
+  const open = (): TwoPools => new TwoPools(openShared(), new Pool(origin, options))
+  return new MultiplexedPool(open, negotiated)
 }
 
 /**
- * Tells the dispatcher that the proxy reset one of its requests in flight (see
- * {@link RESETS_BEFORE_NEW_CONNECTIONS}); a no-op for any dispatcher but a multiplexed pool.
- *
- * @example
- * streamReset(pool.poolFor(route))
+ * The multiplexing pool and the pool of separate connections, closed and destroyed as one (the
+ * multiplexed pool picks one of the two per request; `dispatch` here is only the shared one).
  */
-export function streamReset(dispatcher: Dispatcher): void {
-  if (dispatcher instanceof MultiplexedPool) dispatcher.reset()
-}
+class TwoPools extends WrappingDispatcher {
+  constructor(
+    readonly shared: Dispatcher,
+    readonly separate: Dispatcher,
+  ) {
+    super()
+  }
 
-/**
- * Tells the dispatcher that the target refused a stream (`REFUSED_STREAM`, `ENHANCE_YOUR_CALM`):
- * a multiplexed pool moves its next requests to new connections at once.
- *
- * @example
- * streamRefused(pool.poolFor(route))
- */
-export function streamRefused(dispatcher: Dispatcher): void {
-  if (dispatcher instanceof MultiplexedPool) dispatcher.renew()
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    return this.shared.dispatch(options, handler)
+  }
+
+  protected closeOwned(): Promise<void> {
+    return Promise.all([this.shared.close(), this.separate.close()]).then(() => undefined)
+  }
+
+  protected destroyOwned(error: Error | null): Promise<void> {
+    return Promise.all([this.shared.destroy(error), this.separate.destroy(error)]).then(() => undefined)
+  }
 }
 
 /**
@@ -112,58 +106,19 @@ export function streamRefused(dispatcher: Dispatcher): void {
  * connection of its own (uploads, and everything once the target is known to answer HTTP/1.1);
  * see {@link createMultiplexedPool}.
  */
-class MultiplexedPool extends WrappingDispatcher {
-  #shared: Dispatcher
-  /** Replaced shared pools, closing once their requests are done. */
-  readonly #retired = new Set<Dispatcher>()
-  #resets = 0
-
+class MultiplexedPool extends RenewableDispatcher<TwoPools> {
   constructor(
-    private readonly openShared: () => Dispatcher,
-    private readonly separate: Dispatcher,
+    open: () => TwoPools,
     private readonly negotiated: () => string | undefined,
   ) {
-    super()
-    this.#shared = openShared()
+    super(open)
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const { shared, separate } = this.current
     if (isStreamedBody(options.body) || this.negotiated() === 'http/1.1') {
-      return this.separate.dispatch(options, handler)
+      return separate.dispatch(options, handler)
     }
-    return this.#shared.dispatch({ ...options, idempotent: true }, handler)
-  }
-
-  /** One more stream reset by the proxy: new connections once there were a few. */
-  reset(): void {
-    this.#resets += 1
-    if (this.#resets >= RESETS_BEFORE_NEW_CONNECTIONS) this.renew()
-  }
-
-  /**
-   * New requests go to new connections; the old ones close once their requests are done, which
-   * frees whatever the target kept for the streams the proxy reset.
-   */
-  renew(): void {
-    const old = this.#shared
-    this.#shared = this.openShared()
-    this.#resets = 0
-    this.#retired.add(old)
-    old
-      .close()
-      .catch(() => undefined)
-      .finally(() => this.#retired.delete(old))
-  }
-
-  protected closeOwned(): Promise<void> {
-    const owned = [this.#shared, this.separate, ...this.#retired]
-    return Promise.all(owned.map((dispatcher) => dispatcher.close().catch(() => undefined))).then(
-      () => undefined,
-    )
-  }
-
-  protected destroyOwned(error: Error | null): Promise<void> {
-    const owned = [this.#shared, this.separate, ...this.#retired]
-    return Promise.all(owned.map((dispatcher) => dispatcher.destroy(error))).then(() => undefined)
+    return shared.dispatch({ ...options, idempotent: true }, handler)
   }
 }

@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher, interceptors } from 'undici'
+import { RenewableDispatcher } from './renewable-dispatcher.js'
 import { WrappingDispatcher } from './wrapping-dispatcher.js'
 
 /**
@@ -109,19 +110,21 @@ export function createRedirectDispatcher(
   maxRedirections: number,
   options: Agent.Options,
 ): Dispatcher {
-  const agent = new Agent(options)
-  const following = agent.compose(
-    dropBodyHeadersAfterRedirect(),
-    interceptors.redirect({ maxRedirections }),
-    limitRedirects(maxRedirections),
-  )
-  return new OriginDispatcher(origin, following, agent)
+  const open = (): FollowingAgent => {
+    const agent = new Agent(options)
+    const following = agent.compose(
+      dropBodyHeadersAfterRedirect(),
+      interceptors.redirect({ maxRedirections }),
+      limitRedirects(maxRedirections),
+    )
+    return new FollowingAgent(following, agent)
+  }
+  return new OriginDispatcher(origin, open, options.allowH2 === true)
 }
 
-/** Sends every request to one origin first (an `Agent` needs `origin` in each request's options). */
-class OriginDispatcher extends WrappingDispatcher {
+/** An agent and the redirect-following dispatcher composed on it, closed and destroyed as one. */
+class FollowingAgent extends WrappingDispatcher {
   constructor(
-    private readonly origin: string,
     private readonly following: Dispatcher,
     private readonly agent: Agent,
   ) {
@@ -129,7 +132,7 @@ class OriginDispatcher extends WrappingDispatcher {
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-    return this.following.dispatch({ ...options, origin: this.origin }, handler)
+    return this.following.dispatch(options, handler)
   }
 
   protected closeOwned(): Promise<void> {
@@ -138,5 +141,29 @@ class OriginDispatcher extends WrappingDispatcher {
 
   protected destroyOwned(error: Error | null): Promise<void> {
     return this.agent.destroy(error)
+  }
+}
+
+/**
+ * Sends every request to one origin first (an `Agent` needs `origin` in each request's options);
+ * with HTTP/2 allowed, its connections are renewed as a multiplexed pool's are (see
+ * `RenewableDispatcher`): undici keeps an HTTP/2 connection for one request after another.
+ */
+class OriginDispatcher extends RenewableDispatcher<FollowingAgent> {
+  constructor(
+    private readonly origin: string,
+    open: () => FollowingAgent,
+    private readonly http2: boolean,
+  ) {
+    super(open)
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    return this.current.dispatch({ ...options, origin: this.origin }, handler)
+  }
+
+  /** Over HTTP/1.1 a reset request takes its connection with it: nothing to renew. */
+  override noteReset(): void {
+    if (this.http2) super.noteReset()
   }
 }

@@ -166,7 +166,10 @@ describe('http2: true', () => {
     }
   })
 
-  it('keeps a Node target answering after many downloads the clients broke off', async () => {
+  it.each([
+    ['', {}],
+    [' (with followRedirects)', { followRedirects: true }],
+  ])('keeps a Node target answering after many downloads the clients broke off%s', async (_name, extra) => {
     // undici resets an aborted stream with NO_ERROR, and Node's server then keeps the stream
     // (and the answer it buffered) until the session closes: past 10 MB it refused every new
     // stream with ENHANCE_YOUR_CALM (13 broken-off 1 MiB downloads were enough) and 502s followed.
@@ -197,7 +200,7 @@ describe('http2: true', () => {
     await new Promise<void>((resolve) => big.listen(0, '127.0.0.1', resolve))
     const origin = `https://127.0.0.1:${(big.address() as AddressInfo).port}`
     const proxy = await serveProxy(
-      { '/api': { target: origin, secure: false, http2: true } },
+      { '/api': { target: origin, secure: false, http2: true, ...extra } },
       { log: 'silent' },
     )
     try {
