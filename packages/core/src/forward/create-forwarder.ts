@@ -328,8 +328,8 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
           `${req.method} ${req.url}: ${relay.label} refused the stream (${error.message}); sent again on a new connection`,
         )
         const dispatcher = pool.poolFor(routed)
-        streamRefused(dispatcher)
-        dispatcher.dispatch(relay.options, relay)
+        streamRefused(dispatcher, relay.generation)
+        relay.send(dispatcher)
         return true
       }
       logger.debug(

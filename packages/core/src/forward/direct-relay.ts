@@ -9,7 +9,7 @@ import type { LocationRewriter } from './location-rewrite.js'
 import { errorCode } from './proxy-error.js'
 import { headersFromRaw } from './raw-headers.js'
 import { answerBrokenOff, isBodiless, isEventStream, writeUpstreamHead } from './relay-response.js'
-import { streamReset } from './renewable-dispatcher.js'
+import { generationOf, streamReset } from './renewable-dispatcher.js'
 import { ResponseTimeoutError, whenBodySent } from './response-deadline.js'
 import { buildClientHeaders } from './response-headers.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
@@ -91,8 +91,10 @@ function fireDeadline(relay: DirectRelay): void {
 export class DirectRelay implements Dispatcher.DispatchHandler {
   /** undici's abort of the current attempt; `undefined` before it connects. */
   #abort: ((error?: Error) => void) | undefined
-  /** Where the request went first, told when the relay resets it (see `streamReset`). */
+  /** Where the request went, told when the relay resets it (see `streamReset`). */
   #dispatcher: Dispatcher | undefined
+  /** The generation of that dispatcher's connections the request went to (see `generationOf`). */
+  generation = 0
   #resume: (() => void) | undefined
   #timer: NodeJS.Timeout | undefined
   #state = WAITING
@@ -138,7 +140,13 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
     this.res.once('close', () => {
       if (this.#state !== DONE) this.#leave(new ClientGoneError('the client went away'))
     })
+    this.send(dispatcher)
+  }
+
+  /** Hands the request to `dispatcher`: the first time, and again for a retry. */
+  send(dispatcher: Dispatcher): void {
     this.#dispatcher = dispatcher
+    this.generation = generationOf(dispatcher)
     dispatcher.dispatch(this.options, this)
   }
 
@@ -404,6 +412,6 @@ export class DirectRelay implements Dispatcher.DispatchHandler {
   /** Aborts the request in flight: undici resets its stream, or drops its connection. */
   #reset(reason: Error): void {
     ;(this.#abort as (error?: Error) => void)(reason)
-    if (this.#dispatcher !== undefined) streamReset(this.#dispatcher)
+    if (this.#dispatcher !== undefined) streamReset(this.#dispatcher, this.generation)
   }
 }

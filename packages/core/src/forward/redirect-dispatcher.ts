@@ -163,7 +163,7 @@ class OriginDispatcher extends RenewableDispatcher<FollowingAgent> {
   }
 
   /** Over HTTP/1.1 a reset request takes its connection with it: nothing to renew. */
-  override noteReset(): void {
-    if (this.http2) super.noteReset()
+  override noteReset(generation: number): void {
+    if (this.http2) super.noteReset(generation)
   }
 }

@@ -30,25 +30,38 @@ export abstract class RenewableDispatcher<T extends Dispatcher> extends Wrapping
   /** Replaced dispatchers, closing once their requests are done. */
   readonly #retired = new Set<Dispatcher>()
   #resets = 0
+  /**
+   * Which connections requests go to now, counted up by {@link renew}. A request remembers the
+   * generation it went to, so that what happens to it concerns only those connections: a burst
+   * of refusals from spent connections renews them once, not once per refused request.
+   */
+  generation = 0
 
   constructor(private readonly open: () => T) {
     super()
     this.current = open()
   }
 
-  /** The proxy reset one of this dispatcher's requests in flight: new connections once there were a few. */
-  noteReset(): void {
+  /**
+   * The proxy reset a request in flight that went to connections of `generation`: new
+   * connections once there were a few on the current ones.
+   */
+  noteReset(generation: number): void {
+    if (generation !== this.generation) return
     this.#resets += 1
-    if (this.#resets >= RESETS_BEFORE_NEW_CONNECTIONS) this.renew()
+    if (this.#resets >= RESETS_BEFORE_NEW_CONNECTIONS) this.renew(generation)
   }
 
   /**
-   * New requests go to new connections; the old ones close once their requests are done, which
-   * frees whatever the target kept for the streams the proxy reset.
+   * New requests go to new connections, unless they already do since the request of
+   * `generation` went out; the old ones close once their requests are done, which frees
+   * whatever the target kept for the streams the proxy reset.
    */
-  renew(): void {
+  renew(generation: number): void {
+    if (generation !== this.generation) return
     const old = this.current
     this.current = this.open()
+    this.generation += 1
     this.#resets = 0
     this.#retired.add(old)
     old
@@ -71,23 +84,37 @@ export abstract class RenewableDispatcher<T extends Dispatcher> extends Wrapping
 }
 
 /**
- * Tells the dispatcher that the proxy reset one of its requests in flight (see
- * {@link RESETS_BEFORE_NEW_CONNECTIONS}); a no-op for a dispatcher without HTTP/2 connections.
+ * The generation of connections a request sent on `dispatcher` now goes to (see
+ * `RenewableDispatcher.generation`); 0 for any other dispatcher.
  *
  * @example
- * streamReset(pool.poolFor(route))
+ * const generation = generationOf(dispatcher)
+ * dispatcher.dispatch(options, handler)
  */
-export function streamReset(dispatcher: Dispatcher): void {
-  if (dispatcher instanceof RenewableDispatcher) dispatcher.noteReset()
+export function generationOf(dispatcher: Dispatcher): number {
+  return dispatcher instanceof RenewableDispatcher ? dispatcher.generation : 0
 }
 
 /**
- * Tells the dispatcher that the target refused a stream (`REFUSED_STREAM`, `ENHANCE_YOUR_CALM`):
- * it moves its next requests to new connections at once.
+ * Tells the dispatcher that the proxy reset one of its requests in flight, sent to connections
+ * of `generation` (see {@link RESETS_BEFORE_NEW_CONNECTIONS}); a no-op for a dispatcher without
+ * HTTP/2 connections.
  *
  * @example
- * streamRefused(pool.poolFor(route))
+ * streamReset(pool.poolFor(route), generation)
  */
-export function streamRefused(dispatcher: Dispatcher): void {
-  if (dispatcher instanceof RenewableDispatcher) dispatcher.renew()
+export function streamReset(dispatcher: Dispatcher, generation: number): void {
+  if (dispatcher instanceof RenewableDispatcher) dispatcher.noteReset(generation)
+}
+
+/**
+ * Tells the dispatcher that the target refused a stream (`REFUSED_STREAM`, `ENHANCE_YOUR_CALM`)
+ * of a request sent to connections of `generation`: it moves its next requests to new
+ * connections at once, unless it already did.
+ *
+ * @example
+ * streamRefused(pool.poolFor(route), generation)
+ */
+export function streamRefused(dispatcher: Dispatcher, generation: number): void {
+  if (dispatcher instanceof RenewableDispatcher) dispatcher.renew(generation)
 }
