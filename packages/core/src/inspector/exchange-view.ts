@@ -1,7 +1,7 @@
 import { evaluateCors } from '../browser/evaluate-cors.js'
 import { getHeader, type HeaderEntry } from '../http/header-list.js'
 import { type ExchangeRecord, originOf, responseHeaderLines } from './exchange-ring.js'
-import { maskHeaderLines, maskUrl } from './mask-secrets.js'
+import { maskBody, maskHeaderLines, maskUrl } from './mask-secrets.js'
 
 /** The CORS verdict of one exchange, as the browser that made it judged (or would judge) it. */
 export interface ExchangeCorsVerdict {
@@ -123,11 +123,11 @@ function pairs(lines: readonly string[]): HeaderEntry[] {
   return out
 }
 
-/** Bodies are shown as UTF-8 text; a binary body as its size. */
-function bodyText(body: Buffer | undefined): string | undefined {
+/** Bodies are shown as UTF-8 text with their credentials masked (see `maskBody`); a binary body as its size. */
+function bodyText(body: Buffer | undefined, contentType: string | undefined): string | undefined {
   if (body === undefined) return undefined
   const text = body.toString('utf8')
-  return text.includes('\uFFFD') ? `(${body.byteLength} bytes of binary data)` : text
+  return text.includes('\uFFFD') ? `(${body.byteLength} bytes of binary data)` : maskBody(text, contentType)
 }
 
 /**
@@ -138,6 +138,7 @@ function bodyText(body: Buffer | undefined): string | undefined {
  */
 export function viewExchange(record: ExchangeRecord): ExchangeView {
   const requestHeaders = pairs(record.requestHeaders)
+  const responseLines = responseHeaderLines(record)
   return {
     id: record.id,
     startedAt: new Date(record.startedAt).toISOString(),
@@ -151,13 +152,13 @@ export function viewExchange(record: ExchangeRecord): ExchangeView {
     ttfb: record.ttfb === undefined ? undefined : Math.round(record.ttfb * 10) / 10,
     total: record.total === undefined ? undefined : Math.round(record.total * 10) / 10,
     requestHeaders: maskHeaderLines(record.requestHeaders),
-    responseHeaders: maskHeaderLines(responseHeaderLines(record)),
+    responseHeaders: maskHeaderLines(responseLines),
     requestBytes: record.requestBytes,
     responseBytes: record.responseBytes,
     hooks: record.hooks,
     cors: corsVerdictOf(record, requestHeaders),
-    requestBody: bodyText(record.requestBody),
-    responseBody: bodyText(record.responseBody),
+    requestBody: bodyText(record.requestBody, getHeader(requestHeaders, 'content-type')),
+    responseBody: bodyText(record.responseBody, getHeader(pairs(responseLines), 'content-type')),
     bodiesTruncated: record.bodiesTruncated,
     aborted: record.aborted,
     replayOf: record.replayOf,

@@ -104,3 +104,72 @@ export function maskUrl(url: string): string {
     .join('&')
   return `${url.slice(0, question + 1)}${masked}${hash < 0 ? '' : url.slice(hash)}`
 }
+
+/**
+ * Field names of a body whose values are credentials: any name containing `password`,
+ * `passwd` or `secret`, or ending in `token`, `apikey`, `privatekey`, `jwt`, `credential(s)` or
+ * `authorization`, compared without case, `-`, `_` or `.` (`accessToken`, `refresh_token`,
+ * `client-secret`, `newPassword`). Stricter than the query rule: in a body, `code` or `key` is
+ * usually an error code or a name.
+ */
+function isSecretField(name: string): boolean {
+  const flat = name.toLowerCase().replace(/[-_.]/g, '')
+  return (
+    /passw(or)?d|secret/.test(flat) || /(token|apikey|privatekey|jwt|credentials?|authorization)$/.test(flat)
+  )
+}
+
+/** A JSON value with the values of secret fields masked, at any depth; `found` says whether there were any. */
+function maskJsonValue(value: unknown, found: { masked: boolean }): unknown {
+  if (Array.isArray(value)) return value.map((inner) => maskJsonValue(inner, found))
+  if (value === null || typeof value !== 'object') return value
+  const out: Record<string, unknown> = {}
+  for (const [name, inner] of Object.entries(value)) {
+    if (isSecretField(name) && inner !== null && typeof inner !== 'object') {
+      out[name] = MASK
+      found.masked = true
+    } else out[name] = maskJsonValue(inner, found)
+  }
+  return out
+}
+
+/** `"password": "…"` pairs in JSON text that does not parse (a body cut at the size limit). */
+const JSON_STRING_FIELD = /("([^"\\]*)"\s*:\s*)"(?:[^"\\]|\\.)*("?)/g
+
+/**
+ * A request or response body as the inspector and the HAR show it: the values of credential
+ * fields (`password`, `token`, `client_secret`…) masked in JSON and in form-encoded bodies, as
+ * query values are. Other bodies are shown as they are.
+ *
+ * @example
+ * maskBody('{"user":"ada","password":"hunter2"}', 'application/json') // '{"user":"ada","password":"[masked]"}'
+ * maskBody('user=ada&password=hunter2', 'application/x-www-form-urlencoded') // 'user=ada&password=%5Bmasked%5D'
+ */
+export function maskBody(text: string, contentType: string | undefined): string {
+  const type = (contentType ?? '').toLowerCase()
+  if (type.includes('application/x-www-form-urlencoded')) {
+    const params = new URLSearchParams(text)
+    let masked = false
+    for (const name of new Set(params.keys())) {
+      if (isSecretField(name) || isSecretParam(name)) {
+        params.set(name, MASK)
+        masked = true
+      }
+    }
+    return masked ? params.toString() : text
+  }
+  const trimmed = text.trimStart()
+  if (!type.includes('json') && !trimmed.startsWith('{') && !trimmed.startsWith('[')) return text
+  try {
+    const parsed: unknown = JSON.parse(text)
+    if (parsed === null || typeof parsed !== 'object') return text
+    const found = { masked: false }
+    const masked = maskJsonValue(parsed, found)
+    // Shown as it came unless something was masked (its spacing tells the developer something).
+    return found.masked ? JSON.stringify(masked) : text
+  } catch {
+    return text.replace(JSON_STRING_FIELD, (whole, head: string, name: string, close: string) =>
+      isSecretField(name) ? `${head}"${MASK}${close === '' ? '' : '"'}` : whole,
+    )
+  }
+}

@@ -92,6 +92,12 @@ describe('the endpoints under /__cors-dev-proxy/', () => {
     )
     await sendRequest(`${front.url}/api/during`, { method: 'POST', headers: secret, body: 'second body' })
     await arrived
+    // A credential in a JSON body is masked too; the record keeps it for replay.
+    await sendRequest(`${front.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"user":"ada","password":"body-secret"}',
+    })
     events.destroy()
     const list = json((await sendRequest(`${front.url}/__cors-dev-proxy/exchanges`)).body) as Record<
       string,
@@ -100,7 +106,10 @@ describe('the endpoints under /__cors-dev-proxy/', () => {
     const during = list.find((view) => view.url === '/api/during')
     expect(during).toMatchObject({ requestBody: 'second body', responseBody: '{"path":"/during"}' })
     const everything = `${streamed}${JSON.stringify(list)}${(await sendRequest(`${front.url}/__cors-dev-proxy/har`)).body}`
-    for (const value of ['top-secret', 'cookie-secret', 'query-secret', 'server-secret']) {
+    expect(list.find((view) => view.url === '/api/login')).toMatchObject({
+      requestBody: '{"user":"ada","password":"[masked]"}',
+    })
+    for (const value of ['top-secret', 'cookie-secret', 'query-secret', 'server-secret', 'body-secret']) {
       expect(everything).not.toContain(value)
     }
 

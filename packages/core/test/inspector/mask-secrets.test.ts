@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { MASK, maskHeaderLines, maskHeaderValue, maskUrl } from '../../src/inspector/mask-secrets.js'
+import {
+  MASK,
+  maskBody,
+  maskHeaderLines,
+  maskHeaderValue,
+  maskUrl,
+} from '../../src/inspector/mask-secrets.js'
 
 describe('maskHeaderValue', () => {
   it.each([
@@ -49,5 +55,31 @@ describe('maskUrl', () => {
     ['/a?%74oken=x', `/a?%74oken=${MASK}`],
   ])('%s → %s', (url, masked) => {
     expect(maskUrl(url)).toBe(masked)
+  })
+})
+
+describe('maskBody', () => {
+  it.each([
+    [
+      '{"user":"ada","password":"hunter2","profile":{"accessToken":"t1","tokenType":"Bearer","code":"E42"}}',
+      'application/json',
+      `{"user":"ada","password":"${MASK}","profile":{"accessToken":"${MASK}","tokenType":"Bearer","code":"E42"}}`,
+    ],
+    // Arrays, snake case, and a JSON body sent without a JSON type.
+    ['[{"client_secret":"s","id":1}]', 'text/plain', `[{"client_secret":"${MASK}","id":1}]`],
+    // Cut at the size limit: no longer JSON, masked field by field.
+    ['{"refresh_token":"abc","name":"ad', 'application/json', `{"refresh_token":"${MASK}","name":"ad`],
+    ['{"name":"x","password":"hunt', 'application/json', `{"name":"x","password":"${MASK}`],
+    [
+      'user=ada&password=hunter2&api_key=k',
+      'application/x-www-form-urlencoded; charset=UTF-8',
+      'user=ada&password=%5Bmasked%5D&api_key=%5Bmasked%5D',
+    ],
+    // Nothing to mask: the text as it was, spacing included.
+    ['{ "user": "ada" }', 'application/json', '{ "user": "ada" }'],
+    ['user=ada', 'application/x-www-form-urlencoded', 'user=ada'],
+    ['<p>password: hunter2</p>', 'text/html', '<p>password: hunter2</p>'],
+  ])('%s (%s)', (text, type, masked) => {
+    expect(maskBody(text, type)).toBe(masked)
   })
 })
