@@ -111,6 +111,7 @@ function sections(results) {
         'p50 ms',
         'p99 ms',
         'errors',
+        'CPU µs/req',
         '÷ backend',
         '÷ ours (node:http)',
         '÷ `dispatch()`',
@@ -123,6 +124,7 @@ function sections(results) {
         ms(s.p50Us),
         ms(s.p99Us),
         String(s.errors),
+        fixed(s.cpuUsPerRequest, 1),
         versus(pair, 'backend', cid),
         versus(pair, 'ours-node', cid),
         versus(pair, 'undici-dispatch', cid),
@@ -255,9 +257,12 @@ function memoryTable(results) {
   )}`
 }
 
-/** The per-round ratios of two contenders' small-GET p99 (a tail is only comparable within a round). */
-function p99Spread(results, a, b) {
-  const rounds = (id) => results.scenarios.get?.contenders[id]?.rounds.map((r) => r?.p99Us ?? Number.NaN)
+/**
+ * The per-round ratios of a small-GET number of two contenders: the p99 (a tail is only
+ * comparable within a round), or the CPU each request cost the contender's own process.
+ */
+function roundSpread(results, key, a, b) {
+  const rounds = (id) => results.scenarios.get?.contenders[id]?.rounds.map((r) => r?.[key] ?? Number.NaN)
   const [x, y] = [rounds(a), rounds(b)]
   if (!x || !y) return undefined
   const spread = ratioSpread(x, y)
@@ -284,8 +289,26 @@ function targets(results) {
   ratio('get', 'ours-transform', 'ours-node', 0.95)
   ratio('upstream-h2', 'ours-tls-h2', 'ours-tls-h1', 1)
   ratio('upstream-h2-100', 'ours-tls-h2', 'ours-tls-h1', 1)
-  const p99 = p99Spread(results, 'ours-node', 'undici-dispatch')
+  const p99 = roundSpread(results, 'p99Us', 'ours-node', 'undici-dispatch')
   if (p99) check('ours-node p99 ÷ dispatch() p99, same round, ≤ 1', p99, p99.median <= 1, spreadCell(p99))
+  // The same comparisons in CPU per request of the contender's own process: a req/s ratio of
+  // at least `min` is a CPU ratio of at most 1 / min.
+  for (const [a, b, min] of [
+    ['ours-node', 'undici-dispatch', 1],
+    ['ours-serve', 'undici-dispatch', 1],
+    ['ours-wds', 'ours-node', 0.95],
+    ['ours-hooked', 'ours-node', 0.95],
+    ['ours-transform', 'ours-node', 0.95],
+  ]) {
+    const cpu = roundSpread(results, 'cpuUsPerRequest', a, b)
+    if (cpu)
+      check(
+        `CPU per request, ${a} ÷ ${b} (get) ≤ ${fixed(1 / min, 2)}`,
+        cpu,
+        cpu.median <= 1 / min,
+        spreadCell(cpu),
+      )
+  }
   ratio('get', 'ours-vite', 'vite-proxy', 5)
   ratio('h2', 'ours-vite-h2', 'vite-proxy-h2', 3)
   ratio('get', 'ours-node24', 'hpm4', 4)

@@ -29,6 +29,7 @@ import { measureLab } from './lab.mjs'
 import { loadAverage, machine, versions } from './machine.mjs'
 import { measureMemory } from './memory.mjs'
 import { startNginx } from './nginx.mjs'
+import { serverCpuUs } from './process-cpu.mjs'
 import { runTool, startServer } from './processes.mjs'
 import { formatResults, renderReport, summarize } from './report.mjs'
 import { writeCertificate } from './tls.mjs'
@@ -230,6 +231,7 @@ async function measureLoad(scenario, id, { warm = false, retry = false } = {}) {
       problem(`${scenario.id} ${id}`, `h2load negotiated ${result.protocol}, not h2`)
     return result
   }
+  const pid = running.get(contender(id).server)?.pid
   const result = await runWrk({
     url,
     connections: scenario.connections,
@@ -238,6 +240,7 @@ async function measureLoad(scenario, id, { warm = false, retry = false } = {}) {
     method,
     headers,
     bodyBytes: scenario.bodyBytes,
+    cpu: pid === undefined ? undefined : () => serverCpuUs(pid),
   })
   const transferBytes = scenario.bodyBytes ?? Number(/[?&]n=(\d+)/.exec(scenario.path)?.[1] ?? 0)
   if (transferBytes > 0) result.mbps = (result.rps * transferBytes) / 2 ** 20

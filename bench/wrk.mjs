@@ -21,6 +21,7 @@ const script = fileURLToPath(new URL('wrk-report.lua', import.meta.url))
  * @property {number} p99Us
  * @property {number} errors connect, read, write and timeout errors, and answers that are not 2xx or 3xx
  * @property {Record<string, number>} errorKinds
+ * @property {number} [cpuUsPerRequest] the server's own CPU time per request, µs (when `cpu` was given)
  */
 
 /**
@@ -32,9 +33,10 @@ const script = fileURLToPath(new URL('wrk-report.lua', import.meta.url))
  * @param {string} [run.method]
  * @param {string} [run.headers] `Name: value|Name: value`
  * @param {number} [run.bodyBytes] an upload of this size per request
+ * @param {() => number | undefined} [run.cpu] the server's CPU time so far, µs (`serverCpuUs`)
  * @returns {Promise<WrkResult>}
  */
-export async function runWrk({ url, connections, warmupMs, durationMs, method, headers, bodyBytes }) {
+export async function runWrk({ url, connections, warmupMs, durationMs, method, headers, bodyBytes, cpu }) {
   const env = {
     BENCH_METHOD: method ?? '',
     BENCH_HEADERS: headers ?? '',
@@ -52,7 +54,9 @@ export async function runWrk({ url, connections, warmupMs, durationMs, method, h
     url,
   ]
   if (warmupMs > 0) await runTool('wrk', args(warmupMs), { ms: warmupMs, env })
+  const cpuBefore = cpu?.()
   const { stdout, stderr } = await runTool('wrk', args(durationMs), { ms: durationMs, env })
+  const cpuAfter = cpu?.()
   const line = /^BENCH-RESULT (.*)$/m.exec(stdout)
   if (!line) throw new Error(`wrk printed no result for ${url}:\n${stdout}${stderr}`)
   const result = JSON.parse(line[1])
@@ -66,5 +70,10 @@ export async function runWrk({ url, connections, warmupMs, durationMs, method, h
     p99Us: result.latencyUs.p99,
     errors: Object.values(errorKinds).reduce((sum, n) => sum + n, 0),
     errorKinds,
+    // The server's own CPU per request during the measured run (clock ticks of 10 ms: a run of
+    // a second holds dozens of them), when `cpu` reads it.
+    ...(cpuBefore !== undefined && cpuAfter !== undefined && result.requests > 0
+      ? { cpuUsPerRequest: Math.round(((cpuAfter - cpuBefore) / result.requests) * 100) / 100 }
+      : {}),
   }
 }
