@@ -56,6 +56,10 @@ describe.skipIf(CADDY === undefined)('serve --http3', () => {
     browser = await launchQuicChromium({ forceQuicOn: [`localhost:${port}`], spki: spkiSha256(cert) })
   }, 60_000)
 
+  /** Another `serve --http3` in the same project, for the tests that end it or its Caddy. */
+  const startSecondServe = () =>
+    startCliServer(['serve', '--port', '0', '--http3', '--mock', '/api'], { cwd: project, timeout: 20_000 })
+
   afterAll(async () => {
     await browser?.close()
     await serve?.stop()
@@ -115,10 +119,7 @@ describe.skipIf(CADDY === undefined)('serve --http3', () => {
   })
 
   it('watches Caddy: if it dies, serve says so and exits 1 (its URL is gone)', async () => {
-    const other = await startCliServer(['serve', '--port', '0', '--http3', '--mock', '/api'], {
-      cwd: project,
-      timeout: 20_000,
-    })
+    const other = await startSecondServe()
     try {
       await other.waitFor('routes:')
       // Caddy is killed by its pid, as a crash would end it.
@@ -134,10 +135,7 @@ describe.skipIf(CADDY === undefined)('serve --http3', () => {
   })
 
   it('leaves no Caddy behind when serve itself is killed outright (SIGKILL)', async () => {
-    const other = await startCliServer(['serve', '--port', '0', '--http3', '--mock', '/api'], {
-      cwd: project,
-      timeout: 20_000,
-    })
+    const other = await startSecondServe()
     try {
       await other.waitFor('routes:')
       const caddyPid = caddyOf(other.child.pid)

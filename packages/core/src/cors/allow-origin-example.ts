@@ -1,5 +1,8 @@
 import type { CorsOriginPolicy } from '../config/cors-origin-policy.js'
 
+/** A string as a single-quoted JavaScript literal. */
+const quote = (text: string): string => `'${text.replace(/['\\]/g, '\\$&')}'`
+
 /**
  * A `cors.origin` value that allows `origin` as well as what `policy` allows already, for a
  * fix in a log line: the default (localhost and loopback) kept through `isLoopbackOrigin`, since
@@ -10,17 +13,13 @@ import type { CorsOriginPolicy } from '../config/cors-origin-policy.js'
  * // "cors: { origin: (origin) => isLoopbackOrigin(origin) || origin === 'https://app.example.com' } (isLoopbackOrigin from '@cors-dev-proxy/core' keeps the localhost origins allowed)"
  */
 export function allowOriginExample(policy: CorsOriginPolicy | undefined, origin: string): string {
-  const quoted = `'${origin.replace(/['\\]/g, '\\$&')}'`
+  const quoted = quote(origin)
   if (policy?.kind === 'function') {
     return `make the route's \`cors.origin\` function return true for ${quoted}`
   }
   if (policy?.kind !== 'match' || policy.allowed.loopback) {
     return `cors: { origin: (origin) => isLoopbackOrigin(origin) || origin === ${quoted} } (isLoopbackOrigin from '@cors-dev-proxy/core' keeps the localhost origins allowed)`
   }
-  const listed = [
-    ...policy.allowed.origins.map((allowed) => `'${allowed.replace(/['\\]/g, '\\$&')}'`),
-    ...policy.allowed.patterns.map(String),
-    quoted,
-  ]
+  const listed = [...policy.allowed.origins.map(quote), ...policy.allowed.patterns.map(String), quoted]
   return `cors: { origin: [${listed.join(', ')}] }`
 }

@@ -5,6 +5,7 @@
 // changed or has to do by hand.
 import { createHash } from 'node:crypto'
 import { once } from 'node:events'
+import { createServer as createHttpServer, type IncomingMessage, request } from 'node:http'
 import { createServer as createNetServer, type Server, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type ProxyServerKind, type RunningProxy, serveProxy } from '../../../../test/support/proxy-server.js'
@@ -156,33 +157,41 @@ describe('HTTP/2 clients', () => {
   })
 })
 
+/** A target that starts an answer and never ends it; `upstreamClosed` settles when its request closes. */
+async function unfinishedTarget(): Promise<{ url: string; upstreamClosed: Promise<void> }> {
+  let closed: () => void = () => undefined
+  const upstreamClosed = new Promise<void>((resolve) => {
+    closed = resolve
+  })
+  const target = await listen(
+    createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.write('first part\n')
+      res.on('close', closed)
+    }),
+  )
+  cleanup.push(target.close)
+  return { url: target.url, upstreamClosed }
+}
+
+/** Waits for the upstream request to close, failing after 3 s. */
+function closedWithin3s(upstreamClosed: Promise<void>): Promise<unknown> {
+  return Promise.race([
+    upstreamClosed,
+    new Promise((_, reject) => setTimeout(() => reject(new Error('the upstream request stayed open')), 3000)),
+  ])
+}
+
 describe('a client that leaves', () => {
   it('during the answer drops the upstream request', async () => {
-    let closed: () => void = () => undefined
-    const upstreamClosed = new Promise<void>((resolve) => {
-      closed = resolve
-    })
-    const { createServer, request } = await import('node:http')
-    const target = await listen(
-      createServer((_req, res) => {
-        res.writeHead(200, { 'content-type': 'text/plain' })
-        res.write('first part\n')
-        res.on('close', closed)
-      }),
-    )
-    cleanup.push(target.close)
+    const target = await unfinishedTarget()
     const proxy = await startProxy({ '/api': target.url })
     const req = request(`${proxy.url}/api/stream`)
     req.end()
-    const [res] = (await once(req, 'response')) as [import('node:http').IncomingMessage]
+    const [res] = (await once(req, 'response')) as [IncomingMessage]
     await once(res, 'data')
     req.destroy()
-    await Promise.race([
-      upstreamClosed,
-      new Promise((_, reject) =>
-        setTimeout(() => reject(new Error('the upstream request stayed open')), 3000),
-      ),
-    ])
+    await closedWithin3s(target.upstreamClosed)
   })
 })
 
@@ -431,31 +440,14 @@ describe('transformResponse on the direct relay', () => {
   })
 
   it('drops the upstream request when the client leaves while the body is collected', async () => {
-    let closed: () => void = () => undefined
-    const upstreamClosed = new Promise<void>((resolve) => {
-      closed = resolve
-    })
-    const { createServer, request } = await import('node:http')
-    const target = await listen(
-      createServer((_req, res) => {
-        res.writeHead(200, { 'content-type': 'text/plain' })
-        res.write('first part\n')
-        res.on('close', closed)
-      }),
-    )
-    cleanup.push(target.close)
+    const target = await unfinishedTarget()
     const proxy = await startProxy({ '/api': { target: target.url, transformResponse: (body) => body } })
     const req = request(`${proxy.url}/api/stream`)
     req.on('error', () => undefined)
     req.end()
     await sleep(200)
     req.destroy()
-    await Promise.race([
-      upstreamClosed,
-      new Promise((_, reject) =>
-        setTimeout(() => reject(new Error('the upstream request stayed open')), 3000),
-      ),
-    ])
+    await closedWithin3s(target.upstreamClosed)
   })
 
   it('gets no promise from a synchronous transform: its answer is sent in the tick the body ended', async () => {
