@@ -309,14 +309,20 @@ export const PARITY_CHECKS: readonly ParityCheck[] = [
     name: 'server-sent events arrive one by one',
     expected: { 'event ids': ['1', '2', '3'], 'every gap at least 100 ms': true },
     async observe({ proxy }) {
-      const { answer, events } = await readEvents(proxy, '/live/events?count=3&interval=150')
-      const gaps = events.slice(1).map((event, index) => event.at - (events[index]?.at ?? 0))
-      return {
-        ...answerFields({ ...answer, body: '' }, ['x-accel-buffering']),
-        'event ids': events.map((event) => event.id),
-        // Held back and flushed at the end, the gaps would be about 0 ms, not about 150.
-        'every gap at least 100 ms': gaps.length === 2 && gaps.every((gap) => gap >= 100),
+      // Held back and flushed at the end, the gaps are about 0 ms, not about 150, on every try. A
+      // client stalled by a loaded machine reads events together too, but not three times in a row.
+      let observed: Record<string, unknown> = {}
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const { answer, events } = await readEvents(proxy, '/live/events?count=3&interval=150')
+        const gaps = events.slice(1).map((event, index) => event.at - (events[index]?.at ?? 0))
+        observed = {
+          ...answerFields({ ...answer, body: '' }, ['x-accel-buffering']),
+          'event ids': events.map((event) => event.id),
+          'every gap at least 100 ms': gaps.length === 2 && gaps.every((gap) => gap >= 100),
+        }
+        if (observed['every gap at least 100 ms'] === true) break
       }
+      return observed
     },
   },
   {

@@ -70,6 +70,7 @@ export interface ArrivedEvent {
 export function readEvents(
   origin: string,
   path: string,
+  onEvent?: (event: ArrivedEvent) => void,
 ): Promise<{ answer: Answer; events: ArrivedEvent[]; complete: boolean }> {
   return new Promise((resolve, reject) => {
     const started = performance.now()
@@ -84,7 +85,11 @@ export function readEvents(
         let end = pending.indexOf('\n\n')
         while (end !== -1) {
           const id = /^id: (.*)$/m.exec(pending.slice(0, end))?.[1]
-          if (id !== undefined) events.push({ id, at: performance.now() - started })
+          if (id !== undefined) {
+            const event = { id, at: performance.now() - started }
+            events.push(event)
+            onEvent?.(event)
+          }
           pending = pending.slice(end + 2)
           end = pending.indexOf('\n\n')
         }

@@ -275,14 +275,15 @@ describe('serve: static files', () => {
 describe('serve: stopping', () => {
   it('on SIGINT lets the request in flight finish, refuses new connections and exits 0', async () => {
     const own = await startCliServer(['serve', '--port', '0', '--route', `/api=${target.url}`])
-    const inFlight = rawRequest(own.origin, '/api/slow?delay=700')
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    const inFlight = rawRequest(own.origin, '/api/slow?delay=2000')
+    // Once the target holds it: the request is in flight for the 2 s it waits.
+    await expect.poll(() => seen.some((entry) => entry.url === '/slow?delay=2000')).toBe(true)
     const stopped = own.stop('SIGINT')
     await own.waitFor('SIGINT: stopping, waiting for 1 request in flight')
     await expect(rawRequest(own.origin, '/api/late')).rejects.toThrow(/ECONNREFUSED|ECONNRESET/)
     const res = await inFlight
     expect(res.status).toBe(200)
-    expect(JSON.parse(res.body)).toEqual({ url: '/slow?delay=700' })
+    expect(JSON.parse(res.body)).toEqual({ url: '/slow?delay=2000' })
     const result = await stopped
     expect(result.code).toBe(0)
     expect(result.signal).toBeNull()

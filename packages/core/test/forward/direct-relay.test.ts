@@ -158,20 +158,30 @@ describe('HTTP/2 clients', () => {
 })
 
 /** A target that starts an answer and never ends it; `upstreamClosed` settles when its request closes. */
-async function unfinishedTarget(): Promise<{ url: string; upstreamClosed: Promise<void> }> {
+async function unfinishedTarget(): Promise<{
+  url: string
+  upstreamClosed: Promise<void>
+  /** Resolves once the request reached the target. */
+  reached: Promise<void>
+}> {
   let closed: () => void = () => undefined
   const upstreamClosed = new Promise<void>((resolve) => {
     closed = resolve
   })
+  let arrived: () => void = () => undefined
+  const reached = new Promise<void>((resolve) => {
+    arrived = resolve
+  })
   const target = await listen(
     createHttpServer((_req, res) => {
+      arrived()
       res.writeHead(200, { 'content-type': 'text/plain' })
       res.write('first part\n')
       res.on('close', closed)
     }),
   )
   cleanup.push(target.close)
-  return { url: target.url, upstreamClosed }
+  return { url: target.url, upstreamClosed, reached }
 }
 
 /** Waits for the upstream request to close, failing after 3 s. */
@@ -445,7 +455,9 @@ describe('transformResponse on the direct relay', () => {
     const req = request(`${proxy.url}/api/stream`)
     req.on('error', () => undefined)
     req.end()
-    await sleep(200)
+    // Once the target has the request and has begun its answer: the relay is collecting it.
+    await target.reached
+    await sleep(50)
     req.destroy()
     await closedWithin3s(target.upstreamClosed)
   })
