@@ -3,9 +3,10 @@
 // pages without a warning (a blank line between two rows ends a table; a fence in a language Shiki
 // does not know falls back to plain text), so this reads the built HTML beside the markdown it
 // came from.
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join, relative, sep } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { decodeEntities, htmlFiles } from './built-html.mjs'
 
 /**
  * Fence languages that are plain text on purpose (log lines, terminal output, trees): Shiki's
@@ -21,18 +22,6 @@ const DELIMITER_ROW = /^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?$/
 const RAW_ANCHOR = /\{#[\w-][\w.:-]*\}/
 // Text inside these elements is shown (or run) as written, so markup in it is not a rendering bug.
 const LITERAL_ELEMENTS = new Set(['pre', 'code', 'script', 'style', 'textarea'])
-
-/** @param {string} text */
-function decodeEntities(text) {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&#(\d+);/g, (_, code) => String.fromCodePoint(Number(code)))
-    .replace(/&#x([\da-f]+);/gi, (_, code) => String.fromCodePoint(Number.parseInt(code, 16)))
-    .replace(/&amp;/g, '&')
-}
 
 /**
  * Letters and digits of a header cell, lowercased: what a markdown cell and its `<th>` share once
@@ -274,22 +263,15 @@ export function findRenderingProblems(pages) {
  */
 export function readBuiltSite(dist, source) {
   const pages = new Map()
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name)
-      if (entry.isDirectory()) walk(path)
-      else if (entry.name.endsWith('.html')) {
-        const file = relative(dist, path).split(sep).join('/')
-        const markdownFile = join(source, file.replace(/\.html$/, '.md'))
-        const markdown = existsSync(markdownFile) ? readFileSync(markdownFile, 'utf8') : undefined
-        pages.set(relative(process.cwd(), markdown === undefined ? path : markdownFile), {
-          html: readFileSync(path, 'utf8'),
-          markdown,
-        })
-      }
-    }
+  for (const file of htmlFiles(dist)) {
+    const markdownFile = join(source, file.replace(/\.html$/, '.md'))
+    const markdown = existsSync(markdownFile) ? readFileSync(markdownFile, 'utf8') : undefined
+    const html = readFileSync(join(dist, file), 'utf8')
+    pages.set(relative(process.cwd(), markdown === undefined ? join(dist, file) : markdownFile), {
+      html,
+      markdown,
+    })
   }
-  walk(dist)
   return pages
 }
 
