@@ -6,7 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { decodeEntities, htmlFiles } from './built-html.mjs'
+import { htmlFiles } from './built-html.mjs'
+import { readBuiltPage } from './built-page.mjs'
+import { isDelimiterRow, readSource } from './markdown-source.mjs'
 
 /**
  * Fence languages that are plain text on purpose (log lines, terminal output, trees): Shiki's
@@ -15,156 +17,13 @@ import { decodeEntities, htmlFiles } from './built-html.mjs'
  */
 export const PLAIN_LANGUAGES = Object.freeze(['text', 'txt', 'plain', 'plaintext'])
 
-// Any indentation: fences sit in list items too.
-const FENCE = /^\s*(`{3,}|~{3,})(.*)$/
-// A delimiter row: cells of dashes with optional colons, at least one pipe (`|---|`, `| :-- | --- |`).
-const DELIMITER_ROW = /^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?$/
+// `{#id}`: VitePress reads it at the end of a heading (and of a paragraph or list item), else shows it.
 const RAW_ANCHOR = /\{#[\w-][\w.:-]*\}/
-// Text inside these elements is shown (or run) as written, so markup in it is not a rendering bug.
-const LITERAL_ELEMENTS = new Set(['pre', 'code', 'script', 'style', 'textarea'])
-
-/**
- * Letters and digits of a header cell, lowercased: what a markdown cell and its `<th>` share once
- * links, code spans, emphasis, escapes and tags are gone.
- * @param {string} text
- */
-function cellKey(text) {
-  return text
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[^\p{L}\p{N}]/gu, '')
-    .toLowerCase()
-}
-
-/**
- * Cells of a table row, split on pipes that are not escaped (`\|` stays in its cell, as GFM says).
- * @param {string} row
- */
-function splitRow(row) {
-  const cells = row
-    .trim()
-    .replace(/^\|/, '')
-    .replace(/(?<!\\)\|$/, '')
-    .split(/(?<!\\)\|/)
-  return cells.map((cell) => cell.trim())
-}
-
-/** @param {string} line */
-function isDelimiterRow(line) {
-  const trimmed = line.trim()
-  return trimmed.includes('|') && DELIMITER_ROW.test(trimmed)
-}
-
-/**
- * @typedef {object} SourceTable A table as the markdown writes it.
- * @property {number} line the header row's line
- * @property {number} columns the delimiter row's cell count
- * @property {string} key the first header cell's letters and digits
- * @property {{ line: number, cells: number }[]} overfull body rows with more cells than that
- */
-
-/**
- * What a markdown page declares, outside front matter: its tables (a `| a | b |` row followed by
- * a delimiter row, outside code fences) and its code blocks (fences and `<<<` snippet imports,
- * with the line each starts on). Lines are 1-based.
- * @param {string} markdown
- * @returns {{ tables: SourceTable[], codeBlocks: { line: number }[] }}
- */
-export function readSource(markdown) {
-  const lines = markdown.split(/\r?\n/)
-  const tables = []
-  const codeBlocks = []
-  let fence = ''
-  let start = 0
-  if (lines[0] === '---') start = lines.indexOf('---', 1) + 1
-  for (let i = start; i < lines.length; i++) {
-    const line = lines[i] ?? ''
-    const opening = FENCE.exec(line)
-    if (fence) {
-      if (opening?.[1]?.startsWith(fence) && opening[2]?.trim() === '') fence = ''
-      continue
-    }
-    // A backtick fence's info string has no backtick (```` ```a` ```` is inline code).
-    if (opening && !(opening[1]?.startsWith('`') && opening[2]?.includes('`'))) {
-      fence = opening[1] ?? ''
-      codeBlocks.push({ line: i + 1 })
-      continue
-    }
-    if (/^\s*<<<\s/.test(line)) codeBlocks.push({ line: i + 1 })
-    const next = lines[i + 1]
-    if (line.includes('|') && next !== undefined && isDelimiterRow(next)) {
-      const table = { line: i + 1, columns: splitRow(next).length, key: cellKey(splitRow(line)[0] ?? '') }
-      const overfull = []
-      // Body rows run to the first line without a pipe; cells past the header's count are dropped.
-      let row = i + 2
-      for (; row < lines.length && lines[row]?.includes('|'); row++) {
-        const cells = splitRow(lines[row] ?? '').length
-        if (cells > table.columns) overfull.push({ line: row + 1, cells })
-      }
-      tables.push({ ...table, overfull })
-      i = row - 1
-    }
-  }
-  return { tables, codeBlocks }
-}
-
-/**
- * What a built page shows: its tables (columns of the first row, first header cell), its code
- * blocks (fence language, whether Shiki coloured any token) and the text a reader sees outside
- * code.
- * @param {string} html
- */
-export function readBuiltPage(html) {
-  const body = html.replace(/<script\b[\s\S]*?<\/script>/gi, '').replace(/<style\b[\s\S]*?<\/style>/gi, '')
-  const tables = [...body.matchAll(/<table\b[^>]*>([\s\S]*?)<\/table>/gi)].map((match) => {
-    const firstRow = /<tr\b[^>]*>([\s\S]*?)<\/tr>/i.exec(match[1] ?? '')?.[1] ?? ''
-    const cells = [...firstRow.matchAll(/<t([hd])\b[^>]*>([\s\S]*?)<\/t\1>/gi)]
-    return {
-      columns: cells.length,
-      key: cellKey(decodeEntities((cells[0]?.[2] ?? '').replace(/<[^>]*>/g, ''))),
-    }
-  })
-  const codeBlocks = [
-    ...body.matchAll(
-      /(?:<div class="language-([^\s"]*)[^"]*">(?:<button\b[^>]*><\/button>)?<span class="lang">[^<]*<\/span>)?<pre\b([^>]*)>([\s\S]*?)<\/pre>/gi,
-    ),
-  ].map((match) => ({
-    // `undefined` for a `<pre>` that did not come from a fence (an indented block, raw HTML).
-    language: match[1],
-    shiki: /\bclass="[^"]*\bshiki\b/.test(match[2] ?? ''),
-    highlighted: /<span\b[^>]*\bstyle="[^"]*(?:--shiki-|color:)/.test(match[3] ?? ''),
-    firstLine: decodeEntities((match[3] ?? '').replace(/<[^>]*>/g, '').split('\n')[0] ?? '').trim(),
-  }))
-  return { tables, codeBlocks, texts: visibleTexts(body) }
-}
-
-/**
- * The text nodes of an HTML page outside `pre`, `code`, `script`, `style` and `textarea`, decoded.
- * @param {string} html
- */
-function visibleTexts(html) {
-  const texts = []
-  /** @type {string[]} */
-  const literal = []
-  for (const match of html.matchAll(/<!--[\s\S]*?-->|<(\/?)([a-zA-Z][\w-]*)\b[^>]*?(\/?)>|([^<]+)/g)) {
-    const [, closing, tag, selfClosing, text] = match
-    if (text !== undefined) {
-      if (literal.length === 0) texts.push(decodeEntities(text))
-      continue
-    }
-    const name = tag?.toLowerCase()
-    if (!name || !LITERAL_ELEMENTS.has(name) || selfClosing) continue
-    if (closing) {
-      const at = literal.lastIndexOf(name)
-      if (at >= 0) literal.length = at
-    } else literal.push(name)
-  }
-  return texts
-}
 
 /**
  * The problems of a page's tables: each table of the markdown must be a `<table>` of as many
  * columns, in the same order (HTML tables the markdown did not write as rows are left alone).
- * @param {SourceTable[]} declared
+ * @param {import('./markdown-source.mjs').SourceTable[]} declared
  * @param {{ columns: number, key: string }[]} built
  */
 function tableProblems(declared, built) {

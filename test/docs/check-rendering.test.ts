@@ -4,8 +4,8 @@ import {
   findPageProblems,
   findRenderingProblems,
   readBuiltSite,
-  readSource,
 } from '../../docs/scripts/check-rendering.mjs'
+import { readSource } from '../../docs/scripts/markdown-source.mjs'
 import { assertDocsBuilt, DIST, DOCS } from './built-docs.js'
 
 // `pnpm docs:build` ends with docs/scripts/check-rendering.mjs over the built HTML and the

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { extractOptions, type OptionEntry } from '../../docs/.vitepress/option-reference/extract-options.ts'
 import { OPTION_SECTIONS } from '../../docs/.vitepress/option-reference/option-sections.ts'
 import { optionAnchor, renderOptionsPage } from '../../docs/.vitepress/option-reference/render-options.ts'
-import { readBuiltPage } from '../../docs/scripts/check-rendering.mjs'
+import { readBuiltPage } from '../../docs/scripts/built-page.mjs'
 import {
   CORS_OPTION_NAMES,
   GLOBAL_OPTION_NAMES,
