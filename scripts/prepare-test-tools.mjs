@@ -38,6 +38,14 @@ export const DEBIAN_PACKAGES = Object.freeze({
   // step of `pnpm test`.
   wrk: 'wrk',
   h2load: 'nghttp2-client',
+  // The protocol lab's HTTP/2 frame decoding (playground/lab, test/playground/lab.test.ts).
+  nghttp: 'nghttp2-client',
+  // The protocol lab's network namespace, packet loss and UDP blocking (playground/lab/lab-network.mjs;
+  // test/playground, test/http3): `ip netns` and nftables rules inside the namespace.
+  ip: 'iproute2',
+  nft: 'nftables',
+  // serve --http3's tests find the Caddy a CLI process started (packages/cli/test/commands).
+  pgrep: 'procps',
 })
 
 /** The Node major the matrix's webpack-dev-server 6 cell runs on. */

@@ -9,6 +9,7 @@ import { findProgram } from '../../packages/cli/src/serve/find-program.js'
 import { type RunningServe, startServe } from '../../packages/cli/src/serve/start-serve.js'
 import { createLabNetwork, labNetworkSupport } from '../../playground/lab/lab-network.mjs'
 import { launchQuicChromium } from '../support/browser.js'
+import { programRequirement, skipUnmet } from '../support/requirement.js'
 
 /**
  * `serve --http3` as a browser finds it: no QUIC forced on its port, so Chromium learns h3 from
@@ -18,14 +19,11 @@ import { launchQuicChromium } from '../support/browser.js'
  */
 
 const caddy = findProgram('caddy')
-const network = labNetworkSupport()
-const skip =
-  caddy === undefined
-    ? 'Caddy is not on PATH (apt-get install caddy)'
-    : network.ok
-      ? undefined
-      : network.reason
-if (skip !== undefined) console.warn(`SKIPPED (not passed): UDP-blocked fallback: ${skip}`)
+const skip = skipUnmet(
+  'UDP-blocked fallback',
+  programRequirement('caddy', caddy, 'caddy'),
+  labNetworkSupport(),
+)
 
 /** The protocol of the navigation and of `count` fetches made one after the other, 50 ms apart. */
 async function protocols(browser: Browser, url: string, count: number): Promise<string[]> {
@@ -53,7 +51,7 @@ async function protocols(browser: Browser, url: string, count: number): Promise<
   }
 }
 
-describe.skipIf(skip !== undefined)('serve --http3 with Alt-Svc discovery', () => {
+describe.skipIf(skip)('serve --http3 with Alt-Svc discovery', () => {
   let lab: Awaited<ReturnType<typeof createLabNetwork>>
   let serve: RunningServe
   let browser: Browser

@@ -11,6 +11,7 @@ import { spkiSha256 } from '../../packages/cli/src/serve/certificate.js'
 import { findProgram } from '../../packages/cli/src/serve/find-program.js'
 import { type RunningServe, startServe } from '../../packages/cli/src/serve/start-serve.js'
 import { launchQuicChromium } from '../support/browser.js'
+import { programRequirement, skipUnmet } from '../support/requirement.js'
 import { freePort } from '../support/reverse-proxy.js'
 
 /*
@@ -21,8 +22,7 @@ import { freePort } from '../support/reverse-proxy.js'
  */
 
 const caddy = findProgram('caddy')
-if (caddy === undefined)
-  console.warn('SKIPPED (not passed): route parity over h3: Caddy is not on PATH (apt-get install caddy)')
+const skip = skipUnmet('route parity over h3', programRequirement('caddy', caddy, 'caddy'))
 
 type Observation = Record<string, unknown>
 
@@ -181,7 +181,7 @@ const CROSS_ORIGIN: readonly BrowserCheck[] = [
   ),
 ]
 
-describe.skipIf(caddy === undefined)('routes behave alike over HTTP/3 and HTTP/2, in Chromium', () => {
+describe.skipIf(skip)('routes behave alike over HTTP/3 and HTTP/2, in Chromium', () => {
   let backend: RunningMockBackend
   let project: string
   let h3: RunningServe

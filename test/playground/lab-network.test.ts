@@ -1,19 +1,19 @@
 import { execFileSync, spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { createLabNetwork, labNetworkSupport } from '../../playground/lab/lab-network.mjs'
+import { skipUnmet } from '../support/requirement.js'
 
 /*
  * The lab's network namespace never outlives its run: gone after close(), and gone when the
  * process that made it is interrupted (SIGINT) with nobody else handling the signal.
  */
 
-const support = labNetworkSupport()
-if (!support.ok) console.warn(`SKIPPED (not passed): lab network clean-up: ${support.reason}`)
+const skip = skipUnmet('lab network clean-up', labNetworkSupport())
 
 const namespaces = () => execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })
 const labModule = new URL('../../playground/lab/lab-network.mjs', import.meta.url).href
 
-describe.skipIf(!support.ok)('the lab network', () => {
+describe.skipIf(skip)('the lab network', () => {
   it('keeps its nftables rules in its own namespace and deletes it on close()', async () => {
     const before = execFileSync('nft', ['list', 'ruleset'], { encoding: 'utf8' })
     const lab = await createLabNetwork({ lifetimeMs: 30_000 })

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findProgram } from '../../packages/cli/src/serve/find-program.js'
 import { labNetworkSupport } from '../../playground/lab/lab-network.mjs'
 import { LOSS_RATES, runLab } from '../../playground/lab/run-lab.mjs'
+import { programRequirement, skipUnmet } from '../support/requirement.js'
 
 /*
  * The protocol lab, each experiment once with small counts, in the lab's own headless Chromium
@@ -16,10 +17,12 @@ const artifacts = new URL('../../test-results/', import.meta.url).pathname
 const network = labNetworkSupport()
 const caddy = findProgram('caddy')
 const nghttp = findProgram('nghttp')
-if (!network.ok) console.warn(`SKIPPED (not passed): lab loss and UDP-blocked experiments: ${network.reason}`)
-if (caddy === undefined) console.warn('SKIPPED (not passed): lab HTTP/3 rows: Caddy is not on PATH')
-if (nghttp === undefined)
-  console.warn('SKIPPED (not passed): lab frames: nghttp is not on PATH (apt-get install nghttp2-client)')
+const caddyRequirement = programRequirement('caddy', caddy, 'caddy')
+const skipLoss = skipUnmet('lab loss experiments', network)
+const skipUdp = skipUnmet('lab UDP-blocked experiment', network, caddyRequirement)
+const skipFrames = skipUnmet('lab frames', programRequirement('nghttp', nghttp, 'nghttp2-client'))
+// The HTTP/3 rows of the other experiments: under CI a missing Caddy fails here.
+skipUnmet('lab HTTP/3 rows', caddyRequirement)
 
 // biome-ignore lint/suspicious/noExplicitAny: the lab's results are plain JSON from an .mjs module.
 let results: any
@@ -101,7 +104,7 @@ describe('the protocol lab', () => {
     expect(page.waterfalls).toEqual(protocols)
   })
 
-  it.skipIf(!network.ok)('measures each protocol at 0, 1, 2 and 5 % loss, over the protocol it names', () => {
+  it.skipIf(skipLoss)('measures each protocol at 0, 1, 2 and 5 % loss, over the protocol it names', () => {
     expect(results.loss).toHaveLength(LOSS_RATES.length * protocols.length)
     for (const row of results.loss) {
       expect(LOSS_RATES).toContain(row.lossPct)
@@ -113,16 +116,13 @@ describe('the protocol lab', () => {
     expect(page.verdict).toMatch(/HTTP\/2 was (never )?slower than HTTP\/1\.1/)
   })
 
-  it.skipIf(!network.ok || caddy === undefined)(
-    'falls back from h3 to h2 with UDP blocked, every request answered',
-    () => {
-      expect(results.udpBlocked.nextHopProtocol).toBe('h2')
-      expect(results.udpBlocked.answered).toBe(true)
-      expect(results.udpBlocked.sequence).not.toContain('h3')
-      expect(results.udpBlocked.rules).toContain('meta l4proto udp drop')
-      expect(page.udpProtocol).toBe('HTTP/2')
-    },
-  )
+  it.skipIf(skipUdp)('falls back from h3 to h2 with UDP blocked, every request answered', () => {
+    expect(results.udpBlocked.nextHopProtocol).toBe('h2')
+    expect(results.udpBlocked.answered).toBe(true)
+    expect(results.udpBlocked.sequence).not.toContain('h3')
+    expect(results.udpBlocked.rules).toContain('meta l4proto udp drop')
+    expect(page.udpProtocol).toBe('HTTP/2')
+  })
 
   it('shards over 1 and 4 hosts, counting the connections each took', () => {
     const row = (protocol: string, hosts: number) =>
@@ -138,32 +138,29 @@ describe('the protocol lab', () => {
     expect(page.shards).toBe(4)
   })
 
-  it.skipIf(nghttp === undefined)(
-    'decodes the HTTP/2 frames of one proxied exchange, and names each hop',
-    () => {
-      const frames = results.frames.frames as {
-        type: string
-        length: number
-        bytes: string[]
-        headers: string[][]
-        streamId: number
-      }[]
-      const types = new Set(frames.map((frame) => frame.type))
-      for (const type of ['SETTINGS', 'HEADERS', 'DATA', 'WINDOW_UPDATE']) expect(types).toContain(type)
-      const answer = frames.find(
-        (frame) => frame.type === 'HEADERS' && frame.headers.some(([name]) => name === ':status'),
-      )
-      expect(answer?.headers).toContainEqual([':status', '200'])
-      // The 9-byte header says what the frame is: its length in the first three bytes, its stream id in the last four.
-      for (const frame of frames) {
-        expect(Number.parseInt(frame.bytes.slice(0, 3).join(''), 16)).toBe(frame.length)
-        expect(Number.parseInt(frame.bytes.slice(5).join(''), 16)).toBe(frame.streamId)
-      }
-      expect(results.hops['dev server → target']).toBe('HTTP/1.1')
-      expect(results.hops['browser → dev server']).toBe('h2')
-      expect(page.frameRows).toBe(frames.length)
-    },
-  )
+  it.skipIf(skipFrames)('decodes the HTTP/2 frames of one proxied exchange, and names each hop', () => {
+    const frames = results.frames.frames as {
+      type: string
+      length: number
+      bytes: string[]
+      headers: string[][]
+      streamId: number
+    }[]
+    const types = new Set(frames.map((frame) => frame.type))
+    for (const type of ['SETTINGS', 'HEADERS', 'DATA', 'WINDOW_UPDATE']) expect(types).toContain(type)
+    const answer = frames.find(
+      (frame) => frame.type === 'HEADERS' && frame.headers.some(([name]) => name === ':status'),
+    )
+    expect(answer?.headers).toContainEqual([':status', '200'])
+    // The 9-byte header says what the frame is: its length in the first three bytes, its stream id in the last four.
+    for (const frame of frames) {
+      expect(Number.parseInt(frame.bytes.slice(0, 3).join(''), 16)).toBe(frame.length)
+      expect(Number.parseInt(frame.bytes.slice(5).join(''), 16)).toBe(frame.streamId)
+    }
+    expect(results.hops['dev server → target']).toBe('HTTP/1.1')
+    expect(results.hops['browser → dev server']).toBe('h2')
+    expect(page.frameRows).toBe(frames.length)
+  })
 
   it('prints the Chromium command line it ran, with the HTTP/3 flags', () => {
     expect(results.chromium.commandLine).toMatch(

@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process'
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { execFile, execFileSync } from 'node:child_process'
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -16,6 +16,11 @@ const root = fileURLToPath(new URL('../../', import.meta.url))
 const script = `${root}scripts/prepare-test-tools.mjs`
 const scratch = mkdtempSync(join(tmpdir(), 'cdp-prepare-tools-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+/** The lines a command prints, run at the repository's root. */
+function execFileSyncLines(file: string, args: string[]): string[] {
+  return execFileSync(file, args, { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean)
+}
 
 /** A directory holding empty executables with the given names, to stand for PATH. */
 function fakeBin(programs: string[]): string {
@@ -107,8 +112,32 @@ describe('planDebianPackages', () => {
       caddy: 'caddy',
       wrk: 'wrk',
       h2load: 'nghttp2-client',
+      nghttp: 'nghttp2-client',
+      ip: 'iproute2',
+      nft: 'nftables',
+      pgrep: 'procps',
     })
     expect(Object.isFrozen(DEBIAN_PACKAGES)).toBe(true)
+  })
+
+  it('lists every program a test, the benchmark or the lab runs', () => {
+    // Programs named where they are run or looked up; node, pnpm, npm and git come with the
+    // checkout itself, Node 24 from prepareNode24.
+    const given = new Set(['node', 'pnpm', 'npm', 'git', 'sh', 'bash'])
+    const sites =
+      /(?:execFileSync|execFile|spawnSync|spawn|findProgram|onPath|runTool)\(\s*['"]([a-z0-9][a-z0-9_-]*)['"]/g
+    const files = execFileSyncLines('git', ['ls-files', '*.ts', '*.mjs', '*.js']).filter((file) =>
+      /^(test|bench|playground|packages\/[^/]+\/test)\//.test(file),
+    )
+    const programs = new Set<string>()
+    for (const file of files) {
+      for (const match of readFileSync(join(root, file), 'utf8').matchAll(sites)) {
+        programs.add(match[1] as string)
+      }
+    }
+    expect(programs.size).toBeGreaterThan(5)
+    const unlisted = [...programs].filter((program) => !given.has(program) && !(program in DEBIAN_PACKAGES))
+    expect(unlisted, 'add them to DEBIAN_PACKAGES in scripts/prepare-test-tools.mjs').toEqual([])
   })
 })
 
@@ -156,7 +185,7 @@ describe('prepare-test-tools.mjs as a process', () => {
     const result = await run({ CDP_TOOLS_PATH: fakeBin([]), CDP_TOOLS_NOT_ROOT: '1' })
     expect(result.code).toBe(1)
     expect(result.stderr).toContain(
-      '\n  sudo apt-get update && sudo apt-get install -y chromium nginx caddy wrk nghttp2-client\n',
+      '\n  sudo apt-get update && sudo apt-get install -y chromium nginx caddy wrk nghttp2-client iproute2 nftables procps\n',
     )
     // Refused before the Node 24 step, which could otherwise download.
     expect(result.stdout).not.toContain('Node 24')
@@ -166,7 +195,7 @@ describe('prepare-test-tools.mjs as a process', () => {
     const result = await run({ CDP_TOOLS_PATH: fakeBin(['chromium', 'nginx']), CDP_TOOLS_NOT_ROOT: '1' })
     expect(result.code).toBe(1)
     expect(result.stderr).toContain(
-      '\n  sudo apt-get update && sudo apt-get install -y caddy wrk nghttp2-client\n',
+      '\n  sudo apt-get update && sudo apt-get install -y caddy wrk nghttp2-client iproute2 nftables procps\n',
     )
     expect(result.stderr).not.toContain('install -y chromium')
     expect(result.stderr).not.toContain('nginx')

@@ -222,7 +222,11 @@ export async function runServe({ argv, cwd, io }: CommandContext): Promise<numbe
   }
   const https = flags.boolean('https') || wantsHttp3
   const stopping = stopRequested()
-  const serve = await startServe({
+  // A Ctrl-C before serve is up (the certificate being made, Caddy starting) stops at once.
+  const startUp = new AbortController()
+  void stopping.then((signal) => startUp.abort(signal))
+  const starting = startServe({
+    signal: startUp.signal,
     resolved,
     port,
     host,
@@ -252,6 +256,14 @@ export async function runServe({ argv, cwd, io }: CommandContext): Promise<numbe
         }),
       ),
   })
+  const serve = await starting.catch((error: unknown) => {
+    if (!startUp.signal.aborted) throw error
+    return startUp.signal.reason as NodeJS.Signals
+  })
+  if (typeof serve === 'string') {
+    io.out(`${pc.cyan('[cors-dev-proxy]')} ${serve}: stopped while starting`)
+    return 0
+  }
   // Caddy holds the public port: if it ends on its own, the URL is dead, and so is this run.
   const frontGone = serve.front?.exited.then((reason) => reason) ?? new Promise<string>(() => {})
   const ended = await Promise.race([

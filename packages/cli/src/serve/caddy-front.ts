@@ -33,6 +33,11 @@ export interface CaddyFrontOptions {
   readonly ipv6Loopback: boolean
   /** Milliseconds to wait for Caddy to serve. @default 15000 */
   readonly startTimeoutMs?: number
+  /**
+   * Aborted when the user stops `serve` (Ctrl-C) while Caddy is still starting: Caddy is stopped
+   * at once and the start rejects with the signal's reason, instead of waiting for it to serve.
+   */
+  readonly signal?: AbortSignal
 }
 
 /** A running Caddy front. */
@@ -200,16 +205,24 @@ export async function startCaddyFront(options: CaddyFrontOptions): Promise<Runni
 
   const timeoutMs = options.startTimeoutMs ?? 15_000
   let timer: NodeJS.Timeout | undefined
+  let onAbort: (() => void) | undefined
   const outcome = await Promise.race([
     ready.then(() => 'ready' as const),
     ended.then(() => 'ended' as const),
     new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs)
     }),
+    new Promise<'aborted'>((resolve) => {
+      onAbort = () => resolve('aborted')
+      if (options.signal?.aborted) onAbort()
+      else options.signal?.addEventListener('abort', onAbort, { once: true })
+    }),
   ])
   clearTimeout(timer)
+  if (onAbort !== undefined) options.signal?.removeEventListener('abort', onAbort)
   if (outcome !== 'ready') {
     await stop()
+    if (outcome === 'aborted') throw options.signal?.reason
     if (outcome === 'timeout') throw new Error(`Caddy did not serve within ${timeoutMs / 1000} s:\n${output}`)
     throw startError(output, options.port)
   }

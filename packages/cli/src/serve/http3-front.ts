@@ -19,6 +19,8 @@ export interface Http3FrontOptions {
   /** Whether ::1 exists, for a loopback host. */
   readonly ipv6Loopback: boolean
   readonly log: FrontLog
+  /** Aborted when `serve` is stopped during start-up (see `startCaddyFront`). */
+  readonly signal?: AbortSignal
 }
 
 /**
@@ -45,13 +47,19 @@ export async function startHttp3Front(
       log: options.log,
       token: options.token,
       ipv6Loopback: options.ipv6Loopback,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     })
   const pick = () => freeTcpAndUdpPort(options.host, options.ipv6Loopback)
   const port = options.port === 0 ? await pick() : options.port
   try {
     return { front: await start(port), port }
   } catch (error) {
-    if (options.port !== 0 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error
+    if (
+      options.port !== 0 ||
+      options.signal?.aborted ||
+      (error as NodeJS.ErrnoException).code !== 'EADDRINUSE'
+    )
+      throw error
     const again = await pick()
     return { front: await start(again), port: again }
   }

@@ -61,6 +61,12 @@ export interface ServeOptions {
     readonly port: number
     readonly certificate: LocalCertificate | undefined
   }) => void
+  /**
+   * Aborted when the user stops `serve` before it is up (Ctrl-C while the certificate is made or
+   * Caddy starts): what was started is stopped at once and `startServe` rejects with the
+   * signal's reason.
+   */
+  readonly signal?: AbortSignal
 }
 
 /** A running `serve`. */
@@ -170,6 +176,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     options.https || http3 !== undefined
       ? await localCertificate(certificateCacheDir(options.cwd), options.host)
       : undefined
+  options.signal?.throwIfAborted()
 
   // Behind Caddy our server answers only what came through Caddy, seen as the browser sent it.
   const token = randomBytes(24).toString('hex')
@@ -266,6 +273,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
         token,
         ipv6Loopback: ipv6,
         log,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
       })
       publicPort = started.port
       front = { ...started.front, innerPort }

@@ -1,15 +1,16 @@
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { connect } from 'node:http2'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { delimiter, join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchQuicChromium } from '../../../../test/support/browser.js'
+import { skipUnmet } from '../../../../test/support/requirement.js'
 import { spkiSha256 } from '../../src/serve/certificate.js'
 import { isTcpAndUdpFree } from '../../src/serve/free-port.js'
-import { CADDY, NO_CADDY } from '../support/caddy-available.js'
-import { type CliServer, runCli, startCliServer } from '../support/cli-process.js'
+import { CADDY_REQUIREMENT } from '../support/caddy-available.js'
+import { CLI_BIN, type CliServer, runCli, startCliServer } from '../support/cli-process.js'
 
 /**
  * `serve --http3`: the real CLI with real Caddy in front, spoken to by headless Chromium over
@@ -17,11 +18,22 @@ import { type CliServer, runCli, startCliServer } from '../support/cli-process.j
  * TCP (Alt-Svc), and without Caddy on PATH (HTTP/2 only, said so).
  */
 
-if (CADDY === undefined) console.warn(NO_CADDY)
+const skip = skipUnmet('serve --http3', CADDY_REQUIREMENT)
 
-/** The pid of the Caddy a CLI process started (its child named `caddy`). */
-function caddyOf(cliPid: number | undefined): number {
-  return Number(execFileSync('pgrep', ['-P', String(cliPid), '-x', 'caddy'], { encoding: 'utf8' }).trim())
+/** The pid of the Caddy a CLI process started (its child named `caddy`), or 0 while there is none. */
+function caddyChild(cliPid: number | undefined): number {
+  try {
+    return Number(execFileSync('pgrep', ['-P', String(cliPid), '-x', 'caddy'], { encoding: 'utf8' }).trim())
+  } catch {
+    // pgrep exits 1 when nothing matches.
+    return 0
+  }
+}
+
+/** The pid of the Caddy a CLI process started, once it is there (it is named `caddy` once exec'd). */
+async function caddyOf(cliPid: number | undefined): Promise<number> {
+  await expect.poll(() => caddyChild(cliPid), { timeout: 10_000, interval: 20 }).toBeGreaterThan(0)
+  return caddyChild(cliPid)
 }
 
 /** Whether a process still runs: it exists and is not a zombie waiting to be reaped. */
@@ -33,7 +45,7 @@ function isRunning(pid: number): boolean {
   }
 }
 
-describe.skipIf(CADDY === undefined)('serve --http3', () => {
+describe.skipIf(skip)('serve --http3', () => {
   let project: string
   let serve: CliServer
   let browser: Browser
@@ -123,7 +135,7 @@ describe.skipIf(CADDY === undefined)('serve --http3', () => {
     try {
       await other.waitFor('routes:')
       // Caddy is killed by its pid, as a crash would end it.
-      const caddyPid = caddyOf(other.child.pid)
+      const caddyPid = await caddyOf(other.child.pid)
       expect(caddyPid).toBeGreaterThan(0)
       process.kill(caddyPid, 'SIGKILL')
       const result = await new Promise<number | null>((resolve) => other.child.once('exit', resolve))
@@ -138,13 +150,44 @@ describe.skipIf(CADDY === undefined)('serve --http3', () => {
     const other = await startSecondServe()
     try {
       await other.waitFor('routes:')
-      const caddyPid = caddyOf(other.child.pid)
+      const caddyPid = await caddyOf(other.child.pid)
       expect(caddyPid).toBeGreaterThan(0)
       other.child.kill('SIGKILL')
       await expect.poll(() => isRunning(caddyPid), { timeout: 5_000 }).toBe(false)
     } finally {
       // Already ended by the test, unless it failed before: `stop` reports a SIGKILL as a failure.
       if (other.child.exitCode === null && other.child.signalCode === null) await other.stop()
+    }
+  })
+
+  it('stops at once, Caddy included, on a Ctrl-C while Caddy is starting', async () => {
+    // A Caddy that never says it serves (a shell script named caddy): start-up cannot finish, so
+    // only the Ctrl-C can end it. Without the abort, serve waited the 15 s Caddy has to start.
+    const bin = mkdtempSync(join(tmpdir(), 'cdp-slow-caddy-'))
+    writeFileSync(join(bin, 'caddy'), "#!/bin/sh\ntrap 'exit 0' TERM\nwhile :; do sleep 0.05; done\n", {
+      mode: 0o755,
+    })
+    const child = spawn(process.execPath, [CLI_BIN, 'serve', '--port', '0', '--http3', '--mock', '/api'], {
+      cwd: project,
+      env: { ...process.env, NO_COLOR: '1', PATH: `${bin}${delimiter}${process.env.PATH}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    try {
+      const caddyPid = await caddyOf(child.pid)
+      const interrupted = Date.now()
+      child.kill('SIGINT')
+      expect(await exited).toBe(0)
+      expect(Date.now() - interrupted).toBeLessThan(5_000)
+      expect(isRunning(caddyPid)).toBe(false)
+      expect(output).toContain('SIGINT: stopped while starting')
+      expect(output).not.toContain('Local:')
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+      rmSync(bin, { recursive: true, force: true })
     }
   })
 

@@ -1,8 +1,8 @@
+import { programRequirement } from '../../../../test/support/requirement.js'
 import { findProgram } from '../../src/serve/find-program.js'
 
-/** Caddy's path, or `undefined`; the reason printed by the tests that need it and skip without it. */
+/** Caddy's path, or `undefined`. */
 export const CADDY = findProgram('caddy')
 
-/** Printed once by each test file that skips for want of Caddy: skipped, never passed. */
-export const NO_CADDY =
-  'SKIPPED: Caddy is not on PATH, so HTTP/3 cannot be tested here (pnpm test:tools as root, or: sudo apt-get install -y caddy)'
+/** What the HTTP/3 tests need: Caddy (skipped without it on a developer's machine, failed under CI). */
+export const CADDY_REQUIREMENT = programRequirement('caddy', CADDY, 'caddy')
