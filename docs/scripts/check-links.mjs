@@ -1,9 +1,10 @@
 // Fails the docs build on a dead internal link: a page that does not exist, or an anchor that no
 // element of the target page carries. VitePress checks links to pages in markdown (not in the
 // sidebar or the nav) and never checks anchors, so this reads the built HTML, where both are.
-import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative, sep } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { decodeEntities, htmlFiles } from './built-html.mjs'
 
 /**
  * The page key of a built file or a link path: `/guide/vite` for `guide/vite.html` and
@@ -13,16 +14,6 @@ import { fileURLToPath } from 'node:url'
 export function pageKey(path) {
   const clean = path.replace(/\.html$/, '').replace(/\/index$/, '/')
   return clean === '' ? '/' : clean
-}
-
-/** @param {string} text */
-function decodeEntities(text) {
-  return text
-    .replace(/&amp;/g, '&')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
 }
 
 /**
@@ -65,16 +56,9 @@ export function findDeadLinks(pages, base = '/') {
 /** @param {string} folder */
 function readSite(folder) {
   const pages = new Map()
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name)
-      if (entry.isDirectory()) walk(path)
-      else if (entry.name.endsWith('.html') && entry.name !== '404.html') {
-        pages.set(pageKey(`/${relative(folder, path).split(sep).join('/')}`), readFileSync(path, 'utf8'))
-      }
-    }
+  for (const file of htmlFiles(folder)) {
+    if (file !== '404.html') pages.set(pageKey(`/${file}`), readFileSync(join(folder, file), 'utf8'))
   }
-  walk(folder)
   return pages
 }
 

@@ -1,10 +1,13 @@
+import { readFileSync } from 'node:fs'
 import * as http from 'node:http'
 import * as https from 'node:https'
+import { join } from 'node:path'
 import { resolveOptions, splitConfig } from '@cors-dev-proxy/core/adapter'
 import { describe, expect, it } from 'vitest'
 import { extractOptions, type OptionEntry } from '../../docs/.vitepress/option-reference/extract-options.ts'
 import { OPTION_SECTIONS } from '../../docs/.vitepress/option-reference/option-sections.ts'
 import { optionAnchor, renderOptionsPage } from '../../docs/.vitepress/option-reference/render-options.ts'
+import { readBuiltPage } from '../../docs/scripts/built-page.mjs'
 import {
   CORS_OPTION_NAMES,
   GLOBAL_OPTION_NAMES,
@@ -13,6 +16,7 @@ import {
   MOCK_OPTION_NAMES,
   ROUTE_OPTION_NAMES,
 } from '../../packages/core/src/config/unknown-options.ts'
+import { assertDocsBuilt, DIST } from './built-docs.js'
 
 // The options page (docs/reference/options.md) is generated from the JSDoc of the core's option
 // interfaces. These tests hold the two ends together: every key the validator accepts has an
@@ -104,5 +108,31 @@ describe('the options page', () => {
       routeDefault: false,
     }
     expect(missingParts(bare)).toEqual(['a description', '@example'])
+  })
+})
+
+/** The cells' text of each row of an HTML table, header row first. */
+function tableRows(table: string): string[][] {
+  return [...table.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/g)].map((row) =>
+    [...(row[1] ?? '').matchAll(/<t[hd]\b[^>]*>([\s\S]*?)<\/t[hd]>/g)].map((cell) => cell[1] ?? ''),
+  )
+}
+
+describe('the built options page (docs/.vitepress/dist)', () => {
+  it('shows every section summary as a table: a row per option, three cells, a link to its entry', () => {
+    assertDocsBuilt()
+    const html = readFileSync(join(DIST, 'reference/options.html'), 'utf8')
+    const tables = [...html.matchAll(/<table\b[\s\S]*?<\/table>/g)].map((match) => match[0])
+    expect(tables).toHaveLength(OPTION_SECTIONS.length)
+    OPTION_SECTIONS.forEach((section, i) => {
+      const [header, ...rows] = tableRows(tables[i] ?? '')
+      expect(header).toEqual(['option', 'type', 'default'])
+      expect(rows.map((cells) => cells.length)).toEqual(rows.map(() => 3))
+      expect(rows.map((cells) => /href="([^"]*)"/.exec(cells[0] ?? '')?.[1])).toEqual(
+        extractOptions(section).map((entry) => `#${optionAnchor(section, entry.name)}`),
+      )
+    })
+    // No row left as a paragraph of pipes, as a blank line between rows made them.
+    expect(readBuiltPage(html).texts.filter((text) => /^\s*\|/m.test(text))).toEqual([])
   })
 })

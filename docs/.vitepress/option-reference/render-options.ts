@@ -34,6 +34,8 @@ function renderEntry(section: OptionSection, entry: OptionEntry): string {
 
 function renderSection(section: OptionSection): string {
   const entries = extractOptions(section)
+  // One block: the page's parts are joined by blank lines, and a blank line between two rows
+  // ends a markdown table (each row would show as a paragraph of pipes).
   const table = [
     '| option | type | default |',
     '| --- | --- | --- |',
@@ -41,16 +43,8 @@ function renderSection(section: OptionSection): string {
       (entry) =>
         `| [\`${entry.name}\`](#${optionAnchor(section, entry.name)}) | \`${cell(entry.type)}\` | ${cell(entry.defaultValue ?? 'none')} |`,
     ),
-  ]
-  return [
-    `## ${section.title}`,
-    '',
-    section.intro,
-    '',
-    ...table,
-    '',
-    ...entries.map((e) => renderEntry(section, e)),
-  ]
+  ].join('\n')
+  return [`## ${section.title}`, section.intro, table, ...entries.map((e) => renderEntry(section, e))]
     .join('\n\n')
     .replace(/\n{3,}/g, '\n\n')
 }
