@@ -94,15 +94,25 @@ export function createCallExplainer(options: CallExplainerOptions): CallExplaine
     }
   }
 
+  /** A remembered explanation, marked as such on its probe line. */
+  function remembered(value: ExplainedCall, at: number, why: string): CallExplanation {
+    const { probe } = value.explanation
+    const ago = Math.round((now() - at) / 1000)
+    const text = `the same call was explained ${ago} s ago, ${why}; then: ${probe.text}`
+    return { ...value.explanation, probe: { ...probe, fromMemo: true, text } }
+  }
+
   return {
     async explain(call, page) {
+      const key = callKey(call, page)
       try {
-        const { value, reused, at } = await memo.get(callKey(call, page), () => make(call, page))
-        if (!reused) return value.explanation
-        const { probe } = value.explanation
-        const ago = Math.round((now() - at) / 1000)
-        const text = `the same call was explained ${ago} s ago, nothing sent again; then: ${probe.text}`
-        return { ...value.explanation, probe: { ...probe, fromMemo: true, text } }
+        const { value, reused, at } = await memo.get(key, () => make(call, page))
+        if (reused) return remembered(value, at, 'nothing sent again')
+        // Past the budget, a call explained before (longer ago than the memo keeps) gets that explanation.
+        const earlier = value.explanation.kind === 'not-probed' ? memo.last(key) : undefined
+        return earlier === undefined
+          ? value.explanation
+          : remembered(earlier.value, earlier.at, 'not probed again: the budget for its host is spent')
       } catch (error) {
         if (error instanceof Busy) return 'busy'
         throw error

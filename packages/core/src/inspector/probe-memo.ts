@@ -26,6 +26,8 @@ export interface ProbeMemo<T> {
     key: string,
     make: () => Promise<{ value: T; keep: boolean }>,
   ): Promise<{ value: T; reused: boolean; at: number }>
+  /** The last explanation remembered for `key`, expired or not. */
+  last(key: string): MemoEntry<T> | undefined
   /** The remembered explanations, newest first, expired ones included until they are pushed out. */
   list(): MemoEntry<T>[]
 }
@@ -76,6 +78,7 @@ export function createProbeMemo<T>(options: ProbeMemoOptions = {}): ProbeMemo<T>
         running.delete(key)
       }
     },
+    last: (key) => settled.get(key),
     list: () => [...settled.values()].reverse(),
   }
 }

@@ -56,6 +56,11 @@ async function startCountingBackend() {
   const received: string[] = []
   const server = createServer((req, res) => {
     received.push(`${req.method} ${req.url}`)
+    if (req.url === '/moved') {
+      res.writeHead(307, { location: '/items', 'access-control-allow-origin': String(req.headers.origin) })
+      res.end()
+      return
+    }
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
         'access-control-allow-origin': String(req.headers.origin),
@@ -296,11 +301,27 @@ describe('the endpoints under /__cors-dev-proxy/', () => {
     expect(backend.received.slice(3)).toEqual(['OPTIONS /items/2'])
     expect(backend.received.filter((line) => !/^(OPTIONS|HEAD|GET) /.test(line))).toEqual([])
 
+    // A redirect is not followed: only the URL the page called is probed.
+    const moved = await explainOn(front.url, { url: `${backend.url}/moved`, method: 'GET' })
+    expect(moved.body).toMatchObject({
+      kind: 'undetermined',
+      certainty: 'unknown',
+      probed: true,
+      probe: {
+        sent: ['GET'],
+        text: `probed with GET; the redirect to ${backend.url}/items was not followed; verdict unknown: what the redirect leads to decides`,
+      },
+    })
+    expect(String(moved.body.cause)).toContain(
+      `run cors-dev-proxy check ${backend.url}/moved --origin ${front.url} (it sends the call itself)`,
+    )
+    expect(backend.received.slice(4)).toEqual(['GET /moved'])
+
     // The inspector lists what was explained, newest first.
     const listed = json((await sendRequest(`${front.url}/__cors-dev-proxy/explanations`)).body) as {
       method: string
     }[]
-    expect(listed.map((item) => item.method)).toEqual(['PATCH', 'DELETE', 'POST'])
+    expect(listed.map((item) => item.method)).toEqual(['GET', 'PATCH', 'DELETE', 'POST'])
   })
 
   it('probe one host at most 10 times a minute: 200 explanations of one failing GET, then of 200 URLs', async () => {

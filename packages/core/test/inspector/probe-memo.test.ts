@@ -12,6 +12,8 @@ describe('createProbeMemo', () => {
     expect(await memo.get('GET /a', make)).toEqual({ value: 'explanation 1', reused: true, at: 0 })
     expect(await memo.get('GET /b', make)).toMatchObject({ value: 'explanation 2', reused: false })
     now = 30_000
+    // Expired, yet still known as the last one (for a call the budget refuses to probe again).
+    expect(memo.last('GET /a')).toEqual({ value: 'explanation 1', at: 0 })
     expect(await memo.get('GET /a', make)).toEqual({ value: 'explanation 3', reused: false, at: 30_000 })
     expect(made).toBe(3)
     expect(memo.list().map((entry) => entry.value)).toEqual(['explanation 3', 'explanation 2'])
