@@ -96,7 +96,7 @@ export async function explainCall(call: FailedCall, options: ExplainOptions): Pr
   const reserved = classification.kind === 'preflight' ? 2 : 1
   const grant = options.budget?.take(url.hostname, reserved) ?? { granted: true }
   if (!grant.granted) return notProbed(url, fixed, grant.used, grant.retryInMs, options.budget)
-  const probe = createSafeProbe(classification.method)
+  const probe = createSafeProbe(classification.method, reserved)
   let result: CheckCorsResult
   try {
     result = await checkCors(
@@ -116,7 +116,9 @@ export async function explainCall(call: FailedCall, options: ExplainOptions): Pr
   const record = probe.record()
   const { certainty, why } = certaintyOf(result, record, call.credentials === 'include')
   const summary = probeSummary(record, certainty, why)
-  if (record.redirectNotFollowed !== undefined && result.localNetworkAccess?.outcome !== 'needs-permission') {
+  // Local Network Access comes before CORS in Chromium: when it applies, it is the explanation.
+  const lnaDecides = (result.localNetworkAccess?.outcome ?? 'not-needed') !== 'not-needed'
+  if (record.redirectNotFollowed !== undefined && !lnaDecides) {
     return undetermined(url, record.redirectNotFollowed, classification.method, pageOrigin, fixed, summary)
   }
   const cookies = cookieNotes(result.response?.headers, url, pageOrigin, call.credentials === 'include')

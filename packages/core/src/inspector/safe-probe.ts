@@ -28,7 +28,7 @@ export interface ProbeRecord {
   readonly redirectNotFollowed: string | undefined
 }
 
-/** A probe for one explanation (`method` as the browser sends it): the `intercept` for `checkCors`, and what it did. */
+/** A probe for one explanation: the `intercept` for `checkCors`, and what it did. */
 export interface SafeProbe {
   intercept(send: BrowserSend): BrowserSend
   /** What was sent so far. */
@@ -47,14 +47,15 @@ export class ProbeStopped extends Error {
  * other method, whose answer's CORS headers stand in for the actual answer's (they are usually
  * the same per URL). Neither carries a method-override header, the HEAD no body. Anything more
  * (a second preflight, a redirect hop) is not sent: at most one OPTIONS and one GET or HEAD,
- * whatever the page's method.
+ * whatever the page's method, and never more than `maxRequests` (what the host's budget granted).
+ * `method` is the page's, as the browser sends it.
  *
  * @example
  * const probe = createSafeProbe('DELETE')
  * await checkCors({ url, origin, method: 'DELETE' }, { intercept: probe.intercept })
  * probe.record() // { sent: ['OPTIONS', 'HEAD'], notRepeated: 'DELETE', leftOut: [], redirectNotFollowed: undefined }
  */
-export function createSafeProbe(method: string): SafeProbe {
+export function createSafeProbe(method: string, maxRequests = 2): SafeProbe {
   const sent: string[] = []
   const leftOut: string[] = []
   // Named whether or not the actual request is reached: the probe never sends it in any case.
@@ -65,7 +66,7 @@ export function createSafeProbe(method: string): SafeProbe {
 
   function stop(request: BrowserRequest): never {
     // Only a redirect makes the browser send more after the actual request (its next hop, or that hop's preflight).
-    redirectNotFollowed ??= request.url
+    if (requestSent) redirectNotFollowed ??= request.url
     throw new ProbeStopped(`the probe sends nothing after its ${sent.join(' and ')}`)
   }
 
@@ -81,6 +82,8 @@ export function createSafeProbe(method: string): SafeProbe {
   return {
     intercept(send) {
       return async function probeSend(request) {
+        // What the budget granted bounds it too, should the model ever send more than was reserved.
+        if (sent.length >= maxRequests) stop(request)
         if (request.kind === 'preflight') {
           if (preflightSent || requestSent) stop(request)
           preflightSent = true

@@ -106,4 +106,16 @@ describe('createSafeProbe', () => {
       text: 'probed with OPTIONS; the patch was not repeated; verdict exact',
     })
   })
+
+  it('sends no more than the budget granted', async () => {
+    const server = scriptedServer(() => ({
+      status: 204,
+      headers: { 'access-control-allow-origin': ORIGIN, 'access-control-allow-methods': 'PUT' },
+    }))
+    const probe = createSafeProbe('PUT', 1)
+    const browser = createBrowserModel({ origin: ORIGIN, send: probe.intercept(server.send) })
+    await browser.fetch({ url: URL_CALLED, method: 'PUT' })
+    expect(server.received.map((request) => request.method)).toEqual(['OPTIONS'])
+    expect(probe.record()).toMatchObject({ sent: ['OPTIONS'], redirectNotFollowed: undefined })
+  })
 })
