@@ -84,6 +84,7 @@ export function formatCheckReport(report: CheckReport): string {
       ),
     )
   }
+  if (report.sideEffectNote !== undefined) lines.push(pc.yellow(report.sideEffectNote))
   if (report.exchanges.length > 0) lines.push('')
   lines.push(`${pc.bold('Protocol:')} ${report.protocol.note}`)
   if (report.altSvc !== null)

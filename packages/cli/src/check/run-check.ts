@@ -91,8 +91,26 @@ export interface CheckReport {
    * play: a public page calling a local or loopback target. Chromium applies it before CORS.
    */
   readonly localNetworkAccess?: LocalNetworkAccessPrediction
+  /**
+   * Set when `check` sent a request whose method is not safe (not GET, HEAD or OPTIONS): unlike
+   * the overlay's probe, `check` sends the call the user asked for, and says so.
+   */
+  readonly sideEffectNote?: string
   /** 0 readable, 1 blocked or failed, 2 unreachable. */
   readonly exitCode: 0 | 1 | 2
+}
+
+/** Methods that do not change anything on the server (RFC 9110 §9.2.1); the others may. */
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/** The note for a sent request that may have changed data, or `undefined`. */
+function sideEffectNoteOf(exchanges: readonly CheckExchange[]): string | undefined {
+  const unsafe = exchanges.find(
+    (exchange) => exchange.kind === 'request' && !SAFE_METHODS.has(exchange.method),
+  )
+  return unsafe === undefined
+    ? undefined
+    : `note: check sent a real ${unsafe.method} to ${unsafe.url}; it may have changed data on the server`
 }
 
 /** The response headers a CORS reader looks at. */
@@ -166,6 +184,7 @@ export async function runCheckCall(input: CheckInput): Promise<CheckReport> {
       ? lna
       : predictLocalNetworkAccess({ ...input, pageSpace: lna.pageSpace, targetSpace: lna.targetSpace })
   const lnaBlocks = localNetworkAccess?.outcome === 'blocked'
+  const sideEffectNote = sideEffectNoteOf(exchanges)
   return {
     url: new URL(input.url).href,
     origin: input.origin,
@@ -184,6 +203,7 @@ export async function runCheckCall(input: CheckInput): Promise<CheckReport> {
     altSvc: altSvcValue === undefined ? null : readAltSvc(altSvcValue),
     verdict,
     ...(localNetworkAccess === undefined ? {} : { localNetworkAccess }),
+    ...(sideEffectNote === undefined ? {} : { sideEffectNote }),
     exitCode: verdict.outcome === 'unreachable' ? 2 : verdict.outcome !== 'readable' || lnaBlocks ? 1 : 0,
   }
 }

@@ -94,6 +94,39 @@ describe('check: exit codes and the report', () => {
       `  Access to fetch at '${url}' from origin '${ORIGIN}' has been blocked by CORS policy: Request header field x-foo is not allowed by Access-Control-Allow-Headers in preflight response.`,
     )
     expect(result.stdout).toContain('Fix: add `x-foo` to `cors.allowedHeaders`')
+    // The PUT itself was never sent: nothing to warn about.
+    expect(result.stdout).not.toContain('note: check sent a real')
+  })
+
+  it('sends the DELETE the user asked for, and says it may have changed data; a GET gets no such note', async () => {
+    const received: string[] = []
+    const server = await listen(
+      createServer((req, res) => {
+        received.push(`${req.method} ${req.url}`)
+        res.writeHead(req.method === 'OPTIONS' ? 204 : 200, {
+          'access-control-allow-origin': ORIGIN,
+          'access-control-allow-methods': 'DELETE',
+        })
+        res.end()
+      }),
+    )
+    try {
+      const url = `${server.url}/items/1`
+      const result = await runCli(['check', url, '--origin', ORIGIN, '--method', 'DELETE'])
+      expect(result.code).toBe(0)
+      expect(result.stdout).toContain(
+        `note: check sent a real DELETE to ${url}; it may have changed data on the server`,
+      )
+      expect(received).toEqual(['OPTIONS /items/1', 'DELETE /items/1'])
+      const { report } = await checkJson([url, '--origin', ORIGIN, '--method', 'DELETE'])
+      expect(report.sideEffectNote).toBe(
+        `note: check sent a real DELETE to ${url}; it may have changed data on the server`,
+      )
+      const get = await runCli(['check', url, '--origin', ORIGIN])
+      expect(get.stdout).not.toContain('note: check sent a real')
+    } finally {
+      await server.close()
+    }
   })
 
   it('exit 0 for a same-origin call: no CORS, no preflight', async () => {

@@ -1,6 +1,6 @@
 import type { HeadersInput } from '../http/header-list.js'
 import type { AddressSpace } from './address-space.js'
-import type { BrowserCallResult, BrowserExchange } from './browser-call.js'
+import type { BrowserCallResult, BrowserExchange, BrowserSend } from './browser-call.js'
 import { createBrowserModel } from './browser-model.js'
 import type { CorsInitiator } from './chromium-messages.js'
 import type { CorsResponseInput } from './evaluate-cors.js'
@@ -60,6 +60,12 @@ export interface CheckCorsOptions {
    * @default true
    */
   secure?: boolean
+  /**
+   * Wraps the function that puts each request on the wire, to change or refuse what is sent (the
+   * overlay's explanation sends at most a preflight and a GET or HEAD this way).
+   * @default the requests go out as the browser sends them
+   */
+  intercept?: (send: BrowserSend) => BrowserSend
 }
 
 /** What the browser would decide, with every request it would send and the answers it got. */
@@ -106,7 +112,8 @@ export async function checkCors(
 async function sendAsBrowser(call: CheckCorsRequest, options: CheckCorsOptions): Promise<CheckCorsResult> {
   const network = createNetworkSend({ timeout: options.timeout ?? 10_000, secure: options.secure ?? true })
   try {
-    const browser = createBrowserModel({ origin: call.origin, send: network.send })
+    const send = options.intercept === undefined ? network.send : options.intercept(network.send)
+    const browser = createBrowserModel({ origin: call.origin, send })
     const result = await browser.fetch({
       url: call.url,
       method: call.method ?? 'GET',

@@ -2,7 +2,7 @@
  * The inspector page's script (served as `/__cors-dev-proxy/inspector.js`, as the body of an
  * immediately invoked function; self-contained). Lists the recorded exchanges, adds new ones
  * as the server streams them, filters by route, status and text, shows one in detail, replays
- * it, and links the HAR export.
+ * it, links the HAR export, and lists the overlay's explanations of failed calls.
  */
 export function inspectorApp(): void {
   const base = '/__cors-dev-proxy'
@@ -171,7 +171,37 @@ export function inspectorApp(): void {
     showDetail(exchanges.find((view) => view.id === selected))
   }
 
+  // The overlay's explanations of failed calls, newest first: the verdict, and what was probed for it.
+  interface Explained {
+    method: string
+    url: string
+    explanation: { message?: string; cause: string; probe?: { text: string } }
+  }
+  const explained: Explained[] = []
+  function showExplained(): void {
+    $<HTMLElement>('#explained').hidden = explained.length === 0
+    $<HTMLElement>('#explained summary').textContent =
+      `Failed calls the overlay explained (${explained.length})`
+    const items = explained.map(({ method, url, explanation }) => {
+      const item = el('li')
+      item.append(
+        el('div', `${method} ${url}`, 'call'),
+        el('div', explanation.message ?? explanation.cause),
+        el('div', explanation.probe?.text ?? '', 'muted probe'),
+      )
+      return item
+    })
+    $<HTMLElement>('#explanations').replaceChildren(...items)
+  }
+
   for (const input of [routeFilter, statusFilter, textFilter]) input.addEventListener('input', render)
+
+  void fetch(`${base}/explanations`)
+    .then((answer) => answer.json())
+    .then((list: Explained[]) => {
+      explained.push(...list)
+      showExplained()
+    })
 
   void fetch(`${base}/exchanges`)
     .then((answer) => answer.json())
@@ -183,6 +213,11 @@ export function inspectorApp(): void {
         exchanges.push(JSON.parse((event as MessageEvent<string>).data) as View)
         if (exchanges.length > 2000) exchanges.shift()
         render()
+      })
+      events.addEventListener('explanation', (event) => {
+        explained.unshift(JSON.parse((event as MessageEvent<string>).data) as Explained)
+        if (explained.length > 100) explained.pop()
+        showExplained()
       })
       events.addEventListener('open', () => {
         $<HTMLElement>('#live').textContent = '● live'

@@ -35,6 +35,7 @@ export function overlayClient(): void {
     routeExists: boolean
     serverFix?: string
     cookies?: string[]
+    probe?: { text: string }
   }
 
   const crossOrigin = (url: string): boolean => {
@@ -254,6 +255,8 @@ button, a { font: inherit; font-size: 13px; color: #9cdcfe; background: #2a2a2a;
       }
       element.append(cause)
       for (const note of explanation.cookies ?? []) element.append(line('cause', note))
+      // What the dev server sent to find this out (never the page's POST, PUT, PATCH or DELETE), and how sure it is.
+      if (explanation.probe !== undefined) element.append(line('muted probe', explanation.probe.text))
       const fix = `${explanation.routeExists ? '// the route exists: call it instead' : '// add the route to corsDevProxy({ ... }) in your config'}\n${explanation.route}\n// and call\n${explanation.call}`
       element.append(line('fix', fix))
       const row = document.createElement('div')

@@ -1,72 +1,15 @@
 import { type CheckCorsResult, checkCors } from '../browser/check-cors.js'
-import type { CorsErrorKind } from '../browser/chromium-messages.js'
+import { classifyRequest } from '../browser/classify-request.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
-import { matchRoute } from '../pipeline/match-route.js'
+import type { CallExplanation, Certainty, FailedCall, RouteFix } from './call-explanation.js'
 import { cookieNotes } from './cookie-notes.js'
+import { CORS_CAUSES } from './cors-causes.js'
+import { explainWebSocket } from './explain-websocket.js'
+import type { ProbeBudget } from './probe-budget.js'
+import { createSafeProbe, type ProbeRecord, probeSummary } from './safe-probe.js'
 import { suggestRoute } from './suggest-route.js'
 
-/** What the page's client knows about a failed call (the body of `POST /__cors-dev-proxy/explain`). */
-export interface FailedCall {
-  /** The absolute URL called. */
-  readonly url: string
-  readonly method: string
-  /** Headers the script set, as pairs. */
-  readonly headers: readonly (readonly [string, string])[]
-  /** fetch's `credentials` (XHR: `include` with `withCredentials`). */
-  readonly credentials: 'omit' | 'same-origin' | 'include'
-  /** Who made the call. */
-  readonly initiator: 'fetch' | 'XMLHttpRequest' | 'EventSource' | 'WebSocket'
-}
-
-/** The answer: what the browser said, why, and what to change. */
-export interface CallExplanation {
-  /** What kind of failure it is. */
-  readonly kind: 'cors' | 'network' | 'mixed-content' | 'local-network' | 'websocket' | 'not-cors'
-  /** The console text Chromium printed for it, as the browser model gives it. */
-  readonly message: string | undefined
-  /** The cause in plain words. */
-  readonly cause: string
-  /** The route to add to the config (or the configured one), written as in the config. */
-  readonly route: string
-  /** The call to write instead (`fetch('/api/items')`). */
-  readonly call: string
-  /** Whether the route already exists. */
-  readonly routeExists: boolean
-  /** The alternative on the server's side: the header(s) to send, when proxying is not wanted. */
-  readonly serverFix: string | undefined
-  /** Whether the server probed the URL (as `cors-dev-proxy check` does). */
-  readonly probed: boolean
-  /** What happens to the cookies the answer sets (one line per cookie the browser drops). */
-  readonly cookies: readonly string[]
-}
-
-/** The cause of each CORS failure, in plain words. */
-const CAUSES: Readonly<Record<CorsErrorKind, string>> = {
-  'missing-allow-origin':
-    'The server answered, but without Access-Control-Allow-Origin: the browser received the response and kept it from your script, because the page and the API are on different origins.',
-  'wildcard-origin-with-credentials':
-    "The call sends credentials (cookies), and the server allows every origin with '*', which the browser refuses for credentialed calls.",
-  'multiple-allow-origin-values':
-    'The server sent Access-Control-Allow-Origin more than once (often a proxy and the backend both add it).',
-  'invalid-allow-origin-value': 'The server sent an Access-Control-Allow-Origin value that is not an origin.',
-  'allow-origin-mismatch': "The server allows another origin than this page's.",
-  'invalid-allow-credentials':
-    'The call sends credentials, and the server did not answer Access-Control-Allow-Credentials: true.',
-  'preflight-invalid-status':
-    'The browser first sent a preflight (OPTIONS) because of the method or headers, and the server did not answer it with a 2xx status.',
-  'preflight-redirect':
-    'The preflight (OPTIONS) was answered with a redirect, and a preflight never follows redirects.',
-  'invalid-allow-methods':
-    'The preflight answer has an Access-Control-Allow-Methods the browser cannot parse.',
-  'invalid-allow-headers':
-    'The preflight answer has an Access-Control-Allow-Headers the browser cannot parse.',
-  'method-not-allowed':
-    "The preflight answer does not list the call's method in Access-Control-Allow-Methods.",
-  'header-not-allowed':
-    'The preflight answer does not list a header the call sets in Access-Control-Allow-Headers.',
-  'redirect-contains-credentials': 'The server redirected to a URL with user:password in it.',
-  'cors-disabled-scheme': 'The server redirected to a URL whose scheme is not http or https.',
-}
+export type { CallExplanation, FailedCall } from './call-explanation.js'
 
 /** How the call reads when written against the route. */
 function callText(initiator: FailedCall['initiator'], method: string, path: string): string {
@@ -98,16 +41,19 @@ export interface ExplainOptions {
   readonly routes: readonly ResolvedRoute[]
   /** Milliseconds the probe may take. @default 5000 */
   readonly timeout?: number
+  /** The requests the probe may still send per host; without it, nothing limits them. */
+  readonly budget?: ProbeBudget
 }
 
 /**
- * Explains a call that failed in the page: runs the browser model on it, probing the URL the
- * page called (and nothing else) the way `cors-dev-proxy check` does, and answers with
- * Chromium's console text, the cause in plain words, the route to add and the call to write,
- * or the server header to send when proxying is not what is wanted. Mixed content (an HTTPS
- * page calling `http:`) is decided without a probe, as the browser sends nothing; a WebSocket
- * is not subject to CORS, so it is explained from the routes (our `ws` route and its Origin
- * check), without a probe either.
+ * Explains a call that failed in the page: runs the browser model on it over a probe of the URL
+ * the page called (and nothing else), and answers with Chromium's console text, the cause in
+ * plain words, the route to add and the call to write, or the server header to send when
+ * proxying is not what is wanted, with what was probed and how sure the verdict is. The probe
+ * never repeats a call with side effects: it sends at most the preflight and one GET or HEAD
+ * (`safe-probe.ts`), within the host's `budget`. Mixed content (an HTTPS page calling `http:`)
+ * is decided without a probe, as the browser sends nothing; a WebSocket is not subject to CORS,
+ * so it is explained from the routes (our `ws` route and its Origin check), without a probe either.
  *
  * @example
  * const answer = await explainCall({ url: 'http://localhost:3000/items', method: 'GET', headers: [], credentials: 'same-origin', initiator: 'fetch' }, { origin: 'http://localhost:5173', routes })
@@ -117,11 +63,10 @@ export async function explainCall(call: FailedCall, options: ExplainOptions): Pr
   const url = new URL(call.url)
   const pageOrigin = options.origin
   // As the script wrote it: `patch` stays lowercase in the call to write, as in the browser.
-  const method = call.method
   const suggestion = suggestRoute(url, options.routes)
-  const fixed = {
+  const fixed: RouteFix = {
     route: suggestion.route,
-    call: callText(call.initiator, method, suggestion.path),
+    call: callText(call.initiator, call.method, suggestion.path),
     routeExists: suggestion.existing,
   }
   const insecure = url.protocol === 'http:' || url.protocol === 'ws:'
@@ -135,29 +80,130 @@ export async function explainCall(call: FailedCall, options: ExplainOptions): Pr
       serverFix: `serve the API over HTTPS (${url.href.replace(/^(ws|http):/, (scheme) => (scheme === 'ws:' ? 'wss:' : 'https:'))})`,
       probed: false,
       cookies: [],
+      certainty: 'exact',
+      probe: {
+        sent: [],
+        fromMemo: false,
+        text: 'not probed: the browser sends nothing to an http: URL from an https: page',
+      },
     }
   }
   if (call.initiator === 'WebSocket') return explainWebSocket(url, pageOrigin, options.routes, fixed)
 
-  const result = await checkCors(
-    {
-      url: url.href,
-      origin: pageOrigin,
-      method: call.method,
-      headers: call.headers.map(([name, value]) => [name, value] as [string, string]),
-      credentials: call.credentials === 'include',
-      initiator: call.initiator,
-    },
-    { timeout: options.timeout ?? 5000 },
-  )
+  const headers = call.headers.map(([name, value]) => [name, value] as [string, string])
+  const classification = classifyRequest({ method: call.method, headers })
+  // Reserved before anything is sent, so a probe is whole or not at all; what it did not send is given back.
+  const reserved = classification.kind === 'preflight' ? 2 : 1
+  const grant = options.budget?.take(url.hostname, reserved) ?? { granted: true }
+  if (!grant.granted) return notProbed(url, fixed, grant.used, grant.retryInMs, options.budget)
+  const probe = createSafeProbe(classification.method, reserved)
+  let result: CheckCorsResult
+  try {
+    result = await checkCors(
+      {
+        url: url.href,
+        origin: pageOrigin,
+        method: call.method,
+        headers,
+        credentials: call.credentials === 'include',
+        initiator: call.initiator,
+      },
+      { timeout: options.timeout ?? 5000, intercept: probe.intercept },
+    )
+  } finally {
+    options.budget?.giveBack(url.hostname, reserved - probe.record().sent.length)
+  }
+  const record = probe.record()
+  const { certainty, why } = certaintyOf(result, record, call.credentials === 'include')
+  const summary = probeSummary(record, certainty, why)
+  // Local Network Access comes before CORS in Chromium: when it applies, it is the explanation.
+  const lnaDecides = (result.localNetworkAccess?.outcome ?? 'not-needed') !== 'not-needed'
+  if (record.redirectNotFollowed !== undefined && !lnaDecides) {
+    return undetermined(url, record.redirectNotFollowed, classification.method, pageOrigin, fixed, summary)
+  }
   const cookies = cookieNotes(result.response?.headers, url, pageOrigin, call.credentials === 'include')
-  return { ...explainResult(result, fixed), cookies }
+  return { ...explainResult(result, fixed), cookies, certainty, probe: summary }
 }
 
+/** How sure the verdict is, and why when it is not exact. */
+function certaintyOf(
+  result: CheckCorsResult,
+  record: ProbeRecord,
+  credentials: boolean,
+): { certainty: Certainty; why: string | undefined } {
+  if (record.redirectNotFollowed !== undefined)
+    return { certainty: 'unknown', why: 'what the redirect leads to decides' }
+  const actual = record.sent.find((method) => method !== 'OPTIONS')
+  // Decided by the preflight, or before the actual request: the browser's own exchange.
+  if (result.stage === 'preflight' || actual === undefined)
+    return { certainty: 'exact', why: 'the preflight is the one the browser sent' }
+  if (record.notRepeated !== undefined)
+    return {
+      certainty: 'inferred',
+      why: `the answer's CORS headers were read off a ${actual} of the same URL`,
+    }
+  if (record.leftOut.length > 0)
+    return { certainty: 'inferred', why: `the ${actual} went without ${record.leftOut.join(', ')}` }
+  // The probe runs on the server, without the browser's cookies for that site.
+  if (credentials) return { certainty: 'inferred', why: `the ${actual} went without the page's cookies` }
+  return { certainty: 'exact', why: 'the requests the browser sent' }
+}
+
+/** Past the host's budget: the route still, and nothing sent. */
+function notProbed(
+  url: URL,
+  fixed: RouteFix,
+  used: number,
+  retryInMs: number,
+  budget: ProbeBudget | undefined,
+): CallExplanation {
+  const seconds = Math.max(1, Math.ceil(retryInMs / 1000))
+  const limit = `at most ${budget?.limit ?? used} requests to one host per ${Math.round((budget?.windowMs ?? 60_000) / 1000)} s`
+  return {
+    kind: 'not-probed',
+    message: undefined,
+    cause: `Not probed: the dev server already sent ${used} probe requests to ${url.hostname} recently (${limit}), so a page that fails in a loop cannot make it hammer the server. The route below avoids CORS whatever the verdict; for the verdict, wait ${seconds} s or run cors-dev-proxy check ${url.href} --origin <the page's origin>.`,
+    ...fixed,
+    serverFix: undefined,
+    probed: false,
+    cookies: [],
+    certainty: 'unknown',
+    probe: {
+      sent: [],
+      fromMemo: false,
+      text: `not probed: the probe budget for ${url.hostname} is spent (${limit}); next in ${seconds} s`,
+    },
+  }
+}
+
+/** The URL redirects, and the probe goes no further than the URL the page called. */
+function undetermined(
+  url: URL,
+  to: string,
+  method: string,
+  pageOrigin: string,
+  fixed: RouteFix,
+  probe: CallExplanation['probe'],
+): CallExplanation {
+  const flag = method === 'GET' ? '' : ` --method ${method}`
+  return {
+    kind: 'undetermined',
+    message: undefined,
+    cause: `The server answers ${url.href} with a redirect to ${to}, which passes the CORS check; the explanation probes only the URL the page called. To follow the redirect as the browser does, run cors-dev-proxy check ${url.href} --origin ${pageOrigin}${flag} (it sends the call itself).`,
+    ...fixed,
+    serverFix: undefined,
+    probed: true,
+    cookies: [],
+    certainty: 'unknown',
+    probe,
+  }
+}
+
+/** The verdict's part of the explanation: the kind, Chromium's words, the cause and the server fix. */
 function explainResult(
   result: CheckCorsResult,
-  fixed: { route: string; call: string; routeExists: boolean },
-): Omit<CallExplanation, 'cookies'> {
+  fixed: RouteFix,
+): Omit<CallExplanation, 'cookies' | 'certainty' | 'probe'> {
   const lna = result.localNetworkAccess
   if (lna !== undefined && lna.outcome !== 'not-needed') {
     return {
@@ -183,7 +229,7 @@ function explainResult(
     return {
       kind: 'cors',
       message: result.message,
-      cause: CAUSES[result.error.kind],
+      cause: CORS_CAUSES[result.error.kind],
       ...fixed,
       serverFix: result.fix,
       probed: true,
@@ -197,44 +243,5 @@ function explainResult(
     ...fixed,
     serverFix: result.fix,
     probed: true,
-  }
-}
-
-function explainWebSocket(
-  url: URL,
-  pageOrigin: string,
-  routes: readonly ResolvedRoute[],
-  fixed: { route: string; call: string; routeExists: boolean },
-): CallExplanation {
-  const sameOrigin = `${url.protocol === 'wss:' ? 'https:' : 'http:'}//${url.host}` === pageOrigin
-  const match = sameOrigin ? matchRoute(routes, `${url.pathname}${url.search}`) : undefined
-  if (match !== undefined) {
-    const route = match.route
-    const cause = !route.ws
-      ? `The route '${route.prefix}' forwards HTTP only: WebSocket upgrades need \`ws: true\` on it.`
-      : route.cors !== undefined
-        ? `The route '${route.prefix}' has a CORS policy, and cors-dev-proxy checks a WebSocket's Origin against it: the handshake from ${pageOrigin} was refused (403), or the target refused it.`
-        : `The route '${route.prefix}' forwards WebSockets; the target refused the handshake or is not running.`
-    return {
-      kind: 'websocket',
-      message: undefined,
-      cause,
-      route: `'${route.prefix}': { target: '${route.kind === 'forward' ? route.target.origin : 'ws://localhost:3000'}', ws: true }`,
-      call: `new WebSocket('${url.pathname}${url.search}')`,
-      routeExists: true,
-      serverFix: route.cors === undefined ? undefined : `add '${pageOrigin}' to the route's \`cors.origin\``,
-      probed: false,
-      cookies: [],
-    }
-  }
-  return {
-    kind: 'websocket',
-    message: undefined,
-    cause:
-      'WebSockets are not subject to CORS: the server refused the handshake (many check Origin and refuse other origins) or is not running.',
-    ...fixed,
-    serverFix: `accept the Origin ${pageOrigin} in the WebSocket server's handshake check`,
-    probed: false,
-    cookies: [],
   }
 }

@@ -5,12 +5,14 @@ import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { requestedOrigin } from '../http/request-origin.js'
 import { sendText } from '../http/send-text.js'
 import type { Logger } from '../log/logger.js'
+import { createCallExplainer, type ExplainedCall } from './call-explainer.js'
+import type { FailedCall } from './call-explanation.js'
 import type { ExchangeRecord } from './exchange-ring.js'
 import { viewExchange } from './exchange-view.js'
-import { explainCall, type FailedCall } from './explain-call.js'
 import { harOf } from './har-export.js'
 import { INSPECTOR_BASE, refusalOf } from './inspector-guard.js'
 import { inspectorPage } from './inspector-page.js'
+import { maskUrlsIn } from './mask-secrets.js'
 import type { ExchangeRecorder } from './record-exchange.js'
 import { createReplayer } from './replay-exchange.js'
 
@@ -52,8 +54,6 @@ const COMMON: ReadonlyArray<readonly [string, string]> = [
 const EXPLAIN_LIMIT = 64 * 1024
 /** Bytes an event stream may hold unsent before its events are dropped (a client that does not read). */
 const STREAM_BACKLOG = 1024 * 1024
-/** Explanations at once: each may probe a URL for up to 5 s. */
-const PROBES_AT_ONCE = 4
 
 function sendJson(
   res: ProxyResponse,
@@ -119,8 +119,9 @@ function failedCallOf(body: unknown): FailedCall | undefined {
 /**
  * Creates the endpoints under `/__cors-dev-proxy/`: the inspector page (`/`) and its script,
  * the overlay's client script (`/client.js`), the exchanges as JSON (`/exchanges`) and live
- * (`/events`, server-sent events), the HAR 1.2 export (`/har`), replay (`POST /replay/<id>`)
- * and explain (`POST /explain`). Each request is checked first (see `refusalOf`): only the dev
+ * (`/events`, server-sent events), the HAR 1.2 export (`/har`), replay (`POST /replay/<id>`),
+ * explain (`POST /explain`) and the recent explanations (`/explanations`, also streamed as
+ * `explanation` events). Each request is checked first (see `refusalOf`): only the dev
  * server's own pages are answered. Nothing here throws at a request: a bad body is a 400.
  *
  * @example
@@ -131,7 +132,16 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
   const { recorder, overlay, routes, logger, scripts } = options
   const replayer = createReplayer(options.ownUrl)
   const streams = new Set<ProxyResponse>()
-  let probes = 0
+  const explainer = createCallExplainer({ routes, onExplained: broadcastExplanation })
+
+  /** A new explanation, to every inspector listening (as an `explanation` event). */
+  function broadcastExplanation(explained: ExplainedCall): void {
+    const event = `event: explanation\ndata: ${maskUrlsIn(JSON.stringify(explained))}\n\n`
+    for (const stream of streams) {
+      if (((stream as { writableLength?: number }).writableLength ?? 0) <= STREAM_BACKLOG)
+        (stream as ProxyResponse & { write(chunk: string): boolean }).write(event)
+    }
+  }
 
   function serveEvents(req: ProxyRequest, response: ProxyResponse, ring: ExchangeRecorder['ring']): void {
     // Both response kinds write strings alike; their overloads differ only in callbacks.
@@ -176,23 +186,15 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
       })
       return
     }
-    if (probes >= PROBES_AT_ONCE) {
+    const origin = requestedOrigin(req) ?? 'http://localhost'
+    const referer = req.headers.referer
+    const pageUrl = typeof referer === 'string' && referer.startsWith(`${origin}/`) ? referer : undefined
+    const answer = await explainer.explain(call, { origin, ...(pageUrl === undefined ? {} : { pageUrl }) })
+    if (answer === 'busy') {
       sendJson(res, 429, { error: 'too many explanations at once' }, [['retry-after', '1']])
       return
     }
-    probes += 1
-    try {
-      const origin = requestedOrigin(req) ?? 'http://localhost'
-      const referer = req.headers.referer
-      const pageUrl = typeof referer === 'string' && referer.startsWith(`${origin}/`) ? referer : undefined
-      sendJson(
-        res,
-        200,
-        await explainCall(call, { origin, routes, ...(pageUrl === undefined ? {} : { pageUrl }) }),
-      )
-    } finally {
-      probes -= 1
-    }
+    sendJson(res, 200, answer)
   }
 
   async function replay(res: ProxyResponse, id: number): Promise<void> {
@@ -273,6 +275,11 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
     }
     if (method === 'GET' && path === '/events') {
       serveEvents(req, res, recorder.ring)
+      return
+    }
+    if (read && path === '/explanations') {
+      const list = maskUrlsIn(JSON.stringify(overlay ? explainer.recent() : []))
+      sendText(res, 200, JSON_TYPE, `${list}\n`, COMMON)
       return
     }
     if (read && path === '/har') {

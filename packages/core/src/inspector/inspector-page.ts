@@ -23,7 +23,9 @@ table.headers th { text-align: left; vertical-align: top; padding: 2px 12px 2px 
 table.headers td { font-family: ui-monospace, monospace; word-break: break-all; padding: 2px 0; }
 h3 { font-size: 12px; text-transform: uppercase; color: #57606a; margin: 16px 0 4px; }
 pre { background: #fff; border: 1px solid #e5e5e5; padding: 8px; white-space: pre-wrap; word-break: break-all; max-height: 240px; overflow: auto; }
-.muted { color: #6e7781; }`
+.muted { color: #6e7781; }
+#explained { padding: 6px 12px; border-bottom: 1px solid #ddd; background: #fff8e6; }
+#explanations li { margin: 6px 0; } #explanations .call { font-family: ui-monospace, monospace; word-break: break-all; }`
 
 /**
  * The inspector's HTML: a toolbar (filters, HAR download), the list of exchanges and the
@@ -40,7 +42,7 @@ export function inspectorPage(): string {
 <input id="text" type="search" placeholder="filter text" aria-label="Text filter">
 <span id="count"></span><span id="live">○ connecting</span>
 <a href="${INSPECTOR_BASE}/har?download" download="cors-dev-proxy.har">Download HAR</a></header>
-<main><div class="list"><table><thead><tr><th>time</th><th>method</th><th>path</th><th>upstream</th><th>status</th><th>protocol</th><th>TTFB / total</th><th>CORS</th></tr></thead><tbody id="rows"></tbody></table></div>
+<main><div class="list"><details id="explained" hidden><summary></summary><ol id="explanations"></ol></details><table><thead><tr><th>time</th><th>method</th><th>path</th><th>upstream</th><th>status</th><th>protocol</th><th>TTFB / total</th><th>CORS</th></tr></thead><tbody id="rows"></tbody></table></div>
 <div id="detail"></div></main>
 <script type="module" src="${INSPECTOR_BASE}/inspector.js"></script></body></html>
 `

@@ -106,6 +106,25 @@ export function maskUrl(url: string): string {
 }
 
 /**
+ * Text with the secret-looking query values of every URL in it masked (`?token=abc` →
+ * `?token=[masked]`), for free text such as an explanation, where URLs sit inside messages.
+ *
+ * @example
+ * maskUrlsIn("Access to fetch at 'http://api.test/x?token=abc' from origin…") // "…/x?token=[masked]' from origin…"
+ */
+export function maskUrlsIn(text: string): string {
+  return text.replace(/([?&])([^=&?#\s'"]+)=([^&#\s'"]*)/g, (pair, separator: string, name: string) => {
+    let decoded = name
+    try {
+      decoded = decodeURIComponent(name.replaceAll('+', ' '))
+    } catch {
+      // A malformed escape: judged as written.
+    }
+    return isSecretParam(decoded) ? `${separator}${name}=${MASK}` : pair
+  })
+}
+
+/**
  * Field names of a body whose values are credentials: any name containing `password`,
  * `passwd` or `secret`, or ending in `token`, `apikey`, `privatekey`, `jwt`, `credential(s)` or
  * `authorization`, compared without case, `-`, `_` or `.` (`accessToken`, `refresh_token`,

@@ -48,6 +48,46 @@ async function startDevServer(routes: Routes, options: CorsDevProxyOptions = {})
 
 const json = (body: Buffer) => JSON.parse(body.toString()) as unknown
 
+/**
+ * A backend that counts every request: its preflights pass (this origin, DELETE and PUT allowed),
+ * its other answers have no Access-Control-Allow-Origin, so every call from a page fails.
+ */
+async function startCountingBackend() {
+  const received: string[] = []
+  const server = createServer((req, res) => {
+    received.push(`${req.method} ${req.url}`)
+    if (req.url === '/moved') {
+      res.writeHead(307, { location: '/items', 'access-control-allow-origin': String(req.headers.origin) })
+      res.end()
+      return
+    }
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'access-control-allow-origin': String(req.headers.origin),
+        'access-control-allow-methods': 'DELETE, PUT',
+        'access-control-allow-headers': 'content-type',
+      })
+      res.end()
+      return
+    }
+    res.writeHead(200, { 'content-type': 'text/plain' })
+    res.end('changed')
+  })
+  const started = await listen(server)
+  cleanup.push(() => started.close())
+  return Object.assign(started, { received })
+}
+
+/** Asks `explain` about a call, as the overlay's client does from a page of `front`. */
+async function explainOn(front: string, call: Record<string, unknown>) {
+  const answer = await sendRequest(`${front}/__cors-dev-proxy/explain`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: front },
+    body: JSON.stringify({ headers: [], credentials: 'same-origin', initiator: 'fetch', ...call }),
+  })
+  return { status: answer.status, body: json(answer.body) as Record<string, unknown> }
+}
+
 describe('the endpoints under /__cors-dev-proxy/', () => {
   it('list exchanges masked, stream them, copy bodies only while a client listens, and replay with the original headers', async () => {
     const backend = await startBackend()
@@ -209,5 +249,113 @@ describe('the endpoints under /__cors-dev-proxy/', () => {
     const neither = await startDevServer({ '/api': backend.url }, { inspector: false, overlay: false })
     const passed = await sendRequest(`${neither.url}/__cors-dev-proxy/client.js`)
     expect(passed.status).toBe(299)
+  })
+
+  it('never send a POST or DELETE again: a HEAD stands in, the verdict says it is inferred, a repeat sends nothing', async () => {
+    const backend = await startCountingBackend()
+    const front = await startDevServer({ '/': { mock: true } })
+    const post = await explainOn(front.url, {
+      url: `${backend.url}/items`,
+      method: 'POST',
+      headers: [['content-type', 'text/plain']],
+    })
+    expect(post.status).toBe(200)
+    expect(post.body).toMatchObject({
+      kind: 'cors',
+      message: `Access to fetch at '${backend.url}/items' from origin '${front.url}' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.`,
+      route: `'/api': '${backend.url}'`,
+      call: "fetch('/api/items', { method: 'POST' })",
+      probed: true,
+      certainty: 'inferred',
+      probe: {
+        sent: ['HEAD'],
+        notRepeated: 'POST',
+        fromMemo: false,
+        text: "probed with HEAD; the POST was not repeated; verdict inferred: the answer's CORS headers were read off a HEAD of the same URL",
+      },
+    })
+    expect(backend.received).toEqual(['HEAD /items'])
+
+    const remove = { url: `${backend.url}/items/1`, method: 'DELETE' }
+    const deleted = await explainOn(front.url, remove)
+    expect(deleted.body).toMatchObject({
+      kind: 'cors',
+      certainty: 'inferred',
+      probe: { sent: ['OPTIONS', 'HEAD'], notRepeated: 'DELETE', fromMemo: false },
+    })
+    expect(String(deleted.body.message)).toContain("No 'Access-Control-Allow-Origin' header is present")
+    expect(backend.received).toEqual(['HEAD /items', 'OPTIONS /items/1', 'HEAD /items/1'])
+
+    // The same call again: the memo answers, nothing is sent.
+    const again = await explainOn(front.url, remove)
+    expect(again.body).toMatchObject({ kind: 'cors', message: deleted.body.message, probed: true })
+    expect(again.body.probe).toMatchObject({ fromMemo: true, sent: ['OPTIONS', 'HEAD'] })
+    expect(String((again.body.probe as { text: string }).text)).toMatch(
+      /^the same call was explained \d+ s ago, nothing sent again; then: probed with OPTIONS and HEAD; the DELETE was not repeated/,
+    )
+    expect(backend.received).toHaveLength(3)
+
+    // A preflight that refuses the method decides alone: exact, and no HEAD.
+    const patch = await explainOn(front.url, { url: `${backend.url}/items/2`, method: 'PATCH' })
+    expect(patch.body).toMatchObject({ kind: 'cors', certainty: 'exact', probe: { sent: ['OPTIONS'] } })
+    expect(backend.received.slice(3)).toEqual(['OPTIONS /items/2'])
+    expect(backend.received.filter((line) => !/^(OPTIONS|HEAD|GET) /.test(line))).toEqual([])
+
+    // A redirect is not followed: only the URL the page called is probed.
+    const moved = await explainOn(front.url, { url: `${backend.url}/moved`, method: 'GET' })
+    expect(moved.body).toMatchObject({
+      kind: 'undetermined',
+      certainty: 'unknown',
+      probed: true,
+      probe: {
+        sent: ['GET'],
+        text: `probed with GET; the redirect to ${backend.url}/items was not followed; verdict unknown: what the redirect leads to decides`,
+      },
+    })
+    expect(String(moved.body.cause)).toContain(
+      `run cors-dev-proxy check ${backend.url}/moved --origin ${front.url} (it sends the call itself)`,
+    )
+    expect(backend.received.slice(4)).toEqual(['GET /moved'])
+
+    // The inspector lists what was explained, newest first.
+    const listed = json((await sendRequest(`${front.url}/__cors-dev-proxy/explanations`)).body) as {
+      method: string
+    }[]
+    expect(listed.map((item) => item.method)).toEqual(['GET', 'PATCH', 'DELETE', 'POST'])
+  })
+
+  it('probe one host at most 10 times a minute: 200 explanations of one failing GET, then of 200 URLs', async () => {
+    const backend = await startCountingBackend()
+    const front = await startDevServer({ '/api': backend.url })
+    const same = await Promise.all(
+      Array.from({ length: 200 }, () => explainOn(front.url, { url: `${backend.url}/items`, method: 'GET' })),
+    )
+    expect(same.map((answer) => answer.status)).toEqual(Array(200).fill(200))
+    expect(new Set(same.map((answer) => answer.body.message)).size).toBe(1)
+    expect(
+      same.filter((answer) => answer.body.probe && !(answer.body.probe as { fromMemo: boolean }).fromMemo),
+    ).toHaveLength(1)
+    expect(backend.received).toEqual(['GET /items'])
+
+    const answers: Record<string, unknown>[] = []
+    for (let index = 0; index < 200; index++) {
+      const answer = await explainOn(front.url, { url: `${backend.url}/items?page=${index}`, method: 'GET' })
+      expect(answer.status).toBe(200)
+      answers.push(answer.body)
+    }
+    expect(backend.received.length).toBeLessThanOrEqual(10)
+    expect(backend.received).toHaveLength(10)
+    expect(answers.filter((answer) => answer.probed === true)).toHaveLength(9)
+    const refused = answers.at(-1)
+    expect(refused).toMatchObject({
+      kind: 'not-probed',
+      probed: false,
+      certainty: 'unknown',
+      route: `'/api': '${backend.url}'`,
+      routeExists: true,
+      call: "fetch('/api/items?page=199')",
+      probe: { sent: [] },
+    })
+    expect(String(refused?.cause)).toContain(`already sent 10 probe requests to 127.0.0.1 recently`)
   })
 })

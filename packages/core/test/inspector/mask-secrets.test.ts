@@ -5,6 +5,7 @@ import {
   maskHeaderLines,
   maskHeaderValue,
   maskUrl,
+  maskUrlsIn,
 } from '../../src/inspector/mask-secrets.js'
 
 describe('maskHeaderValue', () => {
@@ -55,6 +56,16 @@ describe('maskUrl', () => {
     ['/a?%74oken=x', `/a?%74oken=${MASK}`],
   ])('%s → %s', (url, masked) => {
     expect(maskUrl(url)).toBe(masked)
+  })
+})
+
+describe('maskUrlsIn', () => {
+  it('masks secret query values of every URL inside a text, JSON or a message', () => {
+    const text = `{"url":"http://api.test/a?token=abc&page=2","message":"Access to fetch at 'http://api.test/a?token=abc&page=2' from origin","call":"fetch('/api/a?api_key=k1')"}`
+    expect(maskUrlsIn(text)).toBe(
+      `{"url":"http://api.test/a?token=${MASK}&page=2","message":"Access to fetch at 'http://api.test/a?token=${MASK}&page=2' from origin","call":"fetch('/api/a?api_key=${MASK}')"}`,
+    )
+    expect(maskUrlsIn('no URL, a=b & token=c')).toBe('no URL, a=b & token=c')
   })
 })
 
