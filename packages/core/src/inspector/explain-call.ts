@@ -3,7 +3,7 @@ import type { CorsErrorKind } from '../browser/chromium-messages.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import { matchRoute } from '../pipeline/match-route.js'
 import { cookieNotes } from './cookie-notes.js'
-import { suggestRoute } from './suggest-route.js'
+import { suggestRoute, writtenRoute } from './suggest-route.js'
 
 /** What the page's client knows about a failed call (the body of `POST /__cors-dev-proxy/explain`). */
 export interface FailedCall {
@@ -118,7 +118,7 @@ export async function explainCall(call: FailedCall, options: ExplainOptions): Pr
   const pageOrigin = options.origin
   // As the script wrote it: `patch` stays lowercase in the call to write, as in the browser.
   const method = call.method
-  const suggestion = suggestRoute(url, options.routes)
+  const suggestion = suggestRoute(url, options.routes, call.initiator)
   const fixed = {
     route: suggestion.route,
     call: callText(call.initiator, method, suggestion.path),
@@ -219,7 +219,8 @@ function explainWebSocket(
       kind: 'websocket',
       message: undefined,
       cause,
-      route: `'${route.prefix}': { target: '${route.kind === 'forward' ? route.target.origin : 'ws://localhost:3000'}', ws: true }`,
+      route:
+        route.kind === 'forward' ? writtenRoute(route, true) : `'${route.prefix}': { mock: true, ws: true }`,
       call: `new WebSocket('${url.pathname}${url.search}')`,
       routeExists: true,
       serverFix: route.cors === undefined ? undefined : `add '${pageOrigin}' to the route's \`cors.origin\``,
