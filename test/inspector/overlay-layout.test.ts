@@ -1,8 +1,6 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startVite } from '../adapters/vite-server.ts'
-import { launchChromium } from '../support/browser.ts'
-import { startPlainBackend } from './backend.ts'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
+import { useOverlayApp } from './overlay-app.ts'
 
 /** Where the overlay's panel and its cards are, as the page lays them out. */
 interface PanelLayout {
@@ -67,19 +65,7 @@ async function failCall(page: Page, url: string, cards: number): Promise<void> {
  * in sight; at 1280 px the inspector's CORS column stays visible beside the detail pane.
  */
 describe('the overlay panel and the inspector page, laid out in Chromium', () => {
-  let browser: Browser
-  let backend: Awaited<ReturnType<typeof startPlainBackend>>
-  let app: Awaited<ReturnType<typeof startVite>>
-
-  beforeAll(async () => {
-    ;[browser, backend] = await Promise.all([launchChromium(), startPlainBackend()])
-    app = await startVite({ routes: { '/api': backend.url } })
-  }, 60_000)
-  afterAll(async () => {
-    await app?.close()
-    await browser?.close()
-    await backend?.close()
-  })
+  const env = useOverlayApp()
 
   test.each([
     { width: 1280, height: 800 },
@@ -89,11 +75,11 @@ describe('the overlay panel and the inspector page, laid out in Chromium', () =>
   ])(
     'four failed calls at $width×$height: newest first and in sight, older ones collapsed, at most a third of the viewport',
     async (viewport) => {
-      const context = await browser.newContext({ viewport })
+      const context = await env.browser.newContext({ viewport })
       try {
         const page = await context.newPage()
         // A page taller than the viewport, as real apps are.
-        await page.goto(`${app.origin}/`)
+        await page.goto(`${env.app.origin}/`)
         await page.evaluate(() => {
           document.body.style.minHeight = '3000px'
         })
@@ -101,7 +87,8 @@ describe('the overlay panel and the inspector page, laid out in Chromium', () =>
           () => (window as unknown as Record<string, unknown>).__corsDevProxyClient === true,
         )
         const paths = ['/items/first', '/items/second', '/items/third', '/items/fourth']
-        for (const [index, path] of paths.entries()) await failCall(page, `${backend.url}${path}`, index + 1)
+        for (const [index, path] of paths.entries())
+          await failCall(page, `${env.backend.url}${path}`, index + 1)
         const layout = await panelLayout(page)
         expect(layout.title).toBe('cors-dev-proxy: 4 calls to other origins failed')
         expect(layout.panel.height).toBeLessThanOrEqual(layout.innerHeight / 3)
@@ -109,7 +96,7 @@ describe('the overlay panel and the inspector page, laid out in Chromium', () =>
         expect(layout.panel.bottom).toBeLessThanOrEqual(layout.innerHeight)
         // Newest first: the cards in the reverse order of the calls; only the newest open.
         expect(layout.cards.map((card) => card.summary)).toEqual(
-          [...paths].reverse().map((path) => `fetch GET ${backend.url}${path}`),
+          [...paths].reverse().map((path) => `fetch GET ${env.backend.url}${path}`),
         )
         expect(layout.cards.map((card) => card.open)).toEqual([true, false, false, false])
         // The newest card's head is in the viewport and not covered: a click there reaches it.
@@ -127,10 +114,10 @@ describe('the overlay panel and the inspector page, laid out in Chromium', () =>
         // A click opens an older card; it stays open when another failure arrives (which opens first).
         const older = page.locator('cors-dev-proxy-overlay .card summary', { hasText: '/items/second' })
         await older.click()
-        await failCall(page, `${backend.url}/items/fifth`, 5)
+        await failCall(page, `${env.backend.url}/items/fifth`, 5)
         const after = await panelLayout(page)
         expect(
-          after.cards.map((card) => [card.summary.replace(`fetch GET ${backend.url}`, ''), card.open]),
+          after.cards.map((card) => [card.summary.replace(`fetch GET ${env.backend.url}`, ''), card.open]),
         ).toEqual([
           ['/items/fifth', true],
           ['/items/fourth', false],
@@ -141,7 +128,7 @@ describe('the overlay panel and the inspector page, laid out in Chromium', () =>
         expect(after.panel.height).toBeLessThanOrEqual(after.innerHeight / 3)
         expect(after.cards[0]?.hitSummary).toBe(true)
         // The same call failing again counts on its card instead of adding one.
-        await page.evaluate((url) => fetch(url).catch(() => undefined), `${backend.url}/items/first`)
+        await page.evaluate((url) => fetch(url).catch(() => undefined), `${env.backend.url}/items/first`)
         await page.waitForFunction(
           () =>
             document
@@ -160,16 +147,16 @@ describe('the overlay panel and the inspector page, laid out in Chromium', () =>
   )
 
   test('at 1280×800 the inspector keeps the CORS column in sight, beside the open detail pane', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } })
     try {
       const page = await context.newPage()
       // Long paths and queries, as real APIs have: they must not push the CORS column away.
       const long = `/api/items/${'a-very-long-segment/'.repeat(6)}end?filter=${'x'.repeat(80)}&page=2`
       for (const path of [long, '/api/items?short=1']) {
-        const answer = await fetch(`${app.origin}${path}`)
+        const answer = await fetch(`${env.app.origin}${path}`)
         await answer.arrayBuffer()
       }
-      await page.goto(`${app.origin}/__cors-dev-proxy/`)
+      await page.goto(`${env.app.origin}/__cors-dev-proxy/`)
       await page.locator('#rows tr').nth(1).waitFor()
       await page.locator('#rows tr').first().click()
       await page.locator('#detail table.headers').first().waitFor()
