@@ -127,7 +127,15 @@ describe('the overlay panel and the inspector page, laid out in Chromium', () =>
         ])
         expect(after.panel.height).toBeLessThanOrEqual(after.innerHeight / 3)
         expect(after.cards[0]?.hitSummary).toBe(true)
-        // The same call failing again counts on its card instead of adding one.
+        // The same call failing again counts on its card instead of adding one, and leaves the
+        // list where the user scrolled it (to the bottom here, where that card is).
+        const scrolled = await page.evaluate(() => {
+          const list = document
+            .querySelector('cors-dev-proxy-overlay')
+            ?.shadowRoot?.querySelector('.cards') as HTMLElement
+          list.scrollTop = list.scrollHeight
+          return list.scrollTop
+        })
         await page.evaluate((url) => fetch(url).catch(() => undefined), `${env.backend.url}/items/first`)
         await page.waitForFunction(
           () =>
@@ -139,6 +147,16 @@ describe('the overlay panel and the inspector page, laid out in Chromium', () =>
           { timeout: 5000, polling: 25 },
         )
         expect(await cardCount(page)).toBe(5)
+        const position = await page.evaluate(
+          () =>
+            (
+              document
+                .querySelector('cors-dev-proxy-overlay')
+                ?.shadowRoot?.querySelector('.cards') as HTMLElement
+            ).scrollTop,
+        )
+        expect(position).toBe(scrolled)
+        expect(scrolled).toBeGreaterThan(0)
       } finally {
         await context.close()
       }

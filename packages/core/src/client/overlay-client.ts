@@ -296,6 +296,7 @@ button, a { font: inherit; font-size: 13px; color: #9cdcfe; background: #2a2a2a;
     return element
   }
 
+  let shownCards = 0
   function render(): void {
     // Vite's error overlay is about the build: it stays on top, ours waits.
     if (document.querySelector('vite-error-overlay') !== null) return
@@ -318,6 +319,8 @@ button, a { font: inherit; font-size: 13px; color: #9cdcfe; background: #2a2a2a;
           ? 'cors-dev-proxy: a call to another origin failed'
           : `cors-dev-proxy: ${ready.length} calls to other origins failed`
     list.replaceChildren(...ready.map((card, index) => cardElement(card, card.open ?? index === 0)))
-    list.scrollTop = 0
+    // A new failure shows at the top; a repeat (a counter) leaves the list where the user scrolled it.
+    if (ready.length > shownCards) list.scrollTop = 0
+    shownCards = ready.length
   }
 }
