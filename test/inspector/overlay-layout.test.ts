@@ -46,6 +46,18 @@ function cardCount(page: Page): Promise<number> {
   )
 }
 
+/** Where the overlay's card list is scrolled to; with `toBottom`, scrolled to its end first. */
+function cardListScroll(page: Page, toBottom = false): Promise<number> {
+  return page.evaluate((bottom) => {
+    const list = document
+      .querySelector('cors-dev-proxy-overlay')
+      ?.shadowRoot?.querySelector<HTMLElement>('.cards')
+    if (list == null) return -1
+    if (bottom) list.scrollTop = list.scrollHeight
+    return list.scrollTop
+  }, toBottom)
+}
+
 /** Fails `path` on the backend from the page (a cross-origin call it does not allow) and waits for its card. */
 async function failCall(page: Page, url: string, cards: number): Promise<void> {
   const failed = await page.evaluate((target) => fetch(target).then(() => 'ok', String), url)
@@ -129,13 +141,7 @@ describe('the overlay panel and the inspector page, laid out in Chromium', () =>
         expect(after.cards[0]?.hitSummary).toBe(true)
         // The same call failing again counts on its card instead of adding one, and leaves the
         // list where the user scrolled it (to the bottom here, where that card is).
-        const scrolled = await page.evaluate(() => {
-          const list = document
-            .querySelector('cors-dev-proxy-overlay')
-            ?.shadowRoot?.querySelector('.cards') as HTMLElement
-          list.scrollTop = list.scrollHeight
-          return list.scrollTop
-        })
+        const scrolled = await cardListScroll(page, true)
         await page.evaluate((url) => fetch(url).catch(() => undefined), `${env.backend.url}/items/first`)
         await page.waitForFunction(
           () =>
@@ -147,14 +153,7 @@ describe('the overlay panel and the inspector page, laid out in Chromium', () =>
           { timeout: 5000, polling: 25 },
         )
         expect(await cardCount(page)).toBe(5)
-        const position = await page.evaluate(
-          () =>
-            (
-              document
-                .querySelector('cors-dev-proxy-overlay')
-                ?.shadowRoot?.querySelector('.cards') as HTMLElement
-            ).scrollTop,
-        )
+        const position = await cardListScroll(page)
         expect(position).toBe(scrolled)
         expect(scrolled).toBeGreaterThan(0)
       } finally {
