@@ -9,6 +9,8 @@ interface PanelLayout {
   panel: { top: number; bottom: number; height: number }
   title: string
   cards: { summary: string; open: boolean; top: number; bottom: number; hitSummary: boolean }[]
+  /** Whether the open newest card's fix (the route and the call) is in sight without scrolling. */
+  fixInSight: boolean
 }
 
 function panelLayout(page: Page): Promise<PanelLayout> {
@@ -30,7 +32,10 @@ function panelLayout(page: Page): Promise<PanelLayout> {
         hitSummary: hit !== null && summary.contains(hit),
       }
     })
+    const list = (root.querySelector('.cards') as HTMLElement).getBoundingClientRect()
+    const fix = root.querySelector('.card[open] .fix')?.getBoundingClientRect()
     return {
+      fixInSight: fix !== undefined && fix.top >= list.top && fix.bottom <= list.bottom,
       innerWidth,
       innerHeight,
       panel: { top: box.top, bottom: box.bottom, height: box.height },
@@ -112,6 +117,8 @@ describe('the overlay panel and the inspector page, laid out in Chromium', () =>
         )
         expect(layout.cards.map((card) => card.open)).toEqual([true, false, false, false])
         // The newest card's head is in the viewport and not covered: a click there reaches it.
+        // ...and so is what to change, at the window sizes of a desktop.
+        if (viewport.height >= 800) expect(layout.fixInSight).toBe(true)
         const [newest] = layout.cards
         expect(newest?.top).toBeGreaterThanOrEqual(layout.panel.top)
         expect(newest?.top).toBeLessThan(layout.innerHeight)

@@ -196,7 +196,7 @@ export function overlayClient(): void {
   // the older ones one line each: several failures never cover the page, nor push the newest
   // out of sight.
   const STYLE = `
-:host { position: fixed; right: 16px; bottom: 16px; z-index: 99990; width: min(640px, calc(100vw - 32px));
+:host { position: fixed; right: 16px; bottom: 16px; z-index: 99990; width: min(720px, calc(100vw - 32px));
   max-height: 33vh; display: flex; font: 14px/1.5 ui-sans-serif, system-ui, sans-serif; border-radius: 8px;
   box-shadow: 0 10px 40px rgba(0,0,0,.5); overflow: hidden; }
 .panel { background: #181818; color: #e8e8e8; border-top: 4px solid #e8a33d; padding: 8px 14px 8px; display: flex;
@@ -210,7 +210,7 @@ h1 { font-size: 14px; margin: 0 0 4px; color: #f3c26b; display: flex; justify-co
 .body { padding: 0 10px 8px; }
 .message { font-family: ui-monospace, monospace; font-size: 13px; color: #ff7b72; white-space: pre-wrap; word-break: break-word; }
 .cause { margin: 6px 0; }
-.fix { font-family: ui-monospace, monospace; font-size: 13px; background: #111; padding: 6px 10px; border-radius: 4px; white-space: pre-wrap; }
+.fix { font-family: ui-monospace, monospace; font-size: 13px; background: #111; padding: 6px 10px; border-radius: 4px; white-space: pre-wrap; margin-top: 2px; }
 .count { background: #e8a33d; color: #111; border-radius: 10px; padding: 0 8px; font-size: 12px; margin-right: 6px; }
 .row { display: flex; gap: 8px; margin-top: 6px; align-items: center; flex-wrap: wrap; }
 button, a { font: inherit; font-size: 13px; color: #9cdcfe; background: #2a2a2a; border: 1px solid #444; border-radius: 4px; padding: 2px 10px; cursor: pointer; text-decoration: none; }
@@ -269,9 +269,6 @@ button, a { font: inherit; font-size: 13px; color: #9cdcfe; background: #2a2a2a;
     })
     const body = document.createElement('div')
     body.className = 'body'
-    if (explanation.message !== undefined) body.append(line('message', explanation.message))
-    body.append(line('cause', explanation.cause))
-    for (const note of explanation.cookies ?? []) body.append(line('cause', note))
     const fix = `${explanation.routeExists ? '// the route exists: call it instead' : '// add the route to corsDevProxy({ ... }) in your config'}\n${explanation.route}\n// and call\n${explanation.call}`
     body.append(line('fix', fix))
     const row = document.createElement('div')
@@ -292,6 +289,11 @@ button, a { font: inherit; font-size: 13px; color: #9cdcfe; background: #2a2a2a;
     if (explanation.serverFix !== undefined)
       row.append(line('muted', `Or on the server: ${explanation.serverFix}`))
     body.append(row)
+    // The fix first, then why, then Chromium's words: in a panel a third of the window high,
+    // what to change is what must be in sight without scrolling.
+    body.append(line('cause', explanation.cause))
+    for (const note of explanation.cookies ?? []) body.append(line('cause', note))
+    if (explanation.message !== undefined) body.append(line('message', explanation.message))
     element.append(body)
     return element
   }
