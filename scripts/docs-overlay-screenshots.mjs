@@ -60,14 +60,19 @@ async function startVite(routes) {
 
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] })
 try {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 640 } })
+  // A laptop's window: the panel takes at most a third of it, so the whole card is in sight.
+  const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } })
   // 1. The overlay: the page calls the backend directly.
   const before = await startVite({ '/images': { mock: true } })
   await page.goto(`${before.origin}/`)
   await page.evaluate((url) => fetch(url).catch(() => undefined), `${api}/items`)
   await page.waitForSelector('cors-dev-proxy-overlay')
   await page.waitForTimeout(200)
-  await page.screenshot({ path: join(root, 'docs/public/overlay.png') })
+  // The lower part of the window, where the panel is (the page above it is empty).
+  await page.screenshot({
+    path: join(root, 'docs/public/overlay.png'),
+    clip: { x: 0, y: 360, width: 1100, height: 640 },
+  })
   await before.server.close()
 
   // 2. The inspector: the route added, a few calls made.

@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { checkCors } from '@cors-dev-proxy/core'
 import { corsDevProxy } from '@cors-dev-proxy/vite'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { startVite, vite } from '../adapters/vite-server.ts'
-import { launchChromium, openConsolePage } from '../support/browser.ts'
+import { openConsolePage } from '../support/browser.ts'
 import { sendRequest } from '../support/servers.ts'
-import { startPlainBackend } from './backend.ts'
+import { useOverlayApp } from './overlay-app.ts'
 import { expectInspectorAndHar, expectOverlayForDirectCall, overlayText } from './overlay-scenario.ts'
 
 /** A port nobody listens on. */
@@ -27,20 +26,7 @@ async function closedPort(): Promise<number> {
  * build, the client's other initiators, and the inspector page as a user works it.
  */
 describe('the overlay and the inspector in a real Vite app', () => {
-  let browser: Browser
-  let backend: Awaited<ReturnType<typeof startPlainBackend>>
-  /** The app with the `/api` route, shared by the client's and the inspector page's tests. */
-  let app: Awaited<ReturnType<typeof startVite>>
-
-  beforeAll(async () => {
-    ;[browser, backend] = await Promise.all([launchChromium(), startPlainBackend()])
-    app = await startVite({ routes: { '/api': backend.url } })
-  }, 60_000)
-  afterAll(async () => {
-    await app?.close()
-    await browser?.close()
-    await backend?.close()
-  })
+  const env = useOverlayApp()
 
   test('a direct call to a backend without CORS shows the overlay; with the route, the inspector and the HAR list it', async () => {
     // Before: only an unrelated route; Vite's `base` changes nothing for /__cors-dev-proxy/.
@@ -48,22 +34,22 @@ describe('the overlay and the inspector in a real Vite app', () => {
     try {
       const html = await (await fetch(`${before.origin}/app/`)).text()
       expect(html).toContain('<script type="module" src="/__cors-dev-proxy/client.js"></script>')
-      await expectOverlayForDirectCall(browser, `${before.origin}/app/`, backend.url)
+      await expectOverlayForDirectCall(env.browser, `${before.origin}/app/`, env.backend.url)
     } finally {
       await before.close()
     }
     // After adding the route the overlay named.
-    const after = await startVite({ routes: { '/api': backend.url } })
+    const after = await startVite({ routes: { '/api': env.backend.url } })
     try {
-      await expectInspectorAndHar(browser, `${after.origin}/`, backend.url)
+      await expectInspectorAndHar(env.browser, `${after.origin}/`, env.backend.url)
     } finally {
       await after.close()
     }
   }, 60_000)
 
   test('overlay: false removes the client; a foreign Origin or Host gets nothing from /__cors-dev-proxy/', async () => {
-    const server = await startVite({ routes: { '/': backend.url }, options: { overlay: false } })
-    const opened = await openConsolePage(browser, `${server.origin}/__cors-dev-proxy/`)
+    const server = await startVite({ routes: { '/': env.backend.url }, options: { overlay: false } })
+    const opened = await openConsolePage(env.browser, `${server.origin}/__cors-dev-proxy/`)
     try {
       const { page } = opened
       // The inspector is still there (a route on '/' does not shadow it); the client is not.
@@ -73,7 +59,7 @@ describe('the overlay and the inspector in a real Vite app', () => {
       expect((await fetch(`${server.origin}/__cors-dev-proxy/client.js`)).status).toBe(404)
       await page.evaluate(
         (url) => fetch(url).catch(() => undefined),
-        `${backend.url.replace('127.0.0.1', 'localhost')}/items`,
+        `${env.backend.url.replace('127.0.0.1', 'localhost')}/items`,
       )
       await page.waitForTimeout(500)
       expect(await overlayText(page)).toBeNull()
@@ -111,7 +97,7 @@ describe('the overlay and the inspector in a real Vite app', () => {
         configFile: false,
         root,
         logLevel: 'silent',
-        plugins: [corsDevProxy({ '/api': backend.url }) as never],
+        plugins: [corsDevProxy({ '/api': env.backend.url }) as never],
         build: { outDir: join(root, 'dist') },
       })
       const files = await readdir(join(root, 'dist'), { recursive: true })
@@ -127,7 +113,7 @@ describe('the overlay and the inspector in a real Vite app', () => {
   }, 60_000)
 
   test('XMLHttpRequest, EventSource and WebSocket failures are explained; repeats are counted; what the page sees is unchanged', async () => {
-    const opened = await openConsolePage(browser, `${app.origin}/`)
+    const opened = await openConsolePage(env.browser, `${env.app.origin}/`)
     try {
       const { page } = opened
       await page.waitForFunction(
@@ -166,7 +152,7 @@ describe('the overlay and the inspector in a real Vite app', () => {
           )
           return { xhr, stream, socket, twice }
         },
-        { api: backend.url, wsPort },
+        { api: env.backend.url, wsPort },
       )
       expect(seen).toEqual({
         xhr: 'error 0 4',
@@ -183,8 +169,8 @@ describe('the overlay and the inspector in a real Vite app', () => {
       )
       const text = (await overlayText(page)) ?? ''
       const xhrModel = await checkCors({
-        url: `${backend.url}/items`,
-        origin: app.origin,
+        url: `${env.backend.url}/items`,
+        origin: env.app.origin,
         method: 'PUT',
         headers: { 'content-type': 'application/json' },
         initiator: 'XMLHttpRequest',
@@ -193,7 +179,9 @@ describe('the overlay and the inspector in a real Vite app', () => {
       expect(text).toContain(`xhr.open('PUT', '/api/items')`)
       expect(text).toContain(`new EventSource('/api/items')`)
       // Chromium's own words for an EventSource: `resource`, not `fetch`.
-      expect(text).toContain(`Access to resource at '${backend.url}/items' from origin '${app.origin}'`)
+      expect(text).toContain(
+        `Access to resource at '${env.backend.url}/items' from origin '${env.app.origin}'`,
+      )
       expect(text).toContain('WebSockets are not subject to CORS')
       expect(text).toContain('×3')
       // Esc closes it.
@@ -205,8 +193,8 @@ describe('the overlay and the inspector in a real Vite app', () => {
   }, 30_000)
 
   test('the inspector lists a call live, filters, shows the detail and replays it', async () => {
-    const inspector = (await openConsolePage(browser, `${app.origin}/__cors-dev-proxy/`)).page
-    const caller = await openConsolePage(browser, `${app.origin}/`)
+    const inspector = (await openConsolePage(env.browser, `${env.app.origin}/__cors-dev-proxy/`)).page
+    const caller = await openConsolePage(env.browser, `${env.app.origin}/`)
     try {
       await inspector.waitForFunction(() => document.querySelector('#live')?.textContent === '● live')
       await caller.page.evaluate(() =>
@@ -223,7 +211,7 @@ describe('the overlay and the inspector in a real Vite app', () => {
       await inspector.fill('#text', 'live=1')
       await row.click()
       const detail = inspector.locator('#detail')
-      await expect.poll(() => detail.textContent()).toContain(`${backend.url}/items?live=1`)
+      await expect.poll(() => detail.textContent()).toContain(`${env.backend.url}/items?live=1`)
       const shown = (await detail.textContent()) ?? ''
       // The header is masked (the backend's echo of it in its body is a body, shown as it is).
       expect(shown).toContain('authorizationBearer [masked]')

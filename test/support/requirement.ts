@@ -32,7 +32,8 @@ export function skipUnmet(what: string, ...requirements: readonly Requirement[])
   if (isCi()) {
     describe(`${what} (needs what this machine lacks)`, () => {
       it('has what it needs under CI, where nothing is skipped', () => {
-        throw new Error(`${what} cannot run: ${unmet.reason}. Run pnpm test:tools (as root) first.`)
+        // The reason says what to do: the install command, or to run as root.
+        throw new Error(`${what} cannot run: ${unmet.reason}`)
       })
     })
   } else {

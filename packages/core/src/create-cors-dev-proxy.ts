@@ -84,6 +84,7 @@ function answerNotFound(res: ProxyResponse): void {
  * @example
  * const proxy = createCorsDevProxy({ '/api': 'http://localhost:3000', '/socket': { target: 'ws://localhost:3001', ws: true } })
  * const server = http.createServer((req, res) => proxy.middleware(req, res))
+ * // false: no ws route takes it; on a server in front of a framework, hand it to the framework instead
  * server.on('upgrade', (req, socket, head) => proxy.upgrade(req, socket, head) || socket.destroy())
  * server.on('close', () => proxy.close())
  */
@@ -160,7 +161,8 @@ export function buildCorsDevProxy(
       unwired.add(route.prefix)
       logger.warn(
         `WebSocket upgrade ${req.url} reached the middleware of ws route '${route.prefix}': the server does not hand upgrades to cors-dev-proxy. ` +
-          "Fix: server.on('upgrade', (req, socket, head) => proxy.upgrade(req, socket, head) || socket.destroy())",
+          "Fix: server.on('upgrade', (req, socket, head) => { if (!proxy.upgrade(req, socket, head)) socket.destroy() }), " +
+          'and where a framework has upgrades of its own (its HMR socket), hand those to it instead of destroying them',
       )
     }
     sendText(

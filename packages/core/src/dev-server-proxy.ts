@@ -49,6 +49,13 @@ export interface DevServerHost {
    * @default leave the socket to the server's other listeners
    */
   readonly unclaimedUpgrade?: ((req: IncomingMessage, socket: Duplex) => void) | undefined
+  /**
+   * The framework's own way to make a server-side call reach the dev server, given the path
+   * (`(path) => \`SvelteKit's event.fetch('${path}')\``): named after `serverFetch` in the hint
+   * about a server-side `fetch('/api/…')` that missed the proxy, where it exists.
+   * @default none: the hint names `serverFetch` only
+   */
+  readonly serverFetchAlternative?: ((path: string) => string) | undefined
 }
 
 /** The proxy as a dev server mounts it. */
@@ -144,7 +151,7 @@ export function createDevServerProxy(
 
   const claims = (req: { readonly url?: string | undefined }) =>
     proxy.matchOf(req) !== undefined || (endpoints !== undefined && isInspectorPath(req.url))
-  const stopWatching = watchServerFetches({ claims, logger })
+  const stopWatching = watchServerFetches({ claims, logger, alternative: host.serverFetchAlternative })
   let announced = false
   const announce = (): void => {
     if (announced) return

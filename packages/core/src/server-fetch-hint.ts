@@ -5,6 +5,8 @@ interface Listener {
   /** Whether a route claims the path. */
   readonly claims: (req: { readonly url: string }) => boolean
   readonly logger: Logger
+  /** The framework's own way to make the call, given its path, named beside `serverFetch`. */
+  readonly alternative?: ((path: string) => string) | undefined
 }
 
 const listeners = new Set<Listener>()
@@ -19,7 +21,7 @@ function relativePath(input: unknown): string | undefined {
 }
 
 function explain(path: string): void {
-  for (const { claims, logger } of listeners) {
+  for (const { claims, logger, alternative } of listeners) {
     if (!claims({ url: path })) continue
     const seen = explained.get(logger) ?? new Set<string>()
     explained.set(logger, seen)
@@ -29,7 +31,7 @@ function explain(path: string): void {
     logger.warn(
       `fetch('${path}') ran on the server (SSR, a loader, an API handler): there is no page origin there, so Node's ` +
         `fetch fails ("Failed to parse URL") and the call never reaches the proxy. Use serverFetch('${path}') from ` +
-        "'@cors-dev-proxy/core' in server-side code (SvelteKit's event.fetch works too).",
+        `'@cors-dev-proxy/core' in server-side code${alternative === undefined ? '' : ` (${alternative(path)} works too)`}.`,
     )
   }
 }

@@ -177,7 +177,9 @@ describe('an upgrade that reaches the middleware', () => {
     const lines = sink.lines.filter((line) => line.message.includes('does not hand upgrades'))
     expect(lines).toHaveLength(1)
     expect(lines[0]?.message).toContain(
-      "server.on('upgrade', (req, socket, head) => proxy.upgrade(req, socket, head) || socket.destroy())",
+      "server.on('upgrade', (req, socket, head) => { if (!proxy.upgrade(req, socket, head)) socket.destroy() })",
     )
+    // The fix does not stop at destroying: a framework's own upgrades (its HMR socket) go to it.
+    expect(lines[0]?.message).toContain('hand those to it instead of destroying them')
   })
 })

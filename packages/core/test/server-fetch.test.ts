@@ -6,7 +6,7 @@ import { createSecureServer } from 'node:http2'
 import { afterEach, describe, expect, it } from 'vitest'
 import { captureLogSink, listen, type StartedServer } from '../../../test/support/servers.js'
 import { localhostCertificate } from '../../../test/support/tls.js'
-import { createDevServerProxy, publishServerUrl, resolveOptions } from '../src/adapter.js'
+import { createDevServerProxy, type DevServerHost, publishServerUrl, resolveOptions } from '../src/adapter.js'
 import { type Routes, SERVER_URL_VARIABLE, serverFetch, serverUrl } from '../src/index.js'
 
 const cleanup: Array<() => Promise<unknown>> = []
@@ -32,13 +32,13 @@ async function echoTarget(): Promise<StartedServer<Server>> {
 }
 
 /** A dev server as an adapter sets it up: `createDevServerProxy` with its server. */
-async function devServer(routes: Routes, tls = false) {
+async function devServer(routes: Routes, tls = false, host: Partial<DevServerHost> = {}) {
   const sink = captureLogSink()
   const resolved = resolveOptions(routes, { logger: sink })
   const certificate = tls ? await localhostCertificate() : undefined
   const server =
     certificate === undefined ? createServer() : createSecureServer({ ...certificate, allowHTTP1: true })
-  const proxy = createDevServerProxy(resolved, { server })
+  const proxy = createDevServerProxy(resolved, { ...host, server })
   server.on('request', (req, res) => proxy.middleware(req, res, () => res.writeHead(404).end()))
   const started = await listen(server, tls ? 'https' : 'http')
   cleanup.push(async () => {
@@ -109,7 +109,23 @@ describe('a server-side fetch that misses the proxy', () => {
     const hints = sink.lines.filter((line) => line.message.includes("fetch('/api/items') ran on the server"))
     expect(hints).toHaveLength(1)
     expect(hints[0]?.message).toContain("serverFetch('/api/items')")
+    // Without a framework's own way, the hint names serverFetch only (no other framework's).
+    expect(hints[0]?.message).toMatch(/in server-side code\.$/)
+    expect(sink.text()).not.toContain('SvelteKit')
     expect(sink.text()).not.toContain("fetch('/elsewhere')")
+  })
+
+  it('names the framework’s own way beside serverFetch, when the adapter gives one', async () => {
+    const target = await echoTarget()
+    const { sink } = await devServer({ '/api': target.url }, false, {
+      serverFetchAlternative: (path) => `SvelteKit's event.fetch('${path}')`,
+    })
+    await expect(fetch('/api/items?page=2')).rejects.toThrow(TypeError)
+    expect(sink.lines.map((line) => line.message)).toContainEqual(
+      expect.stringMatching(
+        /Use serverFetch\('\/api\/items\?page=2'\) from '@cors-dev-proxy\/core' in server-side code \(SvelteKit's event\.fetch\('\/api\/items\?page=2'\) works too\)\.$/,
+      ),
+    )
   })
 
   it('leaves fetch as it was once the last proxy closes', async () => {

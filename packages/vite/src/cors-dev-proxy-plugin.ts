@@ -14,6 +14,7 @@ import {
   moveAfterViteHostCheck,
   viteChecksBefore,
 } from './connect-stack.js'
+import { frameworkOf, serverFetchAlternative, type ViteFramework } from './detect-framework.js'
 import {
   attachCorsDevProxy,
   checkAttached,
@@ -21,17 +22,12 @@ import {
   middlewareHmrPath,
   registerDetached,
 } from './middleware-mode.js'
+import { overlayHooks } from './overlay-injection.js'
 import { findProxyConflicts } from './proxy-conflicts.js'
 import { viteLogSink } from './vite-log-sink.js'
 import { isViteHmrUpgrade, viteHmrPath } from './vite-sockets.js'
 
 type Server = ViteDevServer | PreviewServer
-
-/** Where the dev server serves the overlay's client (the core answers it, see `DevServerProxy.overlayClient`). */
-const OVERLAY_CLIENT_PATH = '/__cors-dev-proxy/client.js'
-
-/** Vite's browser client (`/@vite/client`), which every page of the dev server loads. */
-const VITE_CLIENT = /[\\/]vite[\\/]dist[\\/]client[\\/]client\.mjs(\?|$)/
 
 /**
  * The Vite plugin: proxies the given path prefixes to their targets, in `vite` (dev) and
@@ -77,6 +73,7 @@ export function corsDevProxy(routes: Routes | CorsDevProxyConfig, options?: Cors
       // Upgrades skip the middleware chain and Vite's host check with it: the same rule, applied
       // when Vite applies it to HTTP requests (not over HTTPS, where a rebinding cannot succeed).
       isAllowedUpgrade: https ? undefined : (req) => isHostAllowed(req.headers.host, allowedHosts),
+      serverFetchAlternative: serverFetchAlternative(framework),
     })
     const { logger } = proxy
     for (const { context, prefix } of findProxyConflicts(prefixes, viteProxy)) {
@@ -119,35 +116,21 @@ export function corsDevProxy(routes: Routes | CorsDevProxyConfig, options?: Cors
   }
 
   let serving = false
-  return {
+  let framework: ViteFramework | undefined
+  const plugin: Plugin = {
     name: 'cors-dev-proxy',
-    configResolved(config) {
-      serving = config.command === 'serve' && !config.isProduction
+    // First of all plugins (Vite calls them in order): SvelteKit's own `configResolved` lists
+    // the plugins that have `transformIndexHtml` and warns about them, and the hook is dropped
+    // before it looks, since SvelteKit never runs it (its pages get the client through Vite's).
+    configResolved: {
+      order: 'pre',
+      handler(config) {
+        serving = config.command === 'serve' && !config.isProduction
+        framework = frameworkOf(config.plugins)
+        if (framework === 'sveltekit') delete plugin.transformIndexHtml
+      },
     },
-    // The overlay's client, in dev only (`vite build` and `vite preview` never get it): a script
-    // tag first in index.html, and, for frameworks that render their own HTML (SvelteKit, Astro,
-    // React Router), loaded by Vite's own client, which every dev page runs. The client installs once.
-    ...(resolved.overlay
-      ? {
-          transformIndexHtml: {
-            order: 'post' as const,
-            handler(_html: string, context: { server?: unknown }) {
-              if (context.server === undefined) return undefined
-              return [
-                {
-                  tag: 'script',
-                  attrs: { type: 'module', src: OVERLAY_CLIENT_PATH },
-                  injectTo: 'head-prepend' as const,
-                },
-              ]
-            },
-          },
-          transform(code: string, id: string, transformOptions?: { ssr?: boolean }) {
-            if (!serving || transformOptions?.ssr === true || !VITE_CLIENT.test(id)) return undefined
-            return `${code}\n;{const s=document.createElement('script');s.type='module';s.src=${JSON.stringify(OVERLAY_CLIENT_PATH)};document.head.append(s)}\n`
-          },
-        }
-      : {}),
+    ...(resolved.overlay ? overlayHooks(() => serving) : {}),
     configureServer(server) {
       return install(server, 'server')
     },
@@ -160,4 +143,5 @@ export function corsDevProxy(routes: Routes | CorsDevProxyConfig, options?: Cors
       await Promise.all(closing)
     },
   }
+  return plugin
 }

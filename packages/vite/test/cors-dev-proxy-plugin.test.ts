@@ -1,4 +1,5 @@
 import { CorsDevProxyError, type CorsDevProxyOptions, type Routes } from '@cors-dev-proxy/core'
+import { type Plugin, resolveConfig } from 'vite'
 import { describe, expect, it } from 'vitest'
 import { NESTED_MISTAKES } from '../../../test/support/nested-mistakes.js'
 import { corsDevProxy } from '../src/cors-dev-proxy-plugin.js'
@@ -47,6 +48,35 @@ describe('corsDevProxy (Vite plugin)', () => {
       expect(error.message).toContain(`Fix it like this: ${mistake.fix}`)
     },
   )
+
+  it('has no transformIndexHtml by the time SvelteKit looks for it (SvelteKit warns about it), and keeps it elsewhere', async () => {
+    /** What a framework's `configResolved` sees: SvelteKit's own check, word for word. */
+    async function pluginsWithHook(framework: string, command: 'serve' | 'build'): Promise<string[]> {
+      let seen: string[] = []
+      const looking: Plugin = {
+        name: framework,
+        configResolved(config) {
+          seen = config.plugins.filter((plugin) => plugin.transformIndexHtml).map((plugin) => plugin.name)
+        },
+      }
+      await resolveConfig(
+        {
+          configFile: false,
+          logLevel: 'silent',
+          plugins: [looking, corsDevProxy({ '/api': 'http://localhost:3000' })],
+        },
+        command,
+      )
+      return seen
+    }
+    expect(await pluginsWithHook('vite-plugin-sveltekit-setup', 'serve')).toEqual([])
+    expect(await pluginsWithHook('vite-plugin-sveltekit-setup', 'build')).toEqual([])
+    expect(await pluginsWithHook('astro:build', 'serve')).toEqual(['cors-dev-proxy'])
+    // Each call of corsDevProxy() is a plugin of its own: one under SvelteKit changes no other.
+    const plugin = corsDevProxy({ '/api': 'http://localhost:3000' })
+    await resolveConfig({ configFile: false, logLevel: 'silent', plugins: [plugin] }, 'serve')
+    expect(plugin.transformIndexHtml).toBeDefined()
+  })
 
   it('takes the one-object config of cors-dev-proxy.config.* too', () => {
     expect(corsDevProxy({ routes: { '/api': 'http://localhost:3000' }, log: 'silent' }).name).toBe(

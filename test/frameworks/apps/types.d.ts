@@ -13,4 +13,10 @@ export interface FrameworkApp {
   ssrPath?: string
   /** A server-rendered page whose server-side code calls fetch('/api/missed'), which misses the proxy. */
   missedPath?: string
+  /**
+   * The framework's own way to make that call, which the hint names beside serverFetch, and
+   * which the page at `missedPath` uses next (it shows `ALT-OK missed` and the echoed path).
+   * None: the hint names serverFetch only.
+   */
+  missedAlternative?: string
 }

@@ -1,8 +1,9 @@
 // What the suite checks in every app, in headless Chromium on the app's own page: the calls a
 // page makes through the proxy (bodies, a large upload, redirects, a cookie, an event stream, a
 // WebSocket), HMR still live after the proxied WebSocket, the SSR page's server-side fetch, the
-// overlay for a direct cross-origin call with the inspector and HAR beside it, and a dead
-// backend answered 502 with the dev server still up.
+// hint about a server-side fetch that missed the proxy (naming only what the framework has), no
+// framework warning about our plugin, the overlay for a direct cross-origin call with the
+// inspector and HAR beside it, and a dead backend answered 502 with the dev server still up.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -208,6 +209,38 @@ export const CHECKS = [
       }
       expect(running.output().includes(hint), `no hint in the log (the page answered ${res.status})`)
       expect(running.alive(), 'the dev server died')
+      // The hint names what exists in this framework, and no other framework's way.
+      const line = running
+        .output()
+        .split('\n')
+        .find((text) => text.includes(hint))
+      expect(line.includes("serverFetch('/api/missed')"), `the hint does not name serverFetch: ${line}`)
+      for (const foreign of ["SvelteKit's event.fetch", 'Astro.url', 'request.url']) {
+        const own = app.missedAlternative?.includes(foreign) === true
+        expect(
+          own || !line.includes(foreign),
+          `the hint names ${foreign}, which ${app.name} has not: ${line}`,
+        )
+      }
+      if (app.missedAlternative === undefined) return
+      expect(
+        line.includes(`(${app.missedAlternative} works too)`),
+        `the hint does not name ${app.missedAlternative}: ${line}`,
+      )
+      // What it names works: the page made that call next, and it reached the route.
+      const html = await (await fetch(`${origin}${app.missedPath}`)).text()
+      expect(
+        html.includes('ALT-OK missed') && html.includes('/alternative'),
+        `${app.missedAlternative} did not reach the route: ${html.slice(0, 300)}`,
+      )
+    },
+  },
+  {
+    name: 'the framework prints no warning about cors-dev-proxy',
+    async run({ running }) {
+      // SvelteKit warns about every plugin with a transformIndexHtml hook, which it never runs.
+      const warning = 'may not work correctly because they use the `transformIndexHtml` hook'
+      expect(!running.output().includes(warning), `the dev server printed: ${warning}`)
     },
   },
   {

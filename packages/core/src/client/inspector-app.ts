@@ -73,11 +73,20 @@ export function inspectorApp(): void {
       view.aborted ? `${view.status} (aborted)` : String(view.status),
       `s${String(view.status)[0]}`,
     )
+    // The URL columns are cut to fit the list: the whole URL is in the cell's tooltip.
+    const path = el('td', view.url, 'url')
+    path.title = view.url
+    const upstream = el(
+      'td',
+      view.upstreamUrl ?? (view.upstreamProtocol === 'mock' ? 'mock backend' : '–'),
+      'url',
+    )
+    upstream.title = upstream.textContent ?? ''
     tr.append(
       el('td', new Date(view.startedAt).toLocaleTimeString([], { hour12: false })),
       el('td', view.method),
-      el('td', view.url, 'url'),
-      el('td', view.upstreamUrl ?? (view.upstreamProtocol === 'mock' ? 'mock backend' : '–'), 'url'),
+      path,
+      upstream,
       status,
       el('td', `${view.clientProtocol} → ${view.upstreamProtocol ?? '–'}`),
       el('td', `${ms(view.ttfb)} / ${ms(view.total)}`),

@@ -50,10 +50,18 @@ export function overlayClient(): void {
   }
 
   const pending = new Map<string, Promise<Explanation | undefined>>()
-  const cards = new Map<
-    string,
-    { count: number; element: HTMLElement | undefined; explanation: Explanation | undefined }
-  >()
+  interface Card {
+    /** What failed, for the collapsed card's one line. */
+    failed: Failed
+    count: number
+    explanation: Explanation | undefined
+    /** The order the explanations arrived in: the newest card is shown first. */
+    arrived: number
+    /** The user opened or closed this card; `undefined`: only the newest is open. */
+    open: boolean | undefined
+  }
+  const cards = new Map<string, Card>()
+  let arrivals = 0
 
   function explain(failed: Failed): void {
     const key = `${failed.initiator} ${failed.method} ${failed.url.split('?')[0]}`
@@ -63,7 +71,7 @@ export function overlayClient(): void {
       render()
       return
     }
-    cards.set(key, { count: 1, element: undefined, explanation: undefined })
+    cards.set(key, { failed, count: 1, explanation: undefined, arrived: 0, open: undefined })
     const asked = originalFetch(`${base}/explain`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -77,6 +85,8 @@ export function overlayClient(): void {
       const card = cards.get(key)
       if (card === undefined || explanation === undefined) return
       card.explanation = explanation
+      arrivals += 1
+      card.arrived = arrivals
       render()
     })
   }
@@ -182,26 +192,36 @@ export function overlayClient(): void {
 
   // The overlay element: one card per distinct failure, in its own shadow DOM.
   // A panel in a corner, not a backdrop: the page stays usable (a page that tests failing calls
-  // on purpose keeps working), and Vite's error overlay (z-index 99999) stays above it.
+  // on purpose keeps working), and Vite's error overlay (z-index 99999) stays above it. At most
+  // a third of the viewport high (the cards scroll inside it), the newest card first and open,
+  // the older ones one line each: several failures never cover the page, nor push the newest
+  // out of sight.
   const STYLE = `
-:host { position: fixed; right: 16px; bottom: 16px; z-index: 99990; width: min(640px, calc(100vw - 32px));
-  max-height: calc(100vh - 32px); overflow-y: auto; font: 14px/1.5 ui-sans-serif, system-ui, sans-serif; border-radius: 8px;
-  box-shadow: 0 10px 40px rgba(0,0,0,.5); }
-.panel { background: #181818; color: #e8e8e8; border-top: 6px solid #e8a33d; padding: 16px 20px; }
-h1 { font-size: 15px; margin: 0 0 8px; color: #f3c26b; display: flex; justify-content: space-between; gap: 12px; }
-.card { border: 1px solid #333; border-radius: 6px; padding: 10px 12px; margin: 10px 0; background: #202020; }
+:host { position: fixed; right: 16px; bottom: 16px; z-index: 99990; width: min(720px, calc(100vw - 32px));
+  max-height: 33vh; display: flex; font: 14px/1.5 ui-sans-serif, system-ui, sans-serif; border-radius: 8px;
+  box-shadow: 0 10px 40px rgba(0,0,0,.5); overflow: hidden; }
+.panel { background: #181818; color: #e8e8e8; border-top: 4px solid #e8a33d; padding: 8px 14px 8px; display: flex;
+  flex-direction: column; min-height: 0; width: 100%; box-sizing: border-box; }
+h1 { font-size: 14px; margin: 0 0 4px; color: #f3c26b; display: flex; justify-content: space-between; gap: 12px; flex: none; }
+.cards { overflow-y: auto; min-height: 0; flex: 1 1 auto; overscroll-behavior: contain; }
+.card { border: 1px solid #333; border-radius: 6px; margin: 6px 0; background: #202020; }
+.card > summary { cursor: pointer; padding: 4px 10px; font-family: ui-monospace, monospace; font-size: 12px; color: #c9c9c9;
+  white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.card[open] > summary { color: #f3c26b; }
+.body { padding: 0 10px 8px; }
 .message { font-family: ui-monospace, monospace; font-size: 13px; color: #ff7b72; white-space: pre-wrap; word-break: break-word; }
-.cause { margin: 8px 0; }
-.fix { font-family: ui-monospace, monospace; font-size: 13px; background: #111; padding: 8px 10px; border-radius: 4px; white-space: pre-wrap; }
-.count { background: #e8a33d; color: #111; border-radius: 10px; padding: 0 8px; font-size: 12px; margin-left: 6px; }
-.row { display: flex; gap: 8px; margin-top: 8px; align-items: center; flex-wrap: wrap; }
+.cause { margin: 6px 0; }
+.fix { font-family: ui-monospace, monospace; font-size: 13px; background: #111; padding: 6px 10px; border-radius: 4px; white-space: pre-wrap; margin-top: 2px; }
+.count { background: #e8a33d; color: #111; border-radius: 10px; padding: 0 8px; font-size: 12px; margin-right: 6px; }
+.row { display: flex; gap: 8px; margin-top: 6px; align-items: center; flex-wrap: wrap; }
 button, a { font: inherit; font-size: 13px; color: #9cdcfe; background: #2a2a2a; border: 1px solid #444; border-radius: 4px; padding: 2px 10px; cursor: pointer; text-decoration: none; }
-.muted { color: #9a9a9a; font-size: 12px; }`
+.muted { color: #9a9a9a; font-size: 12px; }
+.foot { flex: none; margin-top: 4px; }`
   class CorsDevProxyOverlay extends HTMLElement {
     constructor() {
       super()
       const root = this.attachShadow({ mode: 'open' })
-      root.innerHTML = `<style>${STYLE}</style><div class="panel" part="panel"><h1><span>cors-dev-proxy: a call to another origin failed</span><button class="close" title="Close (Esc)">✕</button></h1><div class="cards"></div><div class="muted">Click outside or press Esc to close · <a href="${base}/" target="_blank">open the inspector</a> · <code>overlay: false</code> turns this off</div></div>`
+      root.innerHTML = `<style>${STYLE}</style><div class="panel" part="panel"><h1><span class="title">cors-dev-proxy: a call to another origin failed</span><button class="close" title="Close (Esc)">✕</button></h1><div class="cards"></div><div class="muted foot">Click outside or press Esc to close · <a href="${base}/" target="_blank">open the inspector</a> · <code>overlay: false</code> turns this off</div></div>`
       root.querySelector('.close')?.addEventListener('click', () => this.remove())
     }
   }
@@ -228,56 +248,84 @@ button, a { font: inherit; font-size: 13px; color: #9cdcfe; background: #2a2a2a;
     return element
   }
 
+  /** One card: a line naming the call (a click opens or closes it), and the explanation. */
+  function cardElement(card: Card, open: boolean): HTMLElement {
+    const explanation = card.explanation as Explanation
+    const element = document.createElement('details')
+    element.className = 'card'
+    element.open = open
+    const summary = document.createElement('summary')
+    if (card.count > 1) {
+      const count = document.createElement('span')
+      count.className = 'count'
+      count.textContent = `×${card.count}`
+      summary.append(count)
+    }
+    summary.append(`${card.failed.initiator} ${card.failed.method} ${card.failed.url}`)
+    element.append(summary)
+    // A click (or Enter) on the summary toggles the card: remembered, as the list is rebuilt
+    // when another failure arrives. Not the `toggle` event, which setting `open` fires too.
+    summary.addEventListener('click', () => {
+      card.open = !element.open
+    })
+    const body = document.createElement('div')
+    body.className = 'body'
+    const fix = `${explanation.routeExists ? '// the route exists: call it instead' : '// add the route to corsDevProxy({ ... }) in your config'}\n${explanation.route}\n// and call\n${explanation.call}`
+    body.append(line('fix', fix))
+    const row = document.createElement('div')
+    row.className = 'row'
+    const copy = document.createElement('button')
+    copy.textContent = 'Copy the fix'
+    copy.addEventListener('click', () => {
+      void navigator.clipboard?.writeText(fix).then(
+        () => {
+          copy.textContent = 'Copied'
+        },
+        () => {
+          copy.textContent = 'Select and copy the text above'
+        },
+      )
+    })
+    row.append(copy)
+    if (explanation.serverFix !== undefined)
+      row.append(line('muted', `Or on the server: ${explanation.serverFix}`))
+    body.append(row)
+    // The fix first, then why, then Chromium's words: in a panel a third of the window high,
+    // what to change is what must be in sight without scrolling.
+    body.append(line('cause', explanation.cause))
+    for (const note of explanation.cookies ?? []) body.append(line('cause', note))
+    // What the dev server sent to find this out (never the page's POST, PUT, PATCH or DELETE), and how sure it is.
+    if (explanation.probe !== undefined) body.append(line('muted probe', explanation.probe.text))
+    if (explanation.message !== undefined) body.append(line('message', explanation.message))
+    element.append(body)
+    return element
+  }
+
+  let shownCards = 0
   function render(): void {
     // Vite's error overlay is about the build: it stays on top, ours waits.
     if (document.querySelector('vite-error-overlay') !== null) return
-    const ready = [...cards.values()].filter((card) => card.explanation !== undefined)
+    const ready = [...cards.values()]
+      .filter((card) => card.explanation !== undefined)
+      .sort((a, b) => b.arrived - a.arrived)
     if (ready.length === 0) return
     let overlay = document.querySelector('cors-dev-proxy-overlay')
     if (overlay === null) {
       overlay = document.createElement('cors-dev-proxy-overlay')
       document.body.appendChild(overlay)
     }
-    const list = overlay.shadowRoot?.querySelector('.cards')
-    if (list == null) return
-    list.replaceChildren()
-    for (const card of ready) {
-      const explanation = card.explanation as Explanation
-      const element = document.createElement('div')
-      element.className = 'card'
-      if (explanation.message !== undefined) element.append(line('message', explanation.message))
-      const cause = line('cause', explanation.cause)
-      if (card.count > 1) {
-        const count = document.createElement('span')
-        count.className = 'count'
-        count.textContent = `×${card.count}`
-        cause.append(count)
-      }
-      element.append(cause)
-      for (const note of explanation.cookies ?? []) element.append(line('cause', note))
-      // What the dev server sent to find this out (never the page's POST, PUT, PATCH or DELETE), and how sure it is.
-      if (explanation.probe !== undefined) element.append(line('muted probe', explanation.probe.text))
-      const fix = `${explanation.routeExists ? '// the route exists: call it instead' : '// add the route to corsDevProxy({ ... }) in your config'}\n${explanation.route}\n// and call\n${explanation.call}`
-      element.append(line('fix', fix))
-      const row = document.createElement('div')
-      row.className = 'row'
-      const copy = document.createElement('button')
-      copy.textContent = 'Copy the fix'
-      copy.addEventListener('click', () => {
-        void navigator.clipboard?.writeText(fix).then(
-          () => {
-            copy.textContent = 'Copied'
-          },
-          () => {
-            copy.textContent = 'Select and copy the text above'
-          },
-        )
-      })
-      row.append(copy)
-      if (explanation.serverFix !== undefined)
-        row.append(line('muted', `Or on the server: ${explanation.serverFix}`))
-      element.append(row)
-      list.append(element)
-    }
+    const root = overlay.shadowRoot
+    const list = root?.querySelector('.cards')
+    if (root == null || list == null) return
+    const title = root.querySelector('.title')
+    if (title !== null)
+      title.textContent =
+        ready.length === 1
+          ? 'cors-dev-proxy: a call to another origin failed'
+          : `cors-dev-proxy: ${ready.length} calls to other origins failed`
+    list.replaceChildren(...ready.map((card, index) => cardElement(card, card.open ?? index === 0)))
+    // A new failure shows at the top; a repeat (a counter) leaves the list where the user scrolled it.
+    if (ready.length > shownCards) list.scrollTop = 0
+    shownCards = ready.length
   }
 }

@@ -63,7 +63,7 @@ export async function explainCall(call: FailedCall, options: ExplainOptions): Pr
   const url = new URL(call.url)
   const pageOrigin = options.origin
   // As the script wrote it: `patch` stays lowercase in the call to write, as in the browser.
-  const suggestion = suggestRoute(url, options.routes)
+  const suggestion = suggestRoute(url, options.routes, call.initiator)
   const fixed: RouteFix = {
     route: suggestion.route,
     call: callText(call.initiator, call.method, suggestion.path),

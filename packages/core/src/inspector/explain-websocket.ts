@@ -1,6 +1,7 @@
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import { matchRoute } from '../pipeline/match-route.js'
 import type { CallExplanation, RouteFix } from './call-explanation.js'
+import { writtenRoute } from './suggest-route.js'
 
 /** A WebSocket is explained from the routes: nothing is sent to it. */
 const NOT_PROBED = Object.freeze({
@@ -36,7 +37,8 @@ export function explainWebSocket(
       kind: 'websocket',
       message: undefined,
       cause,
-      route: `'${route.prefix}': { target: '${route.kind === 'forward' ? route.target.origin : 'ws://localhost:3000'}', ws: true }`,
+      route:
+        route.kind === 'forward' ? writtenRoute(route, true) : `'${route.prefix}': { mock: true, ws: true }`,
       call: `new WebSocket('${url.pathname}${url.search}')`,
       routeExists: true,
       serverFix: route.cors === undefined ? undefined : `add '${pageOrigin}' to the route's \`cors.origin\``,

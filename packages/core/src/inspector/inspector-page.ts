@@ -13,7 +13,9 @@ table { border-collapse: collapse; width: 100%; }
 #rows td, thead th { padding: 4px 8px; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
 thead th { position: sticky; top: 0; background: #fafafa; font-weight: 600; }
 #rows tr { cursor: pointer; } #rows tr:hover { background: #eef4ff; } #rows tr.selected { background: #dbe8ff; }
-.url { max-width: 190px; overflow: hidden; text-overflow: ellipsis; font-family: ui-monospace, monospace; }
+/* The path and upstream columns take what the others leave, cut with an ellipsis: a long URL
+   never pushes the CORS column out under the detail pane. */
+#rows td.url { max-width: 0; width: 50%; overflow: hidden; text-overflow: ellipsis; font-family: ui-monospace, monospace; }
 .s2 { color: #1a7f37; } .s3 { color: #6e7781; } .s4, .s5, .s0 { color: #cf222e; font-weight: 600; }
 .cors-blocked, .cors-preflight-blocked { color: #cf222e; font-weight: 600; }
 #detail { overflow: auto; padding: 12px 16px; }

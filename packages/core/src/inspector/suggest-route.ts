@@ -1,4 +1,6 @@
-import type { ResolvedRoute } from '../config/resolved-route.js'
+import { quote } from '../config/option-path.js'
+import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
+import { isLoopbackOrigin } from '../http/loopback-origin.js'
 
 /** The route that would make a cross-origin call same-origin, and the call to write instead. */
 export interface RouteSuggestion {
@@ -10,10 +12,24 @@ export interface RouteSuggestion {
   readonly existing: boolean
 }
 
-/** `ws:` → `http:`, `wss:` → `https:`: a route's target is the server's origin. */
-function httpOrigin(url: URL): string {
-  const scheme = url.protocol === 'wss:' ? 'https:' : url.protocol === 'ws:' ? 'http:' : url.protocol
-  return `${scheme}//${url.host}`
+/** Who made the call: a WebSocket needs a `ws` route, the others an HTTP one. */
+export type CallInitiator = 'fetch' | 'XMLHttpRequest' | 'EventSource' | 'WebSocket'
+
+/** `ws:` → `http:`, `wss:` → `https:` (RFC 6455 section 3: the handshake is an HTTP request). */
+function httpScheme(protocol: string): string {
+  return protocol === 'wss:' ? 'https:' : protocol === 'ws:' ? 'http:' : protocol
+}
+
+/**
+ * The server a URL reaches, as a key: its http(s) scheme and port, and its host, except that
+ * every loopback name (`localhost`, `127.0.0.1`, `[::1]`) is one host, so a route written with
+ * one of them counts for a call written with another.
+ */
+function serverKey(url: URL): string {
+  const scheme = httpScheme(url.protocol)
+  const origin = `${scheme}//${url.host}`
+  const port = url.port === '' ? (scheme === 'https:' ? '443' : '80') : url.port
+  return `${scheme}//${isLoopbackOrigin(origin) ? 'loopback' : url.hostname}:${port}`
 }
 
 /** The base path of a route's target, without its trailing `/`. */
@@ -22,39 +38,103 @@ function basePath(target: URL): string {
 }
 
 /**
- * The route to add (or the configured one to use) for a call the page made to another origin:
- * a configured route whose target is that server (and whose base path the URL is under) gives
- * the call to write; otherwise `'/api'` (or `'/api2'`... when taken) pointing at the server's
- * origin, the prefix removed on the way as by default; a URL whose path already starts with that
- * prefix keeps it (`pathRewrite: false`). WebSocket URLs get `ws: true`.
+ * A route's target as the user wrote it: the string itself, a `URL`'s href, or, for
+ * http-proxy's target object, the URL it stands for with the scheme the object gave.
+ */
+function writtenTarget(route: ResolvedForwardRoute): string {
+  const target = route.source.target
+  if (typeof target === 'string') return target.trim()
+  if (target instanceof URL) return target.href
+  const protocol =
+    typeof target === 'object' && target !== null ? (target as { protocol?: unknown }).protocol : ''
+  const scheme = typeof protocol === 'string' ? protocol.replace(/:?$/, ':').toLowerCase() : ''
+  const url = new URL(route.target.href)
+  const written = scheme === 'ws:' || scheme === 'wss:' ? `${scheme}//${url.host}${url.pathname}` : url.href
+  return written.replace(/\/$/, '')
+}
+
+/** Whether the route was written with a `ws:`/`wss:` target. */
+function writtenAsWebSocket(route: ResolvedForwardRoute): boolean {
+  return /^wss?:/i.test(writtenTarget(route))
+}
+
+/** An option's value as written in a config, when it is a plain value; `undefined` otherwise. */
+function writtenValue(value: unknown): string | undefined {
+  if (typeof value === 'boolean' || typeof value === 'number') return String(value)
+  return typeof value === 'string' ? quote(value) : undefined
+}
+
+/**
+ * A configured route as the user wrote it, for a message: `'/api': 'http://localhost:3000'`,
+ * or, when it was written as an object, its target and its other plain options (booleans,
+ * numbers, strings: `'/live': { target: 'http://localhost:3000', ws: true }`; functions and
+ * objects are left out). With `withWebSockets`, the route as it should be written to take
+ * WebSockets (`ws: true` where it is off).
  *
  * @example
- * suggestRoute(new URL('http://localhost:3000/items?page=2'), routes)
+ * writtenRoute(resolveOptions({ '/live': 'ws://localhost:3001' }).routes[0]) // "'/live': 'ws://localhost:3001'"
+ */
+export function writtenRoute(route: ResolvedForwardRoute, withWebSockets = false): string {
+  const target = quote(writtenTarget(route))
+  const options: string[] = []
+  for (const [name, value] of Object.entries(route.source)) {
+    const written = name === 'target' || name === 'ws' ? undefined : writtenValue(value)
+    if (written !== undefined) options.push(`${name}: ${written}`)
+  }
+  if (withWebSockets || route.source.ws !== undefined) options.push(`ws: ${withWebSockets || route.ws}`)
+  if (options.length === 0) return `'${route.prefix}': ${target}`
+  return `'${route.prefix}': { target: ${target}, ${options.join(', ')} }`
+}
+
+/**
+ * Whether a configured route fits the call: a route to the same server whose scheme family
+ * fits the initiator (a WebSocket needs a route that takes WebSockets; fetch, XHR and
+ * EventSource a route written with an `http(s)` target, never a `ws(s)` one).
+ */
+function fits(route: ResolvedRoute, url: URL, websocket: boolean): route is ResolvedForwardRoute {
+  if (route.kind !== 'forward' || !route.hasTarget) return false
+  if (serverKey(route.target) !== serverKey(url)) return false
+  if (websocket ? !route.ws : writtenAsWebSocket(route)) return false
+  const base = basePath(route.target)
+  return base === '' || url.pathname === base || url.pathname.startsWith(`${base}/`)
+}
+
+/**
+ * The route to add (or the configured one to use) for a call the page made to another origin.
+ * A configured route fits when its target is that server (every loopback name counting as one
+ * host), the URL is under its base path and its scheme family fits the initiator: it gives the
+ * call to write, and is printed as written. Otherwise `'/api'` (or `'/api2'`... when taken)
+ * pointing at the server's origin, the prefix removed on the way as by default; a URL whose
+ * path already starts with that prefix keeps it (`pathRewrite: false`). A WebSocket gets
+ * `'/socket'` and a `ws:`/`wss:` target (which turns `ws` on). Without an initiator, the URL's
+ * scheme decides.
+ *
+ * @example
+ * suggestRoute(new URL('http://localhost:3000/items?page=2'), routes, 'fetch')
  * // { route: "'/api': 'http://localhost:3000'", path: '/api/items?page=2', existing: false }
  */
-export function suggestRoute(url: URL, routes: readonly ResolvedRoute[]): RouteSuggestion {
-  const origin = httpOrigin(url)
-  const websocket = url.protocol === 'ws:' || url.protocol === 'wss:'
+export function suggestRoute(
+  url: URL,
+  routes: readonly ResolvedRoute[],
+  initiator?: CallInitiator,
+): RouteSuggestion {
+  const websocket =
+    initiator === undefined ? url.protocol === 'ws:' || url.protocol === 'wss:' : initiator === 'WebSocket'
   const rest = `${url.pathname}${url.search}`
-  for (const route of routes) {
-    if (route.kind !== 'forward' || !route.hasTarget || httpOrigin(route.target) !== origin) continue
-    const base = basePath(route.target)
-    if (base !== '' && url.pathname !== base && !url.pathname.startsWith(`${base}/`)) continue
-    if (websocket && !route.ws) continue
-    const below = rest.slice(base.length)
+  const route = routes.find((candidate) => fits(candidate, url, websocket))
+  if (route !== undefined) {
+    const below = rest.slice(basePath(route.target).length)
     const path = route.pathRewrite === false ? rest : `${route.prefix === '/' ? '' : route.prefix}${below}`
-    return { route: `'${route.prefix}': '${route.target.href.replace(/\/$/, '')}'`, path, existing: true }
+    return { route: writtenRoute(route), path, existing: true }
   }
-  const taken = new Set(routes.map((route) => route.prefix))
+  const taken = new Set(routes.map((candidate) => candidate.prefix))
   const base = websocket ? '/socket' : '/api'
   let prefix = base
   for (let index = 2; taken.has(prefix); index += 1) prefix = `${base}${index}`
   const keep = url.pathname === prefix || url.pathname.startsWith(`${prefix}/`)
-  const target = `'${origin}'`
-  const options = [websocket ? 'ws: true' : '', keep ? 'pathRewrite: false' : ''].filter(
-    (part) => part !== '',
-  )
-  const written = options.length === 0 ? target : `{ target: ${target}, ${options.join(', ')} }`
+  const scheme = httpScheme(url.protocol)
+  const target = `'${websocket ? scheme.replace('http', 'ws') : scheme}//${url.host}'`
+  const written = keep ? `{ target: ${target}, pathRewrite: false }` : target
   return {
     route: `'${prefix}': ${written}`,
     path: keep ? rest : `${prefix}${url.pathname === '/' ? '' : url.pathname}${url.search}`,

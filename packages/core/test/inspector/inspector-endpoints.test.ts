@@ -229,6 +229,51 @@ describe('the endpoints under /__cors-dev-proxy/', () => {
     expect(backend.received).toHaveLength(1)
   })
 
+  it('explain: the route named fits the initiator, is printed as written, and counts every loopback name as one host', async () => {
+    const backend = await startBackend()
+    const port = new URL(backend.url).port
+    const live = `ws://localhost:${port}`
+    const rest = `http://[::1]:${port}/`
+    const front = await startDevServer({ '/live': live, '/other': { mock: true } })
+    const explain = async (url: string, initiator: string) => {
+      const answer = await sendRequest(`${front.url}/__cors-dev-proxy/explain`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: front.url },
+        body: JSON.stringify({ url, method: 'GET', headers: [], credentials: 'same-origin', initiator }),
+      })
+      expect(answer.status).toBe(200)
+      return json(answer.body) as { route: string; call: string; routeExists: boolean }
+    }
+    // The ws:// route is not a fetch's: a new HTTP route, with the scheme the call has.
+    expect(await explain(`http://127.0.0.1:${port}/items`, 'fetch')).toMatchObject({
+      route: `'/api': 'http://127.0.0.1:${port}'`,
+      call: "fetch('/api/items')",
+      routeExists: false,
+    })
+    expect(await explain(`ws://127.0.0.1:${port}/feed`, 'WebSocket')).toMatchObject({
+      route: `'/live': '${live}'`,
+      call: "new WebSocket('/live/feed')",
+      routeExists: true,
+    })
+    const both = await startDevServer({ '/live': live, '/rest': rest })
+    const answer = await sendRequest(`${both.url}/__cors-dev-proxy/explain`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: both.url },
+      body: JSON.stringify({
+        url: `http://localhost:${port}/items?q=1`,
+        method: 'GET',
+        headers: [],
+        credentials: 'same-origin',
+        initiator: 'XMLHttpRequest',
+      }),
+    })
+    expect(json(answer.body)).toMatchObject({
+      route: `'/rest': '${rest}'`,
+      call: "xhr.open('GET', '/rest/items?q=1')",
+      routeExists: true,
+    })
+  })
+
   it('are served ahead of a route on /; inspector: false keeps the overlay, overlay: false too leaves the path to the dev server', async () => {
     const backend = await startBackend()
     const both = await startDevServer({ '/': backend.url })

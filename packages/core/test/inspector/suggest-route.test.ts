@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { resolveOptions } from '../../src/config/resolve-options.js'
-import { suggestRoute } from '../../src/inspector/suggest-route.js'
+import { type CallInitiator, suggestRoute, writtenRoute } from '../../src/inspector/suggest-route.js'
 
 const routes = (config: Record<string, unknown>) => resolveOptions(config as never).routes
 
@@ -58,11 +58,164 @@ describe('suggestRoute', () => {
     [
       { '/other': { mock: true } },
       'ws://localhost:3001/live',
-      "'/socket': { target: 'http://localhost:3001', ws: true }",
+      "'/socket': 'ws://localhost:3001'",
       '/socket/live',
       false,
     ],
   ])('%j, %s → %s %s', (config, url, route, path, existing) => {
     expect(suggestRoute(new URL(url), routes(config))).toEqual({ route, path, existing })
+  })
+
+  // The scheme family of the route fits the initiator; the route is printed as written.
+  it.each<[Record<string, unknown>, string, CallInitiator, string, string, boolean]>([
+    // A fetch is never pointed at a ws:// route (nor is it printed as http://).
+    [
+      { '/live': 'ws://localhost:3000' },
+      'http://localhost:3000/items',
+      'fetch',
+      "'/api': 'http://localhost:3000'",
+      '/api/items',
+      false,
+    ],
+    [
+      { '/live': 'ws://localhost:3000', '/rest': 'http://localhost:3000' },
+      'http://localhost:3000/items',
+      'XMLHttpRequest',
+      "'/rest': 'http://localhost:3000'",
+      '/rest/items',
+      true,
+    ],
+    [
+      { '/live': { target: 'wss://localhost:3000' } },
+      'https://localhost:3000/events',
+      'EventSource',
+      "'/api': 'https://localhost:3000'",
+      '/api/events',
+      false,
+    ],
+    // A WebSocket uses a route that takes WebSockets, printed with the scheme written.
+    [
+      { '/rest': 'http://localhost:3000', '/live': 'ws://localhost:3000' },
+      'ws://localhost:3000/feed',
+      'WebSocket',
+      "'/live': 'ws://localhost:3000'",
+      '/live/feed',
+      true,
+    ],
+    [
+      { '/rest': { target: 'http://localhost:3000', ws: true } },
+      'ws://localhost:3000/feed',
+      'WebSocket',
+      "'/rest': { target: 'http://localhost:3000', ws: true }",
+      '/rest/feed',
+      true,
+    ],
+    [
+      { '/rest': 'http://localhost:3000' },
+      'ws://localhost:3000/feed',
+      'WebSocket',
+      "'/socket': 'ws://localhost:3000'",
+      '/socket/feed',
+      false,
+    ],
+    [
+      { '/live': { target: 'ws://localhost:3000', ws: false } },
+      'wss://localhost:3000/feed',
+      'WebSocket',
+      "'/socket': 'wss://localhost:3000'",
+      '/socket/feed',
+      false,
+    ],
+    // Every loopback name is one host: the route exists under another name.
+    [
+      { '/api': 'http://localhost:3000' },
+      'http://127.0.0.1:3000/items',
+      'fetch',
+      "'/api': 'http://localhost:3000'",
+      '/api/items',
+      true,
+    ],
+    [
+      { '/api': 'http://127.0.0.1:3000/' },
+      'http://[::1]:3000/items',
+      'fetch',
+      "'/api': 'http://127.0.0.1:3000/'",
+      '/api/items',
+      true,
+    ],
+    [
+      { '/api': 'http://[::1]:3000' },
+      'http://localhost:3000/items?q=1',
+      'fetch',
+      "'/api': 'http://[::1]:3000'",
+      '/api/items?q=1',
+      true,
+    ],
+    [
+      { '/api': { target: 'http://LocalHost:3000', changeOrigin: false } },
+      'http://127.0.0.1:3000/items',
+      'fetch',
+      "'/api': { target: 'http://LocalHost:3000', changeOrigin: false }",
+      '/api/items',
+      true,
+    ],
+    // ...but not another port, another scheme or another host.
+    [
+      { '/api': 'http://localhost:3001' },
+      'http://127.0.0.1:3000/items',
+      'fetch',
+      "'/api2': 'http://127.0.0.1:3000'",
+      '/api2/items',
+      false,
+    ],
+    [
+      { '/api': 'https://localhost:3000' },
+      'http://127.0.0.1:3000/items',
+      'fetch',
+      "'/api2': 'http://127.0.0.1:3000'",
+      '/api2/items',
+      false,
+    ],
+    [
+      { '/api': 'http://api.example:80' },
+      'http://localhost/items',
+      'fetch',
+      "'/api2': 'http://localhost'",
+      '/api2/items',
+      false,
+    ],
+    // A target object is printed as the URL it stands for, with its scheme.
+    [
+      { '/live': { target: { protocol: 'ws', host: '127.0.0.1', port: 3000 } } },
+      'ws://localhost:3000/feed',
+      'WebSocket',
+      "'/live': 'ws://127.0.0.1:3000'",
+      '/live/feed',
+      true,
+    ],
+  ])('%j, %s by %s → %s %s', (config, url, initiator, route, path, existing) => {
+    expect(suggestRoute(new URL(url), routes(config), initiator)).toEqual({ route, path, existing })
+  })
+
+  it('every suggested new route resolves, and then fits the same call', () => {
+    for (const [url, initiator] of [
+      ['http://127.0.0.1:3000/items', 'fetch'],
+      ['ws://localhost:3001/live', 'WebSocket'],
+      ['https://localhost:8443/api/x', 'EventSource'],
+    ] as const) {
+      const first = suggestRoute(new URL(url), routes({ '/other': { mock: true } }), initiator)
+      const config = new Function(`return { ${first.route} }`)() as Record<string, unknown>
+      const again = suggestRoute(new URL(url), routes(config), initiator)
+      expect(again).toEqual({ route: first.route, path: first.path, existing: true })
+    }
+  })
+})
+
+describe('writtenRoute', () => {
+  it('adds ws: true to a route that should take WebSockets and does not', () => {
+    const [route] = routes({ '/rest': 'http://localhost:3000' })
+    if (route?.kind !== 'forward') throw new Error('a forward route')
+    expect(writtenRoute(route)).toBe("'/rest': 'http://localhost:3000'")
+    expect(writtenRoute(route, true)).toBe("'/rest': { target: 'http://localhost:3000', ws: true }")
   })
 })

@@ -5,4 +5,5 @@ export default {
   hmrFile: 'src/pages/index.astro',
   ssrPath: '/ssr',
   missedPath: '/ssr-missed',
+  missedAlternative: "fetch(new URL('/api/missed', Astro.url))",
 }

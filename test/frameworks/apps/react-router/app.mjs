@@ -5,4 +5,5 @@ export default {
   hmrFile: 'app/routes/home.jsx',
   ssrPath: '/ssr',
   missedPath: '/ssr-missed',
+  missedAlternative: "fetch(new URL('/api/missed', request.url)) in a loader",
 }

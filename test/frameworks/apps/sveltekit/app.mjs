@@ -5,4 +5,5 @@ export default {
   hmrFile: 'src/routes/+page.svelte',
   ssrPath: '/ssr',
   missedPath: '/ssr-missed',
+  missedAlternative: "SvelteKit's event.fetch('/api/missed')",
 }
