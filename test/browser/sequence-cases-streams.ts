@@ -30,10 +30,27 @@ const stream = (url: string, rest: Omit<SequenceCall, 'url' | 'body'>): Sequence
   ...rest,
 })
 
-/** A preflight answer without Access-Control-Allow-Origin. */
-const refusedPreflight = route(reflect, () => ({ status: 204 }))
-
 const FETCH_ONLY = 'XMLHttpRequest cannot send a stream'
+
+/** A streamed POST to `server`, whose preflight answer has no Access-Control-Allow-Origin. */
+function refusedPreflight(name: string, server: 'A' | 'S'): SequenceCase {
+  return {
+    name,
+    fetchOnly: FETCH_ONLY,
+    // A preflight answer without Access-Control-Allow-Origin.
+    routes: { [`${server} /x`]: route(reflect, () => ({ status: 204 })) },
+    calls: [
+      stream(`{${server}}/x`, {
+        expected: {
+          readable: false,
+          at: `{${server}}/x`,
+          text: `Response to preflight request doesn't pass access control check: ${NO_ALLOW_ORIGIN}`,
+        },
+        sent: [`OPTIONS ${server}/x {PAGE}`],
+      }),
+    ],
+  }
+}
 
 export const STREAM_CASES: readonly SequenceCase[] = [
   {
@@ -45,21 +62,7 @@ export const STREAM_CASES: readonly SequenceCase[] = [
       stream('{A}/x', { expected: ALPN_FAILED, sent: [] }),
     ],
   },
-  {
-    name: 'stream: over http: a refused preflight is the CORS error, not the ALPN one',
-    fetchOnly: FETCH_ONLY,
-    routes: { 'A /x': refusedPreflight },
-    calls: [
-      stream('{A}/x', {
-        expected: {
-          readable: false,
-          at: '{A}/x',
-          text: `Response to preflight request doesn't pass access control check: ${NO_ALLOW_ORIGIN}`,
-        },
-        sent: ['OPTIONS A/x {PAGE}'],
-      }),
-    ],
-  },
+  refusedPreflight('stream: over http: a refused preflight is the CORS error, not the ALPN one', 'A'),
   {
     name: 'stream: over http: PUT with a header and credentials, preflight passed, the request never sent',
     fetchOnly: FETCH_ONLY,
@@ -100,21 +103,7 @@ export const STREAM_CASES: readonly SequenceCase[] = [
       stream('{S}/x', { expected: ALPN_FAILED, sent: ['OPTIONS S/x {PAGE}'] }),
     ],
   },
-  {
-    name: 'stream: an https HTTP/1.1 server refusing the preflight: the CORS error',
-    fetchOnly: FETCH_ONLY,
-    routes: { 'S /x': refusedPreflight },
-    calls: [
-      stream('{S}/x', {
-        expected: {
-          readable: false,
-          at: '{S}/x',
-          text: `Response to preflight request doesn't pass access control check: ${NO_ALLOW_ORIGIN}`,
-        },
-        sent: ['OPTIONS S/x {PAGE}'],
-      }),
-    ],
-  },
+  refusedPreflight('stream: an https HTTP/1.1 server refusing the preflight: the CORS error', 'S'),
   {
     name: 'stream: an https server with HTTP/2 takes it, the second time on the cached preflight',
     fetchOnly: FETCH_ONLY,

@@ -1,4 +1,5 @@
-import { type Route, route, type SequenceCall, type SequenceCase } from './sequence-kit.js'
+import { route, type SequenceCall, type SequenceCase } from './sequence-kit.js'
+import type { Route } from './sequence-server.js'
 
 /**
  * A redirect whose Location carries `user:password@` (or a user alone), measured in Chromium 156
@@ -35,7 +36,7 @@ const basicChallenge: Route = (request) =>
     ? { status: 200 }
     : { status: 401, headers: { 'www-authenticate': 'Basic realm="sequences"' } }
 
-/** A same-origin redirect to a URL with userinfo: fetch fails silently, XMLHttpRequest reads `xhrStatus`. */
+/** A same-origin redirect to a URL with userinfo: fetch fails silently, XMLHttpRequest reads a 200 after sending `xhrSent`. */
 function sameOrigin(call: Omit<SequenceCall, 'expected' | 'sent'>, xhrSent: readonly string[]): SequenceCall {
   return {
     ...call,
