@@ -2,6 +2,8 @@ import { CACHE_CASES, PARTITION_CASES } from './sequence-cases-cache.js'
 import { CONSTRUCTOR_CASES } from './sequence-cases-constructor.js'
 import { HEADER_LIST_CASES } from './sequence-cases-header-lists.js'
 import { LOCATION_CASES } from './sequence-cases-redirects.js'
+import { STREAM_CASES } from './sequence-cases-streams.js'
+import { USERINFO_CASES } from './sequence-cases-userinfo.js'
 import {
   NO_ALLOW_ORIGIN,
   preflightOk,
@@ -508,7 +510,7 @@ const BASE_CASES: readonly SequenceCase[] = [
   },
 ]
 
-/** Every sequence: the base cases above, then P14's classes, each in its own file. */
+/** Every sequence: the base cases above, then the classes, each in its own file. */
 export const SEQUENCE_CASES: readonly SequenceCase[] = [
   ...BASE_CASES,
   ...CACHE_CASES,
@@ -516,4 +518,6 @@ export const SEQUENCE_CASES: readonly SequenceCase[] = [
   ...HEADER_LIST_CASES,
   ...LOCATION_CASES,
   ...CONSTRUCTOR_CASES,
+  ...STREAM_CASES,
+  ...USERINFO_CASES,
 ]

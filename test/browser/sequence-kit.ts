@@ -37,8 +37,11 @@ export type CallOutcome =
   | {
       readonly readable: false
       readonly network: true
-      /** Chromium's one console line for it (`Failed to load resource: net::…`), no CORS text. */
-      readonly console: string
+      /**
+       * Chromium's one console line for it (`Failed to load resource: net::…`), no CORS text;
+       * `null` when Chromium prints nothing at all (the script only sees its TypeError).
+       */
+      readonly console: string | null
     }
 
 /** One call of a sequence. */
@@ -59,17 +62,25 @@ export interface SequenceCall {
   readonly noDuplex?: true
   /** `user:password` put into the URL after `http://`. */
   readonly userinfo?: string
+  /** What XMLHttpRequest gets and sends instead, when it differs from fetch. */
+  readonly xhr?: Pick<SequenceCall, 'expected' | 'sent'>
   /**
    * The page that calls: P's own page (default), a page of B (`{PAGE_B}`), P's sandboxed page
    * (`Origin: null`), P's page framed by a top-level page of another site (`localhost`), or
-   * framed by B's page (another origin, the same site: 127.0.0.1).
+   * framed by B's page (another origin, the same site: 127.0.0.1), or a page of S or H (https:
+   * HTTP/1.1 only, or with HTTP/2; `{PAGE_S}`, `{PAGE_H}`).
    */
-  readonly page?: 'P' | 'B' | 'sandbox' | 'framed' | 'framed-same-site'
+  readonly page?: 'P' | 'B' | 'sandbox' | 'framed' | 'framed-same-site' | 'S' | 'H'
   /** Milliseconds to wait before this call. */
   readonly waitBefore?: number
   readonly expected: CallOutcome
   /** What reached the servers for this call: `METHOD <server><path> <Origin or ->`. */
   readonly sent: readonly string[]
+}
+
+/** The call as `initiator` makes it: XMLHttpRequest's own expectation when the case gives one. */
+export function asMadeBy(call: SequenceCall, initiator: 'fetch' | 'XMLHttpRequest'): SequenceCall {
+  return initiator === 'XMLHttpRequest' && call.xhr !== undefined ? { ...call, ...call.xhr } : call
 }
 
 /** One sequence: the servers' routes and the calls, in order. */

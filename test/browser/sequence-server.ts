@@ -1,10 +1,16 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type RequestListener } from 'node:http'
+import { createSecureServer, type Http2Session } from 'node:http2'
+import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { localhostCertificate } from '../support/tls.js'
+
+/** The sequence servers: three of http:, and two of https: (`S` speaks only HTTP/1.1, `H` HTTP/2 too). */
+export type ServerName = 'A' | 'B' | 'P' | 'S' | 'H'
 
 /** A request one of the sequence servers received, as the sequence tables write it. */
 export interface SeenRequest {
-  /** Which server: `A` or `B` (targets), `P` (the page's own origin). */
-  readonly server: 'A' | 'B' | 'P'
+  /** Which server: `A` or `B` (targets), `P` (the page's own origin), `S` and `H` (https: HTTP/1.1 only, and with HTTP/2). */
+  readonly server: ServerName
   readonly method: string
   /** The path below the run's prefix, with its query. */
   readonly path: string
@@ -22,17 +28,21 @@ export interface RouteAnswer {
 /** A route: answers by the request (its method, so a preflight can be told apart). */
 export type Route = (request: SeenRequest) => RouteAnswer
 
-/** The three servers of the sequence tests, each on its own port of 127.0.0.1 (three origins). */
+/** The servers of the sequence tests, each on its own port of 127.0.0.1 (five origins; S and H with a self-signed certificate). */
 export interface SequenceServers {
-  /** Origins: the page's (`P`) and the two targets. */
-  readonly origins: Readonly<Record<'A' | 'B' | 'P', string>>
+  /** Origins: the page's (`P`), the two targets, and the two https: servers. */
+  readonly origins: Readonly<Record<ServerName, string>>
   /** B's server by the name `localhost`: another site than the 127.0.0.1 origins, for a top-level page framing P. */
   readonly topLevelOrigin: string
   /** Serves `routes` under `/<prefix>/` on every server; `key` is `'A /path'`. */
   register(prefix: string, routes: Readonly<Record<string, Route>>): void
   /** What reached the servers under `prefix`, in order. */
   seen(prefix: string): SeenRequest[]
-  /** Replaces `{A}`, `{B}`, `{P}` (each origin plus `/<prefix>`), `{PAGE}` (the page's bare origin) and `{PAGE_B}` (B's bare origin, when a page of B calls). */
+  /**
+   * Replaces `{A}`, `{B}`, `{P}`, `{S}`, `{H}` (each origin plus `/<prefix>`), `{A@user:pass}` (the
+   * same with `user:pass@` in it), `{PAGE}` (the page's bare origin) and `{PAGE_B}`, `{PAGE_S}`,
+   * `{PAGE_H}` (that server's bare origin, when a page of it calls).
+   */
   expand(prefix: string, text: string): string
   close(): Promise<void>
 }
@@ -53,19 +63,24 @@ const PAGE_CSP: Readonly<Record<string, string | undefined>> = {
 export async function startSequenceServers(): Promise<SequenceServers> {
   const routes = new Map<string, Readonly<Record<string, Route>>>()
   const log = new Map<string, SeenRequest[]>()
-  const origins = { A: '', B: '', P: '' }
+  const origins: Record<ServerName, string> = { A: '', B: '', P: '', S: '', H: '' }
   const expand = (prefix: string, text: string) =>
     text
+      .replace(
+        /\{([ABPSH])@([^}]*)\}/g,
+        (_, name: ServerName, userinfo: string) =>
+          `${origins[name].replace('://', `://${userinfo}@`)}/${prefix}`,
+      )
       .replaceAll('{PAGE}', origins.P)
       .replaceAll('{PAGE_B}', origins.B)
+      .replaceAll('{PAGE_S}', origins.S)
+      .replaceAll('{PAGE_H}', origins.H)
       .replaceAll('{//A}', `${origins.A.slice('http:'.length)}/${prefix}`)
       .replaceAll('{//B}', `${origins.B.slice('http:'.length)}/${prefix}`)
-      .replaceAll('{A}', `${origins.A}/${prefix}`)
-      .replaceAll('{B}', `${origins.B}/${prefix}`)
-      .replaceAll('{P}', `${origins.P}/${prefix}`)
+      .replace(/\{([ABPSH])\}/g, (_, name: ServerName) => `${origins[name]}/${prefix}`)
 
-  const servers = (['A', 'B', 'P'] as const).map((name) => {
-    const server = createServer((req, res) => {
+  const handler = (name: ServerName): RequestListener =>
+    function sequenceRoute(req, res) {
       const url = req.url ?? '/'
       if (Object.hasOwn(PAGE_CSP, url)) {
         res.setHeader('content-type', 'text/html')
@@ -104,12 +119,26 @@ export async function startSequenceServers(): Promise<SequenceServers> {
         res.writeHead(answer.status ?? 200, headers)
         res.end(req.method === 'OPTIONS' ? '' : 'body')
       })
-    })
-    return { name, server }
+    }
+  const { cert, key } = await localhostCertificate()
+  const sessions = new Set<Http2Session>()
+  const h2 = createSecureServer({ cert, key, allowHTTP1: true }, handler('H') as never)
+  h2.on('session', (session) => {
+    sessions.add(session)
+    session.on('close', () => sessions.delete(session))
   })
+  const servers = [
+    { name: 'A' as const, server: createServer(handler('A')) },
+    { name: 'B' as const, server: createServer(handler('B')) },
+    { name: 'P' as const, server: createServer(handler('P')) },
+    // Node's https server lists only `http/1.1` by ALPN: a client that asks for h2 alone gets a TLS alert.
+    { name: 'S' as const, server: createHttpsServer({ cert, key }, handler('S')) },
+    { name: 'H' as const, server: h2 },
+  ]
   for (const { name, server } of servers) {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    origins[name] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const scheme = name === 'S' || name === 'H' ? 'https' : 'http'
+    origins[name] = `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`
   }
   return {
     origins,
@@ -120,8 +149,9 @@ export async function startSequenceServers(): Promise<SequenceServers> {
     seen: (prefix) => log.get(prefix) ?? [],
     expand,
     async close() {
-      for (const { server } of servers as { server: Server }[]) {
-        server.closeAllConnections()
+      for (const session of sessions) session.destroy()
+      for (const { server } of servers) {
+        if ('closeAllConnections' in server) server.closeAllConnections()
         await new Promise((resolve) => server.close(resolve))
       }
     },

@@ -218,7 +218,7 @@ describe("docs/troubleshooting.md quotes the browser's messages", () => {
 
   test('every net::ERR_ code and console line the browser model gives', () => {
     const browser = 'packages/core/src/browser'
-    const source = ['browser-model.ts', 'redirect-step.ts']
+    const source = ['browser-model.ts', 'redirect-step.ts', 'streaming-upload.ts']
       .map((name) => readFileSync(`${ROOT}/${browser}/${name}`, 'utf8'))
       .join('\n')
     const codes = [...new Set(source.match(/net::ERR_[A-Z_]+/g))]

@@ -31,6 +31,8 @@ export interface ConsoleEntry {
   /** `error`, `warning`, `log`... */
   readonly type: string
   readonly text: string
+  /** Where it comes from: the resource's URL for a failed load ("Failed to load resource"), else the script's. */
+  readonly url?: string
 }
 
 /** A page whose console lines are collected from the moment it was opened. */
@@ -59,7 +61,9 @@ export async function openConsolePage(
   const context = await browser.newContext(contextOptions)
   const page = await context.newPage()
   const entries: ConsoleEntry[] = []
-  page.on('console', (message) => entries.push({ type: message.type(), text: message.text() }))
+  page.on('console', (message) =>
+    entries.push({ type: message.type(), text: message.text(), url: message.location().url }),
+  )
   await page.goto(url)
   return {
     page,

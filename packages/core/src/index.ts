@@ -46,6 +46,7 @@ export type {
 } from './browser/preflight-cache.js'
 export { createPreflightCache } from './browser/preflight-cache.js'
 export type { RequestBodyInput } from './browser/request-body.js'
+export { ALPN_NEGOTIATION_FAILED } from './browser/streaming-upload.js'
 // Our CORS policy, standalone
 export type { CorsOptions, CorsOriginFunction, CorsOriginResult } from './config/cors-options.js'
 export type { CorsDevProxyConfig } from './config/define-config.js'

@@ -102,7 +102,10 @@ export function formatCheckReport(report: CheckReport): string {
       `  ${verdict.message ?? ''}`,
     )
   } else {
-    lines.push(`${pc.bold('Verdict:')} ${pc.red(verdict.outcome)}`, `  ${verdict.message ?? ''}`)
+    // Some failures Chromium prints nothing for (fetch refusing a Location with user:password).
+    const seen = report.initiator === 'fetch' ? '"TypeError: Failed to fetch"' : 'an error event'
+    const message = verdict.message ?? pc.dim(`(nothing in the console; the script sees ${seen})`)
+    lines.push(`${pc.bold('Verdict:')} ${pc.red(verdict.outcome)}`, `  ${message}`)
   }
   if (verdict.fix !== undefined)
     lines.push(`${pc.bold(verdict.outcome === 'readable' ? 'Note:' : 'Fix:')} ${verdict.fix}`)

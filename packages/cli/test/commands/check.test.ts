@@ -331,3 +331,61 @@ describe('check: Local Network Access', () => {
     expect(report).not.toHaveProperty('localNetworkAccess')
   })
 })
+
+describe('check: a redirect to a URL with user:password (Chromium 156, measured in test/browser/sequence-cases-userinfo.ts)', () => {
+  let server: StartedServer<ReturnType<typeof createServer>>
+  /** What reached the server: `METHOD path Authorization`. */
+  const seen: string[] = []
+
+  beforeAll(async () => {
+    server = await listen(
+      createServer((req, res) => {
+        seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? '-'}`)
+        const cors = { 'access-control-allow-origin': '*' }
+        if (req.url === '/r') {
+          res.writeHead(302, { ...cors, location: `http://user:pass@127.0.0.1:${server.port}/t` }).end()
+        } else if (req.headers.authorization === 'Basic dXNlcjpwYXNz') {
+          res.writeHead(200, cors).end('{}')
+        } else {
+          res.writeHead(401, { ...cors, 'www-authenticate': 'Basic realm="check"' }).end()
+        }
+      }),
+    )
+  })
+
+  afterAll(async () => {
+    await server?.close()
+  })
+
+  it('same origin, XMLHttpRequest: follows without sending them, answers the 401 Basic challenge, exit 0', async () => {
+    seen.length = 0
+    const { code, report } = await checkJson([`${server.url}/r`, '--origin', server.url, '--xhr'])
+    expect(code).toBe(0)
+    expect(report.verdict).toMatchObject({ outcome: 'readable' })
+    expect(report.exchanges.map((exchange) => [exchange.url, exchange.status])).toEqual([
+      [`${server.url}/r`, 302],
+      [`http://user:pass@127.0.0.1:${server.port}/t`, 401],
+      [`http://user:pass@127.0.0.1:${server.port}/t`, 200],
+    ])
+    expect(seen).toEqual(['GET /r -', 'GET /t -', 'GET /t Basic dXNlcjpwYXNz'])
+  })
+
+  it('same origin, fetch: fails, and says Chromium prints nothing, exit 1', async () => {
+    seen.length = 0
+    const result = await runCli(['check', `${server.url}/r`, '--origin', server.url])
+    expect(result.code).toBe(1)
+    expect(result.stdout).toContain('Verdict: failed')
+    expect(result.stdout).toContain('(nothing in the console; the script sees "TypeError: Failed to fetch")')
+    expect(result.stdout).toContain('Fix: make the server answer')
+    expect(seen).toEqual(['GET /r -'])
+  })
+
+  it("from another origin: Chromium's CORS error, exit 1", async () => {
+    const { code, report } = await checkJson([`${server.url}/r`, '--origin', ORIGIN])
+    expect(code).toBe(1)
+    expect(report.verdict).toMatchObject({
+      outcome: 'blocked',
+      message: `Access to fetch at '${server.url}/r' from origin '${ORIGIN}' has been blocked by CORS policy: Redirect location '' contains a username and password, which is disallowed for cross-origin requests.`,
+    })
+  })
+})

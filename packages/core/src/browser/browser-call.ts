@@ -53,7 +53,12 @@ export interface BrowserAnswer extends CorsResponseInput {
   readonly protocol?: string
 }
 
-/** Sends one request and returns the server's answer (headers suffice; the body may be dropped). */
+/**
+ * Sends one request and returns the server's answer (headers suffice; the body may be dropped).
+ * A request with a `ReadableStream` body must go over HTTP/2, as Chromium sends it: when the
+ * server offers no HTTP/2, reject with an error whose `code` is `ALPN_NEGOTIATION_FAILED`
+ * (`'ERR_ALPN_NEGOTIATION_FAILED'`) without sending it.
+ */
 export type BrowserSend = (request: BrowserRequest) => Promise<BrowserAnswer>
 
 /** One request the model sent and the answer it got. */

@@ -15,10 +15,17 @@ import { AUTHORIZATION_WILDCARD_FIX, corsFix, FORBIDDEN_METHOD_FIX } from './cor
 import { checkAccess, checkPreflight, serializeUrl } from './evaluate-cors.js'
 import { createPreflightCache, type PreflightCache, preflightCacheEntry } from './preflight-cache.js'
 import { REDIRECT_STATUSES, type RequestState, redirectStep } from './redirect-step.js'
-import { headersWithBody, isStreamBody } from './request-body.js'
+import { headersWithBody } from './request-body.js'
 import { requestConstructorError } from './request-constructor.js'
 import { isForbiddenMethod, isForbiddenRequestHeader, unsafeHeaderCause } from './request-header-rules.js'
 import { readableResponseHeaders } from './response-header-rules.js'
+import {
+  ALPN_FAILURE_ERROR,
+  isAlpnRefusal,
+  streamingUploadRefusal,
+  streamRefusalReason,
+} from './streaming-upload.js'
+import { answersUrlCredentials, withUrlCredentials } from './url-credentials.js'
 
 /**
  * fetch `cache` modes that make Chromium send the preflight even when a cached one covers the
@@ -183,13 +190,13 @@ export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
       reason: string,
       chromiumError: string,
       response?: BrowserAnswer,
-      consoleLine = `Failed to load resource: ${chromiumError}`,
+      consoleLine: string | null = `Failed to load resource: ${chromiumError}`,
     ): BrowserCallResult => ({
       ...base(),
       allowed: false,
       networkError: reason,
-      // Chromium's only console line for these: no CORS text.
-      message: consoleLine,
+      // Chromium's only console line for these, no CORS text; `null`: Chromium prints nothing at all.
+      ...(consoleLine === null ? {} : { message: consoleLine }),
       fix: `make the server answer ${state.url} without that (${reason})`,
       ...(response === undefined ? {} : { response }),
     })
@@ -279,27 +286,34 @@ export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
             }
           }
         }
-        // Streaming uploads need HTTP/2, which Chromium never speaks over http: (checked in
-        // Chromium 156: the preflight goes out, the request itself never does, same-origin too).
-        // Over https: the server's ALPN decides; the model assumes it offers h2.
-        if (isStreamBody(state.body) && state.url.startsWith('http:')) {
-          return failed(
-            'a streaming upload needs HTTP/2, and http: URLs are HTTP/1.1',
-            'net::ERR_ALPN_NEGOTIATION_FAILED',
-          )
+        // Streaming uploads need HTTP/2, which Chromium never speaks over http:; over https: the
+        // server's ALPN decides, so the send refuses (ALPN_NEGOTIATION_FAILED, caught below).
+        if (streamingUploadRefusal(state.url, state.body) !== undefined) {
+          return failed(streamRefusalReason('cleartext'), ALPN_FAILURE_ERROR)
         }
         // Origin goes on every CORS request, and on same-origin ones that are not GET or HEAD (Fetch §3.1 "append a request Origin header").
         const sendOrigin = corsMode || (state.method !== 'GET' && state.method !== 'HEAD')
         const headers = sendOrigin
           ? [['origin', requestOrigin] as const, ...state.headers]
           : [...state.headers]
-        const response = await exchange({
+        let response = await exchange({
           kind: 'request',
           url: state.url,
           method: state.method,
           headers,
           body: state.body,
         })
+        // A URL with user:password (an XMLHttpRequest followed a same-origin redirect to it) sends
+        // them only when the server asks, as Chromium does: once more, with `Authorization: Basic`.
+        if (answersUrlCredentials(state.url, response)) {
+          response = await exchange({
+            kind: 'request',
+            url: state.url,
+            method: state.method,
+            headers: withUrlCredentials(headers, state.url),
+            body: state.body,
+          })
+        }
         // Chromium's HTTP parser refuses an answer whose Location lines differ, before any CORS
         // check (net::ERR_RESPONSE_HEADERS_MULTIPLE_LOCATION, measured in Chromium 156).
         const locations = headerEntries(response.headers)
@@ -330,17 +344,21 @@ export function createBrowserModel(options: BrowserModelOptions): BrowserModel {
         const step = redirectStep(
           state,
           { status: response.status, location },
-          { pageOrigin, corsMode, redirectsSoFar: redirects, initiator },
+          { pageOrigin, corsMode, mode, redirectsSoFar: redirects, initiator },
         )
         if (step.kind === 'cors-error') {
           if (step.at !== undefined) state = { ...state, url: step.at }
           return blocked('response', step.error, response.status, response)
         }
-        if (step.kind === 'network-error') return failed(step.reason, step.chromiumError, response)
+        if (step.kind === 'network-error')
+          return failed(step.reason, step.chromiumError, response, step.silent ? null : undefined)
         state = step.next
         urlList.push(state.url)
       }
     } catch (error) {
+      // The send would not put a streaming upload on HTTP/1.1 (the server offers no HTTP/2):
+      // measured in Chromium 156, the preflight goes out, the request never does, same-origin too.
+      if (isAlpnRefusal(error)) return failed(streamRefusalReason('http1-server'), ALPN_FAILURE_ERROR)
       const code = (error as { code?: string }).code ?? 'error'
       const origin = URL.canParse(state.url) ? new URL(state.url).origin : state.url
       return {

@@ -65,7 +65,7 @@ export function corsFix(error: CorsError, context: CorsFixContext): string {
     case 'cors-disabled-scheme':
       return 'redirect to an http: or https: URL: a cross-origin call cannot follow a redirect to another scheme'
     case 'redirect-contains-credentials':
-      return "redirect to a URL without `user:password@` (send credentials in a header instead), or proxy the route with cors-dev-proxy so the redirect stays on the page's origin"
+      return "redirect to a URL without `user:password@` (send credentials in a header instead): fetch follows no such redirect, not even on the page's own origin"
   }
 }
 

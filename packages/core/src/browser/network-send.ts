@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream'
 import { Agent } from 'undici'
 import type { BrowserAnswer, BrowserRequest, BrowserSend } from './browser-call.js'
+import { http2OnlyConnector } from './http2-only-connector.js'
 import { isStreamBody, type RequestBodyInput } from './request-body.js'
+import { alpnNegotiationError } from './streaming-upload.js'
 
 /** Options of {@link createNetworkSend}. */
 export interface NetworkSendOptions {
@@ -36,9 +38,28 @@ async function wireBody(
 }
 
 /**
- * Sends the model's requests with undici, one HTTP/1.1 request per hop and never following a
- * redirect itself (the model follows them, as the browser does, checking CORS at each hop).
- * The answer's body is read and dropped: the verdict depends on the head only.
+ * The request target as the browser sends it (RFC 9112 §3.2 origin-form): the path and query of
+ * the URL, an empty `?` kept (a URL of its own for the preflight cache; undici's `request(url)`
+ * would drop it), without its fragment or its `user:password@`, which never go on the wire.
+ *
+ * @example
+ * requestTarget('http://u:p@127.0.0.1:3000/a?#f') // { origin: 'http://127.0.0.1:3000', path: '/a?' }
+ */
+export function requestTarget(url: string): { origin: string; path: string } {
+  const target = new URL(url)
+  target.username = ''
+  target.password = ''
+  target.hash = ''
+  return { origin: target.origin, path: target.href.slice(target.origin.length) || '/' }
+}
+
+/**
+ * Sends the model's requests with undici, one request per hop and never following a redirect
+ * itself (the model follows them, as the browser does, checking CORS at each hop). Requests go
+ * over HTTP/1.1, but a streaming upload, which Chromium sends only over HTTP/2: over `https:` on a
+ * connection that agreed on `h2` by ALPN, refused otherwise (an error with `code`
+ * `ERR_ALPN_NEGOTIATION_FAILED`, before anything is sent). The answer's body is read and dropped:
+ * the verdict depends on the head only.
  *
  * @example
  * const network = createNetworkSend({ timeout: 10_000, secure: true })
@@ -50,16 +71,21 @@ export function createNetworkSend(options: NetworkSendOptions): NetworkSend {
     bodyTimeout: options.timeout,
     connect: { rejectUnauthorized: options.secure },
   })
+  const streaming = new Agent({
+    allowH2: true,
+    headersTimeout: options.timeout,
+    bodyTimeout: options.timeout,
+    connect: http2OnlyConnector(options),
+  })
   async function send(outgoing: BrowserRequest): Promise<BrowserAnswer> {
+    const { origin, path } = requestTarget(outgoing.url)
+    const http2 = isStreamBody(outgoing.body)
+    if (http2 && !origin.startsWith('https:')) throw alpnNegotiationError(origin)
     const headers: Record<string, string> = {}
     for (const [name, value] of outgoing.headers) headers[name] = value
     const body = await wireBody(outgoing.body, headers)
-    // The request target as the browser sends it: the URL without its fragment, an empty `?`
-    // kept (a URL of its own for the preflight cache; undici's `request(url)` would drop it).
-    const target = new URL(outgoing.url)
-    const path = outgoing.url.split('#')[0]!.slice(target.origin.length) || '/'
-    const answer = await dispatcher.request({
-      origin: target.origin,
+    const answer = await (http2 ? streaming : dispatcher).request({
+      origin,
       path,
       method: outgoing.method,
       headers,
@@ -70,7 +96,12 @@ export function createNetworkSend(options: NetworkSendOptions): NetworkSend {
     for (const [name, value] of Object.entries(answer.headers)) {
       if (value !== undefined) responseHeaders[name] = value
     }
-    return { status: answer.statusCode, headers: responseHeaders, protocol: 'http/1.1' }
+    return { status: answer.statusCode, headers: responseHeaders, protocol: http2 ? 'h2' : 'http/1.1' }
   }
-  return { send, close: () => dispatcher.close() }
+  return {
+    send,
+    close: async () => {
+      await Promise.all([dispatcher.close(), streaming.close()])
+    },
+  }
 }

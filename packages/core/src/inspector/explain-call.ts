@@ -215,7 +215,9 @@ function explainResult(
       probed: true,
     }
   }
-  if (result.networkError !== undefined && result.message === undefined) {
+  // No answer at all; a call the browser failed silently after an answer (a Location with
+  // user:password) is explained below, by its fix.
+  if (result.networkError !== undefined && result.message === undefined && result.response === undefined) {
     return {
       kind: 'network',
       message: undefined,

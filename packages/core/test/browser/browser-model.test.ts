@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { BrowserAnswer, BrowserRequest } from '../../src/browser/browser-call.js'
 import { createBrowserModel } from '../../src/browser/browser-model.js'
 import { createPreflightCache } from '../../src/browser/preflight-cache.js'
+import { ALPN_NEGOTIATION_FAILED } from '../../src/browser/streaming-upload.js'
 
 /**
  * The stateful model against scripted servers: each test says what every URL answers, the model
@@ -482,5 +483,144 @@ describe('a preflight cache shared by several pages (one browser profile)', () =
     await sandboxed.fetch(call)
     expect((await sandboxed.fetch(call)).cachedPreflights).toEqual([])
     expect(cache.size).toBe(0)
+  })
+})
+
+describe('a streaming upload needs HTTP/2', () => {
+  const HTTPS = 'https://127.0.0.1:8443'
+  /** A server that speaks only HTTP/1.1: the send refuses the stream, as createNetworkSend does. */
+  const http1Only: Script = (request) => {
+    if (request.kind === 'preflight') return allowPreflight(request)
+    throw Object.assign(new Error('no h2'), { code: ALPN_NEGOTIATION_FAILED })
+  }
+  const streamCall = (url: string) =>
+    ({ url, method: 'POST', body: new ReadableStream(), duplex: 'half' }) as const
+
+  it('to an https server that speaks only HTTP/1.1: the preflight, then ERR_ALPN_NEGOTIATION_FAILED, cached or not', async () => {
+    const t = setup(http1Only)
+    for (const sent of [[`OPTIONS ${HTTPS}/up`, `POST ${HTTPS}/up`], [`POST ${HTTPS}/up`]]) {
+      const before = t.sent.length
+      const result = await t.browser.fetch(streamCall(`${HTTPS}/up`))
+      expect(result).toMatchObject({
+        allowed: false,
+        networkError: 'a streaming upload needs HTTP/2, and the server offers only HTTP/1.1',
+        message: 'Failed to load resource: net::ERR_ALPN_NEGOTIATION_FAILED',
+      })
+      expect(t.kinds().slice(before)).toEqual(sent)
+      // The refused request is never answered: only the preflight is an exchange.
+      expect(result.exchanges.map((exchange) => exchange.kind)).toEqual(
+        sent.length === 2 ? ['preflight'] : [],
+      )
+    }
+  })
+
+  it('to an https server with HTTP/2: sent and read', async () => {
+    const t = setup((request) =>
+      request.kind === 'preflight' ? allowPreflight(request) : { ...ok, protocol: 'h2' },
+    )
+    expect(await t.browser.fetch(streamCall(`${HTTPS}/up`))).toMatchObject({ allowed: true })
+    expect(t.kinds()).toEqual([`OPTIONS ${HTTPS}/up`, `POST ${HTTPS}/up`])
+  })
+
+  it('over http: never handed to the send, same-origin too; a refused preflight stays the CORS error', async () => {
+    const same = createBrowserModel({ origin: A, send: async () => ok })
+    expect(await same.fetch(streamCall(`${A}/up`))).toMatchObject({
+      exchanges: [],
+      message: 'Failed to load resource: net::ERR_ALPN_NEGOTIATION_FAILED',
+    })
+    const refused = setup(() => ({ status: 204, headers: {} }))
+    const result = await refused.browser.fetch(streamCall(`${A}/up`))
+    expect(result).toMatchObject({
+      allowed: false,
+      stage: 'preflight',
+      error: { kind: 'missing-allow-origin' },
+    })
+  })
+})
+
+describe('a redirect to a URL with user:password', () => {
+  const redirectTo = (location: string): BrowserAnswer => ({
+    status: 302,
+    headers: { location, 'access-control-allow-origin': '*' },
+  })
+  const page = (script: Script) => {
+    const sent: BrowserRequest[] = []
+    const browser = createBrowserModel({
+      origin: A,
+      send: async (request) => {
+        sent.push(request)
+        return script(request)
+      },
+    })
+    return { browser, sent }
+  }
+
+  it('same origin: fetch fails without a console line, in every mode and credentials mode', async () => {
+    for (const extra of [
+      {},
+      { credentials: 'omit' },
+      { credentials: 'include' },
+      { mode: 'no-cors' },
+    ] as const) {
+      const t = page(() => redirectTo(`http://user:pass@127.0.0.1:3000/t`))
+      const result = await t.browser.fetch({ url: `${A}/r`, ...extra })
+      expect(result).toMatchObject({ allowed: false, networkError: expect.stringContaining('user:password') })
+      expect(result.message).toBeUndefined()
+      expect(t.sent.map((request) => request.url)).toEqual([`${A}/r`])
+    }
+  })
+
+  it('same origin: XMLHttpRequest follows, sending no Authorization until a 401 Basic challenge', async () => {
+    const t = page((request) => {
+      if (request.url.endsWith('/r')) return redirectTo('http://user:pass@127.0.0.1:3000/t')
+      const authorization = Object.fromEntries(request.headers).authorization
+      return authorization === 'Basic dXNlcjpwYXNz'
+        ? ok
+        : { status: 401, headers: { 'www-authenticate': 'Digest realm="x", Basic realm="r"' } }
+    })
+    const result = await t.browser.fetch({ url: `${A}/r`, initiator: 'XMLHttpRequest' })
+    expect(result).toMatchObject({ allowed: true, response: { status: 200 } })
+    expect(result.urlList).toEqual([`${A}/r`, 'http://user:pass@127.0.0.1:3000/t'])
+    expect(t.sent.map((request) => Object.fromEntries(request.headers).authorization)).toEqual([
+      undefined,
+      undefined,
+      'Basic dXNlcjpwYXNz',
+    ])
+  })
+
+  it('no challenge, or one that is not Basic: the answer as it is, nothing sent again', async () => {
+    for (const challenge of [undefined, 'Bearer realm="r"']) {
+      const t = page((request) =>
+        request.url.endsWith('/r')
+          ? redirectTo('http://u@127.0.0.1:3000/t')
+          : { status: 401, headers: challenge === undefined ? {} : { 'www-authenticate': challenge } },
+      )
+      const result = await t.browser.fetch({ url: `${A}/r`, initiator: 'XMLHttpRequest' })
+      expect(result).toMatchObject({ allowed: true, response: { status: 401 } })
+      expect(t.sent).toHaveLength(2)
+    }
+  })
+
+  it('across origins in CORS mode, fetch and XMLHttpRequest alike: the CORS error quoting an empty location', async () => {
+    const cases = [
+      [`${B}/r`, 'http://user:pass@127.0.0.1:3000/t'],
+      [`${A}/r`, 'http://user:pass@127.0.0.1:4000/t'],
+      [`${B}/r`, 'http://u@127.0.0.1:4000/t'],
+    ] as const
+    for (const [url, location] of cases) {
+      for (const initiator of ['fetch', 'XMLHttpRequest'] as const) {
+        const result = await page(() => redirectTo(location)).browser.fetch({ url, initiator })
+        expect(result).toMatchObject({ allowed: false, error: { kind: 'redirect-contains-credentials' } })
+        expect(result.message).toContain(`at '${url}' from origin '${A}'`)
+      }
+    }
+  })
+
+  it("mode 'same-origin' to another origin: the same-origin refusal comes first", async () => {
+    const t = page(() => redirectTo('http://user:pass@127.0.0.1:4000/t'))
+    const result = await t.browser.fetch({ url: `${A}/r`, mode: 'same-origin' })
+    expect(result.message).toBe(
+      `Unsafe attempt to load URL http://user:pass@127.0.0.1:4000/t from frame with URL ${A}/. Domains, protocols and ports must match.\n`,
+    )
   })
 })
