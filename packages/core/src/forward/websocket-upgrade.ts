@@ -166,7 +166,7 @@ export function forwardUpgrade(
       logger.limited(
         'error',
         `${source} threw (upgrade)`,
-        () => `${status} ${req.method} ${req.url} → ${label}: ${error.message}`,
+        () => `${status} ${req.method} ${req.url} → ${label}: ${error.message} (WebSocket handshake)`,
       )
       const body = `${error.message}\n`
       trace(status)
