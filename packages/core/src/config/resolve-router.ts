@@ -100,7 +100,10 @@ function functionRouter(route: RouterFunction, option: string, source: unknown):
       if (known !== undefined) return known
     }
     try {
-      const validated = validateTarget(text, `${option} ${assigned ? 'set options.target to' : 'returned'}`)
+      const validated = validateTarget(
+        text,
+        `${option} ${assigned ? 'set options.target, which' : 'returned'}`,
+      )
       if (validated.socketPath !== undefined) {
         throw new RouterAnswerError(
           `${option} ${assigned ? 'set options.target to' : 'returned'} a socketPath: a Unix socket is only supported as a route's target`,

@@ -50,6 +50,7 @@ beforeAll(async () => {
         }
         if (req.headers['x-pick'] === 'target') options.target = b.url
         if (req.headers['x-pick'] === 'bad') options.headers['x-bad'] = 'a\r\nx-injected: 1'
+        if (req.headers['x-pick'] === 'ftp') options.target = 'ftp://files.example'
         return undefined
       },
       pathRewrite: (path, _req, _res, options) => {
@@ -137,6 +138,15 @@ describe('a router’s per-request options', () => {
     expect(res.body.toString()).toContain("routes['/api'].router: set options.headers['x-bad'] contains")
     expect(seen).toEqual([])
     expect((await sendRequest(`${front.url}/api/x`)).status).toBe(200)
+  })
+
+  it('a target assigned there that is no http(s) URL is a 502 naming the router, nothing sent', async () => {
+    const res = await sendRequest(`${front.url}/api/x`, { headers: { 'x-pick': 'ftp' } })
+    expect(res.status).toBe(502)
+    expect(res.body.toString()).toContain(
+      "routes['/api'].router: set options.target, which is 'ftp://files.example': ftp: is not supported",
+    )
+    expect(seen).toEqual([])
   })
 
   it('applies to a WebSocket handshake too', async () => {
