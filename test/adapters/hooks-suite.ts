@@ -39,6 +39,19 @@ export function describeHooks(harness: AdapterHarness): void {
             target: target.url,
             router: (req) => (req.headers['x-tenant'] === 'other' ? other.url : undefined),
           },
+          // http-proxy-middleware 4: the router changes its own copy of the options.
+          '/copy': {
+            target: target.url,
+            router: (req, _res, options) => {
+              if (req.headers['x-tenant'] === 'other') options.headers['x-tenant'] = 'other'
+            },
+          },
+          '/broken': {
+            target: target.url,
+            pathRewrite: () => {
+              throw new Error('no tenant')
+            },
+          },
           '/filtered': { target: target.url, pathFilter: (path) => path.startsWith('/filtered/api') },
           '/spa': {
             target: target.url,
@@ -77,6 +90,21 @@ export function describeHooks(harness: AdapterHarness): void {
       expect(routed.status).toBe(200)
       expect(other.requests.length).toBe(before + 1)
       expect(other.requests.at(-1)?.url).toBe('/x')
+    })
+
+    it('applies what a router sets on its copy of the options to that request only', async () => {
+      const set = await send(`${server.origin}/copy/x`, { headers: { 'x-tenant': 'other' } })
+      const unset = await send(`${server.origin}/copy/x`)
+      expect((JSON.parse(set.body) as EchoBody).headers['x-tenant']).toBe('other')
+      expect((JSON.parse(unset.body) as EchoBody).headers['x-tenant']).toBeUndefined()
+    })
+
+    it('answers 502 naming a pathRewrite that throws, and sends nothing', async () => {
+      const before = target.requests.length
+      const res = await send(`${server.origin}/broken/x`)
+      expect(res.status).toBe(502)
+      expect(res.body).toContain("routes['/broken'].pathRewrite threw: no tenant")
+      expect(target.requests.length).toBe(before)
     })
 
     it('leaves what pathFilter declines, and what bypass redirects, to the dev server', async () => {

@@ -106,6 +106,7 @@ describe('the options page', () => {
       defaultValue: 'false',
       example: undefined,
       routeDefault: false,
+      signature: undefined,
     }
     expect(missingParts(bare)).toEqual(['a description', '@example'])
   })
@@ -134,5 +135,90 @@ describe('the built options page (docs/.vitepress/dist)', () => {
     })
     // No row left as a paragraph of pipes, as a blank line between rows made them.
     expect(readBuiltPage(html).texts.filter((text) => /^\s*\|/m.test(text))).toEqual([])
+  })
+})
+
+/**
+ * The parameter lists a text shows for the option `name`: code spans that are one
+ * (`` `(path, req) => string` ``) or a call of the option (`` `bypass(req, res, options)` ``).
+ */
+function shownSignatures(text: string, name: string): string[] {
+  const shown: string[] = []
+  for (const match of text.matchAll(/`(\w+)?(\([\w, ]*\))/g)) {
+    if (match[1] === undefined || match[1] === name) shown.push(match[2] as string)
+  }
+  return shown
+}
+
+/** The "here" cell of each row of the Migrating page's option table, by option name. */
+function migrationRows(): Map<string, string> {
+  const page = readFileSync(new URL('../../docs/migrating.md', import.meta.url), 'utf8')
+  const rows = new Map<string, string>()
+  for (const match of page.matchAll(/^\| `(\w+)` \| [^|]+ \| (.+) \|$/gm)) {
+    rows.set(match[1] as string, match[2] as string)
+  }
+  return rows
+}
+
+// A function option's arguments are written once, in its TypeScript type: the Options page
+// prints them from there, and what the JSDoc and the Migrating page say must agree with it.
+describe('the arguments of function options', () => {
+  const functions = OPTION_SECTIONS.flatMap((section) =>
+    extractOptions(section)
+      .filter((entry) => entry.signature !== undefined)
+      .map((entry) => ({ section, entry })),
+  )
+
+  it('are read from the types, pathRewrite and router as our code calls them', () => {
+    const route = new Map(
+      functions
+        .filter(({ section }) => section.name === 'RouteOptions')
+        .map(({ entry }) => [entry.name, entry.signature]),
+    )
+    expect(route.get('pathRewrite')).toBe('(path, req, res, options)')
+    expect(route.get('router')).toBe('(req, res, options)')
+    expect(route.get('bypass')).toBe('(req, res, options)')
+  })
+
+  it('are printed on the Options page', () => {
+    const page = renderOptionsPage()
+    for (const { section, entry } of functions) {
+      const heading = `### \`${entry.name}\` {#${optionAnchor(section, entry.name)}}`
+      const block = page.slice(page.indexOf(heading), page.indexOf('\n### ', page.indexOf(heading) + 1))
+      expect(block).toContain(`- **A function is called with:** \`${entry.signature}\``)
+    }
+  })
+
+  it('are the same wherever the JSDoc and the Migrating page show them', () => {
+    const rows = migrationRows()
+    const disagree: string[] = []
+    for (const { section, entry } of functions) {
+      const texts: Array<[string, string]> = [[`${section.name}.${entry.name} JSDoc`, entry.description]]
+      const row = section.name === 'RouteOptions' ? rows.get(entry.name) : undefined
+      if (row !== undefined) texts.push([`migrating.md row ${entry.name}`, row])
+      for (const [where, text] of texts) {
+        for (const shown of shownSignatures(text, entry.name)) {
+          if (shown !== entry.signature) disagree.push(`${where}: ${shown}, the type says ${entry.signature}`)
+        }
+      }
+    }
+    expect(disagree).toEqual([])
+  })
+
+  it('are shown by the Migrating page for the functions it says take hpm’s arguments', () => {
+    const rows = migrationRows()
+    for (const name of ['pathRewrite', 'router']) {
+      const entry = functions.find(({ entry }) => entry.name === name)?.entry
+      expect(shownSignatures(rows.get(name) ?? '', name)).toEqual([entry?.signature])
+    }
+  })
+
+  it('flags a parameter list that disagrees', () => {
+    expect(shownSignatures('a function `(path, req) => string` may be async', 'pathRewrite')).toEqual([
+      '(path, req)',
+    ])
+    expect(shownSignatures("Vite's `bypass(req, res, options)`, not `other(x)`", 'bypass')).toEqual([
+      '(req, res, options)',
+    ])
   })
 })

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { posix } from 'node:path'
 import ts from 'typescript'
 
 /** One option as the core's interfaces document it. */
@@ -15,6 +16,11 @@ export interface OptionEntry {
   readonly example: string | undefined
   /** For a shared option that is a route option's default: the route option it defaults. */
   readonly routeDefault: boolean
+  /**
+   * For an option that is (or may be) a function: the arguments it is called with, read from its
+   * TypeScript type (`(path, req, res, options)`), the one place other pages are checked against.
+   */
+  readonly signature: string | undefined
 }
 
 /** Where one interface lives, and what to read from it. */
@@ -51,7 +57,62 @@ function memberName(member: ts.TypeElement): string | undefined {
   return undefined
 }
 
-function entryOf(member: ts.PropertySignature, source: ts.SourceFile, routeDefault = false): OptionEntry {
+/** The type aliases a file declares, and those of the files it imports by a relative path. */
+function typeAliases(source: ts.SourceFile): Map<string, ts.TypeNode> {
+  const aliases = new Map<string, ts.TypeNode>()
+  const files = [source]
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue
+    const specifier = statement.moduleSpecifier.text
+    if (!specifier.startsWith('.')) continue
+    files.push(parse(posix.join(posix.dirname(source.fileName), specifier.replace(/\.js$/, '.ts'))))
+  }
+  for (const file of files) {
+    for (const statement of file.statements) {
+      if (ts.isTypeAliasDeclaration(statement)) aliases.set(statement.name.text, statement.type)
+    }
+  }
+  return aliases
+}
+
+/**
+ * The parameter list of the function a type is, or holds (in a union, an array, or through a
+ * type alias): `(path, req, res, options)`; `undefined` for a type that is no function.
+ */
+function signatureOf(type: ts.TypeNode | undefined, aliases: Map<string, ts.TypeNode>): string | undefined {
+  if (type === undefined) return undefined
+  if (ts.isFunctionTypeNode(type)) {
+    return `(${type.parameters.map((parameter) => parameter.name.getText()).join(', ')})`
+  }
+  if (ts.isParenthesizedTypeNode(type)) return signatureOf(type.type, aliases)
+  if (ts.isArrayTypeNode(type)) return signatureOf(type.elementType, aliases)
+  if (ts.isUnionTypeNode(type)) {
+    for (const member of type.types) {
+      const found = signatureOf(member, aliases)
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+  if (ts.isTypeReferenceNode(type)) {
+    const name = type.typeName.getText()
+    if (name === 'Array') return signatureOf(type.typeArguments?.[0], aliases)
+    const alias = aliases.get(name)
+    // An alias is read once: a recursive one would otherwise never end.
+    if (alias === undefined) return undefined
+    aliases.delete(name)
+    const found = signatureOf(alias, aliases)
+    aliases.set(name, alias)
+    return found
+  }
+  return undefined
+}
+
+function entryOf(
+  member: ts.PropertySignature,
+  source: ts.SourceFile,
+  aliases: Map<string, ts.TypeNode>,
+  routeDefault = false,
+): OptionEntry {
   const docs = ts.getJSDocCommentsAndTags(member).filter(ts.isJSDoc)
   const doc = docs.at(-1)
   const tag = (tagName: string) => {
@@ -65,6 +126,7 @@ function entryOf(member: ts.PropertySignature, source: ts.SourceFile, routeDefau
     defaultValue: tag('default'),
     example: tag('example'),
     routeDefault,
+    signature: signatureOf(member.type, aliases),
   }
 }
 
@@ -76,7 +138,10 @@ function entryOf(member: ts.PropertySignature, source: ts.SourceFile, routeDefau
 export function extractOptions(source: InterfaceSource): OptionEntry[] {
   const file = parse(source.file)
   const declaration = findInterface(file, source.name)
-  const own = declaration.members.filter(ts.isPropertySignature).map((member) => entryOf(member, file))
+  const aliases = typeAliases(file)
+  const own = declaration.members
+    .filter(ts.isPropertySignature)
+    .map((member) => entryOf(member, file, aliases))
   const inherited: OptionEntry[] = []
   for (const clause of declaration.heritageClauses ?? []) {
     for (const type of clause.types) {
@@ -93,7 +158,7 @@ export function extractOptions(source: InterfaceSource): OptionEntry[] {
         )
         if (!member)
           throw new Error(`${source.name} picks ${name}, which ${from.getText(file)} does not declare`)
-        inherited.push(entryOf(member, file, true))
+        inherited.push(entryOf(member, file, aliases, true))
       }
     }
   }

@@ -18,6 +18,7 @@ function renderEntry(section: OptionSection, entry: OptionEntry): string {
     `- **Type:** \`${entry.type}\``,
     `- **Default:** ${entry.defaultValue ?? 'none'}`,
   ]
+  if (entry.signature !== undefined) lines.push(`- **A function is called with:** \`${entry.signature}\``)
   if (entry.routeDefault) {
     lines.push(
       `- **Per route:** yes, [\`${entry.name}\`](#${entry.name.toLowerCase()}) on a route wins over this default`,

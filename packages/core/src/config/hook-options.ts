@@ -35,6 +35,14 @@ export interface OutgoingProxyRequest {
   write(chunk: string | Uint8Array, encoding?: BufferEncoding): boolean
   /** Writes a last chunk, if given (the request is sent when the hooks are done either way). */
   end(chunk?: string | Uint8Array, encoding?: BufferEncoding): void
+  /**
+   * Ends the exchange, as `ClientRequest.destroy(error)` does in http-proxy-middleware (its
+   * `fixRequestBody` calls it on a multipart field holding CR/LF): nothing is sent to the
+   * target, the later hooks do not run, and the client gets 400 when the error blames the
+   * request (hpm's `HPM_ERR_INVALID_*` codes, a 4xx `status` or `statusCode`), else 502, with
+   * the error's message in the body. Called after the hooks are done, it changes nothing.
+   */
+  destroy(error?: Error): this
 }
 
 /**
@@ -78,23 +86,41 @@ export interface ConfigurableProxy {
   off<E extends ProxyHookName>(event: E, listener: NonNullable<ProxyHooks[E]>): ConfigurableProxy
 }
 
+/**
+ * The request's own copy of the route's options, as written, that a `router` function gets as
+ * its third argument (and a `pathRewrite` function after it as its fourth), like
+ * http-proxy-middleware 4's per-request options: assigning `target`, or changing `headers`,
+ * there applies to that request only.
+ */
+export interface RequestOptions {
+  /** The route's target as written; a router that answers nothing but assigns here chose it. */
+  target?: unknown
+  /** The route's fixed upstream headers as written, a copy of their own. */
+  headers: Record<string, unknown>
+  /** The route's other options, as written (changing them has no effect). */
+  [option: string]: unknown
+}
+
 /** What a router may answer: a URL (string or `URL`), http-proxy's target object, or nothing for the route's target. */
 export type RouterAnswer = string | URL | TargetObject | undefined | null
 
 /**
  * A target per request: a function (sync or async; `undefined` keeps the route's target) called
  * with http-proxy-middleware 4's arguments `(req, res, options)` (`res` is `undefined` for a
- * WebSocket upgrade, `options` the route as written), or an object whose keys are a host
- * (`'api.localhost:5173'`), a path (`'/v2'`, segment-safe) or both (`'api.localhost:5173/v2'`),
- * tried in order. Targets may be URL strings or target objects (`{ protocol, host, port }`).
+ * WebSocket upgrade, `options` the request's own copy of the route as written, see
+ * {@link RequestOptions}: a `target` assigned or `headers` changed there apply to that request
+ * only), or an object whose keys are a host (`'api.localhost:5173'`), a path (`'/v2'`,
+ * segment-safe) or both (`'api.localhost:5173/v2'`), tried in order. Targets may be URL strings
+ * or target objects (`{ protocol, host, port }`).
  */
 export type Router =
   | ((
       req: ProxyRequest,
       res: ProxyResponse | undefined,
-      // biome-ignore lint/suspicious/noExplicitAny: the route as the user wrote it, passed back unchanged.
+      // biome-ignore lint/suspicious/noExplicitAny: the route as the user wrote it, copied per request; users assign to it freely.
       options: any,
-    ) => RouterAnswer | Promise<RouterAnswer>)
+      // biome-ignore lint/suspicious/noConfusingVoidType: a router that only assigns `options.target` returns nothing (`(req, res, options) => { ... }`).
+    ) => RouterAnswer | void | Promise<RouterAnswer | void>)
   | Record<string, string | TargetObject>
 
 /**

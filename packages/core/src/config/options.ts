@@ -70,9 +70,13 @@ export interface RouteOptions {
    * How the path is rewritten before forwarding. By default the route's prefix is removed
    * (`/api/users?x=1` → `/users?x=1`), as a production reverse proxy does; `false` keeps the path
    * as it came (Vite's `server.proxy` and http-proxy-middleware keep it by default). An object maps
-   * regular expressions to replacements, applied in order; a function `(path, req) => string`
-   * may be async and is awaited. When the target answers 404 and would have answered the path
-   * with the prefix, the log suggests `pathRewrite: false`.
+   * regular expressions to replacements, applied in order. A function `(path, req, res, options)`
+   * (http-proxy-middleware 4's arguments) gets the path with the prefix and its query, and returns
+   * the path to send; `res` is `undefined` for a WebSocket upgrade, and `options` is the route as
+   * written (on a route with a `router`, the request's copy the router got). It may be async and
+   * is awaited; one that throws or rejects answers 502 naming it, and nothing is sent; one that
+   * returns no string keeps the path, and the log says so. When the target answers 404 and would
+   * have answered the path with the prefix, the log suggests `pathRewrite: false`.
    * @default remove the prefix
    * @example { '^/api/old': '/new' }
    */
@@ -214,9 +218,11 @@ export interface RouteOptions {
   /**
    * A target per request (http-proxy-middleware's `router`): a function `(req, res, options)`
    * returning a URL string, a `URL` or a target object (async allowed; `undefined` keeps the
-   * route's target), or an object of `'host'`, `'/path'` or `'host/path'` keys to targets (a host as
-   * the browser sends it, port included, matched whole; a path matched segment-safe; the first
-   * match in the order written). Not on a mock route.
+   * route's target; `options` is the request's own copy of the route as written: a `target`
+   * assigned or `headers` changed there apply to that request only, as in hpm 4), or an object
+   * of `'host'`, `'/path'` or `'host/path'` keys to targets (a host as the browser sends it, port
+   * included, matched whole; a path matched segment-safe; the first match in the order written).
+   * A router that throws answers 502 naming it. Not on a mock route.
    * @default the route's target
    * @example { 'beta.localhost:5173': 'http://localhost:3001' }
    */

@@ -2,21 +2,44 @@ import { CorsDevProxyError } from './errors.js'
 import { optionEntry } from './option-path.js'
 import type { PathRewrite, ProxyRequest, ProxyResponse } from './options.js'
 
-/** Maps a matched request path (with its query) to the upstream path (with its query). */
+/**
+ * Maps a matched request path (with its query) to the upstream path (with its query). Throws,
+ * or rejects with, a {@link PathRewriteFailure} when a `pathRewrite` function fails.
+ */
 export type PathRewriter = (
   pathAndQuery: string,
   req: ProxyRequest,
   report?: ProblemReport,
   /** The response, handed to a `pathRewrite` function; `undefined` for a WebSocket upgrade. */
   res?: ProxyResponse,
+  /**
+   * A `pathRewrite` function's fourth argument: the request's copy of the route's options on a
+   * route with a `router` (the one the router got), else the route as written.
+   */
+  options?: unknown,
 ) => string | Promise<string>
 
 /**
- * Told (with a de-duplication key) when a `pathRewrite` function throws or returns something
- * unusable at request time; the rewriter then forwards the path unchanged instead of throwing.
- * The caller passes its logger's `warn` per call, so resolving options needs no logger.
+ * Told (with a de-duplication key) when a `pathRewrite` function returns something that is not
+ * a path; the rewriter then forwards the path unchanged, as http-proxy-middleware does. The
+ * caller passes its logger's `warn` per call, so resolving options needs no logger.
  */
 export type ProblemReport = (message: string, key: string) => void
+
+/**
+ * A `pathRewrite` function that threw or rejected. The request is answered 502 naming the
+ * option, and nothing is sent: forwarding the path unchanged would send the target a path the
+ * function was written to keep from it.
+ */
+export class PathRewriteFailure extends Error {
+  /** The option, e.g. `routes['/api'].pathRewrite`. */
+  readonly option: string
+  constructor(option: string, cause: unknown) {
+    super(`${option} threw: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+    this.name = 'PathRewriteFailure'
+    this.option = option
+  }
+}
 
 /**
  * What `createPathRewriter` needs. The shape of `pathRewrite` is validated by the caller;
@@ -108,23 +131,16 @@ function regexRules(rules: Record<string, string>, option: string): PathRewriter
 /**
  * A user function, called with the full matched path (prefix included, as in
  * http-proxy-middleware and Vite's `rewrite`), sync or async (a returned promise is awaited,
- * as http-proxy-middleware awaits it). It runs at request time, where nothing may throw, so:
- * a string not starting with `/` gets one (see `ensureLeadingSlash`); anything else
- * (`undefined`, a thrown error, a rejected promise) keeps the path unchanged, which is what
- * http-proxy-middleware does for a non-string, and is reported through the caller's `report`.
+ * as http-proxy-middleware awaits it). A string not starting with `/` gets one (see
+ * `ensureLeadingSlash`); anything else that is not a string (`undefined`...) keeps the path
+ * unchanged, as http-proxy-middleware does, and is reported through the caller's `report`. A
+ * throw or a rejection becomes a {@link PathRewriteFailure} (a 502 naming it, as for a router).
  */
 function userFunction(
   rewrite: (path: string, req: ProxyRequest, res: ProxyResponse | undefined, options: unknown) => unknown,
   option: string,
   source: unknown,
 ): PathRewriter {
-  const threw = (path: string, error: unknown, onProblem: ProblemReport): string => {
-    onProblem(
-      `${option} threw (${error instanceof Error ? error.message : String(error)}); forwarding ${path} unchanged`,
-      `${option} threw`,
-    )
-    return path
-  }
   const settle = (path: string, result: unknown, onProblem: ProblemReport): string => {
     if (typeof result === 'string') return ensureLeadingSlash(result)
     onProblem(
@@ -133,20 +149,22 @@ function userFunction(
     )
     return path
   }
-  return function rewriteByFunction(path, req, onProblem = ignore, res) {
+  return function rewriteByFunction(path, req, onProblem = ignore, res, options = source) {
     let result: unknown
     try {
       // http-proxy-middleware 4's arguments (`path-rewriter.ts`: `(path, req, res, options)`);
       // version 3 passed `(path, req)`.
-      result = rewrite(path, req, res, source)
+      result = rewrite(path, req, res, options)
     } catch (error) {
-      return threw(path, error, onProblem)
+      throw new PathRewriteFailure(option, error)
     }
     // Only a promise costs a tick: synchronous rewrites stay synchronous on the hot path.
     if (result instanceof Promise || (typeof result === 'object' && result !== null && 'then' in result)) {
       return Promise.resolve(result).then(
         (value) => settle(path, value, onProblem),
-        (error: unknown) => threw(path, error, onProblem),
+        (error: unknown) => {
+          throw new PathRewriteFailure(option, error)
+        },
       )
     }
     return settle(path, result, onProblem)
@@ -157,7 +175,8 @@ function ignore(): void {}
 
 /**
  * Builds a route's `rewritePath` once, at construction: prefix removal by default, the
- * identity for `false`, ordered RegExp rules for an object, or a guarded user function.
+ * identity for `false`, ordered RegExp rules for an object, or a user function whose failure
+ * is a {@link PathRewriteFailure}.
  * Throws `CorsDevProxyError` (INVALID_OPTION) for a rule that is not a valid RegExp.
  *
  * @example

@@ -2,7 +2,7 @@ import { normalizePath, prefixMatches, splitPathAndQuery } from '../http/normali
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { clientHost } from '../http/request-origin.js'
 import { CorsDevProxyError } from './errors.js'
-import type { Router } from './hook-options.js'
+import type { RequestOptions, Router } from './hook-options.js'
 import { describeType, isPlainObject, optionEntry } from './option-path.js'
 import { validateTarget } from './validate-target.js'
 
@@ -20,10 +20,13 @@ export class RouterAnswerError extends Error {
 /**
  * The target of one request: a URL, or `undefined` for the route's own target. Throws (or
  * rejects with) a {@link RouterAnswerError} for an answer that is not an http(s)/ws(s) URL.
+ * `options` is the request's copy of the route's options (see `copyRouteOptions`), a router
+ * function's third argument: a `target` it assigns there counts as its answer.
  */
 export type ResolvedRouter = (
   req: ProxyRequest,
   res: ProxyResponse | undefined,
+  options?: RequestOptions,
 ) => URL | undefined | Promise<URL | undefined>
 
 const EXAMPLE = "{ router: (req) => (req.headers['x-tenant'] === 'b' ? 'http://localhost:3002' : undefined) }"
@@ -82,12 +85,14 @@ type RouterFunction = (req: ProxyRequest, res: ProxyResponse | undefined, option
 /**
  * The function form: its answer checked as a target is, at request time. It is called as
  * http-proxy-middleware 4 calls it (`router.ts`: `router(req, res, config)`, `res` undefined for
- * a WebSocket upgrade); version 3 passed `req` alone, which a `(req) => ...` router still reads.
- * An answer may be a URL string, a `URL`, or http-proxy's target object (`{ protocol, host, port }`).
+ * a WebSocket upgrade, `config` the request's copy of the options); version 3 passed `req`
+ * alone, which a `(req) => ...` router still reads. An answer may be a URL string, a `URL`, or
+ * http-proxy's target object (`{ protocol, host, port }`); a router that answers nothing but
+ * assigned `options.target` on its copy chose that target, as in http-proxy-middleware 4.
  */
 function functionRouter(route: RouterFunction, option: string, source: unknown): ResolvedRouter {
   const remembered = new Map<string, URL>()
-  const check = (answer: unknown): URL | undefined => {
+  const check = (answer: unknown, assigned = false): URL | undefined => {
     if (answer === undefined || answer === null || answer === '') return undefined
     const text = answer instanceof URL ? answer.href : answer
     if (typeof text === 'string') {
@@ -95,10 +100,13 @@ function functionRouter(route: RouterFunction, option: string, source: unknown):
       if (known !== undefined) return known
     }
     try {
-      const validated = validateTarget(text, `${option} returned`)
+      const validated = validateTarget(
+        text,
+        `${option} ${assigned ? 'set options.target, which' : 'returned'}`,
+      )
       if (validated.socketPath !== undefined) {
         throw new RouterAnswerError(
-          `${option} returned a socketPath: a Unix socket is only supported as a route's target`,
+          `${option} ${assigned ? 'set options.target to' : 'returned'} a socketPath: a Unix socket is only supported as a route's target`,
         )
       }
       if (typeof text === 'string') {
@@ -117,9 +125,16 @@ function functionRouter(route: RouterFunction, option: string, source: unknown):
       )
     }
   }
-  return function routeByFunction(req, res) {
-    const answer = route(req, res, source)
-    return answer instanceof Promise ? answer.then(check) : check(answer)
+  const settle = (answer: unknown, options: RequestOptions | undefined): URL | undefined => {
+    if (answer !== undefined && answer !== null && answer !== '') return check(answer)
+    if (options === undefined || options.target === (source as RequestOptions).target) return undefined
+    return check(options.target, true)
+  }
+  return function routeByFunction(req, res, options) {
+    const answer = route(req, res, options ?? source)
+    return answer instanceof Promise
+      ? answer.then((settled) => settle(settled, options))
+      : settle(answer, options)
   }
 }
 
@@ -142,8 +157,8 @@ export function requireRoutedTarget(
   }
   if (router === undefined) return none
   const settle = (url: URL | undefined): URL => url ?? none()
-  return function routeOrRefuse(req, res) {
-    const chosen = router(req, res)
+  return function routeOrRefuse(req, res, options) {
+    const chosen = router(req, res, options)
     return chosen instanceof Promise ? chosen.then(settle) : settle(chosen)
   }
 }

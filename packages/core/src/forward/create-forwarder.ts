@@ -1,7 +1,8 @@
 import type { Dispatcher } from 'undici'
-import type { IncomingProxyResponse, TransformResponse } from '../config/hook-options.js'
+import type { IncomingProxyResponse, RequestOptions, TransformResponse } from '../config/hook-options.js'
 import { routeOption } from '../config/option-path.js'
-import { joinTargetPath } from '../config/path-rewrite.js'
+import { joinTargetPath, PathRewriteFailure } from '../config/path-rewrite.js'
+import { copyRouteOptions, headersForRequest } from '../config/request-options.js'
 import { RouterAnswerError } from '../config/resolve-router.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
@@ -9,7 +10,7 @@ import { sendText } from '../http/send-text.js'
 import { DirectRelay, type DirectRelayOwner } from './direct-relay.js'
 import { BODY_FIX, createForwardHints } from './forward-hints.js'
 import { type ForwardDeps, outgoingParts } from './forward-request.js'
-import { HookFailure, type OutgoingParts, outgoingRequest, runHooks } from './hook-runner.js'
+import { HookFailure, type OutgoingParts, outgoingRequest, runHooks, runRequestHooks } from './hook-runner.js'
 import { LostBody, RefusedBody, settleHookedBody } from './hooked-body.js'
 import { createLocationRewrite } from './location-rewrite.js'
 import {
@@ -57,15 +58,16 @@ function probeTarget(
 }
 
 /**
- * A failure of the user's code (a hook, the router, the transform): 502, naming it once, as
- * `routes['/api'].router threw: no such tenant` (the 502's body is `cause: hint`).
+ * A failure of the user's code (a hook, the router, `pathRewrite`, the transform): 502, naming
+ * it once, as `routes['/api'].router threw: no such tenant` (the 502's body is `cause: hint`);
+ * a hook's `proxyReq.destroy(error)` is said so, and is a 400 when the error blames the request.
  */
 function userCodeFailure(error: HookFailure | RouterAnswerError, name: string): UpstreamFailure {
   if (error instanceof HookFailure) {
     const cause = error.cause
     return {
-      status: 502,
-      cause: `${error.hook} threw`,
+      status: error.status,
+      cause: `${error.hook} ${error.destroyed ? 'destroyed the request' : 'threw'}`,
       hint: cause instanceof Error ? cause.message : String(cause),
       code: undefined,
     }
@@ -152,8 +154,9 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
   const synchronous = router === undefined && hooks.proxyReq.length === 0
   const transformName = routeOption(route.prefix, 'transformResponse')
 
-  /** A failure of the user's code: logged once per hook and cause, answered 502. */
-  function failUserCode(req: ProxyRequest, res: ProxyResponse, error: unknown, label: string): void {
+  /** A failure of the user's code: logged once per hook and cause, answered 502 (or 400, see `HookFailure`). */
+  function failUserCode(req: ProxyRequest, res: ProxyResponse, thrown: unknown, label: string): void {
+    const error = thrown instanceof PathRewriteFailure ? new HookFailure(thrown.option, thrown.cause) : thrown
     const name =
       error instanceof HookFailure
         ? error.hook
@@ -171,7 +174,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
     logger.limited(
       'error',
       `${name} threw`,
-      () => `502 ${req.method} ${req.url} → ${label}: ${failure.cause}: ${failure.hint}`,
+      () => `${failure.status} ${req.method} ${req.url} → ${label}: ${failure.cause}: ${failure.hint}`,
     )
     sendUpstreamFailure(req, res, failure, label)
   }
@@ -220,7 +223,11 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
       logger.debug(`${req.method} ${req.url}: the client went away before ${label} answered`)
       return
     }
-    if (error instanceof HookFailure) {
+    if (
+      error instanceof HookFailure ||
+      error instanceof PathRewriteFailure ||
+      error instanceof RouterAnswerError
+    ) {
       failUserCode(req, res, error, label)
       return
     }
@@ -370,6 +377,25 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
     )
   }
 
+  /**
+   * The target, the request's copy of the options it got and may have changed (only on a route
+   * with a router: http-proxy-middleware 4 hands it a copy per request), or a failure answered.
+   */
+  async function routeTarget(
+    req: ProxyRequest,
+    res: ProxyResponse,
+    router: NonNullable<ResolvedForwardRoute['router']>,
+  ): Promise<{ target: URL; options: RequestOptions | undefined } | undefined> {
+    const options = copyRouteOptions(route.source)
+    try {
+      const chosen = router(req, res, options)
+      return { target: (chosen instanceof Promise ? await chosen : chosen) ?? route.target, options }
+    } catch (error) {
+      failUserCode(req, res, error, routeLabel)
+      return undefined
+    }
+  }
+
   /** Every route but the synchronous common one: router, async rewrites, hooks. */
   async function forwardTo(req: ProxyRequest, res: ProxyResponse, path: string, body: RequestBody) {
     // The router and the `proxyReq` hooks may take their time: the client may leave meanwhile.
@@ -377,23 +403,20 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
     res.once('close', () => {
       if (!res.writableEnded) gone = true
     })
-    let target = route.target
-    let label = targetLabel(target)
-    try {
-      if (router !== undefined) {
-        const chosen = router(req, res)
-        target = (chosen instanceof Promise ? await chosen : chosen) ?? route.target
-        label = targetLabel(target)
-      }
-    } catch (error) {
-      failUserCode(req, res, error, label)
-      return
-    }
+    // No promise for a route without a router (one with `proxyReq` hooks only).
+    const routedBy =
+      router === undefined
+        ? { target: route.target, options: undefined }
+        : await routeTarget(req, res, router)
+    if (routedBy === undefined) return
+    const { target, options } = routedBy
+    const label = targetLabel(target)
     const prepare =
       hooks.proxyReq.length === 0
         ? undefined
         : async (parts: OutgoingParts): Promise<RequestBody> => {
-            await runHooks(hooks.proxyReq, [outgoingRequest(req.method ?? 'GET', target, parts), req, res])
+            const proxyReq = outgoingRequest(req.method ?? 'GET', target, parts)
+            await runRequestHooks(hooks.proxyReq, [proxyReq, req, res], parts)
             const settled = settleHookedBody(req, parts, body, `route '${route.prefix}'`, (message) =>
               logger.limited('warn', `${route.prefix} proxyReq body`, () => message),
             )
@@ -401,12 +424,19 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
             if (settled.kind === 'lost') throw new LostBody(settled.cause)
             return settled
           }
-    const routed = target === route.target ? route : { ...route, target }
     let parts: OutgoingParts
     let sent = body
     try {
-      const rewritten = route.rewritePath(path, req, logger.warn, res)
-      parts = outgoingParts(req, routed, typeof rewritten === 'string' ? rewritten : await rewritten, body)
+      const rewritten = route.rewritePath(path, req, logger.warn, res, options)
+      const upstreamPath = typeof rewritten === 'string' ? rewritten : await rewritten
+      // What the router (or the pathRewrite after it) set on the request's `options.headers`.
+      const headers =
+        options === undefined
+          ? route.headers
+          : headersForRequest(route.headers, route.source, options, routerName)
+      const routed =
+        target === route.target && headers === route.headers ? route : { ...route, target, headers }
+      parts = outgoingParts(req, routed, upstreamPath, body)
       sent = (await prepare?.(parts)) ?? body
     } catch (error) {
       await failBeforeAnswer(req, res, error, target, gone)
@@ -417,6 +447,28 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
       return
     }
     relayDirect(req, res, path, sent, target, parts)
+  }
+
+  /** The common route: the path rewritten at once (or awaited), then sent. */
+  function forwardNow(req: ProxyRequest, res: ProxyResponse, path: string, body: RequestBody): void {
+    let rewritten: string | Promise<string>
+    try {
+      rewritten = route.rewritePath(path, req, logger.warn, res)
+    } catch (error) {
+      failUserCode(req, res, error, routeLabel)
+      return
+    }
+    if (typeof rewritten === 'string') {
+      relayDirect(req, res, path, body, route.target, outgoingParts(req, route, rewritten, body))
+      return
+    }
+    rewritten
+      .then(
+        (settled) =>
+          relayDirect(req, res, path, body, route.target, outgoingParts(req, route, settled, body)),
+        (error: unknown) => failUserCode(req, res, error, routeLabel),
+      )
+      .catch((error: unknown) => internalFailure(req, res, error))
   }
 
   return function forward(req, res, path) {
@@ -430,19 +482,7 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
       refuseBody(req, res, new LostBody(body.cause))
       return
     }
-    if (synchronous) {
-      const rewritten = route.rewritePath(path, req, logger.warn, res)
-      if (typeof rewritten === 'string') {
-        relayDirect(req, res, path, body, route.target, outgoingParts(req, route, rewritten, body))
-        return
-      }
-      rewritten.then(
-        (settled) =>
-          relayDirect(req, res, path, body, route.target, outgoingParts(req, route, settled, body)),
-        (error: unknown) => internalFailure(req, res, error),
-      )
-      return
-    }
-    forwardTo(req, res, path, body).catch((error: unknown) => internalFailure(req, res, error))
+    if (synchronous) forwardNow(req, res, path, body)
+    else forwardTo(req, res, path, body).catch((error: unknown) => internalFailure(req, res, error))
   }
 }

@@ -2,14 +2,40 @@ import type { OutgoingProxyRequest } from '../config/hook-options.js'
 import type { HookEntry } from '../config/resolve-hooks.js'
 import type { UpstreamHeaders } from './request-headers.js'
 
-/** A hook that threw or rejected: the request is answered 502 naming it. */
+/**
+ * Whether an error says the request itself was at fault: http-proxy-middleware's
+ * `HPM_ERR_INVALID_*` codes (its `fixRequestBody` refusing a multipart field with CR/LF, which
+ * hpm answers 400) or a 4xx `status` / `statusCode`, as http-errors' `createError(400)` sets.
+ */
+function blamesRequest(cause: unknown): boolean {
+  if (cause === null || typeof cause !== 'object') return false
+  const { code, status, statusCode } = cause as { code?: unknown; status?: unknown; statusCode?: unknown }
+  if (typeof code === 'string' && code.startsWith('HPM_ERR_INVALID')) return true
+  const declared = typeof status === 'number' ? status : statusCode
+  return typeof declared === 'number' && declared >= 400 && declared < 500
+}
+
+/**
+ * A hook that threw or rejected, or ended the exchange with `proxyReq.destroy(error)`: the
+ * request is answered naming it, nothing is sent to the target.
+ */
 export class HookFailure extends Error {
   /** The option the hook came from, e.g. `routes['/api'].on.proxyReq`. */
   readonly hook: string
-  constructor(hook: string, cause: unknown) {
-    super(`${hook} threw: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
+  /** Whether the hook called `proxyReq.destroy()` rather than throwing. */
+  readonly destroyed: boolean
+  /**
+   * 502 (a failure of the user's code, as for a router), or 400 for a destroy whose error blames
+   * the request (see `blamesRequest`): http-proxy-middleware's own answer to the same refusal.
+   */
+  readonly status: 400 | 502
+  constructor(hook: string, cause: unknown, destroyed = false) {
+    const message = cause instanceof Error ? cause.message : String(cause)
+    super(`${hook} ${destroyed ? 'destroyed the request' : 'threw'}: ${message}`, { cause })
     this.name = 'HookFailure'
     this.hook = hook
+    this.destroyed = destroyed
+    this.status = destroyed && blamesRequest(cause) ? 400 : 502
   }
 }
 
@@ -70,6 +96,29 @@ export interface OutgoingParts {
   readonly headers: UpstreamHeaders
   /** What `proxyReq` hooks wrote with `proxyReq.write()` / `end()`, in order. */
   written?: Buffer[]
+  /** Set by `proxyReq.destroy(error)`: the request is not sent. */
+  destroyed?: { readonly error: unknown }
+}
+
+/**
+ * Runs the hooks of an outgoing request (`proxyReq`, `proxyReqWs`) as {@link runHooks} does,
+ * and stops after the first one that called `proxyReq.destroy()`, throwing a
+ * {@link HookFailure} naming it (`destroyed` set): the later hooks would only prepare a request
+ * that is not sent.
+ *
+ * @example
+ * await runRequestHooks(route.hooks.proxyReq, [outgoingRequest(method, target, parts), req, res], parts)
+ */
+export async function runRequestHooks<A extends unknown[]>(
+  entries: readonly HookEntry<(...args: A) => unknown>[],
+  args: A,
+  parts: OutgoingParts,
+): Promise<void> {
+  for (const entry of entries) {
+    const pending = runHooksSyncFirst([entry], args)
+    if (pending !== undefined) await pending
+    if (parts.destroyed !== undefined) throw new HookFailure(entry.name, parts.destroyed.error, true)
+  }
 }
 
 function headerValue(value: string | number | readonly string[]): string | string[] {
@@ -114,6 +163,11 @@ export function outgoingRequest(method: string, target: URL, parts: OutgoingPart
     write,
     end(chunk, encoding) {
       if (chunk !== undefined && typeof chunk !== 'function') write(chunk, encoding)
+    },
+    destroy(error) {
+      // The first destroy wins, as on a ClientRequest; calling it is never an error itself.
+      parts.destroyed ??= { error: error ?? new Error('proxyReq.destroy() was called') }
+      return this
     },
   }
 }

@@ -1,3 +1,4 @@
+import { mimeEssence } from '../http/mime.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import type { OutgoingParts } from './hook-runner.js'
 import { type RequestBody, serialiseBody } from './request-body.js'
@@ -23,9 +24,8 @@ export class RefusedBody extends Error {
  * - Bytes a hook wrote (`proxyReq.write`, http-proxy-middleware's `fixRequestBody` pattern)
  *   replace a body a parser read (or add one where there was none); on a body nobody read they
  *   go first, then the client's stream, as http-proxy sends them.
- * - A hook that changed `Content-Type` on a body a parser read gets `req.body` re-serialised in
- *   the new type, when that can be done faithfully; otherwise the original type and bytes are
- *   sent, and `warn` says so.
+ * - Without bytes written, a body a parser read is serialised again from `req.body` as the hooks
+ *   left it (an edit reaches the target), in the `Content-Type` they left (see `reserialised`).
  * - A declared length that does not match what is sent is corrected, and `warn` says so: undici
  *   would otherwise fail the request, or the target would read a cut body.
  * Throws {@link RefusedBody} when the re-serialised body would be unsafe (see `serialiseBody`).
@@ -67,20 +67,46 @@ export function settleHookedBody(
     headers['content-length'] = String(total)
     return settled
   }
-  if (body.kind !== 'parsed') return body
+  if (body.kind !== 'parsed' && body.kind !== 'lost') return body
+  return reserialised(req, headers, body, route, warn)
+}
+
+/**
+ * A body a parser read, serialised again from `req.body` as the hooks left it (they may have
+ * edited it), in the outgoing `Content-Type` (they may have changed it): when the body cannot be
+ * sent as that type, in the original type, and `warn` says so. Still `lost` when `req.body`
+ * cannot be sent as either.
+ */
+function reserialised(
+  req: ProxyRequest,
+  headers: OutgoingParts['headers'],
+  body: RequestBody,
+  route: string,
+  warn: (message: string) => void,
+): RequestBody {
+  const current = (req as { body?: unknown }).body
   const type = headers['content-type']
+  const wanted = Array.isArray(type) ? type[0] : type
   const original = req.headers['content-type']
-  if (type === original) return body
-  const bytes = serialiseBody(req, (req as { body?: unknown }).body, Array.isArray(type) ? type[0] : type)
+  let bytes = current === undefined ? undefined : serialiseBody(req, current, wanted)
+  if (bytes === undefined && current !== undefined && wanted !== original) {
+    bytes = serialiseBody(req, current, original)
+    if (bytes !== undefined) {
+      warn(
+        `a proxyReq hook of ${route} changed Content-Type to ${String(type)}, and req.body cannot be sent as that: ` +
+          `sent as ${original ?? 'it came'} instead. Write the body yourself with proxyReq.write().`,
+      )
+      if (original === undefined) delete headers['content-type']
+      else headers['content-type'] = original
+    }
+  }
   if (bytes !== undefined && !Buffer.isBuffer(bytes)) throw new RefusedBody(bytes.refused)
   if (bytes === undefined) {
-    warn(
-      `a proxyReq hook of ${route} changed Content-Type to ${String(type)}, and req.body cannot be sent as that: ` +
-        `sent as ${original ?? 'it came'} instead. Write the body yourself with proxyReq.write().`,
-    )
-    if (original === undefined) delete headers['content-type']
-    else headers['content-type'] = original
-    return body
+    if (body.kind === 'lost') return body
+    return {
+      kind: 'lost',
+      cause: `a proxyReq hook left a req.body that cannot be sent as ${mimeEssence(wanted) ?? 'an unknown type'}`,
+    }
   }
   delete headers['transfer-encoding']
   headers['content-length'] = String(bytes.byteLength)

@@ -3,8 +3,11 @@ import { abortResponse, isResponseClosed } from './response-state.js'
 
 /** Why a request could not be forwarded, in words a developer can act on. */
 export interface UpstreamFailure {
-  /** 502 when the target could not be reached or answered garbage, 504 when it did not answer in time. */
-  status: 502 | 504
+  /**
+   * 502 when the target could not be reached or answered garbage, 504 when it did not answer in
+   * time; 400 when a hook refused the request itself (`proxyReq.destroy(error)`, see `HookFailure`).
+   */
+  status: 400 | 502 | 504
   /** Short cause, e.g. `connection refused`; stable per kind of failure (part of the log key). */
   cause: string
   /** What to check or change, e.g. `is the server at http://127.0.0.1:3000 running?`. */
@@ -182,6 +185,7 @@ export function describeUpstreamError(error: unknown, context: FailureContext): 
 }
 
 const STATUS_TEXT: Readonly<Record<UpstreamFailure['status'], string>> = {
+  400: 'Bad Request',
   502: 'Bad Gateway',
   504: 'Gateway Timeout',
 }

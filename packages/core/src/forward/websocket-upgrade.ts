@@ -3,7 +3,8 @@ import { request as httpsRequest } from 'node:https'
 import { isIP } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { routeOption } from '../config/option-path.js'
-import { joinTargetPath } from '../config/path-rewrite.js'
+import { joinTargetPath, PathRewriteFailure } from '../config/path-rewrite.js'
+import { copyRouteOptions, headersForRequest } from '../config/request-options.js'
 import { RouterAnswerError } from '../config/resolve-router.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import { connectionListedHeaders, HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js'
@@ -11,7 +12,7 @@ import { describeExchange } from '../log/describe-routes.js'
 import type { Logger } from '../log/logger.js'
 import { rewriteSetCookie } from './cookie-rewrite.js'
 import type { FailureLog } from './failure-log.js'
-import { HookFailure, type OutgoingParts, outgoingRequest, runHooks } from './hook-runner.js'
+import { HookFailure, type OutgoingParts, outgoingRequest, runHooks, runRequestHooks } from './hook-runner.js'
 import { describeUpstreamError, errorBody, targetLabel } from './proxy-error.js'
 import { buildUpstreamHeaders, targetOriginOf, type UpstreamHeaders } from './request-headers.js'
 
@@ -149,18 +150,28 @@ export function forwardUpgrade(
       return
     }
     answered = true
-    if (error instanceof HookFailure || error instanceof RouterAnswerError) {
+    if (
+      error instanceof HookFailure ||
+      error instanceof RouterAnswerError ||
+      error instanceof PathRewriteFailure
+    ) {
       // Keyed by the hook or router, never by the message (it may carry request data).
-      const source = error instanceof HookFailure ? error.hook : routeOption(route.prefix, 'router')
+      const source =
+        error instanceof HookFailure
+          ? error.hook
+          : error instanceof PathRewriteFailure
+            ? error.option
+            : routeOption(route.prefix, 'router')
+      const status = error instanceof HookFailure ? error.status : 502
       logger.limited(
         'error',
         `${source} threw (upgrade)`,
-        () => `502 ${req.method} ${req.url} → ${label}: ${error.message}`,
+        () => `${status} ${req.method} ${req.url} → ${label}: ${error.message} (WebSocket handshake)`,
       )
       const body = `${error.message}\n`
-      trace(502)
+      trace(status)
       socket.end(
-        responseHead(502, 'Bad Gateway', [
+        responseHead(status, STATUS_CODES[status] ?? '', [
           ['content-type', 'text/plain; charset=utf-8'],
           ['content-length', String(Buffer.byteLength(body))],
           ['connection', 'close'],
@@ -227,22 +238,33 @@ export function forwardUpgrade(
     else rewritten.then(send, fail)
   } else {
     void (async () => {
-      const chosen = route.router === undefined ? undefined : await route.router(req, undefined)
+      // As for HTTP requests, a router gets a copy of the options of its own (see copyRouteOptions).
+      const options = route.router === undefined ? undefined : copyRouteOptions(route.source)
+      let chosen: URL | undefined
+      try {
+        chosen = route.router === undefined ? undefined : await route.router(req, undefined, options)
+      } catch (error) {
+        // A router that throws is named, as for HTTP requests.
+        if (error instanceof RouterAnswerError) throw error
+        throw new HookFailure(routeOption(route.prefix, 'router'), error)
+      }
       if (chosen !== undefined) {
         target = chosen
         label = targetLabel(target)
       }
-      const routed = target === route.target ? route : { ...route, target }
-      const parts: OutgoingParts = {
-        path: joinTargetPath(target, await route.rewritePath(path, req, deps.logger.warn)),
-        headers: headersFor(routed),
-      }
-      await runHooks(route.hooks.proxyReqWs, [
-        outgoingRequest(req.method ?? 'GET', target, parts),
-        req,
-        socket,
-        head,
-      ])
+      const rewritten = await route.rewritePath(path, req, deps.logger.warn, undefined, options)
+      const headers =
+        options === undefined
+          ? route.headers
+          : headersForRequest(route.headers, route.source, options, routeOption(route.prefix, 'router'))
+      const routed =
+        target === route.target && headers === route.headers ? route : { ...route, target, headers }
+      const parts: OutgoingParts = { path: joinTargetPath(target, rewritten), headers: headersFor(routed) }
+      await runRequestHooks(
+        route.hooks.proxyReqWs,
+        [outgoingRequest(req.method ?? 'GET', target, parts), req, socket, head],
+        parts,
+      )
       return parts
     })().then(open, fail)
   }

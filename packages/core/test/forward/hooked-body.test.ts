@@ -1,8 +1,9 @@
 // Bodies a `proxyReq` hook changes reach the target byte for byte: http-proxy-middleware's
-// `fixRequestBody` pattern (write the body a parser read), a changed Content-Type on a parsed
-// body, a wrong declared length; and a multipart body whose fields would inject into the
+// `fixRequestBody` pattern (write the body a parser read), `req.body` edited after
+// `express.json()`, a changed Content-Type on a parsed body, a wrong declared length; and a multipart body whose fields would inject into the
 // request is refused with 400, nothing sent (the class of http-proxy-middleware's CVE-2026-55603).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import express from 'express'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { captureLogSink, listen, type StartedServer, sendRequest } from '../../../../test/support/servers.js'
 import type { OutgoingProxyRequest } from '../../src/config/hook-options.js'
@@ -206,5 +207,57 @@ describe('a multipart body a parser read', () => {
     expect(res.body.toString()).toContain('not forwarded')
     expect(received).toEqual([])
     expect(sink.text()).toContain('400 POST /plain/upload')
+  })
+})
+
+describe('req.body a proxyReq hook edits after express.json(), writing nothing', () => {
+  let app: StartedServer<Server>
+  let jsonProxy: CorsDevProxy
+  const edit = (req: ProxyRequest) => {
+    const body = (req as { body?: Record<string, unknown> }).body ?? {}
+    body.edited = 'yes'
+    delete body.secret
+  }
+
+  beforeAll(async () => {
+    jsonProxy = createCorsDevProxy(
+      {
+        '/edit': { target: target.url, on: { proxyReq: (_proxyReq, req) => edit(req) } },
+        '/edit-form': {
+          target: target.url,
+          on: {
+            proxyReq: (proxyReq, req) => {
+              edit(req)
+              proxyReq.setHeader('content-type', 'application/x-www-form-urlencoded')
+            },
+          },
+        },
+      },
+      { logger: sink },
+    )
+    const server = express()
+    server.use(express.json())
+    server.use((req, res, next) => jsonProxy.middleware(req, res, next))
+    app = await listen(createServer(server))
+  })
+
+  afterAll(async () => {
+    await jsonProxy?.close()
+    await app?.close()
+  })
+
+  it.each([
+    ['with Content-Type unchanged', '/edit', 'application/json', '{"a":1,"edited":"yes"}'],
+    ['with Content-Type changed', '/edit-form', 'application/x-www-form-urlencoded', 'a=1&edited=yes'],
+  ])('%s: the target gets the edited body, with its length', async (_name, prefix, type, body) => {
+    const res = await sendRequest(`${app.url}${prefix}/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1,"secret":"s"}',
+    })
+    expect(res.status).toBe(200)
+    expect(received).toEqual([
+      { url: '/items', contentType: type, contentLength: String(Buffer.byteLength(body)), body },
+    ])
   })
 })
