@@ -6,7 +6,6 @@ import { Readable } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type ProxyServerKind, type RunningProxy, serveProxy } from '../../../../test/support/proxy-server.js'
 import {
-  captureLogSink,
   collectBody,
   listen,
   openRequest,
@@ -14,11 +13,7 @@ import {
   sendRequest,
 } from '../../../../test/support/servers.js'
 import { localhostCertificate } from '../../../../test/support/tls.js'
-import { resolveOptions } from '../../src/config/resolve-options.js'
-import { createUpstreamPool } from '../../src/forward/upstream-pool.js'
 import type { CorsDevProxyOptions, Routes } from '../../src/index.js'
-import { createLogger } from '../../src/log/logger.js'
-import { forwardRoute } from '../support/resolved.js'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
 
