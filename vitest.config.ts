@@ -24,5 +24,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most files wait on sockets, child processes and Chromium rather than compute: two at a time
+    // overlap those waits (Vitest's default on a 2-core machine is one, availableParallelism - 1).
+    maxWorkers: 2,
   },
 })
