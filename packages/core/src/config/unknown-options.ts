@@ -1,91 +1,118 @@
 import { parseOrigin } from '../http/parse-origin.js'
+import type { CorsOptions } from './cors-options.js'
 import { didYouMean } from './did-you-mean.js'
 import { CorsDevProxyError } from './errors.js'
+import type { ProxyHooks } from './hook-options.js'
+import type { InspectorOptions } from './inspector-options.js'
+import type { MockBackendOptions } from './mock-options.js'
 import { nestedExample, quote } from './option-path.js'
+import type { CorsDevProxyOptions, JsonpOptions, RouteOptions } from './options.js'
 import { validateTarget } from './validate-target.js'
 
-/** Keys a route object accepts (`RouteOptions`). */
-export const ROUTE_OPTION_NAMES: readonly string[] = Object.freeze([
-  'target',
-  'changeOrigin',
-  'pathRewrite',
-  'headers',
-  'xfwd',
-  'ws',
-  'secure',
-  'http2',
-  'timeout',
-  'cookieDomainRewrite',
-  'cookiePathRewrite',
-  'cors',
-  'mock',
-  'jsonp',
-  'rewriteLocation',
-  'rewriteOrigin',
-  'rewriteWsOrigin',
-  'on',
-  'configure',
-  'bypass',
-  'router',
-  'pathFilter',
-  'transformResponse',
-  'auth',
-  'logger',
-  'plugins',
-  'ejectPlugins',
-  'followRedirects',
-  'agent',
-])
+/**
+ * Every key of `T`, each set to `true`. A list written as one (see {@link keyList}) is checked by
+ * the compiler against the interface: a key missing from it, or one the interface does not have,
+ * is a type error, so the validator cannot drift from the documented options.
+ */
+type KeySet<T> = { readonly [K in keyof Required<T>]: true }
 
-/** Keys a CORS policy accepts (`CorsOptions`, the `cors` package's option names). */
-export const CORS_OPTION_NAMES: readonly string[] = Object.freeze([
-  'origin',
-  'methods',
-  'allowedHeaders',
-  'exposedHeaders',
-  'credentials',
-  'maxAge',
-  'preflightContinue',
-  'optionsSuccessStatus',
-])
+/** The keys of a {@link KeySet}, in the order written (the order "Known options" lists them in). */
+function keyList<T>(keys: KeySet<T>): readonly string[] {
+  return Object.freeze(Object.keys(keys))
+}
 
-/** Keys the mock backend accepts (`MockBackendOptions`). */
-export const MOCK_OPTION_NAMES: readonly string[] = Object.freeze([
-  'cors',
-  'origin',
-  'credentials',
-  'jsonpParam',
-  'bodyLimit',
-  'logLimit',
-])
+/** Keys a route object accepts: `RouteOptions`'s. */
+export const ROUTE_OPTION_NAMES: readonly string[] = keyList<RouteOptions>({
+  target: true,
+  changeOrigin: true,
+  pathRewrite: true,
+  headers: true,
+  xfwd: true,
+  ws: true,
+  secure: true,
+  http2: true,
+  timeout: true,
+  cookieDomainRewrite: true,
+  cookiePathRewrite: true,
+  cors: true,
+  mock: true,
+  jsonp: true,
+  rewriteLocation: true,
+  rewriteOrigin: true,
+  rewriteWsOrigin: true,
+  on: true,
+  configure: true,
+  bypass: true,
+  router: true,
+  pathFilter: true,
+  transformResponse: true,
+  auth: true,
+  logger: true,
+  plugins: true,
+  ejectPlugins: true,
+  followRedirects: true,
+  agent: true,
+})
 
-/** Keys `jsonp` accepts as an object. */
-export const JSONP_OPTION_NAMES: readonly string[] = Object.freeze(['param'])
+/** Keys a CORS policy accepts: `CorsOptions`'s, the `cors` package's option names. */
+export const CORS_OPTION_NAMES: readonly string[] = keyList<CorsOptions>({
+  origin: true,
+  methods: true,
+  allowedHeaders: true,
+  exposedHeaders: true,
+  credentials: true,
+  maxAge: true,
+  preflightContinue: true,
+  optionsSuccessStatus: true,
+})
 
-/** Keys the shared options (second argument) accept (`CorsDevProxyOptions`). */
-export const GLOBAL_OPTION_NAMES: readonly string[] = Object.freeze([
-  'changeOrigin',
-  'xfwd',
-  'secure',
-  'timeout',
-  'headers',
-  'cors',
-  'jsonp',
-  'rewriteLocation',
-  'rewriteOrigin',
-  'on',
-  'log',
-  'logger',
-  'subscribeUpgrade',
-  'overlay',
-  'inspector',
-])
+/** Keys the mock backend accepts: `MockBackendOptions`'s. */
+export const MOCK_OPTION_NAMES: readonly string[] = keyList<MockBackendOptions>({
+  cors: true,
+  origin: true,
+  credentials: true,
+  jsonpParam: true,
+  bodyLimit: true,
+  logLimit: true,
+})
 
-/** Keys `inspector` accepts as an object (`InspectorOptions`). */
-export const INSPECTOR_OPTION_NAMES: readonly string[] = Object.freeze(['exchanges', 'bodyLimit'])
+/** Keys `jsonp` accepts as an object: `JsonpOptions`'s. */
+export const JSONP_OPTION_NAMES: readonly string[] = keyList<JsonpOptions>({
+  param: true,
+})
 
-/** The hooks `on` accepts (http-proxy-middleware's names). */
-export const HOOK_NAMES: readonly string[] = Object.freeze(['proxyReq', 'proxyRes', 'error', 'proxyReqWs'])
+/** Keys the shared options (second argument) accept: `CorsDevProxyOptions`'s. */
+export const GLOBAL_OPTION_NAMES: readonly string[] = keyList<CorsDevProxyOptions>({
+  changeOrigin: true,
+  xfwd: true,
+  secure: true,
+  timeout: true,
+  headers: true,
+  cors: true,
+  jsonp: true,
+  rewriteLocation: true,
+  rewriteOrigin: true,
+  on: true,
+  log: true,
+  logger: true,
+  subscribeUpgrade: true,
+  overlay: true,
+  inspector: true,
+})
+
+/** Keys `inspector` accepts as an object: `InspectorOptions`'s. */
+export const INSPECTOR_OPTION_NAMES: readonly string[] = keyList<InspectorOptions>({
+  exchanges: true,
+  bodyLimit: true,
+})
+
+/** The hooks `on` accepts (http-proxy-middleware's names): `ProxyHooks`'s keys. */
+export const HOOK_NAMES: readonly string[] = keyList<ProxyHooks>({
+  proxyReq: true,
+  proxyRes: true,
+  error: true,
+  proxyReqWs: true,
+})
 
 /** Which object a key was found in: the advice and the example fix depend on it. */
 export type OptionLevel = 'route' | 'global' | 'cors' | 'mock' | 'jsonp' | 'hooks' | 'inspector'
