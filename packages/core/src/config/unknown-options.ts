@@ -2,6 +2,7 @@ import { parseOrigin } from '../http/parse-origin.js'
 import type { CorsOptions } from './cors-options.js'
 import { didYouMean } from './did-you-mean.js'
 import { CorsDevProxyError } from './errors.js'
+import { type Advice, foreignOption, REWRITE_EXAMPLE } from './foreign-options.js'
 import type { ProxyHooks } from './hook-options.js'
 import type { InspectorOptions } from './inspector-options.js'
 import type { MockBackendOptions } from './mock-options.js'
@@ -259,17 +260,6 @@ function wrapForLevel(level: OptionLevel, option: string, example: string): stri
     : example
 }
 
-/** An option that only a route takes, as an example for `level`: inside a route when written in the shared options. */
-function routeFragment(level: OptionLevel, entry: string): string {
-  return level === 'global' ? `{ '/api': { target: 'http://localhost:3000', ${entry} } }` : `{ ${entry} }`
-}
-
-/** Advice for a key that exists in another tool (or elsewhere in ours), with a correct example. */
-interface Advice {
-  problem: string
-  example: string
-}
-
 /** http-proxy-middleware 2's hook options, and what they are called in `on`. */
 const LEGACY_HOOKS: Readonly<Record<string, string>> = {
   onProxyReq: 'proxyReq',
@@ -277,8 +267,6 @@ const LEGACY_HOOKS: Readonly<Record<string, string>> = {
   onProxyReqWs: 'proxyReqWs',
   onError: 'error',
 }
-/** Vite's `rewrite`, as our `pathRewrite`. */
-const REWRITE_EXAMPLE = "(path) => path.replace(/^\\/api/, '')"
 const PER_ROUTE = [
   'target',
   'auth',
@@ -356,99 +344,7 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
       example: `({ '/api': 'http://localhost:3000' }, { log: 'debug' })`,
     }
   }
-  switch (key) {
-    case 'rewrite':
-      return {
-        problem:
-          'is the name Vite uses: here it is `pathRewrite` (a function, or an object of RegExp → replacement)',
-        example: `{ '/api': { target: 'http://localhost:3000', pathRewrite: ${REWRITE_EXAMPLE} } }`,
-      }
-    case 'logLevel':
-      return { problem: 'is called `log` here', example: "{ log: 'debug' }" }
-    case 'logProvider':
-      return {
-        problem: 'is called `logger` here (an object with info, warn and error)',
-        example: '{ logger: console }',
-      }
-    case 'context':
-    case 'filter':
-      return {
-        problem:
-          'is `pathFilter` here; the route key is already the path prefix (it matches the prefix and everything below it)',
-        example: routeFragment(level, "pathFilter: (path, req) => req.method === 'GET'"),
-      }
-    case 'onOpen':
-    case 'onClose':
-      return {
-        problem:
-          'is not supported: WebSocket sockets are joined end to end; use `on.proxyReqWs` to act on the handshake',
-        example: "{ on: { proxyReqWs: (proxyReq) => proxyReq.setHeader('x-token', 'dev') } }",
-      }
-    case 'selfHandleResponse':
-    case 'responseInterceptor':
-      return {
-        problem:
-          'is not needed: `transformResponse` gets the whole answer, decompressed, and returns the new body',
-        example: routeFragment(level, 'transformResponse: (body) => body'),
-      }
-    case 'forward':
-    case 'toProxy':
-      return {
-        problem:
-          key === 'forward'
-            ? 'is not supported: a copy of each request to a second server is not made; give the second server a route of its own'
-            : 'is not supported: a route forwards to its one `target`, never through another proxy',
-        example: "{ '/a': 'http://localhost:3001', '/b': 'http://localhost:3002' }",
-      }
-    case 'ssl':
-      return {
-        problem:
-          'is not supported: the dev server terminates TLS; for a self-signed https target, set `secure: false`',
-        example: routeFragment(level, "target: 'https://localhost:3443', secure: false"),
-      }
-    case 'localAddress':
-    case 'preserveHeaderKeyCase':
-      return {
-        problem: `is not supported: requests go upstream through undici's pool, which chooses the interface and sends header names lowercased (as HTTP/2 requires); remove it`,
-        example: "{ '/api': 'http://localhost:3000' }",
-      }
-    case 'buffer':
-      return {
-        problem: 'is not needed: a body a parser already read is sent again from `req.body`; remove it',
-        example: "{ '/api': 'http://localhost:3000' }",
-      }
-    case 'autoRewrite':
-    case 'hostRewrite':
-    case 'protocolRewrite':
-      return {
-        problem:
-          'is not needed: `rewriteLocation` (on by default) points redirects from the target back at the dev server, with the route prefix',
-        example: "{ '/api': { target: 'http://localhost:3000', rewriteLocation: true } }",
-      }
-    case 'proxyTimeout':
-      return { problem: 'is called `timeout` here (milliseconds)', example: '{ timeout: 30000 }' }
-    case 'websocket':
-    case 'websockets':
-      return {
-        problem: 'is called `ws` here',
-        example: "{ '/socket': { target: 'http://localhost:3000', ws: true } }",
-      }
-    case 'callback':
-    case 'callbackName':
-    case 'jsonpCallback':
-      return { problem: 'is set with `jsonp: { param }`', example: "{ jsonp: { param: 'callback' } }" }
-    case 'ignorePath':
-    case 'prependPath':
-      return {
-        problem: 'is not supported: use `pathRewrite`',
-        example:
-          level === 'global'
-            ? "{ '/api': { target: 'http://localhost:3000', pathRewrite: false } }"
-            : '{ pathRewrite: false }',
-      }
-    default:
-      return undefined
-  }
+  return foreignOption(key, level === 'global')
 }
 
 /**
