@@ -22,9 +22,9 @@ function routeWith(name: string, value: string): string {
 }
 
 /**
- * The interfaces whose keys the core accepts, in the order of the page. Each name list the
- * validator uses (`ROUTE_OPTION_NAMES`, `GLOBAL_OPTION_NAMES`, ...) must match one of these
- * (test/docs/options-page.test.ts).
+ * The interfaces whose keys the core accepts, in the order of the page. The compiler holds each
+ * name list the validator uses (`ROUTE_OPTION_NAMES`, `GLOBAL_OPTION_NAMES`, ...) to its interface;
+ * test/docs/options-page.test.ts checks that the page, read from these, names every key of each.
  */
 export const OPTION_SECTIONS: readonly OptionSection[] = [
   {

@@ -3,6 +3,7 @@
 // to the main entry.
 
 export type { AllowedOrigins, CorsOriginPolicy } from './config/cors-origin-policy.js'
+export { consoleLogSink } from './config/defaults.js'
 export { splitConfig } from './config/define-config.js'
 export type { ResolvedCorsOptions } from './config/resolve-cors-options.js'
 export type { ResolvedMockBackendOptions } from './config/resolve-mock-options.js'
@@ -17,6 +18,7 @@ export type {
 export type { DevServerHost, DevServerProxy } from './dev-server-proxy.js'
 export { createDevServerProxy } from './dev-server-proxy.js'
 export { isHostAllowed } from './http/allowed-hosts.js'
+export { answerSocket } from './http/answer-socket.js'
 export type { Logger } from './log/logger.js'
 export type { RouteMatch } from './pipeline/match-route.js'
 export { matchRoute, prefixMatches } from './pipeline/match-route.js'

@@ -10,7 +10,7 @@ export interface HeldSink extends LogSink {
  * banner reads in Vite's order even when the URLs are known late (behind Caddy, once Caddy serves).
  *
  * @example
- * const sink = holdLines(consoleSink)
+ * const sink = holdLines(consoleLogSink)
  * createDevServerProxy(resolved, { sink })
  * // … print the URLs …
  * sink.release()

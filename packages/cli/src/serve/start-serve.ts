@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { LogSink } from '@cors-dev-proxy/core'
 import {
+  answerSocket,
+  consoleLogSink,
   createDevServerProxy,
   type DevServerProxy,
   type ResolvedCorsDevProxyOptions,
@@ -88,18 +90,11 @@ export interface RunningServe {
   close(graceMs?: number): Promise<void>
 }
 
-/** Where lines go by default: the console, as the core's own default sink writes. */
-const consoleSink: LogSink = {
-  info: (message) => console.log(message),
-  warn: (message) => console.warn(message),
-  error: (message) => console.error(message),
-}
-
 /** Caddy's lines when there is no proxy logger (static files only): warnings and errors. */
 const consoleFrontLog: FrontLog = {
   debug: () => {},
-  warn: (message) => console.warn(message),
-  error: (message) => console.error(message),
+  warn: consoleLogSink.warn,
+  error: consoleLogSink.error,
 }
 
 const NOT_FOUND = 'Not Found\n'
@@ -210,13 +205,10 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const refuseUpgrade = (req: IncomingMessage, socket: Duplex): void => {
     const { allowed, host } = checkRequestHost(isAllowed, req)
     const body = allowed ? 'No WebSocket endpoint at this path\n' : forbiddenHostMessage(host)
-    socket.on('error', () => socket.destroy())
-    socket.end(
-      `HTTP/1.1 ${allowed ? '404 Not Found' : '403 Forbidden'}\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    )
+    answerSocket(socket, allowed ? 404 : 403, body)
   }
   // Behind Caddy the URLs are known once Caddy serves: the proxy's routes line waits for them.
-  const held = http3 === undefined ? undefined : holdLines(options.sink ?? consoleSink)
+  const held = http3 === undefined ? undefined : holdLines(options.sink ?? consoleLogSink)
   const proxy =
     resolved === undefined
       ? undefined
@@ -231,12 +223,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     // Without routes the core is not there to refuse what is not a path; the same answers here.
     middlewares.push((req, res, next) => (req.url?.startsWith('/') ? next() : answer(res, 400, NOT_A_PATH)))
     if (certificate === undefined) {
-      server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-        socket.on('error', () => socket.destroy())
-        socket.end(
-          `HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: ${NOT_A_PATH.length}\r\n\r\n${NOT_A_PATH}`,
-        )
-      })
+      server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerSocket(socket, 400, NOT_A_PATH))
     }
   }
   if (options.staticDir !== undefined) middlewares.push(createStaticFiles({ root: options.staticDir }))

@@ -1,6 +1,9 @@
+import type { CallExplanation, FailedCall } from './call-types.js'
+
 /**
  * The overlay's client, run in the page (served as `/__cors-dev-proxy/client.js`, as the body
- * of an immediately invoked function; it must stay self-contained: no imports, no outer names).
+ * of an immediately invoked function; it must stay self-contained: no outer names, and no imports
+ * but types, which the compiler erases: `call-types.ts`, shared with the dev server).
  *
  * What it touches: it replaces `window.fetch`, `window.EventSource` and `window.WebSocket` with
  * wrappers, and `XMLHttpRequest.prototype.open`/`setRequestHeader`/`send` with wrappers that
@@ -19,25 +22,6 @@ export function overlayClient(): void {
   const originalFetch = window.fetch.bind(window)
   const pageOrigin = location.origin
 
-  interface Failed {
-    url: string
-    method: string
-    headers: [string, string][]
-    credentials: string
-    initiator: string
-  }
-  interface Explanation {
-    kind: string
-    message?: string
-    cause: string
-    route: string
-    call: string
-    routeExists: boolean
-    serverFix?: string
-    cookies?: string[]
-    probe?: { text: string }
-  }
-
   const crossOrigin = (url: string): boolean => {
     try {
       const parsed = new URL(url, location.href)
@@ -49,12 +33,12 @@ export function overlayClient(): void {
     }
   }
 
-  const pending = new Map<string, Promise<Explanation | undefined>>()
+  const pending = new Map<string, Promise<CallExplanation | undefined>>()
   interface Card {
     /** What failed, for the collapsed card's one line. */
-    failed: Failed
+    failed: FailedCall
     count: number
-    explanation: Explanation | undefined
+    explanation: CallExplanation | undefined
     /** The order the explanations arrived in: the newest card is shown first. */
     arrived: number
     /** The user opened or closed this card; `undefined`: only the newest is open. */
@@ -63,7 +47,7 @@ export function overlayClient(): void {
   const cards = new Map<string, Card>()
   let arrivals = 0
 
-  function explain(failed: Failed): void {
+  function explain(failed: FailedCall): void {
     const key = `${failed.initiator} ${failed.method} ${failed.url.split('?')[0]}`
     const known = cards.get(key)
     if (known !== undefined) {
@@ -77,7 +61,7 @@ export function overlayClient(): void {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(failed),
     })
-      .then((answer) => (answer.ok ? (answer.json() as Promise<Explanation>) : undefined))
+      .then((answer) => (answer.ok ? (answer.json() as Promise<CallExplanation>) : undefined))
       .catch(() => undefined)
     pending.set(key, asked)
     void asked.then((explanation) => {
@@ -250,7 +234,7 @@ button, a { font: inherit; font-size: 13px; color: #9cdcfe; background: #2a2a2a;
 
   /** One card: a line naming the call (a click opens or closes it), and the explanation. */
   function cardElement(card: Card, open: boolean): HTMLElement {
-    const explanation = card.explanation as Explanation
+    const explanation = card.explanation as CallExplanation
     const element = document.createElement('details')
     element.className = 'card'
     element.open = open

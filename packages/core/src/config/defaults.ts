@@ -6,7 +6,14 @@
 import type { HeaderEntry } from '../http/header-list.js'
 import type { CookieRewrite, LogLevel, LogSink } from './options.js'
 
-/** A sink writing to the console: `console.log`, `console.warn`, `console.error`. */
+/**
+ * A sink writing to the console: `console.log`, `console.warn`, `console.error`. The one default
+ * sink, for the core's loggers and the CLI's; its methods do not use `this`, so they may be passed
+ * on alone.
+ *
+ * @example
+ * createLogger('info', consoleLogSink).info('ready')
+ */
 export const consoleLogSink: LogSink = Object.freeze({
   info(message: string) {
     console.log(message)

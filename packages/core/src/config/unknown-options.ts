@@ -1,91 +1,119 @@
 import { parseOrigin } from '../http/parse-origin.js'
+import type { CorsOptions } from './cors-options.js'
 import { didYouMean } from './did-you-mean.js'
 import { CorsDevProxyError } from './errors.js'
+import { type Advice, foreignOption, REWRITE_EXAMPLE } from './foreign-options.js'
+import type { ProxyHooks } from './hook-options.js'
+import type { InspectorOptions } from './inspector-options.js'
+import type { MockBackendOptions } from './mock-options.js'
 import { nestedExample, quote } from './option-path.js'
+import type { CorsDevProxyOptions, JsonpOptions, RouteOptions } from './options.js'
 import { validateTarget } from './validate-target.js'
 
-/** Keys a route object accepts (`RouteOptions`). */
-export const ROUTE_OPTION_NAMES: readonly string[] = Object.freeze([
-  'target',
-  'changeOrigin',
-  'pathRewrite',
-  'headers',
-  'xfwd',
-  'ws',
-  'secure',
-  'http2',
-  'timeout',
-  'cookieDomainRewrite',
-  'cookiePathRewrite',
-  'cors',
-  'mock',
-  'jsonp',
-  'rewriteLocation',
-  'rewriteOrigin',
-  'rewriteWsOrigin',
-  'on',
-  'configure',
-  'bypass',
-  'router',
-  'pathFilter',
-  'transformResponse',
-  'auth',
-  'logger',
-  'plugins',
-  'ejectPlugins',
-  'followRedirects',
-  'agent',
-])
+/**
+ * Every key of `T`, each set to `true`. A list written as one (see {@link keyList}) is checked by
+ * the compiler against the interface: a key missing from it, or one the interface does not have,
+ * is a type error, so the validator cannot drift from the documented options.
+ */
+type KeySet<T> = { readonly [K in keyof Required<T>]: true }
 
-/** Keys a CORS policy accepts (`CorsOptions`, the `cors` package's option names). */
-export const CORS_OPTION_NAMES: readonly string[] = Object.freeze([
-  'origin',
-  'methods',
-  'allowedHeaders',
-  'exposedHeaders',
-  'credentials',
-  'maxAge',
-  'preflightContinue',
-  'optionsSuccessStatus',
-])
+/** The keys of a {@link KeySet}, in the order written (the order "Known options" lists them in). */
+function keyList<T>(keys: KeySet<T>): readonly string[] {
+  return Object.freeze(Object.keys(keys))
+}
 
-/** Keys the mock backend accepts (`MockBackendOptions`). */
-export const MOCK_OPTION_NAMES: readonly string[] = Object.freeze([
-  'cors',
-  'origin',
-  'credentials',
-  'jsonpParam',
-  'bodyLimit',
-  'logLimit',
-])
+/** Keys a route object accepts: `RouteOptions`'s. */
+export const ROUTE_OPTION_NAMES: readonly string[] = keyList<RouteOptions>({
+  target: true,
+  changeOrigin: true,
+  pathRewrite: true,
+  headers: true,
+  xfwd: true,
+  ws: true,
+  secure: true,
+  http2: true,
+  timeout: true,
+  cookieDomainRewrite: true,
+  cookiePathRewrite: true,
+  cors: true,
+  mock: true,
+  jsonp: true,
+  rewriteLocation: true,
+  rewriteOrigin: true,
+  rewriteWsOrigin: true,
+  on: true,
+  configure: true,
+  bypass: true,
+  router: true,
+  pathFilter: true,
+  transformResponse: true,
+  auth: true,
+  logger: true,
+  plugins: true,
+  ejectPlugins: true,
+  followRedirects: true,
+  agent: true,
+})
 
-/** Keys `jsonp` accepts as an object. */
-export const JSONP_OPTION_NAMES: readonly string[] = Object.freeze(['param'])
+/** Keys a CORS policy accepts: `CorsOptions`'s, the `cors` package's option names. */
+export const CORS_OPTION_NAMES: readonly string[] = keyList<CorsOptions>({
+  origin: true,
+  methods: true,
+  allowedHeaders: true,
+  exposedHeaders: true,
+  credentials: true,
+  maxAge: true,
+  preflightContinue: true,
+  optionsSuccessStatus: true,
+})
 
-/** Keys the shared options (second argument) accept (`CorsDevProxyOptions`). */
-export const GLOBAL_OPTION_NAMES: readonly string[] = Object.freeze([
-  'changeOrigin',
-  'xfwd',
-  'secure',
-  'timeout',
-  'headers',
-  'cors',
-  'jsonp',
-  'rewriteLocation',
-  'rewriteOrigin',
-  'on',
-  'log',
-  'logger',
-  'subscribeUpgrade',
-  'overlay',
-  'inspector',
-])
+/** Keys the mock backend accepts: `MockBackendOptions`'s. */
+export const MOCK_OPTION_NAMES: readonly string[] = keyList<MockBackendOptions>({
+  cors: true,
+  origin: true,
+  credentials: true,
+  jsonpParam: true,
+  bodyLimit: true,
+  logLimit: true,
+})
 
-/** Keys `inspector` accepts as an object (`InspectorOptions`). */
-export const INSPECTOR_OPTION_NAMES: readonly string[] = Object.freeze(['exchanges', 'bodyLimit'])
+/** Keys `jsonp` accepts as an object: `JsonpOptions`'s. */
+export const JSONP_OPTION_NAMES: readonly string[] = keyList<JsonpOptions>({
+  param: true,
+})
 
-/** The hooks `on` accepts (http-proxy-middleware's names). */
-export const HOOK_NAMES: readonly string[] = Object.freeze(['proxyReq', 'proxyRes', 'error', 'proxyReqWs'])
+/** Keys the shared options (second argument) accept: `CorsDevProxyOptions`'s. */
+export const GLOBAL_OPTION_NAMES: readonly string[] = keyList<CorsDevProxyOptions>({
+  changeOrigin: true,
+  xfwd: true,
+  secure: true,
+  timeout: true,
+  headers: true,
+  cors: true,
+  jsonp: true,
+  rewriteLocation: true,
+  rewriteOrigin: true,
+  on: true,
+  log: true,
+  logger: true,
+  subscribeUpgrade: true,
+  overlay: true,
+  inspector: true,
+})
+
+/** Keys `inspector` accepts as an object: `InspectorOptions`'s. */
+export const INSPECTOR_OPTION_NAMES: readonly string[] = keyList<InspectorOptions>({
+  exchanges: true,
+  bodyLimit: true,
+})
+
+/** The hooks `on` accepts (http-proxy-middleware's names): `ProxyHooks`'s keys. */
+export const HOOK_NAMES: readonly string[] = keyList<ProxyHooks>({
+  proxyReq: true,
+  proxyRes: true,
+  error: true,
+  proxyReqWs: true,
+})
 
 /** Which object a key was found in: the advice and the example fix depend on it. */
 export type OptionLevel = 'route' | 'global' | 'cors' | 'mock' | 'jsonp' | 'hooks' | 'inspector'
@@ -232,17 +260,6 @@ function wrapForLevel(level: OptionLevel, option: string, example: string): stri
     : example
 }
 
-/** An option that only a route takes, as an example for `level`: inside a route when written in the shared options. */
-function routeFragment(level: OptionLevel, entry: string): string {
-  return level === 'global' ? `{ '/api': { target: 'http://localhost:3000', ${entry} } }` : `{ ${entry} }`
-}
-
-/** Advice for a key that exists in another tool (or elsewhere in ours), with a correct example. */
-interface Advice {
-  problem: string
-  example: string
-}
-
 /** http-proxy-middleware 2's hook options, and what they are called in `on`. */
 const LEGACY_HOOKS: Readonly<Record<string, string>> = {
   onProxyReq: 'proxyReq',
@@ -250,8 +267,6 @@ const LEGACY_HOOKS: Readonly<Record<string, string>> = {
   onProxyReqWs: 'proxyReqWs',
   onError: 'error',
 }
-/** Vite's `rewrite`, as our `pathRewrite`. */
-const REWRITE_EXAMPLE = "(path) => path.replace(/^\\/api/, '')"
 const PER_ROUTE = [
   'target',
   'auth',
@@ -329,99 +344,7 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
       example: `({ '/api': 'http://localhost:3000' }, { log: 'debug' })`,
     }
   }
-  switch (key) {
-    case 'rewrite':
-      return {
-        problem:
-          'is the name Vite uses: here it is `pathRewrite` (a function, or an object of RegExp → replacement)',
-        example: `{ '/api': { target: 'http://localhost:3000', pathRewrite: ${REWRITE_EXAMPLE} } }`,
-      }
-    case 'logLevel':
-      return { problem: 'is called `log` here', example: "{ log: 'debug' }" }
-    case 'logProvider':
-      return {
-        problem: 'is called `logger` here (an object with info, warn and error)',
-        example: '{ logger: console }',
-      }
-    case 'context':
-    case 'filter':
-      return {
-        problem:
-          'is `pathFilter` here; the route key is already the path prefix (it matches the prefix and everything below it)',
-        example: routeFragment(level, "pathFilter: (path, req) => req.method === 'GET'"),
-      }
-    case 'onOpen':
-    case 'onClose':
-      return {
-        problem:
-          'is not supported: WebSocket sockets are joined end to end; use `on.proxyReqWs` to act on the handshake',
-        example: "{ on: { proxyReqWs: (proxyReq) => proxyReq.setHeader('x-token', 'dev') } }",
-      }
-    case 'selfHandleResponse':
-    case 'responseInterceptor':
-      return {
-        problem:
-          'is not needed: `transformResponse` gets the whole answer, decompressed, and returns the new body',
-        example: routeFragment(level, 'transformResponse: (body) => body'),
-      }
-    case 'forward':
-    case 'toProxy':
-      return {
-        problem:
-          key === 'forward'
-            ? 'is not supported: a copy of each request to a second server is not made; give the second server a route of its own'
-            : 'is not supported: a route forwards to its one `target`, never through another proxy',
-        example: "{ '/a': 'http://localhost:3001', '/b': 'http://localhost:3002' }",
-      }
-    case 'ssl':
-      return {
-        problem:
-          'is not supported: the dev server terminates TLS; for a self-signed https target, set `secure: false`',
-        example: routeFragment(level, "target: 'https://localhost:3443', secure: false"),
-      }
-    case 'localAddress':
-    case 'preserveHeaderKeyCase':
-      return {
-        problem: `is not supported: requests go upstream through undici's pool, which chooses the interface and sends header names lowercased (as HTTP/2 requires); remove it`,
-        example: "{ '/api': 'http://localhost:3000' }",
-      }
-    case 'buffer':
-      return {
-        problem: 'is not needed: a body a parser already read is sent again from `req.body`; remove it',
-        example: "{ '/api': 'http://localhost:3000' }",
-      }
-    case 'autoRewrite':
-    case 'hostRewrite':
-    case 'protocolRewrite':
-      return {
-        problem:
-          'is not needed: `rewriteLocation` (on by default) points redirects from the target back at the dev server, with the route prefix',
-        example: "{ '/api': { target: 'http://localhost:3000', rewriteLocation: true } }",
-      }
-    case 'proxyTimeout':
-      return { problem: 'is called `timeout` here (milliseconds)', example: '{ timeout: 30000 }' }
-    case 'websocket':
-    case 'websockets':
-      return {
-        problem: 'is called `ws` here',
-        example: "{ '/socket': { target: 'http://localhost:3000', ws: true } }",
-      }
-    case 'callback':
-    case 'callbackName':
-    case 'jsonpCallback':
-      return { problem: 'is set with `jsonp: { param }`', example: "{ jsonp: { param: 'callback' } }" }
-    case 'ignorePath':
-    case 'prependPath':
-      return {
-        problem: 'is not supported: use `pathRewrite`',
-        example:
-          level === 'global'
-            ? "{ '/api': { target: 'http://localhost:3000', pathRewrite: false } }"
-            : '{ pathRewrite: false }',
-      }
-    default:
-      return undefined
-  }
+  return foreignOption(key, level === 'global')
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
-import { httpOrigin } from './upstream-pool.js'
+import { httpOrigin } from '../http/http-origin.js'
 
 /**
  * Points a `Location` (or `Content-Location`) value back at the dev server; `browserOrigin` is

@@ -1,8 +1,8 @@
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import { connectionListedHeaders, HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js'
+import { httpOrigin } from '../http/http-origin.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import { clientHost, isEncrypted, requestedOrigin } from '../http/request-origin.js'
-import { httpOrigin } from './upstream-pool.js'
 
 /** Headers of an upstream request, names lowercased, in the shape undici and `node:http` take. */
 export type UpstreamHeaders = Record<string, string | string[]>

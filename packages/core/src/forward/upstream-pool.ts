@@ -1,5 +1,6 @@
 import { Client, type Dispatcher, Pool } from 'undici'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
+import { httpOrigin } from '../http/http-origin.js'
 import { createKeepAliveLearner, type KeepAliveLearner } from './keep-alive-learning.js'
 import { createMultiplexedPool } from './multiplexed-pool.js'
 import { createRedirectDispatcher } from './redirect-dispatcher.js'
@@ -55,16 +56,6 @@ export interface UpstreamPool {
   readonly size: number
   /** Closes every pool: idle connections at once, requests in flight are aborted. */
   close(): Promise<void>
-}
-
-/**
- * The origin undici connects to. A `ws:`/`wss:` target serves plain HTTP requests of its route
- * over `http:`/`https:` (the WebSocket handshake itself is an HTTP/1.1 request, RFC 6455 section 4.1).
- */
-export function httpOrigin(target: URL): string {
-  if (target.protocol === 'ws:') return `http://${target.host}`
-  if (target.protocol === 'wss:') return `https://${target.host}`
-  return target.origin
 }
 
 /** One target origin and TLS setting: its current pool, its connector and what was learned of it. */

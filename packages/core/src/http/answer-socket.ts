@@ -4,7 +4,8 @@ import type { Duplex } from 'node:stream'
 /**
  * Answers a raw socket (an upgrade nobody takes, or one refused) with a complete HTTP/1.1
  * response and closes it: an upgrade has no `ServerResponse` to answer on, and leaving the
- * socket alone would make the client hang.
+ * socket alone would make the client hang. The one writer of a raw answer: the core's upgrade and
+ * CONNECT refusals and the CLI's `serve` use it (through `@cors-dev-proxy/core/adapter`).
  *
  * @example
  * answerSocket(socket, 403, 'Invalid Host header')

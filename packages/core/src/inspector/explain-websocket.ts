@@ -1,4 +1,5 @@
 import type { ResolvedRoute } from '../config/resolved-route.js'
+import { httpOrigin } from '../http/http-origin.js'
 import { matchRoute } from '../pipeline/match-route.js'
 import type { CallExplanation, RouteFix } from './call-explanation.js'
 import { writtenRoute } from './suggest-route.js'
@@ -23,7 +24,7 @@ export function explainWebSocket(
   routes: readonly ResolvedRoute[],
   fixed: RouteFix,
 ): CallExplanation {
-  const sameOrigin = `${url.protocol === 'wss:' ? 'https:' : 'http:'}//${url.host}` === pageOrigin
+  const sameOrigin = httpOrigin(url) === pageOrigin
   const match = sameOrigin ? matchRoute(routes, `${url.pathname}${url.search}`) : undefined
   const unprobed = { probed: false, cookies: [], certainty: 'inferred', probe: NOT_PROBED } as const
   if (match !== undefined) {

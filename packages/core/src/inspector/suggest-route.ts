@@ -1,5 +1,6 @@
 import { quote } from '../config/option-path.js'
 import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
+import { httpScheme } from '../http/http-origin.js'
 import { isLoopbackOrigin } from '../http/loopback-origin.js'
 
 /** The route that would make a cross-origin call same-origin, and the call to write instead. */
@@ -14,11 +15,6 @@ export interface RouteSuggestion {
 
 /** Who made the call: a WebSocket needs a `ws` route, the others an HTTP one. */
 export type CallInitiator = 'fetch' | 'XMLHttpRequest' | 'EventSource' | 'WebSocket'
-
-/** `ws:` → `http:`, `wss:` → `https:` (RFC 6455 section 3: the handshake is an HTTP request). */
-function httpScheme(protocol: string): string {
-  return protocol === 'wss:' ? 'https:' : protocol === 'ws:' ? 'http:' : protocol
-}
 
 /**
  * The server a URL reaches, as a key: its http(s) scheme and port, and its host, except that

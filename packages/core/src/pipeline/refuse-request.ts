@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events'
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
+import { answerSocket } from '../http/answer-socket.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { sendText } from '../http/send-text.js'
 import { isOriginForm } from './match-route.js'
@@ -70,10 +71,7 @@ export function refuseRequest(req: ProxyRequest, res: ProxyResponse): boolean {
  * server.on('connect', refuseConnect)
  */
 export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
-  socket.on('error', () => socket.destroy())
-  socket.end(
-    `HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(REFUSAL)}\r\nconnection: close\r\n\r\n${REFUSAL}`,
-  )
+  answerSocket(socket, 400, REFUSAL)
 }
 
 /**

@@ -6,7 +6,7 @@ import { serveProxy } from '../../../../test/support/proxy-server.js'
 import { collectBody, listen, sendRequest } from '../../../../test/support/servers.js'
 import { resolveOptions } from '../../src/config/resolve-options.js'
 import type { ResolvedForwardRoute } from '../../src/config/resolved-route.js'
-import { createUpstreamPool, httpOrigin } from '../../src/forward/upstream-pool.js'
+import { createUpstreamPool } from '../../src/forward/upstream-pool.js'
 import { forwardRoute } from '../support/resolved.js'
 
 const cleanup: Array<() => Promise<void>> = []
@@ -72,12 +72,6 @@ describe('createUpstreamPool', () => {
     const res = await sendRequest(`${proxy.url}/hasty/hang`)
     expect(res.status).toBe(504)
     expect(res.body.toString()).toContain('no response within 200 ms')
-  })
-
-  it('maps ws: and wss: targets to the http: and https: origins of their handshake', () => {
-    expect(httpOrigin(new URL('ws://127.0.0.1:3000/socket'))).toBe('http://127.0.0.1:3000')
-    expect(httpOrigin(new URL('wss://example.test/socket'))).toBe('https://example.test')
-    expect(httpOrigin(new URL('https://example.test:8443/v1'))).toBe('https://example.test:8443')
   })
 
   it('closes the kept-alive connections on close()', async () => {
