@@ -21,7 +21,9 @@ export const REWRITE_EXAMPLE = "(path) => path.replace(/^\\/api/, '')"
 
 /** An option that only a route takes, as an example: inside a route when written in the shared options. */
 function routeFragment(shared: boolean, entry: string): string {
-  return shared ? `{ '/api': { target: 'http://localhost:3000', ${entry} } }` : `{ ${entry} }`
+  // An entry that names its own target replaces the example's (a key twice would be a mistake).
+  const target = entry.startsWith('target:') ? '' : "target: 'http://localhost:3000', "
+  return shared ? `{ '/api': { ${target}${entry} } }` : `{ ${entry} }`
 }
 
 const PATH_FILTER: ForeignAdvice = (shared) => ({

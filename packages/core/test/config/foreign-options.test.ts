@@ -25,6 +25,28 @@ describe('foreignOption', () => {
     expect(foreignOption('toProxy', false)?.problem).toContain('never through another proxy')
   })
 
+  it('gives examples that are valid object literals, no key written twice', () => {
+    const twice: string[] = []
+    for (const key of Object.keys(FOREIGN_OPTIONS)) {
+      for (const shared of [false, true]) {
+        const example = foreignOption(key, shared)?.example ?? ''
+        if (!example.startsWith('{')) continue
+        // Evaluated as JavaScript: a syntax error throws here.
+        new Function(`return (${example})`)
+        // Each object's own keys, innermost first: a key twice is a mistake even where JS allows it.
+        let rest = example
+        for (;;) {
+          const inner = /\{([^{}]*)\}/.exec(rest)
+          if (inner === null) break
+          const keys = [...(inner[1] ?? '').matchAll(/(?:^|,)\s*'?([\w/]+)'?\s*:/g)].map((m) => m[1])
+          if (new Set(keys).size !== keys.length) twice.push(`${key} (shared: ${shared}): ${example}`)
+          rest = rest.replace(inner[0], 'X')
+        }
+      }
+    }
+    expect(twice).toEqual([])
+  })
+
   it('is frozen', () => {
     expect(Object.isFrozen(FOREIGN_OPTIONS)).toBe(true)
   })
