@@ -18,6 +18,15 @@ export const JOB_DEADLINE_MS = 30_000
  */
 const STALL_MS = JOB_DEADLINE_MS - 2_000
 
+/**
+ * A WebSocket job makes up to 18 round trips (the handshake, 8 messages with their echo and
+ * report, the close); its client watches each step for progress (STALL_MS without one fails),
+ * and the runner bounds the whole job by this many times JOB_DEADLINE_MS. On a loaded machine a
+ * round trip of this one process took 3 to 4 s, so a whole-job limit of 30 s failed jobs that
+ * were slow but progressing (at load 8: 85 of 12,000, all WebSockets past their fifth echo).
+ */
+const WEBSOCKET_DEADLINES = 4
+
 /** A job that did not pass, and why. */
 export interface LoadFailure {
   index: number
@@ -41,7 +50,8 @@ export async function runJobs(
       const job = jobs[next++] as LoadJob
       let problems: string[]
       try {
-        problems = await withDeadline(run(job, id), `${job.kind} #${job.index}`)
+        const deadline = job.kind === 'websocket' ? JOB_DEADLINE_MS * WEBSOCKET_DEADLINES : JOB_DEADLINE_MS
+        problems = await withDeadline(run(job, id), `${job.kind} #${job.index}`, deadline)
       } catch (error) {
         const { message, code } = error as Error & { code?: string }
         problems = [code === undefined ? message : `${message} (${code})`]
@@ -53,10 +63,10 @@ export async function runJobs(
   return failures
 }
 
-function withDeadline<T>(work: Promise<T>, what: string): Promise<T> {
+function withDeadline<T>(work: Promise<T>, what: string, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took over ${JOB_DEADLINE_MS} ms`)), JOB_DEADLINE_MS)
+    timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms)
   })
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer))
 }
@@ -177,16 +187,26 @@ export async function runWebSocket(base: string, job: LoadJob): Promise<string[]
     failure ??= error
     wake?.()
   }
-  const stall = setTimeout(() => {
-    stop(new Error(`no progress for ${STALL_MS} ms waiting for ${stage} (readyState ${socket.readyState})`))
-    socket.terminate()
-  }, STALL_MS)
+  // A watchdog of progress, not a limit on the whole job: re-armed by every step that arrives.
+  let stall: NodeJS.Timeout | undefined
+  const progressed = () => {
+    clearTimeout(stall)
+    stall = setTimeout(() => {
+      stop(new Error(`no progress for ${STALL_MS} ms waiting for ${stage} (readyState ${socket.readyState})`))
+      socket.terminate()
+    }, STALL_MS)
+  }
+  progressed()
   socket.on('message', (data: Buffer, isBinary) => {
+    progressed()
     inbox.push({ data, isBinary })
     wake?.()
   })
   socket.once('error', stop)
-  socket.once('open', () => wake?.())
+  socket.once('open', () => {
+    progressed()
+    wake?.()
+  })
   socket.once('close', () => wake?.())
   /** Waits until `ready()` holds or the job failed. */
   const until = async (ready: () => boolean) => {
@@ -219,6 +239,7 @@ export async function runWebSocket(base: string, job: LoadJob): Promise<string[]
         )
     }
     stage = 'the close'
+    progressed()
     socket.close(1000)
     await until(() => socket.readyState === WebSocket.CLOSED)
   } finally {
