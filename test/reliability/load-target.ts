@@ -46,6 +46,14 @@ export async function startLoadTarget(): Promise<LoadTarget> {
 
   function handle(req: IncomingMessage, res: ServerResponse): void {
     inFlight++
+    // No `Keep-Alive: timeout=` hint (Node writes none once the answer names its connection), so
+    // the proxies' pools close idle connections after their own 4 s, far inside the target's 30 s.
+    // With the hint the pools kept connections until 2 s before the target closed them, and on a
+    // machine loaded by a second test run the one event loop stalled longer than that: a POST
+    // written on a connection the target was closing got a 502 (2 in 4,000), and a proxy must
+    // not resend a POST (RFC 9112 section 9.3.1). This suite measures load, not that race,
+    // which faults-keep-alive-race.test.ts covers.
+    res.setHeader('connection', 'keep-alive')
     res.once('close', () => inFlight--)
     req.once('error', (error) => errors.push(`target: ${req.method} ${req.url}: ${error.message}`))
     const url = new URL(req.url ?? '/', 'http://target')
@@ -92,6 +100,7 @@ export async function startLoadTarget(): Promise<LoadTarget> {
   }
 
   const server = createServer(handle)
+  server.keepAliveTimeout = 30_000
   server.on('clientError', (error, socket) => {
     errors.push(`target: client error: ${error.message}`)
     socket.destroy()

@@ -43,7 +43,7 @@ const WARM_UP = 400
 const MEMORY_MARGIN = 8 * 1024 * 1024
 /** How long sockets may take to close once their clients are closed. */
 const SETTLE_MS = 5_000
-/** The upstream pools close idle connections after the target's keep-alive hint (5 s) less undici's 2 s margin. */
+/** The upstream pools close idle connections after their default 4 s (the target sends no keep-alive hint). */
 const POOL_IDLE_MS = 10_000
 
 setFlagsFromString('--expose-gc')
