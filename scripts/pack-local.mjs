@@ -39,14 +39,13 @@ export function publishedPackageDirs(repository) {
  * (`workspace:` ranges replaced by versions).
  * @param {string} dir the package's folder
  * @param {string} destination
- * @returns {PackedPackage}
+ * @returns {Promise<PackedPackage>}
  */
-export function packPackage(dir, destination) {
-  const out = execFileSync('pnpm', ['pack', '--pack-destination', destination, '--json'], {
-    cwd: dir,
-    encoding: 'utf8',
-  })
-  const { name, version, filename, files } = JSON.parse(out)
+export async function packPackage(dir, destination) {
+  const args = ['pack', '--pack-destination', destination, '--json']
+  const { code, stdout, output } = await runCommand('pnpm', args, { cwd: dir })
+  if (code !== 0) throw new Error(`pnpm ${args.join(' ')} in ${dir} exited with ${code}\n${output}`)
+  const { name, version, filename, files } = JSON.parse(stdout)
   return {
     name,
     version,
@@ -56,15 +55,17 @@ export function packPackage(dir, destination) {
 }
 
 /**
- * Packs every published package of the repository into `destination` and returns their
- * tarballs by package name.
+ * Packs every published package of the repository into `destination`, all at once, and returns
+ * their tarballs by package name.
  * @param {string} repository the repository root
  * @param {string} destination
- * @returns {Record<string, string>} package name → absolute tarball path
+ * @returns {Promise<Record<string, string>>} package name → absolute tarball path
  */
-export function packPackages(repository, destination) {
+export async function packPackages(repository, destination) {
   mkdirSync(destination, { recursive: true })
-  const packed = publishedPackageDirs(repository).map((dir) => packPackage(dir, destination))
+  const packed = await Promise.all(
+    publishedPackageDirs(repository).map((dir) => packPackage(dir, destination)),
+  )
   return Object.fromEntries(packed.map(({ name, filename }) => [name, filename]))
 }
 
@@ -115,7 +116,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
   const destination = resolve(process.argv[2] ?? join(root, '.packs'))
   rmSync(destination, { recursive: true, force: true })
   execFileSync('pnpm', ['build'], { cwd: root, stdio: 'inherit' })
-  const tarballs = packPackages(root, destination)
+  const tarballs = await packPackages(root, destination)
   const here = process.cwd()
   console.log(`\nPacked ${Object.keys(tarballs).length} packages into ${destination}.`)
   console.log('In your project (paths relative to this folder; add --prefix or cd there first):\n')

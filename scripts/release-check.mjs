@@ -9,7 +9,7 @@
 //                     (release/require-check.mjs), installed from the tarballs
 //
 // Every check runs, and every failure is reported, before it exits 1.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -28,7 +28,7 @@ import { tarballFileProblems } from './release/tarball-files.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const TAG = '[release:check]'
-/** Checks at a time: the publish dry run and the require() check wait on child processes. */
+/** Checks at a time beside the publish dry run: the require() check waits on child processes. */
 const CONCURRENCY = 2
 
 /**
@@ -46,13 +46,13 @@ function packageChecks({ dir, name, version, filename, files }) {
   ]
 }
 
-/** The dry run of the whole workspace's publish. */
-function publishCheck(packed) {
+/** The dry run of the whole workspace's publish, expected to publish each of `manifests`. */
+function publishCheck(manifests) {
   return {
     name: 'pnpm -r publish --dry-run',
     run: async () => {
       const { code, output } = await publishDryRun(root)
-      const problems = publishDryRunProblems(output, packed)
+      const problems = publishDryRunProblems(output, manifests)
       return code === 0 ? problems : [`exited with ${code}:\n${output.trim()}`, ...problems]
     },
   }
@@ -113,14 +113,17 @@ async function runAll(checks, limit) {
 const started = Date.now()
 const folder = mkdtempSync(join(tmpdir(), 'cdp-release-'))
 try {
-  const packed = publishedPackageDirs(root).map((dir) => ({
-    dir,
-    ...packPackage(dir, join(folder, 'tarballs')),
-  }))
+  const dirs = publishedPackageDirs(root)
+  const manifests = dirs.map((dir) => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')))
+  // The publish dry run packs on its own and takes longest: it starts now, beside our packing.
+  const publishing = runCheck(publishCheck(manifests))
+  const packed = await Promise.all(
+    dirs.map(async (dir) => ({ dir, ...(await packPackage(dir, join(folder, 'tarballs'))) })),
+  )
   console.log(`${TAG} packed ${packed.map(({ name, version }) => `${name}@${version}`).join(', ')}`)
-  // The two longest first, so that the short ones fill the time they take.
-  const checks = [publishCheck(packed), requireCheck(packed, folder), ...packed.flatMap(packageChecks)]
-  const results = await runAll(checks, CONCURRENCY)
+  // The require() check first, so that the short ones fill the time it waits on its install.
+  const others = await runAll([requireCheck(packed, folder), ...packed.flatMap(packageChecks)], CONCURRENCY)
+  const results = [await publishing, ...others]
   const failed = results.filter(({ problems }) => problems.length > 0)
   const seconds = Math.round((Date.now() - started) / 1000)
   if (failed.length > 0) {

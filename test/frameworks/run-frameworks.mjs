@@ -50,7 +50,7 @@ const env = {
 }
 
 console.log(`${TAG} packing our packages and installing ${appNames.length} apps into ${folder}`)
-const tarballs = packPackages(root, join(folder, 'tarballs'))
+const tarballs = await packPackages(root, join(folder, 'tarballs'))
 await installApps({ suite, folder, tarballs, env })
 console.log(`${TAG} installed in ${Math.round((Date.now() - started) / 1000)} s`)
 

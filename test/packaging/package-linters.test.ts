@@ -98,8 +98,8 @@ describe('publintProblems and attwProblems', () => {
 
 describe('the esm-only profile on the core', () => {
   let core = ''
-  beforeAll(() => {
-    core = packPackage(join(root, 'packages/core'), join(scratch, 'core')).filename
+  beforeAll(async () => {
+    core = (await packPackage(join(root, 'packages/core'), join(scratch, 'core'))).filename
   }, 60_000)
 
   it('leaves out what only CommonJS resolution reports, and nothing else', async () => {

@@ -28,7 +28,7 @@ let tarballs: Record<string, string> = {}
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 beforeAll(async () => {
-  tarballs = packPackages(root, join(scratch, 'tarballs'))
+  tarballs = await packPackages(root, join(scratch, 'tarballs'))
   await prepareRequireProject(project, tarballs)
   // Two modules of our own beside the installed packages, for the failing cases.
   const plant = (name: string, source: string) => {
