@@ -54,8 +54,11 @@ export const NODE24_MAJOR = 24
 /** Where test/matrix/run-matrix.mjs looks for it, relative to the repository root. */
 export const NODE24_DIR = '.tools/node24'
 
-/** npm's `node` package links the platform's binary here (it comes from the npm registry too). */
-const NODE24_BINARY = join(root, NODE24_DIR, 'node_modules/.bin/node')
+/**
+ * The Node 24 binary, for the matrix and the release check's require() on Node 24: npm's `node`
+ * package links the platform's binary here (it comes from the npm registry too).
+ */
+export const NODE24_BINARY = join(root, NODE24_DIR, 'node_modules/.bin/node')
 
 /**
  * A command to run, as `spawnSync` takes it.

@@ -50,8 +50,8 @@ const env = {
 }
 
 console.log(`${TAG} packing our packages and installing ${appNames.length} apps into ${folder}`)
-const tarballs = packPackages(root, join(folder, 'tarballs'))
-installApps({ suite, folder, tarballs, env })
+const tarballs = await packPackages(root, join(folder, 'tarballs'))
+await installApps({ suite, folder, tarballs, env })
 console.log(`${TAG} installed in ${Math.round((Date.now() - started) / 1000)} s`)
 
 // Installing our adapters into an Rsbuild or Rspack project brings none of these with them.

@@ -19,7 +19,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
 describe('installing from a clone (pnpm pack:local)', () => {
   it('installs the CLI with the printed npm command, and it runs', async () => {
-    const tarballs: Record<string, string> = packPackages(root, join(folder, 'packs'))
+    const tarballs: Record<string, string> = await packPackages(root, join(folder, 'packs'))
     const project = join(folder, 'app')
     await exec('mkdir', ['-p', project])
     writeFileSync(
