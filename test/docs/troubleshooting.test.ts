@@ -51,7 +51,7 @@ const EXCLUSIONS: ReadonlyArray<{ files: readonly string[]; call: string; reason
     reason: 'passes on the line of missed-fetch-hint.ts',
   },
   {
-    files: ['core/src/create-cors-dev-proxy.ts'],
+    files: ['core/src/proxy/create-cors-dev-proxy.ts'],
     call: 'logger.warn(warning)',
     reason: 'passes on the resolution warnings, found at their warn() calls',
   },

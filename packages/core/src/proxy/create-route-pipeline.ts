@@ -1,11 +1,11 @@
-import type { ResolvedForwardRoute, ResolvedRoute } from './config/resolved-route.js'
-import { withCorsDiagnostics } from './cors/cors-diagnostics.js'
-import { createCorsRouteStep } from './cors/cors-route-step.js'
-import { createForwarder } from './forward/create-forwarder.js'
-import type { ForwardDeps } from './forward/forward-request.js'
-import { createJsonpRouteStep } from './jsonp/jsonp-route-step.js'
-import { createMockRouteStep, type MockRouteStep } from './mock/mock-route-step.js'
-import { composeSteps, type RoutePipeline, type RouteStep } from './pipeline/route-pipeline.js'
+import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
+import { withCorsDiagnostics } from '../cors/cors-diagnostics.js'
+import { createCorsRouteStep } from '../cors/cors-route-step.js'
+import { createForwarder } from '../forward/create-forwarder.js'
+import type { ForwardDeps } from '../forward/forward-request.js'
+import { createJsonpRouteStep } from '../jsonp/jsonp-route-step.js'
+import { createMockRouteStep, type MockRouteStep } from '../mock/mock-route-step.js'
+import { composeSteps, type RoutePipeline, type RouteStep } from '../pipeline/route-pipeline.js'
 
 /** A route's pipeline, with the mock step of a `mock` route kept for upgrades and `close()`. */
 export interface BuiltRoutePipeline {
