@@ -61,7 +61,7 @@ const EXCLUSIONS: ReadonlyArray<{ files: readonly string[]; call: string; reason
     reason: "passes on hooked-body.ts's warn() lines",
   },
   {
-    files: ['core/src/forward/create-forwarder.ts'],
+    files: ['core/src/forward/forward-failures.ts'],
     call: 'prefix} internal`',
     reason: 'the same shape, for an internal failure (#step-error)',
   },

@@ -81,7 +81,7 @@ interface Upstream {
  *
  * Timeouts: undici's own are off (`bodyTimeout` and `headersTimeout` 0): an event stream or a
  * long poll may stay idle for as long as the target likes, and the route's `timeout` is a timer
- * of the forwarder's, per request (see `DirectRelay.start`), since undici's tick coarsely.
+ * of the forwarder's, per request (see `UpstreamRelay.start`), since undici's tick coarsely.
  *
  * Idle connections are kept `keepAliveTimeout` ms, or less once the target is seen closing them
  * sooner without saying so (see `createKeepAliveLearner`): the pool of that target is then

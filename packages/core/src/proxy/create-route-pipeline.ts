@@ -2,7 +2,7 @@ import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-rou
 import { withCorsDiagnostics } from '../cors/cors-diagnostics.js'
 import { createCorsRouteStep } from '../cors/cors-route-step.js'
 import { createForwarder } from '../forward/create-forwarder.js'
-import type { ForwardDeps } from '../forward/forward-request.js'
+import type { ForwardDeps } from '../forward/forward-context.js'
 import { createJsonpRouteStep } from '../jsonp/jsonp-route-step.js'
 import { createMockRouteStep, type MockRouteStep } from '../mock/mock-route-step.js'
 import { composeSteps, type RoutePipeline, type RouteStep } from '../pipeline/route-pipeline.js'
