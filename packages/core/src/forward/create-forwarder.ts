@@ -3,6 +3,7 @@ import type { RequestOptions } from '../config/hook-options.js'
 import { copyRouteOptions, headersForRequest } from '../config/request-options.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import type { RouteStep } from '../pipeline/route-pipeline.js'
 import { CollectingRelay } from './collecting-relay.js'
 import { createForwardContext, type ForwardContext, type ForwardDeps } from './forward-context.js'
 import { failBeforeAnswer, failUserCode, internalFailure, refuseBody } from './forward-failures.js'
@@ -14,8 +15,11 @@ import { type RequestBody, requestBodyOf, upstreamBodyOf } from './request-body.
 import { isResponseClosed } from './response-state.js'
 import { StreamingRelay } from './streaming-relay.js'
 
-/** The step that forwards one route's requests (see {@link createForwarder}). */
-export type Forwarder = (req: ProxyRequest, res: ProxyResponse, path: string) => void
+/**
+ * The step that forwards one route's requests (see {@link createForwarder}): the terminal step
+ * of every route with a target, so it answers and never calls `next`.
+ */
+export type Forwarder = RouteStep
 
 /**
  * Builds the forwarding step of a route once. Each request then takes these steps, in order:
@@ -36,13 +40,13 @@ export type Forwarder = (req: ProxyRequest, res: ProxyResponse, path: string) =>
  *
  * @example
  * const forward = createForwarder(route, { pool, logger, failures })
- * forward(req, res, '/api/users')
+ * forward(req, res, next, '/api/users')
  */
 export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps): Forwarder {
   const context = createForwardContext(route, deps)
   // No router, no `proxyReq` hooks: the request can go out in the same tick it arrived.
   const synchronous = route.router === undefined && route.hooks.proxyReq.length === 0
-  return function forward(req, res, path) {
+  return function forward(req, res, _next, path) {
     const body = prepareBody(context, req, res)
     if (body === undefined) return
     if (synchronous) rewriteNow(context, req, res, path, body)

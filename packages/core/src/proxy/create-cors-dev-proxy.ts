@@ -1,3 +1,20 @@
+/*
+ * The composition root: what wires a proxy together. A request's path through the core, each
+ * file once (ARCHITECTURE.md has each step's details):
+ *
+ * 1. proxy/serve-before-app.ts: the dev server's own checks, then the proxy, before its app;
+ * 2. proxy/dev-server-proxy.ts: the inspector's paths, else the proxy's middleware;
+ * 3. proxy/create-cors-dev-proxy.ts (here): a non-origin-form target refused, the route
+ *    matched once, its gate, the debug line and the inspector's record armed, the pipeline run;
+ * 4. pipeline/route-pipeline.ts: the route's steps, CORS, JSONP, then the forwarder (or mock);
+ * 5. forward/create-forwarder.ts: prepare the body, rewrite the path, send;
+ * 6. forward/upstream-relay.ts: the target's pool, the deadline, one retry, the answer's head
+ *    and the `proxyRes` hooks;
+ * 7. forward/streaming-relay.ts (collecting-relay.ts for `transformResponse`): the answer
+ *    written to the client.
+ *
+ * What fails on the way is answered by forward/forward-failures.ts, never thrown.
+ */
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { consoleLogSink } from '../config/defaults.js'
@@ -17,9 +34,14 @@ import { describeExchange } from '../log/describe-routes.js'
 import { createLogger, type Logger } from '../log/logger.js'
 import { createRequestMatcher, type RequestMatcher, type RouteMatch } from '../pipeline/match-route.js'
 import { refuseConnect, refuseRequest } from '../pipeline/refuse-request.js'
+import type { RequestNotes } from '../pipeline/request-notes.js'
 import { createRouteGate, type GateVerdict, type RouteGate } from '../pipeline/route-gate.js'
 import { subscribeUpgradeOnFirstRequest } from './auto-upgrade.js'
-import { type BuiltRoutePipeline, createRoutePipeline } from './create-route-pipeline.js'
+import {
+  type BuiltRoutePipeline,
+  createRoutePipeline,
+  type RoutePipelineDeps,
+} from './create-route-pipeline.js'
 import { createUpgradeHandler } from './proxy-upgrade.js'
 
 /** The proxy engine: a middleware for HTTP requests, an upgrade handler for WebSockets, and `close`. */
@@ -103,6 +125,140 @@ export function createCorsDevProxy(
   return Object.freeze({ middleware, upgrade, connect, close, routes: resolved.routes })
 }
 
+/** What the proxy's handlers share, built once by `buildCorsDevProxy`. */
+interface Engine {
+  readonly logger: Logger
+  readonly matchOf: RequestMatcher
+  readonly pipelines: ReadonlyMap<ResolvedRoute, BuiltRoutePipeline>
+  /** The routes' `pathFilter`/`bypass` gates (see `createRouteGate`). */
+  readonly gates: ReadonlyMap<ResolvedRoute, RouteGate>
+  /** Each forwarded request's upstream URL, for the debug line and the inspector. */
+  readonly hops: RequestNotes<string> | undefined
+  readonly recorder: ExchangeRecorder | undefined
+  /** The `ws` routes whose upgrades reached the middleware: said once per route. */
+  readonly unwired: Set<string>
+}
+
+/** At debug level: one line per answered request, both hops, when it is done; the returned function cancels it. */
+function traceExchange(
+  engine: Engine,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  route: ResolvedRoute,
+): () => void {
+  const start = performance.now()
+  let passedOn = false
+  res.once('close', () => {
+    if (passedOn) return
+    const hop = engine.hops?.get(req) ?? (route.kind === 'mock' ? 'mock backend' : 'cors-dev-proxy')
+    engine.logger.debug(describeExchange(req, res.statusCode, hop, performance.now() - start))
+  })
+  return () => {
+    passedOn = true
+  }
+}
+
+/**
+ * An upgrade reaches the middleware only when no `'upgrade'` listener took it: the server
+ * was not given `proxy.upgrade`. Answering 501 (and saying how to wire it) beats forwarding
+ * the handshake as a plain GET, which the target would answer with something confusing.
+ */
+function answerUnwiredUpgrade(
+  engine: Engine,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  route: ResolvedRoute,
+): void {
+  if (!engine.unwired.has(route.prefix)) {
+    engine.unwired.add(route.prefix)
+    engine.logger.warn(
+      `WebSocket upgrade ${req.url} reached the middleware of ws route '${route.prefix}': the server does not hand upgrades to cors-dev-proxy. ` +
+        "Fix: server.on('upgrade', (req, socket, head) => { if (!proxy.upgrade(req, socket, head)) socket.destroy() }), " +
+        'and where a framework has upgrades of its own (its HMR socket), hand those to it instead of destroying them',
+    )
+  }
+  sendText(
+    res,
+    501,
+    'text/plain; charset=utf-8',
+    'WebSocket upgrades are not wired to cors-dev-proxy on this server\n',
+  )
+}
+
+/** A request no route takes: to the dev server's next middleware, or 404 when there is none. */
+function passToNext(res: ProxyResponse, next: NextFunction | undefined): void {
+  if (next) next()
+  else answerNotFound(res)
+}
+
+/** What a route's pipeline handed on: to `next`, else a 500 for an error (logged) or a 404. */
+function afterPipeline(
+  engine: Engine,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  next: NextFunction | undefined,
+  route: ResolvedRoute,
+  error: unknown,
+): void {
+  if (next) {
+    next(error)
+    return
+  }
+  if (error === undefined || error === null) {
+    answerNotFound(res)
+    return
+  }
+  // A step's error (an origin function that throws on a forged Origin) can come with
+  // every request: one line per route every 10 s.
+  engine.logger.limited('error', `pipeline ${route.prefix}`, () => {
+    const message = error instanceof Error ? error.message : String(error)
+    const source = isOriginFunctionError(error)
+      ? `the cors.origin function of route '${route.prefix}' threw`
+      : `a step of route '${route.prefix}' failed`
+    return `500 ${req.method} ${req.url}: ${source}: ${message}`
+  })
+  if (!res.headersSent) res.statusCode = 500
+  res.end()
+}
+
+/** The route takes the request: its steps run. */
+function takeRequest(
+  engine: Engine,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  next: NextFunction | undefined,
+  match: RouteMatch,
+): void {
+  const { route } = match
+  const pipeline = engine.pipelines.get(route) as BuiltRoutePipeline
+  if (route.ws && req.headers.upgrade?.toLowerCase() === 'websocket') {
+    answerUnwiredUpgrade(engine, req, res, route)
+    return
+  }
+  // An answer may go out before the upload ends (an early 413, a 502): never cut it off.
+  if (req.httpVersionMajor === 1 && hasBody(req)) lingerBeforeClose(req as IncomingMessage)
+  const markPassedOn = engine.logger.level !== 'debug' ? undefined : traceExchange(engine, req, res, route)
+  const started = engine.recorder?.begin(req, res, route)
+  pipeline.run(req, res, match.path, (error) => {
+    markPassedOn?.()
+    afterPipeline(engine, req, res, next, route, error)
+  })
+  // The request body is tapped (while an inspector is open) once the forwarder made it flow.
+  started?.()
+}
+
+/** The engine's pipelines and gates, one of each per route, built once. */
+function buildRoutes(resolved: ResolvedCorsDevProxyOptions, logger: Logger, deps: RoutePipelineDeps) {
+  const pipelines = new Map<ResolvedRoute, BuiltRoutePipeline>()
+  const gates = new Map<ResolvedRoute, RouteGate>()
+  for (const route of resolved.routes) {
+    pipelines.set(route, createRoutePipeline(route, deps))
+    const gate = createRouteGate(route, logger)
+    if (gate !== undefined) gates.set(route, gate)
+  }
+  return { pipelines, gates }
+}
+
 /**
  * The proxy of a configuration already resolved, reporting through `logger`: what
  * `createCorsDevProxy` and the adapters' set-up share. Nothing is validated here, so nothing
@@ -125,115 +281,34 @@ export function buildCorsDevProxy(
   // Each forwarded request's upstream URL, for the debug line and the inspector; only kept when
   // one of them reads it.
   const hops = recorder?.hops ?? (logger.level === 'debug' ? new WeakMap<object, string>() : undefined)
-  const heads = recorder?.heads
-  const pipelines = new Map<ResolvedRoute, BuiltRoutePipeline>()
-  for (const route of resolved.routes) {
-    pipelines.set(route, createRoutePipeline(route, { pool, logger, failures, hops, heads }))
-  }
-  const gates = new Map<ResolvedRoute, RouteGate>()
-  for (const route of resolved.routes) {
-    const gate = createRouteGate(route, logger)
-    if (gate !== undefined) gates.set(route, gate)
-  }
-  const unwired = new Set<string>()
-
-  /** At debug level: one line per answered request, both hops, when it is done. */
-  function trace(req: ProxyRequest, res: ProxyResponse, route: ResolvedRoute): () => void {
-    const start = performance.now()
-    let passedOn = false
-    res.once('close', () => {
-      if (passedOn) return
-      const hop = hops?.get(req) ?? (route.kind === 'mock' ? 'mock backend' : 'cors-dev-proxy')
-      logger.debug(describeExchange(req, res.statusCode, hop, performance.now() - start))
-    })
-    return () => {
-      passedOn = true
-    }
-  }
-
-  /**
-   * An upgrade reaches the middleware only when no `'upgrade'` listener took it: the server
-   * was not given `proxy.upgrade`. Answering 501 (and saying how to wire it) beats forwarding
-   * the handshake as a plain GET, which the target would answer with something confusing.
-   */
-  function answerUnwiredUpgrade(req: ProxyRequest, res: ProxyResponse, route: ResolvedRoute): void {
-    if (!unwired.has(route.prefix)) {
-      unwired.add(route.prefix)
-      logger.warn(
-        `WebSocket upgrade ${req.url} reached the middleware of ws route '${route.prefix}': the server does not hand upgrades to cors-dev-proxy. ` +
-          "Fix: server.on('upgrade', (req, socket, head) => { if (!proxy.upgrade(req, socket, head)) socket.destroy() }), " +
-          'and where a framework has upgrades of its own (its HMR socket), hand those to it instead of destroying them',
-      )
-    }
-    sendText(
-      res,
-      501,
-      'text/plain; charset=utf-8',
-      'WebSocket upgrades are not wired to cors-dev-proxy on this server\n',
-    )
-  }
-
-  function passOnward(res: ProxyResponse, next: NextFunction | undefined): void {
-    if (next) next()
-    else answerNotFound(res)
-  }
+  const { pipelines, gates } = buildRoutes(resolved, logger, {
+    pool,
+    logger,
+    failures,
+    hops,
+    heads: recorder?.heads,
+  })
+  const engine: Engine = { logger, matchOf, pipelines, gates, hops, recorder, unwired: new Set() }
 
   function corsDevProxyMiddleware(req: ProxyRequest, res: ProxyResponse, next?: NextFunction): void {
     if (refuseRequest(req, res)) return
     const match = matchOf.withoutMemo(req)
     if (match === undefined || !pipelines.has(match.route)) {
-      passOnward(res, next)
+      passToNext(res, next)
       return
     }
     const gate = gates.get(match.route)
     if (gate === undefined) {
-      take(req, res, next, match)
+      takeRequest(engine, req, res, next, match)
       return
     }
     const verdict = gate(req, res, match.path)
     const decide = (settled: GateVerdict): void => {
-      if (settled === 'take') take(req, res, next, match)
-      else if (settled === 'pass') passOnward(res, next)
+      if (settled === 'take') takeRequest(engine, req, res, next, match)
+      else if (settled === 'pass') passToNext(res, next)
     }
     if (verdict instanceof Promise) void verdict.then(decide)
     else decide(verdict)
-  }
-
-  /** The route takes the request: its steps run. */
-  function take(
-    req: ProxyRequest,
-    res: ProxyResponse,
-    next: NextFunction | undefined,
-    match: RouteMatch,
-  ): void {
-    const pipeline = pipelines.get(match.route) as BuiltRoutePipeline
-    if (match.route.ws && req.headers.upgrade?.toLowerCase() === 'websocket') {
-      answerUnwiredUpgrade(req, res, match.route)
-      return
-    }
-    // An answer may go out before the upload ends (an early 413, a 502): never cut it off.
-    if (req.httpVersionMajor === 1 && hasBody(req)) lingerBeforeClose(req as IncomingMessage)
-    const passOn = logger.level !== 'debug' ? undefined : trace(req, res, match.route)
-    const started = recorder?.begin(req, res, match.route)
-    pipeline.run(req, res, match.path, (error) => {
-      passOn?.()
-      if (next) next(error)
-      else if (error !== undefined && error !== null) {
-        // A step's error (an origin function that throws on a forged Origin) can come with
-        // every request: one line per route every 10 s.
-        logger.limited('error', `pipeline ${match.route.prefix}`, () => {
-          const message = error instanceof Error ? error.message : String(error)
-          const source = isOriginFunctionError(error)
-            ? `the cors.origin function of route '${match.route.prefix}' threw`
-            : `a step of route '${match.route.prefix}' failed`
-          return `500 ${req.method} ${req.url}: ${source}: ${message}`
-        })
-        if (!res.headersSent) res.statusCode = 500
-        res.end()
-      } else answerNotFound(res)
-    })
-    // The request body is tapped (while an inspector is open) once the forwarder made it flow.
-    started?.()
   }
 
   return Object.freeze({

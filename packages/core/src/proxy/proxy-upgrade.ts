@@ -26,6 +26,102 @@ export interface UpgradeHandlerDeps {
   readonly sockets: Set<Duplex>
 }
 
+/** The upgrade handler's deps, with each `ws` route's origin check of its `cors`. */
+interface UpgradeContext extends UpgradeHandlerDeps {
+  readonly checks: ReadonlyMap<ResolvedRoute, UpgradeOriginCheck>
+}
+
+/** The route takes the upgrade: the mock's echo, or the target's socket. */
+function passUpgrade(
+  context: UpgradeContext,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  route: ResolvedRoute,
+  path: string,
+): void {
+  if (route.kind === 'mock') {
+    if (!context.pipelines.get(route)?.mock?.upgrade(req, socket, head, path))
+      answerSocket(socket, 404, 'Not Found\n')
+    return
+  }
+  const { logger, sockets, failures } = context
+  forwardUpgrade(req, socket, head, route, path, { logger, sockets, failures })
+}
+
+/** A page the route's `cors` does not allow may not open a WebSocket there: 403, logged once per route every 10 s. */
+function refuseOrigin(
+  context: UpgradeContext,
+  req: IncomingMessage,
+  socket: Duplex,
+  route: ResolvedRoute,
+): void {
+  const origin = String(req.headers.origin)
+  // One line per route every 10 s, whatever the origin: a page can try any number of them.
+  context.logger.limited(
+    'warn',
+    `ws-origin ${route.prefix}`,
+    () =>
+      `WebSocket ${req.url} from ${origin} refused (403): route '${route.prefix}' has \`cors\`, whose origin policy does not allow that page. ` +
+      `Fix: allow it in the route's \`cors.origin\`, e.g. ${allowOriginExample(route.cors?.origin, origin)}`,
+  )
+  answerSocket(socket, 403, `Forbidden: the origin ${origin} may not open WebSockets on ${route.prefix}\n`)
+}
+
+/** A `ws` route takes the upgrade: its origin policy first, when it has `cors`. */
+function admitUpgrade(
+  context: UpgradeContext,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  route: ResolvedRoute,
+  path: string,
+): void {
+  const check = context.checks.get(route)
+  if (check === undefined) {
+    passUpgrade(context, req, socket, head, route, path)
+    return
+  }
+  const decide = (allowed: boolean): void => {
+    if (allowed) passUpgrade(context, req, socket, head, route, path)
+    else refuseOrigin(context, req, socket, route)
+  }
+  const verdict = check(req)
+  if (typeof verdict === 'boolean') decide(verdict)
+  else void verdict.then(decide)
+}
+
+/**
+ * The route's `pathFilter`/`bypass` gate on an upgrade: whether the proxy took the socket
+ * (`true`), left it (`false`), or lets the route admit it (`undefined`).
+ */
+function gateUpgrade(
+  context: UpgradeContext,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  route: ResolvedRoute,
+  path: string,
+): boolean | undefined {
+  const gate = context.gates.get(route)
+  if (gate === undefined) return undefined
+  const verdict = gate(req, undefined, path)
+  if (verdict instanceof Promise) {
+    // An async `bypass` decides after the other listeners ran: the socket is ours to answer.
+    void verdict.then((settled) => {
+      if (settled === 'take') admitUpgrade(context, req, socket, head, route, path)
+      else if (settled === 'refuse') answerSocket(socket, 404, 'Not Found\n')
+    })
+    return true
+  }
+  if (verdict === 'pass') return false
+  if (verdict === 'refuse') {
+    answerSocket(socket, 404, 'Not Found\n')
+    return true
+  }
+  return verdict === 'done' ? true : undefined
+}
+
 /**
  * The proxy's `'upgrade'` listener: takes the WebSocket handshake of a `ws` route and returns
  * `true`, or returns `false` without touching the socket (the dev server's own sockets). An
@@ -37,28 +133,13 @@ export interface UpgradeHandlerDeps {
  * server.on('upgrade', createUpgradeHandler(deps))
  */
 export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
-  const { matchOf, pipelines, gates, logger, failures, sockets } = deps
   const checks = new Map<ResolvedRoute, UpgradeOriginCheck>()
   for (const route of deps.routes)
     if (route.ws && route.cors) checks.set(route, createUpgradeOriginCheck(route.cors))
+  const context: UpgradeContext = { ...deps, checks }
 
-  function pass(
-    req: IncomingMessage,
-    socket: Duplex,
-    head: Buffer,
-    route: ResolvedRoute,
-    path: string,
-  ): void {
-    if (route.kind === 'mock') {
-      if (!pipelines.get(route)?.mock?.upgrade(req, socket, head, path))
-        answerSocket(socket, 404, 'Not Found\n')
-      return
-    }
-    forwardUpgrade(req, socket, head, route, path, { logger, sockets, failures })
-  }
-
-  function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-    const match = matchOf(req)
+  return function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const match = deps.matchOf(req)
     if (req.headers.upgrade?.toLowerCase() !== 'websocket') {
       // Nothing forwards another protocol (h2c, a made-up one), and a dev server with upgrade
       // listeners of its own leaves such a socket open for good: on a route's path, say no.
@@ -69,67 +150,11 @@ export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
     // Only a `ws` route takes an upgrade, mock or not, so the dev server's HMR socket is never touched.
     if (match === undefined || !match.route.ws) return false
     const { route, path } = match
-    const gate = gates.get(route)
-    if (gate !== undefined) {
-      const verdict = gate(req, undefined, path)
-      if (verdict instanceof Promise) {
-        // An async `bypass` decides after the other listeners ran: the socket is ours to answer.
-        void verdict.then((settled) => {
-          if (settled === 'take') admit(req, socket, head, route, path)
-          else if (settled === 'refuse') answerSocket(socket, 404, 'Not Found\n')
-        })
-        return true
-      }
-      if (verdict === 'pass') return false
-      if (verdict === 'refuse') {
-        answerSocket(socket, 404, 'Not Found\n')
-        return true
-      }
-      if (verdict === 'done') return true
-    }
+    const gated = gateUpgrade(context, req, socket, head, route, path)
+    if (gated !== undefined) return gated
     if (route.kind === 'mock' && !checks.has(route))
-      return pipelines.get(route)?.mock?.upgrade(req, socket, head, path) ?? false
-    admit(req, socket, head, route, path)
+      return deps.pipelines.get(route)?.mock?.upgrade(req, socket, head, path) ?? false
+    admitUpgrade(context, req, socket, head, route, path)
     return true
   }
-
-  /** A `ws` route takes the upgrade: its origin policy first, when it has `cors`. */
-  function admit(
-    req: IncomingMessage,
-    socket: Duplex,
-    head: Buffer,
-    route: ResolvedRoute,
-    path: string,
-  ): void {
-    const check = checks.get(route)
-    if (check === undefined) {
-      pass(req, socket, head, route, path)
-      return
-    }
-    const decide = (allowed: boolean): void => {
-      if (allowed) {
-        pass(req, socket, head, route, path)
-        return
-      }
-      const origin = String(req.headers.origin)
-      // One line per route every 10 s, whatever the origin: a page can try any number of them.
-      logger.limited(
-        'warn',
-        `ws-origin ${route.prefix}`,
-        () =>
-          `WebSocket ${req.url} from ${origin} refused (403): route '${route.prefix}' has \`cors\`, whose origin policy does not allow that page. ` +
-          `Fix: allow it in the route's \`cors.origin\`, e.g. ${allowOriginExample(route.cors?.origin, origin)}`,
-      )
-      answerSocket(
-        socket,
-        403,
-        `Forbidden: the origin ${origin} may not open WebSockets on ${route.prefix}\n`,
-      )
-    }
-    const verdict = check(req)
-    if (typeof verdict === 'boolean') decide(verdict)
-    else void verdict.then(decide)
-  }
-
-  return corsDevProxyUpgrade
 }
