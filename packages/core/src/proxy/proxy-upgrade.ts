@@ -31,15 +31,18 @@ interface UpgradeContext extends UpgradeHandlerDeps {
   readonly checks: ReadonlyMap<ResolvedRoute, UpgradeOriginCheck>
 }
 
+/** One upgrade a `ws` route matched: the handshake, its socket, and the route with its matched path. */
+interface RouteUpgrade {
+  readonly req: IncomingMessage
+  readonly socket: Duplex
+  readonly head: Buffer
+  readonly route: ResolvedRoute
+  readonly path: string
+}
+
 /** The route takes the upgrade: the mock's echo, or the target's socket. */
-function passUpgrade(
-  context: UpgradeContext,
-  req: IncomingMessage,
-  socket: Duplex,
-  head: Buffer,
-  route: ResolvedRoute,
-  path: string,
-): void {
+function passUpgrade(context: UpgradeContext, upgrade: RouteUpgrade): void {
+  const { req, socket, head, route, path } = upgrade
   if (route.kind === 'mock') {
     if (!context.pipelines.get(route)?.mock?.upgrade(req, socket, head, path))
       answerSocket(socket, 404, 'Not Found\n')
@@ -69,24 +72,17 @@ function refuseOrigin(
 }
 
 /** A `ws` route takes the upgrade: its origin policy first, when it has `cors`. */
-function admitUpgrade(
-  context: UpgradeContext,
-  req: IncomingMessage,
-  socket: Duplex,
-  head: Buffer,
-  route: ResolvedRoute,
-  path: string,
-): void {
-  const check = context.checks.get(route)
+function admitUpgrade(context: UpgradeContext, upgrade: RouteUpgrade): void {
+  const check = context.checks.get(upgrade.route)
   if (check === undefined) {
-    passUpgrade(context, req, socket, head, route, path)
+    passUpgrade(context, upgrade)
     return
   }
   const decide = (allowed: boolean): void => {
-    if (allowed) passUpgrade(context, req, socket, head, route, path)
-    else refuseOrigin(context, req, socket, route)
+    if (allowed) passUpgrade(context, upgrade)
+    else refuseOrigin(context, upgrade.req, upgrade.socket, upgrade.route)
   }
-  const verdict = check(req)
+  const verdict = check(upgrade.req)
   if (typeof verdict === 'boolean') decide(verdict)
   else void verdict.then(decide)
 }
@@ -95,21 +91,15 @@ function admitUpgrade(
  * The route's `pathFilter`/`bypass` gate on an upgrade: whether the proxy took the socket
  * (`true`), left it (`false`), or lets the route admit it (`undefined`).
  */
-function gateUpgrade(
-  context: UpgradeContext,
-  req: IncomingMessage,
-  socket: Duplex,
-  head: Buffer,
-  route: ResolvedRoute,
-  path: string,
-): boolean | undefined {
+function gateUpgrade(context: UpgradeContext, upgrade: RouteUpgrade): boolean | undefined {
+  const { req, socket, route, path } = upgrade
   const gate = context.gates.get(route)
   if (gate === undefined) return undefined
   const verdict = gate(req, undefined, path)
   if (verdict instanceof Promise) {
     // An async `bypass` decides after the other listeners ran: the socket is ours to answer.
     void verdict.then((settled) => {
-      if (settled === 'take') admitUpgrade(context, req, socket, head, route, path)
+      if (settled === 'take') admitUpgrade(context, upgrade)
       else if (settled === 'refuse') answerSocket(socket, 404, 'Not Found\n')
     })
     return true
@@ -150,11 +140,12 @@ export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
     // Only a `ws` route takes an upgrade, mock or not, so the dev server's HMR socket is never touched.
     if (match === undefined || !match.route.ws) return false
     const { route, path } = match
-    const gated = gateUpgrade(context, req, socket, head, route, path)
+    const upgrade: RouteUpgrade = { req, socket, head, route, path }
+    const gated = gateUpgrade(context, upgrade)
     if (gated !== undefined) return gated
     if (route.kind === 'mock' && !checks.has(route))
       return deps.pipelines.get(route)?.mock?.upgrade(req, socket, head, path) ?? false
-    admitUpgrade(context, req, socket, head, route, path)
+    admitUpgrade(context, upgrade)
     return true
   }
 }
