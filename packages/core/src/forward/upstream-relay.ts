@@ -14,9 +14,11 @@ import { ResponseTimeoutError, whenBodySent } from './response-deadline.js'
 import { isResponseClosed } from './response-state.js'
 import { mayRetry, refusedStream } from './retry-policy.js'
 
-/** The relay's progress: waiting for the head, relaying the body, or finished. */
+/** The relay's progress, first: the request is sent, no head came yet. */
 export const WAITING = 0
+/** The head went to the client; the body is relayed as it comes. */
 export const RELAYING = 1
+/** Finished: answered, broken off, or abandoned (the client left, a 502 went out instead). */
 export const DONE = 2
 /** The head arrived and an async `proxyRes` hook runs: the body waits, held back. */
 export const HOOKING = 3
@@ -62,6 +64,10 @@ function fireDeadline(relay: UpstreamRelay): void {
  * - an idempotent request whose kept-alive connection the target closed under it is sent once
  *   more (`mayRetry`); any other failure is answered 502/504 (`forward-failures.ts`);
  * - the `proxyRes` hooks see the head first (an async one holds the body back).
+ *
+ * @example
+ * class CountingRelay extends StreamingRelay {} // a subclass: UpstreamRelay itself is abstract
+ * new CountingRelay({ context, req, res, route, dispatch, rewriteLocation, label, path, body }).start(pool.poolFor(route))
  */
 export abstract class UpstreamRelay implements Dispatcher.DispatchHandler {
   readonly context: ForwardContext
