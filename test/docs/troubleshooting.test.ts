@@ -51,7 +51,7 @@ const EXCLUSIONS: ReadonlyArray<{ files: readonly string[]; call: string; reason
     reason: 'passes on the line of missed-fetch-hint.ts',
   },
   {
-    files: ['core/src/create-cors-dev-proxy.ts'],
+    files: ['core/src/proxy/create-cors-dev-proxy.ts'],
     call: 'logger.warn(warning)',
     reason: 'passes on the resolution warnings, found at their warn() calls',
   },
@@ -61,7 +61,7 @@ const EXCLUSIONS: ReadonlyArray<{ files: readonly string[]; call: string; reason
     reason: "passes on hooked-body.ts's warn() lines",
   },
   {
-    files: ['core/src/forward/create-forwarder.ts'],
+    files: ['core/src/forward/forward-failures.ts'],
     call: 'prefix} internal`',
     reason: 'the same shape, for an internal failure (#step-error)',
   },

@@ -15,13 +15,13 @@ export type {
   ResolvedMockRoute,
   ResolvedRoute,
 } from './config/resolved-route.js'
-export type { DevServerHost, DevServerProxy } from './dev-server-proxy.js'
-export { createDevServerProxy } from './dev-server-proxy.js'
 export { isHostAllowed } from './http/allowed-hosts.js'
 export { answerSocket } from './http/answer-socket.js'
+export { publishServerUrl } from './http/server-fetch.js'
 export type { Logger } from './log/logger.js'
 export type { RouteMatch } from './pipeline/match-route.js'
 export { matchRoute, prefixMatches } from './pipeline/match-route.js'
-export type { AppMiddleware, BeforeAppOptions } from './serve-before-app.js'
-export { serveBeforeApp } from './serve-before-app.js'
-export { publishServerUrl } from './server-fetch.js'
+export type { DevServerHost, DevServerProxy } from './proxy/dev-server-proxy.js'
+export { createDevServerProxy } from './proxy/dev-server-proxy.js'
+export type { AppMiddleware, BeforeAppOptions } from './proxy/serve-before-app.js'
+export { serveBeforeApp } from './proxy/serve-before-app.js'

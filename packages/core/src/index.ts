@@ -69,14 +69,13 @@ export type {
 } from './config/options.js'
 export type { CorsMiddleware } from './cors/cors-middleware.js'
 export { createCorsMiddleware } from './cors/cors-middleware.js'
-// The proxy
-export type { CorsDevProxy } from './create-cors-dev-proxy.js'
-export { createCorsDevProxy } from './create-cors-dev-proxy.js'
 export type { HeadersInput } from './http/header-list.js'
 export { isLoopbackOrigin } from './http/loopback-origin.js'
 export type { OpaqueOrigin, ParsedOrigin, TupleOrigin } from './http/parse-origin.js'
 export { isSameOrigin, parseOrigin, serializeOrigin } from './http/parse-origin.js'
 export type { NextFunction, ProxyRequest, ProxyResponse } from './http/proxy-types.js'
+// Server-side code (SSR) calling the same routes
+export { SERVER_URL_VARIABLE, serverFetch, serverUrl } from './http/server-fetch.js'
 // JSONP, server side (the browser helper is '@cors-dev-proxy/core/client')
 export type { JsonpMiddleware, JsonpMiddlewareOptions } from './jsonp/jsonp-middleware.js'
 export { createJsonpMiddleware } from './jsonp/jsonp-middleware.js'
@@ -86,5 +85,6 @@ export type { MockEcho } from './mock/mock-echo.js'
 export type { MockRequestLog } from './mock/mock-log.js'
 export type { RunningMockBackend, StartMockBackendOptions } from './mock/start-mock-backend.js'
 export { startMockBackend } from './mock/start-mock-backend.js'
-// Server-side code (SSR) calling the same routes
-export { SERVER_URL_VARIABLE, serverFetch, serverUrl } from './server-fetch.js'
+// The proxy
+export type { CorsDevProxy } from './proxy/create-cors-dev-proxy.js'
+export { createCorsDevProxy } from './proxy/create-cors-dev-proxy.js'

@@ -88,6 +88,79 @@ function tlsFailure(
   return undefined
 }
 
+/** An upstream failure's status, cause and hint. */
+function failure(status: 502 | 504, cause: string, hint: string, code: string | undefined): UpstreamFailure {
+  return { status, cause, hint, code }
+}
+
+/** The failure of an error code the network or undici gives, or `undefined` for any other code. */
+function codeFailure(code: string | undefined, context: FailureContext): UpstreamFailure | undefined {
+  const { label, target } = context
+  switch (code) {
+    case 'ERR_TOO_MANY_REDIRECTS':
+      return failure(
+        502,
+        'too many redirects',
+        `the server at ${label} redirected more than followRedirects allows (a browser stops at 20): check for a redirect loop`,
+        code,
+      )
+    case 'ECONNREFUSED':
+      return failure(502, 'connection refused', `is the server at ${label} running?`, code)
+    case 'ENOTFOUND':
+      return failure(
+        502,
+        'host not found',
+        `check the host name "${target.hostname}" in the route's target`,
+        code,
+      )
+    case 'EAI_AGAIN':
+      return failure(
+        502,
+        'DNS lookup failed',
+        `no answer for "${target.hostname}" from the name server: check the network, or use an IP address in the target`,
+        code,
+      )
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return failure(502, 'host unreachable', `is ${target.hostname} reachable from this machine?`, code)
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'UND_ERR_SOCKET':
+      return failure(
+        502,
+        'connection closed by the server',
+        `the server at ${label} closed the connection: check its log`,
+        code,
+      )
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return failure(
+        504,
+        'connect timeout',
+        `the server at ${label} did not accept the connection: is the host up?`,
+        code,
+      )
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return failure(
+        504,
+        `no response within ${context.timeout} ms`,
+        `the server at ${label} is slow or stuck: raise the route's \`timeout\` if it needs longer`,
+        code,
+      )
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return failure(
+        502,
+        'response headers too large',
+        `the server at ${label} sent more header bytes than allowed`,
+        code,
+      )
+    case 'UND_ERR_DESTROYED':
+    case 'UND_ERR_CLOSED':
+      return failure(502, 'proxy closed', 'the dev server is shutting down', code)
+  }
+  return undefined
+}
+
 /**
  * Maps an upstream error to a status, a cause and a hint. Statuses follow RFC 9110: 502 when
  * the target is unreachable or its answer unusable (section 15.6.3), 504 only when it did not
@@ -100,12 +173,6 @@ function tlsFailure(
 export function describeUpstreamError(error: unknown, context: FailureContext): UpstreamFailure {
   const code = errorCode(error)
   const { label, target } = context
-  const failure = (status: 502 | 504, cause: string, hint: string): UpstreamFailure => ({
-    status,
-    cause,
-    hint,
-    code,
-  })
   // undici 7 destroys the connection on a `100 Continue` nobody asked for (the proxy never sends
   // `Expect: 100-continue`), before any handler sees the final answer; 'bad response' is the
   // message of that case only (bytes on an idle connection fail no request).
@@ -114,73 +181,31 @@ export function describeUpstreamError(error: unknown, context: FailureContext): 
       502,
       'unexpected 100 Continue',
       `the server at ${label} sent an interim "100 Continue" the request did not ask for, which the proxy's HTTP client (undici) cannot read past: make the server send only its final answer`,
+      code,
     )
   }
-  switch (code) {
-    case 'ERR_TOO_MANY_REDIRECTS':
-      return failure(
-        502,
-        'too many redirects',
-        `the server at ${label} redirected more than followRedirects allows (a browser stops at 20): check for a redirect loop`,
-      )
-    case 'ECONNREFUSED':
-      return failure(502, 'connection refused', `is the server at ${label} running?`)
-    case 'ENOTFOUND':
-      return failure(502, 'host not found', `check the host name "${target.hostname}" in the route's target`)
-    case 'EAI_AGAIN':
-      return failure(
-        502,
-        'DNS lookup failed',
-        `no answer for "${target.hostname}" from the name server: check the network, or use an IP address in the target`,
-      )
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return failure(502, 'host unreachable', `is ${target.hostname} reachable from this machine?`)
-    case 'ECONNRESET':
-    case 'EPIPE':
-    case 'UND_ERR_SOCKET':
-      return failure(
-        502,
-        'connection closed by the server',
-        `the server at ${label} closed the connection: check its log`,
-      )
-    case 'UND_ERR_CONNECT_TIMEOUT':
-    case 'ETIMEDOUT':
-      return failure(
-        504,
-        'connect timeout',
-        `the server at ${label} did not accept the connection: is the host up?`,
-      )
-    case 'UND_ERR_HEADERS_TIMEOUT':
-      return failure(
-        504,
-        `no response within ${context.timeout} ms`,
-        `the server at ${label} is slow or stuck: raise the route's \`timeout\` if it needs longer`,
-      )
-    case 'UND_ERR_HEADERS_OVERFLOW':
-      return failure(
-        502,
-        'response headers too large',
-        `the server at ${label} sent more header bytes than allowed`,
-      )
-    case 'UND_ERR_DESTROYED':
-    case 'UND_ERR_CLOSED':
-      return failure(502, 'proxy closed', 'the dev server is shutting down')
-  }
+  const known = codeFailure(code, context)
+  if (known !== undefined) return known
   // undici's HTTPParserError carries no code when llhttp reports none (bytes that are not HTTP at all).
   const parserError = error instanceof Error && error.name === 'HTTPParserError'
   if (parserError || code?.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
     const scheme =
       target.protocol === 'http:' || target.protocol === 'ws:' ? ' (an HTTPS server needs https://)' : ''
-    return failure(502, 'malformed response', `the server at ${label} did not answer valid HTTP/1.1${scheme}`)
+    return failure(
+      502,
+      'malformed response',
+      `the server at ${label} did not answer valid HTTP/1.1${scheme}`,
+      code,
+    )
   }
   const tls = code === undefined ? undefined : tlsFailure(code, context)
-  if (tls) return failure(502, tls.cause, tls.hint)
+  if (tls) return failure(502, tls.cause, tls.hint, code)
   const detail = code ?? (error instanceof Error ? error.message : String(error))
   return failure(
     502,
     `proxy error (${detail})`,
     `check that the server at ${label} is an HTTP server and works`,
+    code,
   )
 }
 

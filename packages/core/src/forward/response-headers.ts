@@ -13,16 +13,14 @@ export interface ClientConnection {
   rewriteLocation?: LocationRewriter | undefined
   /** The origin the browser used, for an absolute `Location` (see `requestedOrigin`). */
   browserOrigin?: string | undefined
-  /**
-   * The upstream's values are bytes decoded as latin1 (see `headersFromRaw`): a `Location` is
-   * read as UTF-8 to be rewritten, and passed on byte for byte when it is not the target's.
-   */
-  latin1?: boolean | undefined
 }
 
-/** Rewrites one `Location`/`Content-Location` value (see {@link ClientConnection}). */
+/**
+ * Rewrites one `Location`/`Content-Location` value. The upstream's values are bytes decoded as
+ * latin1 (see `headersFromRaw`): a `Location` is read as UTF-8 to be rewritten, and passed on
+ * byte for byte when it is not the target's.
+ */
 function rewrittenLocation(value: string, client: ClientConnection, rewrite: LocationRewriter): string {
-  if (client.latin1 !== true) return rewrite(value, client.browserOrigin)
   const decoded = utf8Value(value)
   const rewritten = rewrite(decoded, client.browserOrigin)
   return rewritten === decoded ? value : rewritten

@@ -61,8 +61,6 @@ export function copyTargetHead(
       (upstream.headers.location !== undefined || upstream.headers['content-location'] !== undefined)
         ? requestedOrigin(req)
         : undefined,
-    // The relay reads the target's header values as latin1 bytes (see `headersFromRaw`).
-    latin1: true,
   })
   // The framing of the original body never goes on `res`: the transform gets the body decoded,
   // and one that answers by itself must not inherit the target's Content-Length.

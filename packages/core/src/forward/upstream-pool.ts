@@ -72,6 +72,135 @@ interface Upstream {
   pool: Dispatcher
 }
 
+/** What the pools of one `createUpstreamPool` keep between requests. */
+interface PoolState {
+  readonly connections: number | null
+  readonly keepAliveTimeout: number
+  readonly byKey: Map<string, Upstream>
+  /** The route objects are resolved once and live as long as the proxy: a direct lookup per request. */
+  byRoute: WeakMap<ResolvedForwardRoute, Upstream>
+  /** Replaced pools finishing their requests, and the one-connection clients of retries. */
+  readonly draining: Set<Dispatcher>
+  /** Routes sharing one agent share its pool, as they would share the agent's sockets. */
+  readonly agentIds: WeakMap<object, number>
+  agents: number
+  closed: boolean
+}
+
+function agentId(state: PoolState, agent: object): number {
+  let id = state.agentIds.get(agent)
+  if (id === undefined) {
+    state.agents += 1
+    id = state.agents
+    state.agentIds.set(agent, id)
+  }
+  return id
+}
+
+function newPool(state: PoolState, upstream: Omit<Upstream, 'pool'>): Dispatcher {
+  const { agent } = upstream
+  const options = {
+    connections: agent === undefined ? state.connections : agent.connections,
+    // An agent without keepAlive: a connection per request (undici closes it after the answer).
+    ...(agent !== undefined && !agent.keepAlive ? { pipelining: 0 } : {}),
+    keepAliveTimeout: upstream.learner.timeout,
+    bodyTimeout: 0,
+    headersTimeout: 0,
+    connect: upstream.connect,
+    ...(upstream.allowH2 ? { allowH2: true } : {}),
+  }
+  if (upstream.redirects > 0) return createRedirectDispatcher(upstream.origin, upstream.redirects, options)
+  // HTTP/2 offered: one connection carries the requests in flight (see createMultiplexedPool).
+  if (upstream.allowH2) return createMultiplexedPool(upstream.origin, options, () => upstream.protocol)
+  return new Pool(upstream.origin, options)
+}
+
+/** Closes a dispatcher once its requests are done; `close()` destroys it if still open then. */
+function drain(state: PoolState, dispatcher: Dispatcher): void {
+  state.draining.add(dispatcher)
+  dispatcher
+    .close()
+    .catch(() => undefined)
+    .finally(() => state.draining.delete(dispatcher))
+}
+
+/** What tells two routes' upstreams apart: origin, TLS check, HTTP/2 offer, socket, redirects, agent. */
+function upstreamKey(
+  state: PoolState,
+  route: ResolvedForwardRoute,
+  origin: string,
+  allowH2: boolean,
+): string {
+  const { socketPath, followRedirects: redirects, agent } = route
+  return `${origin} ${route.secure ? 'verified' : 'unverified'}${allowH2 ? ' h2' : ''}${socketPath === undefined ? '' : ` unix:${socketPath}`}${redirects > 0 ? ` redirects:${redirects}` : ''}${agent === undefined ? '' : ` agent:${agentId(state, agent.source)}`}`
+}
+
+/** A new upstream for the route's target: its connector (learning keep-alive, noting the protocol) and its pool. */
+function createUpstream(
+  state: PoolState,
+  route: ResolvedForwardRoute,
+  origin: string,
+  allowH2: boolean,
+): Upstream {
+  const agent = route.agent
+  const learner = createKeepAliveLearner(state.keepAliveTimeout)
+  // The pool reads the upstream's protocol as connections report it: it must see this object.
+  const created: Omit<Upstream, 'pool'> & { pool?: Dispatcher } = {
+    origin,
+    connect: createUpstreamConnector({
+      secure: route.secure,
+      onIdleClose(idleMs) {
+        if (!learner.observe(idleMs) || state.closed || created.pool === undefined) return
+        const old = created.pool
+        created.pool = newPool(state, created)
+        drain(state, old)
+      },
+      allowH2,
+      onProtocol(protocol) {
+        created.protocol = protocol
+      },
+      socketPath: route.socketPath,
+      tls: agent?.tls,
+    }),
+    learner,
+    allowH2,
+    redirects: route.followRedirects,
+    agent,
+    protocol: undefined,
+  }
+  created.pool = newPool(state, created)
+  return created as Upstream
+}
+
+function openUpstream(state: PoolState, route: ResolvedForwardRoute): Upstream {
+  const origin = httpOrigin(route.target)
+  // Only TLS negotiates HTTP/2: an http: target shares the HTTP/1.1 pool whatever `http2` says.
+  const allowH2 = route.http2 && origin.startsWith('https:')
+  const key = upstreamKey(state, route, origin, allowH2)
+  let upstream = state.byKey.get(key)
+  if (upstream === undefined) {
+    upstream = createUpstream(state, route, origin, allowH2)
+    state.byKey.set(key, upstream)
+  }
+  state.byRoute.set(route, upstream)
+  return upstream
+}
+
+const upstreamOf = (state: PoolState, route: ResolvedForwardRoute): Upstream =>
+  state.byRoute.get(route) ?? openUpstream(state, route)
+
+/** A one-connection client to the route's target, for a retry (see `dispatchFresh`). */
+function freshClient(state: PoolState, route: ResolvedForwardRoute): Client {
+  const upstream = upstreamOf(state, route)
+  return new Client(upstream.origin, {
+    keepAliveTimeout: upstream.learner.timeout,
+    bodyTimeout: 0,
+    headersTimeout: 0,
+    connect: upstream.connect,
+    ...(upstream.allowH2 ? { allowH2: true } : {}),
+  })
+}
+
 /**
  * Creates the upstream connection pools. Connections are kept alive and reused: a proxy that
  * opens one connection per request (as Vite's does) reaches about a third of the throughput;
@@ -81,7 +210,7 @@ interface Upstream {
  *
  * Timeouts: undici's own are off (`bodyTimeout` and `headersTimeout` 0): an event stream or a
  * long poll may stay idle for as long as the target likes, and the route's `timeout` is a timer
- * of the forwarder's, per request (see `DirectRelay.start`), since undici's tick coarsely.
+ * of the forwarder's, per request (see `UpstreamRelay.start`), since undici's tick coarsely.
  *
  * Idle connections are kept `keepAliveTimeout` ms, or less once the target is seen closing them
  * sooner without saying so (see `createKeepAliveLearner`): the pool of that target is then
@@ -93,139 +222,41 @@ interface Upstream {
  * await pools.close()
  */
 export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamPool {
-  const connections = options.connections ?? null
-  const keepAliveTimeout = options.keepAliveTimeout ?? 4_000
-  const byKey = new Map<string, Upstream>()
-  // The route objects are resolved once and live as long as the proxy: a direct lookup per request.
-  let byRoute = new WeakMap<ResolvedForwardRoute, Upstream>()
-  // Replaced pools finishing their requests, and the one-connection clients of retries.
-  const draining = new Set<Dispatcher>()
-  // Routes sharing one agent share its pool, as they would share the agent's sockets.
-  const agentIds = new WeakMap<object, number>()
-  let agents = 0
-  const agentId = (agent: object): number => {
-    let id = agentIds.get(agent)
-    if (id === undefined) {
-      agents += 1
-      id = agents
-      agentIds.set(agent, id)
-    }
-    return id
+  const state: PoolState = {
+    connections: options.connections ?? null,
+    keepAliveTimeout: options.keepAliveTimeout ?? 4_000,
+    byKey: new Map(),
+    byRoute: new WeakMap(),
+    draining: new Set(),
+    agentIds: new WeakMap(),
+    agents: 0,
+    closed: false,
   }
-  let closed = false
-
-  function newPool(upstream: Omit<Upstream, 'pool'>): Dispatcher {
-    const { agent } = upstream
-    const options = {
-      connections: agent === undefined ? connections : agent.connections,
-      // An agent without keepAlive: a connection per request (undici closes it after the answer).
-      ...(agent !== undefined && !agent.keepAlive ? { pipelining: 0 } : {}),
-      keepAliveTimeout: upstream.learner.timeout,
-      bodyTimeout: 0,
-      headersTimeout: 0,
-      connect: upstream.connect,
-      ...(upstream.allowH2 ? { allowH2: true } : {}),
-    }
-    if (upstream.redirects > 0) return createRedirectDispatcher(upstream.origin, upstream.redirects, options)
-    // HTTP/2 offered: one connection carries the requests in flight (see createMultiplexedPool).
-    if (upstream.allowH2) return createMultiplexedPool(upstream.origin, options, () => upstream.protocol)
-    return new Pool(upstream.origin, options)
-  }
-
-  /** Closes a dispatcher once its requests are done; `close()` destroys it if still open then. */
-  function drain(dispatcher: Dispatcher): void {
-    draining.add(dispatcher)
-    dispatcher
-      .close()
-      .catch(() => undefined)
-      .finally(() => draining.delete(dispatcher))
-  }
-
-  function open(route: ResolvedForwardRoute): Upstream {
-    const origin = httpOrigin(route.target)
-    // Only TLS negotiates HTTP/2: an http: target shares the HTTP/1.1 pool whatever `http2` says.
-    const allowH2 = route.http2 && origin.startsWith('https:')
-    const socketPath = route.socketPath
-    const redirects = route.followRedirects
-    const agent = route.agent
-    const key = `${origin} ${route.secure ? 'verified' : 'unverified'}${allowH2 ? ' h2' : ''}${socketPath === undefined ? '' : ` unix:${socketPath}`}${redirects > 0 ? ` redirects:${redirects}` : ''}${agent === undefined ? '' : ` agent:${agentId(agent.source)}`}`
-    let upstream = byKey.get(key)
-    if (upstream === undefined) {
-      const learner = createKeepAliveLearner(keepAliveTimeout)
-      const onIdleClose = (idleMs: number): void => {
-        if (!learner.observe(idleMs) || closed || upstream === undefined) return
-        const old = upstream.pool
-        upstream.pool = newPool(upstream)
-        drain(old)
-      }
-      const onProtocol = (protocol: string): void => {
-        if (upstream !== undefined) upstream.protocol = protocol
-      }
-      const connect = createUpstreamConnector({
-        secure: route.secure,
-        onIdleClose,
-        allowH2,
-        onProtocol,
-        socketPath,
-        tls: agent?.tls,
-      })
-      // The pool reads the upstream's protocol as connections report it: it must see this object.
-      const created: Omit<Upstream, 'pool'> & { pool?: Dispatcher } = {
-        origin,
-        connect,
-        learner,
-        allowH2,
-        redirects,
-        agent,
-        protocol: undefined,
-      }
-      created.pool = newPool(created)
-      upstream = created as Upstream
-      byKey.set(key, upstream)
-    }
-    byRoute.set(route, upstream)
-    return upstream
-  }
-
-  const upstreamOf = (route: ResolvedForwardRoute): Upstream => byRoute.get(route) ?? open(route)
-
-  /** A one-connection client to the route's target, for a retry (see `dispatchFresh`). */
-  function freshClient(route: ResolvedForwardRoute): Client {
-    const upstream = upstreamOf(route)
-    return new Client(upstream.origin, {
-      keepAliveTimeout: upstream.learner.timeout,
-      bodyTimeout: 0,
-      headersTimeout: 0,
-      connect: upstream.connect,
-      ...(upstream.allowH2 ? { allowH2: true } : {}),
-    })
-  }
-
   return {
     protocolFor(route) {
-      return upstreamOf(route).protocol
+      return upstreamOf(state, route).protocol
     },
     poolFor(route) {
-      return upstreamOf(route).pool
+      return upstreamOf(state, route).pool
     },
     dispatchFresh(route, dispatchOptions, handler) {
-      const client = freshClient(route)
+      const client = freshClient(state, route)
       client.dispatch(dispatchOptions, handler)
       // Closes the connection once this one request, body included, is done.
-      drain(client)
+      drain(state, client)
     },
     keepAliveTimeoutFor(route) {
-      return upstreamOf(route).learner.timeout
+      return upstreamOf(state, route).learner.timeout
     },
     get size() {
-      return byKey.size
+      return state.byKey.size
     },
     async close() {
-      closed = true
-      const dispatchers = [...[...byKey.values()].map((upstream) => upstream.pool), ...draining]
-      byKey.clear()
-      draining.clear()
-      byRoute = new WeakMap()
+      state.closed = true
+      const dispatchers = [...[...state.byKey.values()].map((upstream) => upstream.pool), ...state.draining]
+      state.byKey.clear()
+      state.draining.clear()
+      state.byRoute = new WeakMap()
       await Promise.all(dispatchers.map((dispatcher) => dispatcher.destroy().catch(() => undefined)))
     },
   }

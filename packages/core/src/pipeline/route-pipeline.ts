@@ -8,7 +8,8 @@
  * request on, or `next(error)` to leave the chain (the error goes to the dev server's
  * `next`, as in connect). Steps never throw on purpose; a throw is passed on like `next(error)`.
  *
- * Order, and where the other steps go (`createRoutePipeline` below, before the terminal step):
+ * Order, and where the other steps go (`createRoutePipeline` in proxy/create-route-pipeline.ts,
+ * before the terminal step):
  * 1. CORS, when `route.cors` is set: first, so its headers are on every response of the route,
  *    the forwarder's and the error answers included, and so it can answer a preflight (204)
  *    before anything is forwarded. With `preflightContinue` it calls `next()` instead.
@@ -16,7 +17,8 @@
  * 2. JSONP, when `route.jsonp` is set: takes over a GET carrying the callback parameter by
  *    intercepting the next step's answer (the target's or the mock's) and wrapping it.
  * 3. The terminal step: the mock backend when `route.mock` is set (it replaces the forwarder),
- *    else the forwarder (`forwardRequest`). It always answers and never calls `next`.
+ *    else the forwarder (`createForwarder`, forward/create-forwarder.ts). It always answers and never
+ *    calls `next`.
  */
 import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 

@@ -8,7 +8,8 @@ const src = fileURLToPath(new URL('../../src', import.meta.url))
 /**
  * The layers of `packages/core/src` and what each may import, lowest first (ARCHITECTURE.md
  * explains them). A folder imports its own files and the folders listed here, never a layer
- * above it; the root files (the proxy, the public entry points) sit on top.
+ * above it; `proxy/` (the composition root) wires every layer together, and the root files
+ * (the public entry points) sit on top of it.
  */
 const LAYERS: Readonly<Record<string, readonly string[]>> = {
   http: [],
@@ -22,7 +23,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   mock: ['http', 'config', 'log', 'browser', 'pipeline', 'cors', 'jsonp'],
   client: [],
   inspector: ['http', 'config', 'log', 'browser', 'pipeline', 'client'],
-  '.': [
+  proxy: [
     'http',
     'config',
     'log',
@@ -35,7 +36,24 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'client',
     'inspector',
   ],
+  '.': [
+    'http',
+    'config',
+    'log',
+    'browser',
+    'pipeline',
+    'cors',
+    'forward',
+    'jsonp',
+    'mock',
+    'client',
+    'inspector',
+    'proxy',
+  ],
 }
+
+/** The public entry points: the only files outside `proxy/` that may import it. */
+const ENTRY_POINTS = ['index.ts', 'adapter.ts']
 
 describe('the layers of packages/core/src', () => {
   const graph = readImportGraph(src)
@@ -60,8 +78,20 @@ describe('the layers of packages/core/src', () => {
     expect(replacing).toEqual(['http/response-head.ts'])
   })
 
-  it('keeps at most 10 files at the root', () => {
-    expect([...graph.keys()].filter((file) => !file.includes('/')).length).toBeLessThanOrEqual(10)
+  it('keeps at most four files at the root, the entry points among them', () => {
+    const root = [...graph.keys()].filter((file) => !file.includes('/'))
+    expect(root.length).toBeLessThanOrEqual(4)
+    expect(root).toEqual(expect.arrayContaining(ENTRY_POINTS))
+  })
+
+  it('lets only the entry points import the composition root, proxy/', () => {
+    const importers = [...graph]
+      .filter(
+        ([file, imports]) =>
+          !file.startsWith('proxy/') && imports.some((target) => target.startsWith('proxy/')),
+      )
+      .map(([file]) => file)
+    expect(importers.sort()).toEqual(ENTRY_POINTS.slice().sort())
   })
 })
 

@@ -10,9 +10,9 @@ import {
 } from '../../../../test/support/servers.js'
 import type { CorsOptions } from '../../src/config/cors-options.js'
 import { type ResolvedCorsOptions, resolveCorsOptions } from '../../src/config/resolve-cors-options.js'
-import { createCorsDevProxy } from '../../src/create-cors-dev-proxy.js'
 import { mergeVary, varyNames } from '../../src/http/vary.js'
 import type { CorsDevProxyOptions, Routes } from '../../src/index.js'
+import { createCorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
 import { referenceDecision } from '../support/reference-cors.js'
 
 const PAGE = 'http://localhost:5173'

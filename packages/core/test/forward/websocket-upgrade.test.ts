@@ -8,8 +8,8 @@ import WebSocket, { WebSocketServer } from 'ws'
 import { serveProxy } from '../../../../test/support/proxy-server.js'
 import { captureLogSink, collectBody, listen } from '../../../../test/support/servers.js'
 import { localhostCertificate } from '../../../../test/support/tls.js'
-import { type CorsDevProxy, createCorsDevProxy } from '../../src/create-cors-dev-proxy.js'
 import type { CorsDevProxyOptions, Routes } from '../../src/index.js'
+import { type CorsDevProxy, createCorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
 
 const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {

@@ -4,7 +4,7 @@ import { captureLogSink, listen, openRequest, sendRequest } from '../../../../te
 import { checkCors } from '../../src/browser/check-cors.js'
 import type { CorsDevProxyOptions, Routes } from '../../src/config/options.js'
 import { resolveOptions } from '../../src/config/resolve-options.js'
-import { createDevServerProxy } from '../../src/dev-server-proxy.js'
+import { createDevServerProxy } from '../../src/proxy/dev-server-proxy.js'
 
 const cleanup: Array<() => Promise<void> | void> = []
 afterEach(async () => {

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket, { WebSocketServer } from 'ws'
 import { serveProxy } from '../../../../test/support/proxy-server.js'
 import { collectBody, listen, openRequest } from '../../../../test/support/servers.js'
-import { createCorsDevProxy } from '../../src/create-cors-dev-proxy.js'
 import type { Routes } from '../../src/index.js'
+import { createCorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
 
 const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {

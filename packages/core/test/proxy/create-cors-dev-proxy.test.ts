@@ -4,16 +4,16 @@ import { createRequire } from 'node:module'
 import { stripVTControlCharacters } from 'node:util'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
-import { serveProxy } from '../../../test/support/proxy-server.js'
+import { serveProxy } from '../../../../test/support/proxy-server.js'
 import {
   captureLogSink,
   collectBody,
   listen,
   sendHttp2Request,
   sendRequest,
-} from '../../../test/support/servers.js'
-import { CorsDevProxyError } from '../src/config/errors.js'
-import { createCorsDevProxy } from '../src/create-cors-dev-proxy.js'
+} from '../../../../test/support/servers.js'
+import { CorsDevProxyError } from '../../src/config/errors.js'
+import { createCorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
 
 /** connect 3 has no types of its own: the part of its app these tests use. */
 interface ConnectApp {

@@ -1,11 +1,11 @@
-import type { ResolvedForwardRoute, ResolvedRoute } from './config/resolved-route.js'
-import { withCorsDiagnostics } from './cors/cors-diagnostics.js'
-import { createCorsRouteStep } from './cors/cors-route-step.js'
-import { createForwarder } from './forward/create-forwarder.js'
-import type { ForwardDeps } from './forward/forward-request.js'
-import { createJsonpRouteStep } from './jsonp/jsonp-route-step.js'
-import { createMockRouteStep, type MockRouteStep } from './mock/mock-route-step.js'
-import { composeSteps, type RoutePipeline, type RouteStep } from './pipeline/route-pipeline.js'
+import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
+import { withCorsDiagnostics } from '../cors/cors-diagnostics.js'
+import { createCorsRouteStep } from '../cors/cors-route-step.js'
+import { createForwarder } from '../forward/create-forwarder.js'
+import type { ForwardDeps } from '../forward/forward-context.js'
+import { createJsonpRouteStep } from '../jsonp/jsonp-route-step.js'
+import { createMockRouteStep, type MockRouteStep } from '../mock/mock-route-step.js'
+import { composeSteps, type RoutePipeline, type RouteStep } from '../pipeline/route-pipeline.js'
 
 /** A route's pipeline, with the mock step of a `mock` route kept for upgrades and `close()`. */
 export interface BuiltRoutePipeline {
@@ -19,14 +19,6 @@ export interface BuiltRoutePipeline {
 
 /** What the steps need from the proxy: the upstream pools, the logger, the failure log. */
 export type RoutePipelineDeps = ForwardDeps
-
-/** The forwarder as a step: the terminal step of every route with a target. */
-function createForwardStep(route: ResolvedForwardRoute, deps: RoutePipelineDeps): RouteStep {
-  const forward = createForwarder(route, deps)
-  return function forwardStep(req, res, _next, path) {
-    forward(req, res, path)
-  }
-}
 
 /**
  * Builds a route's pipeline once from its resolved options (nothing is validated here: the
@@ -45,7 +37,7 @@ export function createRoutePipeline(route: ResolvedRoute, deps: RoutePipelineDep
   const jsonp = createJsonpRouteStep(route, deps.logger)
   if (jsonp !== undefined) steps.push(jsonp)
   const mock = route.kind === 'mock' ? createMockRouteStep(route, deps.logger.warn) : undefined
-  const terminal = mock?.step ?? createForwardStep(route as ResolvedForwardRoute, deps)
+  const terminal = mock?.step ?? createForwarder(route as ResolvedForwardRoute, deps)
   // Without `cors`, answers to cross-origin pages are checked as the browser will check them.
   steps.push(cors === undefined ? withCorsDiagnostics(terminal, route, deps.logger) : terminal)
   return { run: composeSteps(steps), mock }

@@ -3,8 +3,8 @@ import { createServer } from 'node:http'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket, { WebSocketServer } from 'ws'
-import { captureLogSink, listen, sendRequest } from '../../../test/support/servers.js'
-import { type CorsDevProxyOptions, createCorsDevProxy } from '../src/index.js'
+import { captureLogSink, listen, sendRequest } from '../../../../test/support/servers.js'
+import { type CorsDevProxyOptions, createCorsDevProxy } from '../../src/index.js'
 
 // http-proxy-middleware's WebSocket wiring for `app.use(proxy)` alone (README "WebSocket" and
 // "External WebSocket upgrade"; http-proxy-middleware.ts, catchUpgradeRequest): the first HTTP

@@ -1,13 +1,9 @@
 import { joinTargetPath } from '../config/path-rewrite.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
-import type { Logger } from '../log/logger.js'
-import type { RequestNotes } from '../pipeline/request-notes.js'
-import type { FailureLog } from './failure-log.js'
 import type { OutgoingParts } from './hook-runner.js'
 import type { RequestBody } from './request-body.js'
 import { buildUpstreamHeaders } from './request-headers.js'
-import type { UpstreamPool } from './upstream-pool.js'
 
 /**
  * The path and headers of the upstream request, before the `proxyReq` hooks: the rewritten path
@@ -29,16 +25,4 @@ export function outgoingParts(
     headers['content-length'] = String(body.bytes.byteLength)
   }
   return { path: joinTargetPath(routed.target, rewritten), headers }
-}
-
-/** What the forwarder needs besides the route. */
-export interface ForwardDeps {
-  pool: UpstreamPool
-  logger: Logger
-  /** Upstream failures per target: the first at once, then summaries, then the recovery. */
-  failures: FailureLog
-  /** Where the forwarder notes each request's upstream URL, for the debug line and the inspector. */
-  hops?: RequestNotes<string>
-  /** Where the forwarder notes when the upstream's response head arrived (`performance.now()`), for the inspector. */
-  heads?: RequestNotes<number>
 }

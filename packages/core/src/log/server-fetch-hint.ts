@@ -1,4 +1,4 @@
-import type { Logger } from './log/logger.js'
+import type { Logger } from './logger.js'
 
 /** A proxy that wants to hear of server-side fetches of its paths. */
 interface Listener {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { NextFunction, ProxyRequest, ProxyResponse } from './http/proxy-types.js'
+import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 
 type Middleware = (req: ProxyRequest, res: ProxyResponse, next?: NextFunction) => void
 type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean

@@ -1,11 +1,11 @@
 import { createServer } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { captureLogSink, listen, sendRequest } from '../../../test/support/servers.js'
-import { resolveOptions } from '../src/config/resolve-options.js'
-import { createRoutePipeline } from '../src/create-route-pipeline.js'
-import { createFailureLog } from '../src/forward/failure-log.js'
-import { createUpstreamPool } from '../src/forward/upstream-pool.js'
-import { createLogger } from '../src/log/logger.js'
+import { captureLogSink, listen, sendRequest } from '../../../../test/support/servers.js'
+import { resolveOptions } from '../../src/config/resolve-options.js'
+import { createFailureLog } from '../../src/forward/failure-log.js'
+import { createUpstreamPool } from '../../src/forward/upstream-pool.js'
+import { createLogger } from '../../src/log/logger.js'
+import { createRoutePipeline } from '../../src/proxy/create-route-pipeline.js'
 
 const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {

@@ -1,21 +1,21 @@
 import type { EventEmitter } from 'node:events'
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { consoleLogSink } from './config/defaults.js'
-import type { LogSink } from './config/options.js'
-import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './config/resolved-route.js'
-import { buildCorsDevProxy } from './create-cors-dev-proxy.js'
-import { answerSocket } from './http/answer-socket.js'
-import type { NextFunction, ProxyRequest, ProxyResponse } from './http/proxy-types.js'
-import { CLIENT_SCRIPTS, OVERLAY_CLIENT_PATH } from './inspector/client-scripts.js'
-import { createInspectorEndpoints, type InspectorEndpoints } from './inspector/inspector-endpoints.js'
-import { isInspectorPath } from './inspector/inspector-guard.js'
-import { createExchangeRecorder } from './inspector/record-exchange.js'
-import { describeRoutes } from './log/describe-routes.js'
-import { createLogger, type Logger } from './log/logger.js'
-import { refuseConnectOn } from './pipeline/refuse-request.js'
-import { loopbackUrl, publishServerUrl } from './server-fetch.js'
-import { watchServerFetches } from './server-fetch-hint.js'
+import { consoleLogSink } from '../config/defaults.js'
+import type { LogSink } from '../config/options.js'
+import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from '../config/resolved-route.js'
+import { answerSocket } from '../http/answer-socket.js'
+import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { loopbackUrl, publishServerUrl } from '../http/server-fetch.js'
+import { CLIENT_SCRIPTS, OVERLAY_CLIENT_PATH } from '../inspector/client-scripts.js'
+import { createInspectorEndpoints, type InspectorEndpoints } from '../inspector/inspector-endpoints.js'
+import { isInspectorPath } from '../inspector/inspector-guard.js'
+import { createExchangeRecorder } from '../inspector/record-exchange.js'
+import { describeRoutes } from '../log/describe-routes.js'
+import { createLogger, type Logger } from '../log/logger.js'
+import { watchServerFetches } from '../log/server-fetch-hint.js'
+import { refuseConnectOn } from '../pipeline/refuse-request.js'
+import { buildCorsDevProxy, type EngineProxy } from './create-cors-dev-proxy.js'
 
 /** What an adapter tells the set-up about its dev server. */
 export interface DevServerHost {
@@ -89,6 +89,29 @@ export interface DevServerProxy {
 }
 
 /**
+ * The dev server's `'upgrade'` listener: the dev server's own sockets left alone, its host
+ * check applied, and what no route takes handed back (`unclaimedUpgrade`).
+ */
+function devServerUpgrade(proxy: EngineProxy, host: DevServerHost) {
+  return function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (host.isOwnUpgrade?.(req)) return
+    const match = proxy.matchOf(req)
+    // A route takes its path's WebSockets when it has `ws`, and its path's other upgrades
+    // always (the proxy refuses them, where the dev server would leave the socket hanging).
+    const websocket = req.headers.upgrade?.toLowerCase() === 'websocket'
+    if (match === undefined || (websocket && !match.route.ws)) {
+      host.unclaimedUpgrade?.(req, socket)
+      return
+    }
+    if (host.isAllowedUpgrade !== undefined && !host.isAllowedUpgrade(req)) {
+      answerSocket(socket, 403, 'Invalid Host header')
+      return
+    }
+    if (!proxy.upgrade(req, socket, head)) host.unclaimedUpgrade?.(req, socket)
+  }
+}
+
+/**
  * Does the set-up every adapter needs, once: one logger (the user's `logger`, else the dev
  * server's sink), the proxy built from the configuration the adapter resolved when the user
  * called it, the `upgrade` listener (leaving the dev server's own sockets alone and applying its
@@ -109,6 +132,7 @@ export function createDevServerProxy(
   const recorder = resolved.inspector === undefined ? undefined : createExchangeRecorder(resolved.inspector)
   const proxy = buildCorsDevProxy(resolved, logger, recorder)
   const { server } = host
+  const upgrade = devServerUpgrade(proxy, host)
   let ownServer: EventEmitter | undefined = server
   // Everything under /__cors-dev-proxy/ (the inspector, the overlay's script and `explain`),
   // answered before any route, a route on '/' included.
@@ -132,23 +156,6 @@ export function createDevServerProxy(
           else proxy.middleware(req, res, next)
         }
 
-  function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    if (host.isOwnUpgrade?.(req)) return
-    const match = proxy.matchOf(req)
-    // A route takes its path's WebSockets when it has `ws`, and its path's other upgrades
-    // always (the proxy refuses them, where the dev server would leave the socket hanging).
-    const websocket = req.headers.upgrade?.toLowerCase() === 'websocket'
-    if (match === undefined || (websocket && !match.route.ws)) {
-      host.unclaimedUpgrade?.(req, socket)
-      return
-    }
-    if (host.isAllowedUpgrade !== undefined && !host.isAllowedUpgrade(req)) {
-      answerSocket(socket, 403, 'Invalid Host header')
-      return
-    }
-    if (!proxy.upgrade(req, socket, head)) host.unclaimedUpgrade?.(req, socket)
-  }
-
   const claims = (req: { readonly url?: string | undefined }) =>
     proxy.matchOf(req) !== undefined || (endpoints !== undefined && isInspectorPath(req.url))
   const stopWatching = watchServerFetches({ claims, logger, alternative: host.serverFetchAlternative })
@@ -163,7 +170,7 @@ export function createDevServerProxy(
     if (attached.has(server)) return
     attached.add(server)
     ownServer ??= server
-    server.on('upgrade', corsDevProxyUpgrade)
+    server.on('upgrade', upgrade)
     // Node resets a CONNECT without a word when nobody listens: say 400 instead (never a tunnel).
     refuseConnectOn(server)
     server.once('close', () => void close())

@@ -2,9 +2,9 @@ import { createServer, request, type Server } from 'node:http'
 import connect from 'connect'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
-import { listen, type StartedServer } from '../../../test/support/servers.js'
-import type { NextFunction, ProxyRequest, ProxyResponse } from '../src/http/proxy-types.js'
-import { type AppMiddleware, serveBeforeApp } from '../src/serve-before-app.js'
+import { listen, type StartedServer } from '../../../../test/support/servers.js'
+import type { NextFunction, ProxyRequest, ProxyResponse } from '../../src/http/proxy-types.js'
+import { type AppMiddleware, serveBeforeApp } from '../../src/proxy/serve-before-app.js'
 
 type Middleware = AppMiddleware
 type App = ((req: ProxyRequest, res: ProxyResponse) => void) & { use(fn: unknown): unknown }

@@ -2,9 +2,9 @@ import { createServer } from 'node:http'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket, WebSocketServer } from 'ws'
-import { captureLogSink, listen, sendRequest } from '../../../test/support/servers.js'
-import { resolveOptions } from '../src/config/resolve-options.js'
-import { createDevServerProxy, type DevServerHost } from '../src/dev-server-proxy.js'
+import { captureLogSink, listen, sendRequest } from '../../../../test/support/servers.js'
+import { resolveOptions } from '../../src/config/resolve-options.js'
+import { createDevServerProxy, type DevServerHost } from '../../src/proxy/dev-server-proxy.js'
 
 const cleanup: Array<() => Promise<void> | void> = []
 afterEach(async () => {

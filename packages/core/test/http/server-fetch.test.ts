@@ -4,10 +4,15 @@
 import { createServer, type Server } from 'node:http'
 import { createSecureServer } from 'node:http2'
 import { afterEach, describe, expect, it } from 'vitest'
-import { captureLogSink, listen, type StartedServer } from '../../../test/support/servers.js'
-import { localhostCertificate } from '../../../test/support/tls.js'
-import { createDevServerProxy, type DevServerHost, publishServerUrl, resolveOptions } from '../src/adapter.js'
-import { type Routes, SERVER_URL_VARIABLE, serverFetch, serverUrl } from '../src/index.js'
+import { captureLogSink, listen, type StartedServer } from '../../../../test/support/servers.js'
+import { localhostCertificate } from '../../../../test/support/tls.js'
+import {
+  createDevServerProxy,
+  type DevServerHost,
+  publishServerUrl,
+  resolveOptions,
+} from '../../src/adapter.js'
+import { type Routes, SERVER_URL_VARIABLE, serverFetch, serverUrl } from '../../src/index.js'
 
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import type { EventEmitter } from 'node:events'
-import type { NextFunction, ProxyRequest, ProxyResponse } from './http/proxy-types.js'
+import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 
 /** A connect/Express middleware: the proxy's, and the dev server's checks. */
 export type AppMiddleware = (req: ProxyRequest, res: ProxyResponse, next: NextFunction) => void

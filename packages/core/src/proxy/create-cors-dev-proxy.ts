@@ -1,0 +1,338 @@
+/*
+ * The composition root: what wires a proxy together. A request's path through the core, each
+ * file once (ARCHITECTURE.md has each step's details):
+ *
+ * 1. proxy/serve-before-app.ts: the dev server's own checks, then the proxy, before its app;
+ * 2. proxy/dev-server-proxy.ts: the inspector's paths, else the proxy's middleware;
+ * 3. proxy/create-cors-dev-proxy.ts (here): a non-origin-form target refused, the route
+ *    matched once, its gate, the debug line and the inspector's record armed, the pipeline run;
+ * 4. pipeline/route-pipeline.ts: the route's steps, CORS, JSONP, then the forwarder (or mock);
+ * 5. forward/create-forwarder.ts: prepare the body, rewrite the path, send;
+ * 6. forward/upstream-relay.ts: the target's pool, the deadline, one retry, the answer's head
+ *    and the `proxyRes` hooks;
+ * 7. forward/streaming-relay.ts (collecting-relay.ts for `transformResponse`): the answer
+ *    written to the client.
+ *
+ * What fails on the way is answered by forward/forward-failures.ts, never thrown.
+ */
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { consoleLogSink } from '../config/defaults.js'
+import type { CorsDevProxyConfig } from '../config/define-config.js'
+import type { CorsDevProxyOptions, Routes } from '../config/options.js'
+import { resolveOptions } from '../config/resolve-options.js'
+import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from '../config/resolved-route.js'
+import { isOriginFunctionError } from '../cors/cors-route-step.js'
+import { createFailureLog } from '../forward/failure-log.js'
+import { hasBody } from '../forward/request-body.js'
+import { createUpstreamPool } from '../forward/upstream-pool.js'
+import { lingerBeforeClose } from '../http/linger-close.js'
+import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { sendText } from '../http/send-text.js'
+import type { ExchangeRecorder } from '../inspector/record-exchange.js'
+import { describeExchange } from '../log/describe-routes.js'
+import { createLogger, type Logger } from '../log/logger.js'
+import { createRequestMatcher, type RequestMatcher, type RouteMatch } from '../pipeline/match-route.js'
+import { refuseConnect, refuseRequest } from '../pipeline/refuse-request.js'
+import type { RequestNotes } from '../pipeline/request-notes.js'
+import { createRouteGate, type GateVerdict, type RouteGate } from '../pipeline/route-gate.js'
+import { subscribeUpgradeOnFirstRequest } from './auto-upgrade.js'
+import {
+  type BuiltRoutePipeline,
+  createRoutePipeline,
+  type RoutePipelineDeps,
+} from './create-route-pipeline.js'
+import { createUpgradeHandler } from './proxy-upgrade.js'
+
+/** The proxy engine: a middleware for HTTP requests, an upgrade handler for WebSockets, and `close`. */
+export interface CorsDevProxy {
+  /**
+   * A connect/Express middleware that also works as the bare request handler of `http`,
+   * `https` and `http2` (compatibility API) servers. A request no route matches goes to
+   * `next()`, or is answered 404 when there is no `next`. With `ws` routes (and
+   * `subscribeUpgrade`, the default), the first request from a server subscribes `upgrade` to
+   * its `'upgrade'` event, as http-proxy-middleware does (see `subscribeUpgradeOnFirstRequest`).
+   */
+  middleware(req: ProxyRequest, res: ProxyResponse, next?: NextFunction): void
+  /**
+   * The `'upgrade'` listener: forwards the WebSocket handshake of a `ws` route (or hands it to
+   * the echo at `/ws` of a `mock` route with `ws: true`) and returns `true`; answers an upgrade
+   * to another protocol than WebSocket (`h2c`) on a route's path 400 and returns `true`;
+   * returns `false` without touching the socket for any other upgrade (the dev server's own
+   * HMR socket), so another listener can take it.
+   */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean
+  /**
+   * The `'connect'` listener of an HTTP/1.1 server: answers CONNECT with 400 and closes the
+   * socket, so the dev server never tunnels anywhere (Node would otherwise reset the socket
+   * without a word). Not for HTTP/2 servers, whose `'connect'` event has another signature and
+   * which answer CONNECT 405 by themselves.
+   */
+  connect(req: IncomingMessage, socket: Duplex, head: Buffer): void
+  /**
+   * Closes the upstream pools, the forwarded WebSockets and the mock backends (event streams,
+   * delayed answers, echo sockets), and prints pending log summaries.
+   */
+  close(): Promise<void>
+  /** The resolved routes, longest prefix first. */
+  readonly routes: readonly ResolvedRoute[]
+}
+
+/**
+ * The engine as the adapters' set-up uses it: the public proxy plus its logger and the
+ * per-request route lookup, so an adapter logs through the proxy's one logger and matches each
+ * request once.
+ */
+export interface EngineProxy extends CorsDevProxy {
+  /** The proxy's logger (one per proxy: de-duplication and summaries cover everything). */
+  readonly logger: Logger
+  /** The route of a request, matched once per request (see `createRequestMatcher`). */
+  readonly matchOf: RequestMatcher
+}
+
+const NOT_FOUND = 'Not Found: no cors-dev-proxy route matches this path\n'
+
+/** The answer for an unmatched request when the middleware is the whole server (no `next`). */
+function answerNotFound(res: ProxyResponse): void {
+  sendText(res, 404, 'text/plain; charset=utf-8', NOT_FOUND)
+}
+
+/**
+ * Creates the proxy: validates and resolves the routes once (a mistake throws
+ * `CorsDevProxyError` here, naming the option and showing a fix), builds each route's pipeline
+ * once, and returns the handlers a server plugs in. Logs go to `options.logger`, else the console.
+ * Takes `(routes, options?)` or one `{ routes, ...options }` object (see `defineConfig`).
+ *
+ * @example
+ * const proxy = createCorsDevProxy({ '/api': 'http://localhost:3000', '/socket': { target: 'ws://localhost:3001', ws: true } })
+ * const server = http.createServer((req, res) => proxy.middleware(req, res))
+ * // false: no ws route takes it; on a server in front of a framework, hand it to the framework instead
+ * server.on('upgrade', (req, socket, head) => proxy.upgrade(req, socket, head) || socket.destroy())
+ * server.on('close', () => proxy.close())
+ */
+export function createCorsDevProxy(
+  routes: Routes | CorsDevProxyConfig,
+  options?: CorsDevProxyOptions,
+): CorsDevProxy {
+  const resolved = resolveOptions(routes, options)
+  const engine = buildCorsDevProxy(resolved, createLogger(resolved.log, resolved.logger ?? consoleLogSink))
+  const { connect, close } = engine
+  // hpm's wiring for `app.use(proxy.middleware)` alone; nothing added without `ws` routes.
+  const { middleware, upgrade } =
+    resolved.subscribeUpgrade && resolved.routes.some((route) => route.ws)
+      ? subscribeUpgradeOnFirstRequest(engine.middleware, engine.upgrade)
+      : engine
+  return Object.freeze({ middleware, upgrade, connect, close, routes: resolved.routes })
+}
+
+/** What the proxy's handlers share, built once by `buildCorsDevProxy`. */
+interface Engine {
+  readonly logger: Logger
+  readonly matchOf: RequestMatcher
+  readonly pipelines: ReadonlyMap<ResolvedRoute, BuiltRoutePipeline>
+  /** The routes' `pathFilter`/`bypass` gates (see `createRouteGate`). */
+  readonly gates: ReadonlyMap<ResolvedRoute, RouteGate>
+  /** Each forwarded request's upstream URL, for the debug line and the inspector. */
+  readonly hops: RequestNotes<string> | undefined
+  readonly recorder: ExchangeRecorder | undefined
+  /** The `ws` routes whose upgrades reached the middleware: said once per route. */
+  readonly unwired: Set<string>
+}
+
+/** At debug level: one line per answered request, both hops, when it is done; the returned function cancels it. */
+function traceExchange(
+  engine: Engine,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  route: ResolvedRoute,
+): () => void {
+  const start = performance.now()
+  let passedOn = false
+  res.once('close', () => {
+    if (passedOn) return
+    const hop = engine.hops?.get(req) ?? (route.kind === 'mock' ? 'mock backend' : 'cors-dev-proxy')
+    engine.logger.debug(describeExchange(req, res.statusCode, hop, performance.now() - start))
+  })
+  return () => {
+    passedOn = true
+  }
+}
+
+/**
+ * An upgrade reaches the middleware only when no `'upgrade'` listener took it: the server
+ * was not given `proxy.upgrade`. Answering 501 (and saying how to wire it) beats forwarding
+ * the handshake as a plain GET, which the target would answer with something confusing.
+ */
+function answerUnwiredUpgrade(
+  engine: Engine,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  route: ResolvedRoute,
+): void {
+  if (!engine.unwired.has(route.prefix)) {
+    engine.unwired.add(route.prefix)
+    engine.logger.warn(
+      `WebSocket upgrade ${req.url} reached the middleware of ws route '${route.prefix}': the server does not hand upgrades to cors-dev-proxy. ` +
+        "Fix: server.on('upgrade', (req, socket, head) => { if (!proxy.upgrade(req, socket, head)) socket.destroy() }), " +
+        'and where a framework has upgrades of its own (its HMR socket), hand those to it instead of destroying them',
+    )
+  }
+  sendText(
+    res,
+    501,
+    'text/plain; charset=utf-8',
+    'WebSocket upgrades are not wired to cors-dev-proxy on this server\n',
+  )
+}
+
+/** A request no route takes: to the dev server's next middleware, or 404 when there is none. */
+function passToNext(res: ProxyResponse, next: NextFunction | undefined): void {
+  if (next) next()
+  else answerNotFound(res)
+}
+
+/** What a route's pipeline handed on: to `next`, else a 500 for an error (logged) or a 404. */
+function afterPipeline(
+  engine: Engine,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  next: NextFunction | undefined,
+  route: ResolvedRoute,
+  error: unknown,
+): void {
+  if (next) {
+    next(error)
+    return
+  }
+  if (error === undefined || error === null) {
+    answerNotFound(res)
+    return
+  }
+  // A step's error (an origin function that throws on a forged Origin) can come with
+  // every request: one line per route every 10 s.
+  engine.logger.limited('error', `pipeline ${route.prefix}`, () => {
+    const message = error instanceof Error ? error.message : String(error)
+    const source = isOriginFunctionError(error)
+      ? `the cors.origin function of route '${route.prefix}' threw`
+      : `a step of route '${route.prefix}' failed`
+    return `500 ${req.method} ${req.url}: ${source}: ${message}`
+  })
+  if (!res.headersSent) res.statusCode = 500
+  res.end()
+}
+
+/** The route takes the request: its steps run. */
+function takeRequest(
+  engine: Engine,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  next: NextFunction | undefined,
+  match: RouteMatch,
+): void {
+  const { route } = match
+  const pipeline = engine.pipelines.get(route) as BuiltRoutePipeline
+  if (route.ws && req.headers.upgrade?.toLowerCase() === 'websocket') {
+    answerUnwiredUpgrade(engine, req, res, route)
+    return
+  }
+  // An answer may go out before the upload ends (an early 413, a 502): never cut it off.
+  if (req.httpVersionMajor === 1 && hasBody(req)) lingerBeforeClose(req as IncomingMessage)
+  const markPassedOn = engine.logger.level !== 'debug' ? undefined : traceExchange(engine, req, res, route)
+  const started = engine.recorder?.begin(req, res, route)
+  pipeline.run(req, res, match.path, (error) => {
+    markPassedOn?.()
+    afterPipeline(engine, req, res, next, route, error)
+  })
+  // The request body is tapped (while an inspector is open) once the forwarder made it flow.
+  started?.()
+}
+
+/** The engine's pipelines and gates, one of each per route, built once. */
+function buildRoutes(resolved: ResolvedCorsDevProxyOptions, logger: Logger, deps: RoutePipelineDeps) {
+  const pipelines = new Map<ResolvedRoute, BuiltRoutePipeline>()
+  const gates = new Map<ResolvedRoute, RouteGate>()
+  for (const route of resolved.routes) {
+    pipelines.set(route, createRoutePipeline(route, deps))
+    const gate = createRouteGate(route, logger)
+    if (gate !== undefined) gates.set(route, gate)
+  }
+  return { pipelines, gates }
+}
+
+/**
+ * The proxy of a configuration already resolved, reporting through `logger`: what
+ * `createCorsDevProxy` and the adapters' set-up share. Nothing is validated here, so nothing
+ * here throws a configuration error; the resolution's warnings are logged once.
+ *
+ * @example
+ * const resolved = resolveOptions(routes, options)
+ * const proxy = buildCorsDevProxy(resolved, createLogger(resolved.log, sink))
+ */
+export function buildCorsDevProxy(
+  resolved: ResolvedCorsDevProxyOptions,
+  logger: Logger,
+  recorder?: ExchangeRecorder,
+): EngineProxy {
+  for (const warning of resolved.warnings) logger.warn(warning)
+  const matchOf = createRequestMatcher(resolved.routes)
+  const pool = createUpstreamPool()
+  const failures = createFailureLog(logger)
+  const sockets = new Set<Duplex>()
+  // Each forwarded request's upstream URL, for the debug line and the inspector; only kept when
+  // one of them reads it.
+  const hops = recorder?.hops ?? (logger.level === 'debug' ? new WeakMap<object, string>() : undefined)
+  const { pipelines, gates } = buildRoutes(resolved, logger, {
+    pool,
+    logger,
+    failures,
+    hops,
+    heads: recorder?.heads,
+  })
+  const engine: Engine = { logger, matchOf, pipelines, gates, hops, recorder, unwired: new Set() }
+
+  function corsDevProxyMiddleware(req: ProxyRequest, res: ProxyResponse, next?: NextFunction): void {
+    if (refuseRequest(req, res)) return
+    const match = matchOf.withoutMemo(req)
+    if (match === undefined || !pipelines.has(match.route)) {
+      passToNext(res, next)
+      return
+    }
+    const gate = gates.get(match.route)
+    if (gate === undefined) {
+      takeRequest(engine, req, res, next, match)
+      return
+    }
+    const verdict = gate(req, res, match.path)
+    const decide = (settled: GateVerdict): void => {
+      if (settled === 'take') takeRequest(engine, req, res, next, match)
+      else if (settled === 'pass') passToNext(res, next)
+    }
+    if (verdict instanceof Promise) void verdict.then(decide)
+    else decide(verdict)
+  }
+
+  return Object.freeze({
+    middleware: corsDevProxyMiddleware,
+    upgrade: createUpgradeHandler({
+      routes: resolved.routes,
+      matchOf,
+      pipelines,
+      gates,
+      logger,
+      failures,
+      sockets,
+    }),
+    connect: refuseConnect,
+    routes: resolved.routes,
+    logger,
+    matchOf,
+    async close() {
+      for (const socket of sockets) socket.destroy()
+      sockets.clear()
+      const mocks = [...pipelines.values()].flatMap((pipeline) => pipeline.mock ?? [])
+      await Promise.all([pool.close(), ...mocks.map((mock) => mock.backend.close())])
+      failures.flush()
+      logger.flush()
+    },
+  })
+}

@@ -1,0 +1,151 @@
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { ResolvedRoute } from '../config/resolved-route.js'
+import { allowOriginExample } from '../cors/allow-origin-example.js'
+import { createUpgradeOriginCheck, type UpgradeOriginCheck } from '../cors/upgrade-origin.js'
+import type { FailureLog } from '../forward/failure-log.js'
+import { forwardUpgrade } from '../forward/websocket-upgrade.js'
+import { answerSocket } from '../http/answer-socket.js'
+import type { Logger } from '../log/logger.js'
+import type { RequestMatcher } from '../pipeline/match-route.js'
+import type { RouteGate } from '../pipeline/route-gate.js'
+import type { BuiltRoutePipeline } from './create-route-pipeline.js'
+
+const NOT_A_WEBSOCKET = 'cors-dev-proxy forwards WebSocket upgrades only\n'
+
+/** What the upgrade handler shares with the rest of the proxy. */
+export interface UpgradeHandlerDeps {
+  readonly routes: readonly ResolvedRoute[]
+  readonly matchOf: RequestMatcher
+  readonly pipelines: ReadonlyMap<ResolvedRoute, BuiltRoutePipeline>
+  /** The routes' `pathFilter`/`bypass` gates (see `createRouteGate`). */
+  readonly gates: ReadonlyMap<ResolvedRoute, RouteGate>
+  readonly logger: Logger
+  readonly failures: FailureLog
+  /** Every socket the proxy holds, so `close()` can end them. */
+  readonly sockets: Set<Duplex>
+}
+
+/** The upgrade handler's deps, with each `ws` route's origin check of its `cors`. */
+interface UpgradeContext extends UpgradeHandlerDeps {
+  readonly checks: ReadonlyMap<ResolvedRoute, UpgradeOriginCheck>
+}
+
+/** One upgrade a `ws` route matched: the handshake, its socket, and the route with its matched path. */
+interface RouteUpgrade {
+  readonly req: IncomingMessage
+  readonly socket: Duplex
+  readonly head: Buffer
+  readonly route: ResolvedRoute
+  readonly path: string
+}
+
+/** The route takes the upgrade: the mock's echo, or the target's socket. */
+function passUpgrade(context: UpgradeContext, upgrade: RouteUpgrade): void {
+  const { req, socket, head, route, path } = upgrade
+  if (route.kind === 'mock') {
+    if (!context.pipelines.get(route)?.mock?.upgrade(req, socket, head, path))
+      answerSocket(socket, 404, 'Not Found\n')
+    return
+  }
+  const { logger, sockets, failures } = context
+  forwardUpgrade(req, socket, head, route, path, { logger, sockets, failures })
+}
+
+/** A page the route's `cors` does not allow may not open a WebSocket there: 403, logged once per route every 10 s. */
+function refuseOrigin(
+  context: UpgradeContext,
+  req: IncomingMessage,
+  socket: Duplex,
+  route: ResolvedRoute,
+): void {
+  const origin = String(req.headers.origin)
+  // One line per route every 10 s, whatever the origin: a page can try any number of them.
+  context.logger.limited(
+    'warn',
+    `ws-origin ${route.prefix}`,
+    () =>
+      `WebSocket ${req.url} from ${origin} refused (403): route '${route.prefix}' has \`cors\`, whose origin policy does not allow that page. ` +
+      `Fix: allow it in the route's \`cors.origin\`, e.g. ${allowOriginExample(route.cors?.origin, origin)}`,
+  )
+  answerSocket(socket, 403, `Forbidden: the origin ${origin} may not open WebSockets on ${route.prefix}\n`)
+}
+
+/** A `ws` route takes the upgrade: its origin policy first, when it has `cors`. */
+function admitUpgrade(context: UpgradeContext, upgrade: RouteUpgrade): void {
+  const check = context.checks.get(upgrade.route)
+  if (check === undefined) {
+    passUpgrade(context, upgrade)
+    return
+  }
+  const decide = (allowed: boolean): void => {
+    if (allowed) passUpgrade(context, upgrade)
+    else refuseOrigin(context, upgrade.req, upgrade.socket, upgrade.route)
+  }
+  const verdict = check(upgrade.req)
+  if (typeof verdict === 'boolean') decide(verdict)
+  else void verdict.then(decide)
+}
+
+/**
+ * The route's `pathFilter`/`bypass` gate on an upgrade: whether the proxy took the socket
+ * (`true`), left it (`false`), or lets the route admit it (`undefined`).
+ */
+function gateUpgrade(context: UpgradeContext, upgrade: RouteUpgrade): boolean | undefined {
+  const { req, socket, route, path } = upgrade
+  const gate = context.gates.get(route)
+  if (gate === undefined) return undefined
+  const verdict = gate(req, undefined, path)
+  if (verdict instanceof Promise) {
+    // An async `bypass` decides after the other listeners ran: the socket is ours to answer.
+    void verdict.then((settled) => {
+      if (settled === 'take') admitUpgrade(context, upgrade)
+      else if (settled === 'refuse') answerSocket(socket, 404, 'Not Found\n')
+    })
+    return true
+  }
+  if (verdict === 'pass') return false
+  if (verdict === 'refuse') {
+    answerSocket(socket, 404, 'Not Found\n')
+    return true
+  }
+  return verdict === 'done' ? true : undefined
+}
+
+/**
+ * The proxy's `'upgrade'` listener: takes the WebSocket handshake of a `ws` route and returns
+ * `true`, or returns `false` without touching the socket (the dev server's own sockets). An
+ * upgrade to another protocol on any route's path is answered 400 (and `true` returned). On a
+ * route with `cors`, the handshake's `Origin` must pass the route's origin policy (see
+ * `createUpgradeOriginCheck`), else 403, since browsers apply no CORS to WebSockets.
+ *
+ * @example
+ * server.on('upgrade', createUpgradeHandler(deps))
+ */
+export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
+  const checks = new Map<ResolvedRoute, UpgradeOriginCheck>()
+  for (const route of deps.routes)
+    if (route.ws && route.cors) checks.set(route, createUpgradeOriginCheck(route.cors))
+  const context: UpgradeContext = { ...deps, checks }
+
+  return function corsDevProxyUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const match = deps.matchOf(req)
+    if (req.headers.upgrade?.toLowerCase() !== 'websocket') {
+      // Nothing forwards another protocol (h2c, a made-up one), and a dev server with upgrade
+      // listeners of its own leaves such a socket open for good: on a route's path, say no.
+      if (match === undefined) return false
+      answerSocket(socket, 400, NOT_A_WEBSOCKET)
+      return true
+    }
+    // Only a `ws` route takes an upgrade, mock or not, so the dev server's HMR socket is never touched.
+    if (match === undefined || !match.route.ws) return false
+    const { route, path } = match
+    const upgrade: RouteUpgrade = { req, socket, head, route, path }
+    const gated = gateUpgrade(context, upgrade)
+    if (gated !== undefined) return gated
+    if (route.kind === 'mock' && !checks.has(route))
+      return deps.pipelines.get(route)?.mock?.upgrade(req, socket, head, path) ?? false
+    admitUpgrade(context, upgrade)
+    return true
+  }
+}
