@@ -173,6 +173,14 @@ const contenders = {
   async 'undici-dispatch'() {
     return listen(createDispatchProxy(upstream, '/api'))
   },
+  /** The same, writing the five forwarding headers ours writes by default (`xfwd`). */
+  async 'undici-dispatch-xfwd'() {
+    return listen(createDispatchProxy(upstream, '/api', { forwarded: true }))
+  },
+  /** The same with HTTP/2 to the https target: the floor of `ours-tls-h2`. */
+  async 'undici-dispatch-h2'() {
+    return listen(createDispatchProxy(upstream, '/api', { forwarded: true, http2: true }))
+  },
   /** Vite 8's built-in `server.proxy` (http-proxy-3) in a real Vite dev server. */
   async 'vite-proxy'() {
     return viteServer({ proxy: viteProxy() })

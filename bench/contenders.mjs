@@ -61,6 +61,8 @@ export function serverSpecs({ upstream, tlsUpstream, tlsDir }) {
     'ours-tls-h2': contender('ours-tls-h2', process.execPath, tlsUpstream),
     'undici-request': contender('undici-request'),
     'undici-dispatch': contender('undici-dispatch'),
+    'undici-dispatch-xfwd': contender('undici-dispatch-xfwd'),
+    'undici-dispatch-h2': contender('undici-dispatch-h2', process.execPath, tlsUpstream),
     'vite-proxy': contender('vite-proxy'),
     'vite-proxy-h2': contender('vite-proxy-h2'),
     'wds-proxy': contender('wds-proxy'),
@@ -117,6 +119,16 @@ const CONTENDERS = {
     server: 'undici-dispatch',
     group: 'limit',
   },
+  'undici-dispatch-xfwd': {
+    label: 'minimal undici `dispatch()` proxy writing `X-Forwarded-*` and `X-Real-IP`',
+    server: 'undici-dispatch-xfwd',
+    group: 'limit',
+  },
+  'undici-dispatch-h2': {
+    label: 'minimal undici `dispatch()` proxy, HTTP/2 to the https target',
+    server: 'undici-dispatch-h2',
+    group: 'limit',
+  },
   'vite-proxy': { label: 'Vite 8 `server.proxy` (http-proxy-3)', server: 'vite-proxy', group: 'alternative' },
   'wds-proxy': {
     label: 'webpack-dev-server 5 `proxy` (http-proxy-middleware 2)',
@@ -164,7 +176,7 @@ const CONTENDERS = {
 }
 
 /** The servers that forward to the upstream's TLS twin (`upstream.mjs --tls`). */
-export const TLS_UPSTREAM_SERVERS = new Set(['ours-tls-h1', 'ours-tls-h2'])
+export const TLS_UPSTREAM_SERVERS = new Set(['ours-tls-h1', 'ours-tls-h2', 'undici-dispatch-h2'])
 
 /** @param {string} id */
 export function contender(id) {
@@ -186,6 +198,7 @@ const SMALL_GET = [
   'ours-transform',
   'undici-request',
   'undici-dispatch',
+  'undici-dispatch-xfwd',
   'vite-proxy',
   'wds-proxy',
   'hpm3',
@@ -193,7 +206,14 @@ const SMALL_GET = [
   'nginx',
 ]
 /** The contenders that differ from `ours-node` only in what a small GET shows. */
-const VARIANTS = new Set(['ours-cors', 'ours-cors-origin', 'ours-hooked', 'ours-transform', 'ours-node24'])
+const VARIANTS = new Set([
+  'ours-cors',
+  'ours-cors-origin',
+  'ours-hooked',
+  'ours-transform',
+  'ours-node24',
+  'undici-dispatch-xfwd',
+])
 const FORWARDERS = SMALL_GET.filter((id) => !VARIANTS.has(id))
 const MIB = 1024 * 1024
 
@@ -277,7 +297,7 @@ export const SCENARIOS = [
     tool: 'wrk',
     connections: 50,
     path: '/items',
-    contenders: ['ours-tls-h1', 'ours-tls-h2'],
+    contenders: ['ours-tls-h1', 'ours-tls-h2', 'undici-dispatch-h2'],
   },
   {
     id: 'upstream-h2-100',
@@ -285,7 +305,7 @@ export const SCENARIOS = [
     tool: 'wrk',
     connections: 100,
     path: '/items',
-    contenders: ['ours-tls-h1', 'ours-tls-h2'],
+    contenders: ['ours-tls-h1', 'ours-tls-h2', 'undici-dispatch-h2'],
   },
   {
     id: 'upstream-h2-download',

@@ -6,11 +6,12 @@
 // spends per request (user + system, from /proc/<pid>/stat, over wrk's requests) moves far less:
 // it is the cost the engine's targets are about. Runs the two contenders interleaved (A B A B …),
 // each under `wrk -t1 -c50` on the small-GET path after a warm-up, and prints the µs per request
-// of each round and their medians. Linux only (reads /proc); the contenders of `contender.mjs`
-// that forward to the plain upstream (not nginx, `serve` or the TLS ones).
+// of each round and their medians. Linux only (reads /proc); any contender of contenders.mjs but
+// nginx (whose CPU is its workers') and the backend. A contender that forwards to an https target
+// (`ours-tls-h2`, `undici-dispatch-h2`) gets the upstream's TLS twin.
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { contender, serverSpecs } from './contenders.mjs'
+import { contender, serverSpecs, TLS_UPSTREAM_SERVERS } from './contenders.mjs'
 import { startServer } from './processes.mjs'
 import { median } from './stats.mjs'
 import { writeCertificate } from './tls.mjs'
@@ -47,14 +48,25 @@ try {
     ready: /^READY (\S+)$/m,
   })
   servers.push(upstream)
-  const specs = serverSpecs({ upstream: upstream.url, tlsUpstream: undefined, tlsDir: tls.dir })
+  let tlsUpstream
+  if (positionals.some((id) => TLS_UPSTREAM_SERVERS.has(contender(id).server))) {
+    tlsUpstream = await startServer({
+      name: 'upstream-tls',
+      command: process.execPath,
+      args: [`${here}upstream.mjs`, '--tls'],
+      ready: /^READY (\S+)$/m,
+      env: { BENCH_TLS_DIR: tls.dir },
+    })
+    servers.push(tlsUpstream)
+  }
+  const specs = serverSpecs({ upstream: upstream.url, tlsUpstream: tlsUpstream?.url, tlsDir: tls.dir })
   const contenders = await Promise.all(
     positionals.map(async (id) => {
       const { server, headers } = contender(id)
       const spec = specs[server]
-      if (spec === undefined || 'skip' in spec || spec.args?.[0]?.endsWith('contender.mjs') !== true) {
-        throw new Error(`${id}: not a contender.mjs server on the plain upstream`)
-      }
+      if (spec === undefined)
+        throw new Error(`${id}: not a single-process proxy (nginx and the backend are not)`)
+      if ('skip' in spec) throw new Error(`${id}: ${spec.skip}`)
       const running = await startServer(spec)
       servers.push(running)
       return { id, headers, url: `${running.url}/api/items`, pid: running.pid, perRound: [] }

@@ -13,22 +13,24 @@ import { quantile } from './stats.mjs'
  * @param {number} run.streams concurrent streams per connection
  * @param {number} run.warmupMs
  * @param {number} run.durationMs
+ * @param {() => number | undefined} [run.cpu] the server's CPU time so far, µs (`serverCpuUs`)
  * @returns {Promise<import('./wrk.mjs').WrkResult & { protocol: string }>}
  */
-export async function runH2load({ url, clients, streams, warmupMs, durationMs }) {
+export async function runH2load({ url, clients, streams, warmupMs, durationMs, cpu }) {
   const dir = mkdtempSync(join(tmpdir(), 'cdp-bench-h2load-'))
   const log = join(dir, 'requests.tsv')
+  const run = (ms, extra = []) =>
+    runTool('h2load', [`-c${clients}`, `-m${streams}`, '-t1', `-D${ms}ms`, ...extra, url], {
+      timeoutMs: ms + 15_000,
+    })
   try {
-    const args = [
-      `-c${clients}`,
-      `-m${streams}`,
-      '-t1',
-      ...(warmupMs > 0 ? [`--warm-up-time=${warmupMs}ms`] : []),
-      `-D${durationMs}ms`,
-      `--log-file=${log}`,
-      url,
-    ]
-    const { stdout, stderr } = await runTool('h2load', args, { timeoutMs: warmupMs + durationMs + 15_000 })
+    // With `cpu`, the warm-up is a run of its own (as wrk.mjs does it), so the CPU read around
+    // the measured run counts only the requests that run answers.
+    if (cpu !== undefined && warmupMs > 0) await run(warmupMs)
+    const warmup = cpu === undefined && warmupMs > 0 ? [`--warm-up-time=${warmupMs}ms`] : []
+    const cpuBefore = cpu?.()
+    const { stdout, stderr } = await run(durationMs, [...warmup, `--log-file=${log}`])
+    const cpuAfter = cpu?.()
     const finished = /finished in [\d.]+\w+, ([\d.]+) req\/s/.exec(stdout)
     const counts = /(\d+) failed, (\d+) errored, (\d+) timeout/.exec(stdout)
     const codes = /status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/.exec(stdout)
@@ -52,6 +54,9 @@ export async function runH2load({ url, clients, streams, warmupMs, durationMs })
       errors: failed + errored + timeout + client + server,
       errorKinds: { failed, errored, timeout, '4xx': client, '5xx': server },
       protocol: /Application protocol: (\S+)/.exec(stdout)?.[1] ?? 'none',
+      ...(cpuBefore !== undefined && cpuAfter !== undefined && times.length > 0
+        ? { cpuUsPerRequest: Math.round(((cpuAfter - cpuBefore) / times.length) * 100) / 100 }
+        : {}),
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })

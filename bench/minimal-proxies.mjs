@@ -5,7 +5,9 @@
 //
 //   createRequestProxy   undici's `request()`: the answer's body is a Readable, piped into the response
 //   createDispatchProxy  undici's `dispatch()`: a handler that writes the head and each chunk straight
-//                        into the response, with no body stream in between
+//                        into the response, with no body stream in between; with `forwarded`, it
+//                        also writes the five forwarding headers cors-dev-proxy writes by default
+//                        (`xfwd`), and with `http2`, it speaks HTTP/2 to an https target
 import http from 'node:http'
 import { pipeline } from 'node:stream'
 import { Pool } from 'undici'
@@ -33,6 +35,40 @@ function requestHeaders(rawHeaders) {
     if (!HOP_BY_HOP.has(rawHeaders[i].toLowerCase())) out.push(rawHeaders[i], rawHeaders[i + 1])
   }
   return out
+}
+
+/** The port in a Host value (`[::1]:5173`, `localhost:5173`), or `undefined` when it has none. */
+function hostPort(host) {
+  const colon = host.lastIndexOf(':')
+  if (colon === -1 || host.indexOf(']', colon) !== -1) return undefined
+  const port = host.slice(colon + 1)
+  return port === '' ? undefined : port
+}
+
+/**
+ * The request's headers as `requestHeaders` gives them, with the forwarding headers added as
+ * cors-dev-proxy's `xfwd` (its default) writes them: `X-Forwarded-For` appended to, the other
+ * four kept when present. An object, as undici takes the headers ours builds.
+ */
+function forwardedHeaders(req) {
+  const headers = {}
+  const raw = req.rawHeaders
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i].toLowerCase()
+    if (!HOP_BY_HOP.has(name)) headers[name] = raw[i + 1]
+  }
+  const address = req.socket.remoteAddress
+  const proto = req.socket.encrypted ? 'https' : 'http'
+  const host = req.headers.host
+  const previous = req.headers['x-forwarded-for']
+  headers['x-forwarded-for'] = previous ? `${previous}, ${address}` : address
+  headers['x-real-ip'] ??= address
+  headers['x-forwarded-proto'] ??= proto
+  if (host !== undefined) {
+    headers['x-forwarded-host'] ??= host
+    headers['x-forwarded-port'] ??= hostPort(host) ?? (proto === 'https' ? '443' : '80')
+  }
+  return headers
 }
 
 /** `/api/items?x` → `/items?x`; the bench only sends paths under `prefix`. */
@@ -85,11 +121,20 @@ export function createRequestProxy(target, prefix) {
  * A proxy on undici's `dispatch()` with a handler in undici's own (native) callback form, so
  * nothing wraps it: the head is written with `writeHead` from the raw header list, each chunk
  * with `res.write`, pausing undici while the client's socket is full.
+ * - `forwarded`: the request also carries the forwarding headers (see `forwardedHeaders`), the
+ *   fair floor for a proxy that writes them, as ours does by default.
+ * - `http2`: HTTP/2 to an https target (ALPN, certificate not verified, as a route's
+ *   `secure: false`), one connection carrying every request in flight: the floor for a route
+ *   with `http2: true`.
  * @param {string} target e.g. `http://127.0.0.1:3000`
  * @param {string} prefix removed from the path, e.g. `/api`
+ * @param {{ forwarded?: boolean, http2?: boolean }} [options]
  */
-export function createDispatchProxy(target, prefix) {
-  const pool = new Pool(target)
+export function createDispatchProxy(target, prefix, { forwarded = false, http2 = false } = {}) {
+  const pool = http2
+    ? new Pool(target, { allowH2: true, connections: 1, connect: { rejectUnauthorized: false } })
+    : new Pool(target)
+  const headersOf = forwarded ? forwardedHeaders : (req) => requestHeaders(req.rawHeaders)
   return http.createServer(function dispatchProxy(req, res) {
     let abortUpstream
     res.on('close', () => {
@@ -99,7 +144,7 @@ export function createDispatchProxy(target, prefix) {
       {
         method: req.method,
         path: upstreamPath(req.url, prefix),
-        headers: requestHeaders(req.rawHeaders),
+        headers: headersOf(req),
         body: hasBody(req) ? req : null,
       },
       {

@@ -230,13 +230,21 @@ async function measureLoad(scenario, id, { warm = false, retry = false } = {}) {
   const warmupMs = warm ? 0 : ms(settings.warmup * (scenario.warmup ?? 1))
   const durationMs = warm ? 500 : retry ? 1000 : ms(settings.seconds * (scenario.seconds ?? 1))
   const url = urlOf(id, scenario.path)
+  const pid = running.get(contender(id).server)?.pid
+  const cpu = pid === undefined ? undefined : () => serverCpuUs(pid)
   if (scenario.tool === 'h2load') {
-    const result = await runH2load({ url, clients: scenario.connections, streams: 5, warmupMs, durationMs })
+    const result = await runH2load({
+      url,
+      clients: scenario.connections,
+      streams: 5,
+      warmupMs,
+      durationMs,
+      cpu,
+    })
     if (result.protocol !== 'h2')
       problem(`${scenario.id} ${id}`, `h2load negotiated ${result.protocol}, not h2`)
     return result
   }
-  const pid = running.get(contender(id).server)?.pid
   const result = await runWrk({
     url,
     connections: scenario.connections,
@@ -245,7 +253,7 @@ async function measureLoad(scenario, id, { warm = false, retry = false } = {}) {
     method,
     headers,
     bodyBytes: scenario.bodyBytes,
-    cpu: pid === undefined ? undefined : () => serverCpuUs(pid),
+    cpu,
   })
   const transferBytes = scenario.bodyBytes ?? Number(/[?&]n=(\d+)/.exec(scenario.path)?.[1] ?? 0)
   if (transferBytes > 0) result.mbps = (result.rps * transferBytes) / 2 ** 20
