@@ -67,7 +67,9 @@ describe(`a client reading ${SIZE / MiB} MiB slowly, with stalls`, () => {
   })
   afterAll(() => proxy?.close())
 
-  it('through the core: the target is held back and memory stays flat', { timeout: TEST_TIMEOUT }, async () => {
+  it('through the core: the target is held back and memory stays flat', {
+    timeout: TEST_TIMEOUT,
+  }, async () => {
     // Warm-up: sockets, pools and JIT in place before the baseline.
     await slowDownload(`${proxy.url}/api/?size=${64 * MiB}`, { ...SLOW, written: target.written })
     const growth = watchGrowth(() => {
