@@ -78,24 +78,41 @@ function resolveLocal(from: string, specifier: string, aliases: readonly SourceA
   return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile())
 }
 
+/** What a file says about its project: its integration mark, and the modules it loads. */
+interface FileFacts {
+  mark: string | undefined
+  imports: string[]
+  /** The repository file each import names, found on first use (`null`: a package). */
+  resolved: Map<string, string | null>
+}
+
 /** Why a file, with what it imports transitively within the repository, is an integration test; undefined if it is not. */
 function integrationReason(
   root: string,
   file: string,
   aliases: readonly SourceAlias[],
   seen: Set<string>,
+  facts: Map<string, FileFacts>,
 ): string | undefined {
   if (seen.has(file)) return undefined
   seen.add(file)
   const name = relative(root, file).split('\\').join('/')
   if (NEEDS_A_BUILD.includes(name)) return `${name}: needs a build`
-  const text = readFileSync(file, 'utf8')
-  const mark = INTEGRATION_MARK.exec(text)
-  if (mark) return `${name}: ${mark[1]}`
-  for (const specifier of runtimeImports(text)) {
+  let known = facts.get(file)
+  if (known === undefined) {
+    const text = readFileSync(file, 'utf8')
+    known = { mark: INTEGRATION_MARK.exec(text)?.[1], imports: runtimeImports(text), resolved: new Map() }
+    facts.set(file, known)
+  }
+  if (known.mark !== undefined) return `${name}: ${known.mark}`
+  for (const specifier of known.imports) {
     if (STARTS_SOMETHING.some((pattern) => pattern.test(specifier))) return `${name}: imports ${specifier}`
-    const local = resolveLocal(file, specifier, aliases)
-    const reason = local && integrationReason(root, local, aliases, seen)
+    let local = known.resolved.get(specifier)
+    if (local === undefined) {
+      local = resolveLocal(file, specifier, aliases) ?? null
+      known.resolved.set(specifier, local)
+    }
+    const reason = local === null ? undefined : integrationReason(root, local, aliases, seen, facts)
     if (reason) return reason
   }
   return undefined
@@ -133,8 +150,10 @@ export function splitTestFiles(root: string, aliases: readonly SourceAlias[]): T
   const unit: string[] = []
   const integration: string[] = []
   const reasons = new Map<string, string>()
+  // Each file is read once, however many test files import it.
+  const facts = new Map<string, FileFacts>()
   for (const file of findTestFiles(root)) {
-    const reason = integrationReason(root, join(root, file), aliases, new Set())
+    const reason = integrationReason(root, join(root, file), aliases, new Set(), facts)
     if (reason === undefined) unit.push(file)
     else {
       integration.push(file)
