@@ -140,16 +140,22 @@ describe('the rule, on files written for it', () => {
     expect([...split.unit, ...split.integration]).toHaveLength(cases.length)
   })
 
-  it('reads imports, re-exports, dynamic imports and requires, without type-only imports', () => {
+  it('reads imports, re-exports, dynamic imports and requires, without type-only imports or comments', () => {
     const text = [
       "import a from 'a'",
+      "const globs = ['dist/**'] // a string, not the start of a comment",
       "import { type B, c } from 'c'",
+      "const more = ['**/x']",
       "import type { D } from 'd'",
       "export { e } from 'e'",
       "export type { F } from 'f'",
       "import 'g'",
       "await import('h')",
       "require('i')",
+      "// import 'j'",
+      '/**',
+      " * import('k')",
+      ' */',
     ].join('\n')
     expect(runtimeImports(text).sort()).toEqual(['a', 'c', 'e', 'g', 'h', 'i'])
   })

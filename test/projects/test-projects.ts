@@ -59,7 +59,8 @@ export interface TestProjectFiles {
 // dynamic `import('…')`, `require('…')` and `createRequire(…)('…')`.
 const IMPORT = /^\s*(?:import|export)\s+(?!type\s)(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]/gm
 const CALL = /(?:\bimport|\brequire|\bcreateRequire\([^)]*\))\(\s*['"]([^'"]+)['"]\s*\)/g
-const COMMENT = /\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm
+// Comments that start a line: a `/*` inside a string ('**/*.ts') is not one.
+const COMMENT = /^\s*\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm
 
 /** Every module specifier a source file loads at run time, comments left out. */
 export function runtimeImports(text: string): string[] {
