@@ -99,6 +99,21 @@ function run(command, args, env = {}) {
   })
 }
 
+/** Runs a command with its output collected (stdout and stderr interleaved); resolves with the exit code and the output. */
+function runCollected(command, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : undefined, ...env },
+    })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }))
+  })
+}
+
 // The CommonJS/ESM config tests load the built webpack adapter (and, through it, the core).
 console.log('[matrix] building packages/webpack (and packages/core) for the config tests')
 if ((await run(node20, [`${root}node_modules/typescript/bin/tsc`, '-b', 'packages/webpack'])) !== 0) {
@@ -106,8 +121,15 @@ if ((await run(node20, [`${root}node_modules/typescript/bin/tsc`, '-b', 'package
   process.exit(1)
 }
 
-const results = []
-for (const cell of cells) {
+/**
+ * Two cells at a time: a cell is mostly one file of dev servers waiting on sockets (each cell's own
+ * config runs one file at a time), so two overlap on 2 cores; the 7 cells took 81 s one after
+ * another. Each cell's output is printed whole when it ends, so the two do not interleave.
+ * `MATRIX_CONCURRENCY=1` runs them one after another.
+ */
+const CONCURRENCY = Math.max(1, Number(process.env.MATRIX_CONCURRENCY) || 2)
+
+async function runCell(cell) {
   const version = nodeVersion(cell.node)
   const started = Date.now()
   let outcome
@@ -116,17 +138,34 @@ for (const cell of cells) {
   } else if (Number(version.slice(1).split('.')[0]) !== cell.nodeMajor) {
     outcome = `FAIL: expected Node ${cell.nodeMajor}, ${cell.node} is ${version}`
   } else {
-    console.log(`\n[matrix] ${cell.name} on Node ${version} (${cell.node})`)
-    const code = await run(cell.node, [vitest, 'run', '--config', config, ...cell.files], cell.env)
+    console.log(`[matrix] ${cell.name} on Node ${version} (${cell.node}): started`)
+    const { code, output } = await runCollected(
+      cell.node,
+      [vitest, 'run', '--config', config, ...cell.files],
+      cell.env,
+    )
+    console.log(`\n[matrix] ${cell.name} on Node ${version} (${cell.node})\n${output}`)
     outcome = code === 0 ? 'pass' : `FAIL (exit ${code})`
   }
-  results.push({
+  return {
     cell: cell.name,
     node: version ?? '-',
     result: outcome,
     seconds: Math.round((Date.now() - started) / 1000),
-  })
+  }
 }
+
+const matrixStarted = Date.now()
+const results = new Array(cells.length)
+let next = 0
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    while (next < cells.length) {
+      const index = next++
+      results[index] = await runCell(cells[index])
+    }
+  }),
+)
 
 /** A plain-text table: one row per cell, columns padded to their widest value. */
 function table(rows) {
@@ -141,7 +180,9 @@ function table(rows) {
   ].join('\n')
 }
 
-console.log(`\n[matrix] summary\n${table(results)}`)
+console.log(
+  `\n[matrix] summary (${Math.round((Date.now() - matrixStarted) / 1000)} s, ${CONCURRENCY} cells at a time)\n${table(results)}`,
+)
 const failed = results.filter((entry) => entry.result !== 'pass')
 if (failed.length > 0) {
   console.error(`[matrix] ${failed.length} of ${results.length} cells failed`)

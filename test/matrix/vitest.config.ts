@@ -2,12 +2,15 @@ import { defineConfig } from 'vitest/config'
 import base from '../../vitest.config.js'
 
 // The adapter suites against real dev servers, run once per cell of the version matrix by
-// run-matrix.mjs (the default `vitest run` excludes them, so CI runs each cell once).
+// run-matrix.mjs (the default `vitest run` excludes them, so CI runs each cell once). The base's
+// unit and integration projects are left out: this config runs its own files, as one project.
+const { projects: _projects, ...baseTest } = base.test ?? {}
+
 export default defineConfig({
   ...base,
   root: new URL('../..', import.meta.url).pathname,
   test: {
-    ...base.test,
+    ...baseTest,
     include: ['test/adapters/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     // Dev servers and builds compete for 2 cores: one file at a time keeps the run predictable.

@@ -4,10 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listen, type StartedServer } from '../../../../test/support/servers.js'
 import { localhostCertificate } from '../../../../test/support/tls.js'
 import type { CheckReport } from '../../src/check/run-check.js'
-import { runCli } from '../support/cli-process.js'
+import { runCli, runCliHere } from '../support/cli-process.js'
 
 /**
- * `cors-dev-proxy check` in a child process against real servers on 127.0.0.1: the report, its
+ * `cors-dev-proxy check` against real servers on 127.0.0.1, run by the CLI's `runCli` in this
+ * process (the first case runs the built binary in a child process, as a user does): the report, its
  * exit codes (0 readable, 1 blocked, 2 unreachable or bad arguments), `--json`, the negotiated
  * protocol and `Alt-Svc`. That its verdicts equal Chromium's is test/browser/check-agrees-with-chromium.test.ts.
  */
@@ -38,12 +39,13 @@ afterAll(async () => {
 })
 
 async function checkJson(args: string[]): Promise<{ code: number | null; report: CheckReport }> {
-  const result = await runCli(['check', ...args, '--json'])
+  const result = await runCliHere(['check', ...args, '--json'])
   return { code: result.code, report: JSON.parse(result.stdout) as CheckReport }
 }
 
 describe('check: exit codes and the report', () => {
   it('exit 0 for a readable simple request, with its class, the exchange and the verdict', async () => {
+    // The binary itself, in a child process: its exit code and stdout are what a script sees.
     const result = await runCli(['check', `${mock.origin}/users?cors=reflect`, '--origin', ORIGIN])
     expect(result.code).toBe(0)
     expect(result.stdout).toContain(`check GET ${mock.origin}/users?cors=reflect`)
@@ -71,7 +73,7 @@ describe('check: exit codes and the report', () => {
 
   it("exit 1 for a blocked preflighted request: why it is preflighted, the preflight, Chromium's words, the fix", async () => {
     const url = `${mock.origin}/items/1?cors=reflect&allowHeaders=content-type`
-    const result = await runCli([
+    const result = await runCliHere([
       'check',
       url,
       '--origin',
@@ -112,7 +114,7 @@ describe('check: exit codes and the report', () => {
     )
     try {
       const url = `${server.url}/items/1`
-      const result = await runCli(['check', url, '--origin', ORIGIN, '--method', 'DELETE'])
+      const result = await runCliHere(['check', url, '--origin', ORIGIN, '--method', 'DELETE'])
       expect(result.code).toBe(0)
       expect(result.stdout).toContain(
         `note: check sent a real DELETE to ${url}; it may have changed data on the server`,
@@ -122,7 +124,7 @@ describe('check: exit codes and the report', () => {
       expect(report.sideEffectNote).toBe(
         `note: check sent a real DELETE to ${url}; it may have changed data on the server`,
       )
-      const get = await runCli(['check', url, '--origin', ORIGIN])
+      const get = await runCliHere(['check', url, '--origin', ORIGIN])
       expect(get.stdout).not.toContain('note: check sent a real')
     } finally {
       await server.close()
@@ -140,12 +142,12 @@ describe('check: exit codes and the report', () => {
     expect(code).toBe(0)
     expect(report).toMatchObject({ sameOrigin: true, verdict: { outcome: 'readable' } })
     expect(report.exchanges.map((exchange) => exchange.kind)).toEqual(['request'])
-    const text = await runCli(['check', `${mock.origin}/items?cors=off`, '--origin', mock.origin])
+    const text = await runCliHere(['check', `${mock.origin}/items?cors=off`, '--origin', mock.origin])
     expect(text.stdout).toContain('Request class: same-origin: CORS does not apply')
   })
 
   it('exit 2 when the server cannot be reached', async () => {
-    const result = await runCli(['check', `http://127.0.0.1:${closedPort}/x`, '--origin', ORIGIN])
+    const result = await runCliHere(['check', `http://127.0.0.1:${closedPort}/x`, '--origin', ORIGIN])
     expect(result.code).toBe(2)
     expect(result.stdout).toContain('Verdict: unreachable')
     expect(result.stdout).toContain('ECONNREFUSED')
@@ -177,7 +179,7 @@ describe('check: exit codes and the report', () => {
     ],
     [['http://127.0.0.1:1/x', '--orign', ORIGIN], 'unknown flag --orign for `check`: did you mean --origin?'],
   ])('exit 2 for bad arguments %j', async (args, message) => {
-    const result = await runCli(['check', ...args])
+    const result = await runCliHere(['check', ...args])
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(message)
     expect(result.stderr).toContain('example: cors-dev-proxy check ')
@@ -261,7 +263,7 @@ describe('check --json', () => {
 
 describe('check: protocol and Alt-Svc', () => {
   it('explains an Alt-Svc that advertises HTTP/3', async () => {
-    const result = await runCli(['check', `${altSvc.url}/x`, '--origin', ORIGIN])
+    const result = await runCliHere(['check', `${altSvc.url}/x`, '--origin', ORIGIN])
     expect(result.code).toBe(0)
     expect(result.stdout).toContain('Alt-Svc: h3=":443"; ma=86400')
     expect(result.stdout).toContain(
@@ -293,7 +295,7 @@ describe('check: Local Network Access', () => {
 
   it('prints the prediction for a public page calling a loopback server, and exits 0 while CORS passes', async () => {
     const url = `${mock.origin}/users?cors=reflect`
-    const result = await runCli(['check', url, '--origin', PUBLIC_PAGE, '--page-address-space', 'public'])
+    const result = await runCliHere(['check', url, '--origin', PUBLIC_PAGE, '--page-address-space', 'public'])
     expect(result.code).toBe(0)
     expect(result.stdout).toContain(
       'Local Network Access: public page → loopback target, permission loopback-network: needs',
@@ -372,7 +374,7 @@ describe('check: a redirect to a URL with user:password (Chromium 156, measured 
 
   it('same origin, fetch: fails, and says Chromium prints nothing, exit 1', async () => {
     seen.length = 0
-    const result = await runCli(['check', `${server.url}/r`, '--origin', server.url])
+    const result = await runCliHere(['check', `${server.url}/r`, '--origin', server.url])
     expect(result.code).toBe(1)
     expect(result.stdout).toContain('Verdict: failed')
     expect(result.stdout).toContain('(nothing in the console; the script sees "TypeError: Failed to fetch")')

@@ -5,13 +5,14 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { listen, type StartedServer } from '../../../../test/support/servers.js'
-import { type CliServer, runCli, startCliServer } from '../support/cli-process.js'
+import { type CliServer, runCliHere, startCliServer } from '../support/cli-process.js'
 import { rawRequest } from '../support/raw-request.js'
 
 /**
  * `cors-dev-proxy serve` in a child process, on 127.0.0.1 port 0, in front of a real target:
  * routes, the host check (HTTP and WebSocket), static files with their defences and the SPA
- * fallback, refused request targets, and a clean stop on SIGINT / SIGTERM.
+ * fallback, refused request targets, and a clean stop on SIGINT / SIGTERM. The mistakes, which
+ * end before anything listens, run through the CLI's `runCli` in this process (runCliHere).
  */
 
 let dir: string
@@ -308,13 +309,13 @@ describe('serve: stopping', () => {
 
 describe('serve: mistakes', () => {
   it('refuses to start without anything to serve, exit 2', async () => {
-    const result = await runCli(['serve', '--port', '0'], { cwd: dir })
+    const result = await runCliHere(['serve', '--port', '0'], { cwd: dir })
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('nothing to serve')
   })
 
   it("prints the core's configuration error without a stack trace, exit 2", async () => {
-    const result = await runCli([
+    const result = await runCliHere([
       'serve',
       '--port',
       '0',
@@ -356,14 +357,14 @@ describe('serve: mistakes', () => {
     ],
     [['--log', 'loud'], '--log must be silent, error, warn, info, debug', 'cors-dev-proxy serve --log debug'],
   ])('%j names the flag and shows a correct example, exit 2', async (args, message, example) => {
-    const result = await runCli(['serve', ...args], { cwd: dir })
+    const result = await runCliHere(['serve', ...args], { cwd: dir })
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(message)
     expect(result.stderr).toContain(`example: ${example}`)
   })
 
   it('says when the port is taken, exit 1', async () => {
-    const result = await runCli(['serve', '--port', String(new URL(serve.url).port), '--static', root])
+    const result = await runCliHere(['serve', '--port', String(new URL(serve.url).port), '--static', root])
     expect(result.code).toBe(1)
     expect(result.stderr).toContain('is already in use: choose another --port, or --port 0 for a free one')
   })

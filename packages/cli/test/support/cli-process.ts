@@ -192,6 +192,24 @@ export function startCliServer(args: readonly string[], options: CliRunOptions =
 /** The built CLI's entry module (what `dist/bin.js` runs). */
 const CLI_MODULE = new URL('../../dist/cli.js', import.meta.url).href
 
+/** A `runCli` loaded in this process, from `dist` or from the sources. */
+type InProcessCli = (
+  argv: readonly string[],
+  options: { cwd?: string; io: { out(text: string): void; err(text: string): void } },
+) => Promise<number>
+
+/** Runs an in-process `runCli` to its end, its output collected as the binary prints it, colours stripped. */
+async function collectRun(run: InProcessCli, args: readonly string[], cwd?: string): Promise<CliResult> {
+  let stdout = ''
+  let stderr = ''
+  const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`)
+  const code = await run(args, {
+    cwd,
+    io: { out: (text) => (stdout += line(text)), err: (text) => (stderr += line(text)) },
+  })
+  return { code, signal: null, stdout: stdout.replace(ANSI, ''), stderr: stderr.replace(ANSI, '') }
+}
+
 /**
  * `cors-dev-proxy <args>` run by the built CLI's own `runCli` in this process: the code the
  * binary runs, without a Node process per run. For tables of hundreds of short `check` runs,
@@ -201,17 +219,23 @@ const CLI_MODULE = new URL('../../dist/cli.js', import.meta.url).href
  * const { code, stdout } = await runBuiltCliHere(['check', url, '--origin', origin, '--json'])
  */
 export async function runBuiltCliHere(args: readonly string[]): Promise<CliResult> {
-  const { runCli: run } = (await import(CLI_MODULE)) as {
-    runCli(
-      argv: readonly string[],
-      options: { io: { out(text: string): void; err(text: string): void } },
-    ): Promise<number>
-  }
-  let stdout = ''
-  let stderr = ''
-  const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`)
-  const code = await run(args, {
-    io: { out: (text) => (stdout += line(text)), err: (text) => (stderr += line(text)) },
-  })
-  return { code, signal: null, stdout: stdout.replace(ANSI, ''), stderr: stderr.replace(ANSI, '') }
+  const { runCli: run } = (await import(CLI_MODULE)) as { runCli: InProcessCli }
+  return collectRun(run, args)
+}
+
+/**
+ * `cors-dev-proxy <args>` run by `runCli` from the CLI's sources, in this process: what `bin.ts`
+ * runs, minus starting Node and setting the exit code from the result. For suites of short
+ * commands (`check`) whose child processes were most of their time; each such suite keeps one
+ * run of the binary itself (`runCli`).
+ *
+ * @example
+ * const { code, stdout } = await runCliHere(['check', url, '--origin', origin])
+ */
+export async function runCliHere(
+  args: readonly string[],
+  options: { cwd?: string } = {},
+): Promise<CliResult> {
+  const { runCli: run } = (await import('../../src/cli.js')) as { runCli: InProcessCli }
+  return collectRun(run, args, options.cwd)
 }

@@ -1,3 +1,4 @@
+// Test project: integration (1 GiB each way through the proxy, with memory sampled: about 40 s on a quiet machine)
 import { createHash, randomBytes } from 'node:crypto'
 import { createServer, request } from 'node:http'
 import { Readable } from 'node:stream'
