@@ -45,3 +45,7 @@ function maxInFlight(entries) {
   }
   return most
 }
+
+// The page holding this frame waits for this before it asks for a burst (a message sent before
+// this script ran would be lost). Nothing in it is private, so any parent may read it.
+window.parent.postMessage({ type: 'burst-ready' }, '*')

@@ -11,17 +11,26 @@ export function setupProtocolPanel(env) {
   for (const [key, origin] of Object.entries(origins)) {
     panels[key].querySelector('h3').textContent = origin
     const frame = document.createElement('iframe')
+    // A message posted before the frame's script listens is lost: a click soon after the page
+    // loads (a dev server still compiling) waited 20 s for nothing. The frame says when it listens.
+    const ready = new Promise((resolve) => {
+      window.addEventListener('message', function onReady(event) {
+        if (event.origin !== origin || event.data?.type !== 'burst-ready') return
+        window.removeEventListener('message', onReady)
+        resolve()
+      })
+    })
     frame.src = `${origin}/bench.html`
     frame.title = `burst runner on ${origin}`
     frames.append(frame)
-    windows[key] = { frame, origin }
+    windows[key] = { frame, origin, ready }
   }
   document.querySelector('#run-protocols').addEventListener('click', async () => {
-    for (const [key, { frame, origin }] of Object.entries(windows)) {
+    for (const [key, { frame, origin, ready }] of Object.entries(windows)) {
       const summary = panels[key].querySelector('.summary')
       summary.textContent = 'running…'
       try {
-        const result = await runBurst(frame, origin)
+        const result = await runBurst(frame, origin, ready)
         draw(panels[key], result)
       } catch (error) {
         summary.textContent = `${error.message}. If this is the HTTPS frame, open ${origin} once and accept the self-signed certificate, then reload.`
@@ -32,7 +41,8 @@ export function setupProtocolPanel(env) {
   })
 }
 
-function runBurst(frame, origin) {
+/** Runs the burst in one frame once it listens; 20 s for both, from the click. */
+function runBurst(frame, origin, ready) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       window.removeEventListener('message', onMessage)
@@ -45,7 +55,7 @@ function runBurst(frame, origin) {
       resolve(event.data)
     }
     window.addEventListener('message', onMessage)
-    frame.contentWindow.postMessage({ type: 'run-burst', count: 100, delay: 100 }, origin)
+    ready.then(() => frame.contentWindow.postMessage({ type: 'run-burst', count: 100, delay: 100 }, origin))
   })
 }
 

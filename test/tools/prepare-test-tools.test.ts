@@ -122,8 +122,9 @@ describe('planDebianPackages', () => {
 
   it('lists every program a test, the benchmark or the lab runs', () => {
     // Programs named where they are run or looked up; node, pnpm, npm and git come with the
-    // checkout itself, Node 24 from prepareNode24.
-    const given = new Set(['node', 'pnpm', 'npm', 'git', 'sh', 'bash'])
+    // checkout itself, Node 24 from prepareNode24; sh, bash and tar (the packaging tests read
+    // npm's tarballs) are in every Debian or Ubuntu base system.
+    const given = new Set(['node', 'pnpm', 'npm', 'git', 'sh', 'bash', 'tar'])
     const sites =
       /(?:execFileSync|execFile|spawnSync|spawn|findProgram|onPath|runTool)\(\s*['"]([a-z0-9][a-z0-9_-]*)['"]/g
     const files = execFileSyncLines('git', ['ls-files', '*.ts', '*.mjs', '*.js']).filter((file) =>
