@@ -48,8 +48,22 @@ function everyTestFile(dir = ROOT): string[] {
 describe('the unit and integration projects of vitest.config.ts', () => {
   const split = splitTestFiles(ROOT, sourceAliases)
 
-  it('are the two projects, unit first', () => {
-    expect(projects.map((project) => project.test.name)).toEqual(['unit', 'integration'])
+  it('are the three projects, unit first, network last', () => {
+    expect(projects.map((project) => project.test.name)).toEqual(['unit', 'integration', 'network'])
+  })
+
+  it('run the files that change the network after the others, one at a time', () => {
+    const network = projects[2] as ProjectConfig & {
+      test: { fileParallelism?: boolean; sequence?: { groupOrder?: number } }
+    }
+    expect(network.test.fileParallelism).toBe(false)
+    expect(network.test.sequence?.groupOrder).toBe(1)
+    const others = findTestFiles(ROOT).filter((file) => takes(network, file))
+    expect(others).toEqual(split.network)
+    // The lab's network tests and the HTTP/3 fallback test create namespaces through the lab.
+    for (const file of ['test/playground/lab-network.test.ts', 'test/http3/udp-blocked-fallback.test.ts'])
+      expect(split.network, file).toContain(file)
+    expect(split.integration).not.toContain('test/playground/lab-network.test.ts')
   })
 
   it('take every test file of the repository in exactly one of them, but the matrix suites', () => {
@@ -133,6 +147,20 @@ describe('the rule, on files written for it', () => {
     const split = splitTestFiles(root, aliases)
     if (reason === undefined) expect(split.unit).toContain(file)
     else expect(split.reasons.get(file)).toContain(reason)
+  })
+
+  it('puts a file that imports the lab network module itself in network, and one that reaches it through a support module in integration', () => {
+    write(
+      'playground/lab/lab-network.mjs',
+      "import { execFile } from 'node:child_process'\nexport const x = execFile\n",
+    )
+    write('test/support/lab-user.ts', "export { x } from '../../playground/lab/lab-network.mjs'\n")
+    write('test/b/lab.test.ts', "import { x } from '../../playground/lab/lab-network.mjs'\n")
+    write('test/b/page.test.ts', "import { x } from '../support/lab-user.js'\n")
+    const split = splitTestFiles(root, aliases)
+    rmSync(join(root, 'test/b'), { recursive: true })
+    expect(split.network).toEqual(['test/b/lab.test.ts'])
+    expect(split.integration).toContain('test/b/page.test.ts')
   })
 
   it('leaves the matrix suites out of both', () => {

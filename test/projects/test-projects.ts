@@ -4,8 +4,9 @@ import { dirname, join, relative, resolve } from 'node:path'
 /*
  * Which Vitest project a test file belongs to, decided from its imports so that nobody keeps a list:
  * `unit` holds the files that start no child process, browser or dev server and need nothing built,
- * `integration` the rest. vitest.config.ts builds both projects from `splitTestFiles`, and
- * test/projects/test-projects.test.ts checks the result.
+ * `network` the files that change the machine's network (a namespace and the veth pair to it, see
+ * NETWORK_MODULES), `integration` the rest. vitest.config.ts builds the projects from
+ * `splitTestFiles`, and test/projects/test-projects.test.ts checks the result.
  */
 
 /** The globs of every test file, relative to the repository's root. */
@@ -32,6 +33,15 @@ const STARTS_SOMETHING: readonly RegExp[] = [
   /^@rsbuild\//,
 ]
 
+/**
+ * Modules that change the machine's network: the lab's namespace adds a veth pair and an address
+ * in the root namespace, which every Chromium outside it takes as a network change and aborts its
+ * requests in flight (`ERR_NETWORK_CHANGED`). A test file that imports one itself (not through the
+ * playground's server, which only reaches it when a page asks for the lab) must not run beside a
+ * browser test, nor beside another of its kind.
+ */
+const NETWORK_MODULES: readonly string[] = ['playground/lab/lab-network.mjs']
+
 /** Support modules that read what a build writes, so a test importing one cannot run before `pnpm build`/`pnpm docs:build`. */
 const NEEDS_A_BUILD: readonly string[] = ['test/docs/built-docs.ts']
 
@@ -51,6 +61,8 @@ export interface SourceAlias {
 export interface TestProjectFiles {
   unit: string[]
   integration: string[]
+  /** Integration files that change the machine's network (see NETWORK_MODULES): run alone, after the others. */
+  network: string[]
   /** For each integration file, why it is one: `<file>: imports <module>`, `<file>: needs a build` or its mark. */
   reasons: ReadonlyMap<string, string>
 }
@@ -119,6 +131,19 @@ function integrationReason(
   return undefined
 }
 
+/** Whether a test file itself imports one of `targets` (root-relative names). */
+function importsDirectly(
+  root: string,
+  file: string,
+  targets: readonly string[],
+  aliases: readonly SourceAlias[],
+): boolean {
+  return runtimeImports(readFileSync(file, 'utf8')).some((specifier) => {
+    const local = resolveLocal(file, specifier, aliases)
+    return local !== undefined && targets.includes(relative(root, local).split('\\').join('/'))
+  })
+}
+
 /** Every test file under the globs of {@link TEST_FILE_GLOBS} but outside {@link OUTSIDE_PROJECTS}. */
 export function findTestFiles(root: string): string[] {
   const found: string[] = []
@@ -150,6 +175,7 @@ export function findTestFiles(root: string): string[] {
 export function splitTestFiles(root: string, aliases: readonly SourceAlias[]): TestProjectFiles {
   const unit: string[] = []
   const integration: string[] = []
+  const network: string[] = []
   const reasons = new Map<string, string>()
   // Each file is read once, however many test files import it.
   const facts = new Map<string, FileFacts>()
@@ -157,9 +183,10 @@ export function splitTestFiles(root: string, aliases: readonly SourceAlias[]): T
     const reason = integrationReason(root, join(root, file), aliases, new Set(), facts)
     if (reason === undefined) unit.push(file)
     else {
-      integration.push(file)
       reasons.set(file, reason)
+      if (importsDirectly(root, join(root, file), NETWORK_MODULES, aliases)) network.push(file)
+      else integration.push(file)
     }
   }
-  return { unit, integration, reasons }
+  return { unit, integration, network, reasons }
 }
