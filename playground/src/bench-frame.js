@@ -7,11 +7,20 @@ window.addEventListener('message', async (event) => {
   const run = Math.random().toString(36).slice(2, 8)
   performance.clearResourceTimings()
   const started = performance.now()
-  await Promise.all(
-    Array.from({ length: count }, (_, i) =>
-      fetch(`/api/items?delay=${delay}&run=${run}&i=${i}`).then((r) => r.text()),
-    ),
-  )
+  try {
+    await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        fetch(`/api/items?delay=${delay}&run=${run}&i=${i}`).then((r) => r.text()),
+      ),
+    )
+  } catch (error) {
+    // A failed fetch says why (the page shows it) instead of leaving the page waiting.
+    event.source.postMessage(
+      { type: 'burst-result', error: `a request of the burst failed: ${error}` },
+      event.origin,
+    )
+    return
+  }
   const total = performance.now() - started
   const entries = performance
     .getEntriesByType('resource')

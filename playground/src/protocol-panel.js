@@ -52,7 +52,8 @@ function runBurst(frame, origin, ready) {
       if (event.origin !== origin || event.data?.type !== 'burst-result') return
       clearTimeout(timer)
       window.removeEventListener('message', onMessage)
-      resolve(event.data)
+      if (event.data.error) reject(new Error(event.data.error))
+      else resolve(event.data)
     }
     window.addEventListener('message', onMessage)
     ready.then(() => frame.contentWindow.postMessage({ type: 'run-burst', count: 100, delay: 100 }, origin))
