@@ -10,6 +10,23 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 export const NODE24 = `${root}.tools/node24/node_modules/.bin/node`
 
 const READY = /^READY (\S+)$/m
+
+/**
+ * How to start the backend (`upstream.mjs`), or with `tlsDir` its TLS twin (`--tls`, the run's
+ * certificate): the same for `run.mjs` and `cpu-per-request.mjs`.
+ * @param {string} [tlsDir]
+ */
+export function upstreamSpec(tlsDir) {
+  return tlsDir === undefined
+    ? { name: 'upstream', command: process.execPath, args: [`${here}upstream.mjs`], ready: READY }
+    : {
+        name: 'upstream-tls',
+        command: process.execPath,
+        args: [`${here}upstream.mjs`, '--tls'],
+        ready: READY,
+        env: { BENCH_TLS_DIR: tlsDir },
+      }
+}
 /** `cors-dev-proxy serve` prints Vite's banner: `➜  Local:   http://127.0.0.1:40123/`. */
 const SERVE_READY = /Local:\s+(https?:\/\/\S+?)\/?\s/
 

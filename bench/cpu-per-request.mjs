@@ -11,13 +11,12 @@
 // (`ours-tls-h2`, `undici-dispatch-h2`) gets the upstream's TLS twin.
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { contender, serverSpecs, TLS_UPSTREAM_SERVERS } from './contenders.mjs'
+import { contender, serverSpecs, TLS_UPSTREAM_SERVERS, upstreamSpec } from './contenders.mjs'
 import { startServer } from './processes.mjs'
 import { median } from './stats.mjs'
 import { writeCertificate } from './tls.mjs'
 import { runWrk } from './wrk.mjs'
 
-const here = new URL('./', import.meta.url).pathname
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: { rounds: { type: 'string', default: '5' }, seconds: { type: 'string', default: '2' } },
@@ -41,22 +40,11 @@ function cpuUs(pid) {
 const tls = await writeCertificate()
 const servers = []
 try {
-  const upstream = await startServer({
-    name: 'upstream',
-    command: process.execPath,
-    args: [`${here}upstream.mjs`],
-    ready: /^READY (\S+)$/m,
-  })
+  const upstream = await startServer(upstreamSpec())
   servers.push(upstream)
   let tlsUpstream
   if (positionals.some((id) => TLS_UPSTREAM_SERVERS.has(contender(id).server))) {
-    tlsUpstream = await startServer({
-      name: 'upstream-tls',
-      command: process.execPath,
-      args: [`${here}upstream.mjs`, '--tls'],
-      ready: /^READY (\S+)$/m,
-      env: { BENCH_TLS_DIR: tls.dir },
-    })
+    tlsUpstream = await startServer(upstreamSpec(tls.dir))
     servers.push(tlsUpstream)
   }
   const specs = serverSpecs({ upstream: upstream.url, tlsUpstream: tlsUpstream?.url, tlsDir: tls.dir })

@@ -23,6 +23,7 @@ import {
   SCENARIOS,
   serverSpecs,
   TLS_UPSTREAM_SERVERS,
+  upstreamSpec,
 } from './contenders.mjs'
 import { runH2load } from './h2load.mjs'
 import { measureLab } from './lab.mjs'
@@ -151,22 +152,11 @@ const wanted = new Set(
 )
 console.log(`Starting ${wanted.size} servers (each a process of its own) ...`)
 const serversStarted = performance.now()
-const upstream = await startServer({
-  name: 'upstream',
-  command: process.execPath,
-  args: [`${here}upstream.mjs`],
-  ready: /^READY (\S+)$/m,
-})
+const upstream = await startServer(upstreamSpec())
 running.set('upstream', upstream)
 let tlsUpstream
 if ([...wanted].some((name) => TLS_UPSTREAM_SERVERS.has(name))) {
-  tlsUpstream = await startServer({
-    name: 'upstream-tls',
-    command: process.execPath,
-    args: [`${here}upstream.mjs`, '--tls'],
-    ready: /^READY (\S+)$/m,
-    env: { BENCH_TLS_DIR: tls.dir },
-  })
+  tlsUpstream = await startServer(upstreamSpec(tls.dir))
   running.set('upstream-tls', tlsUpstream)
 }
 const specs = serverSpecs({ upstream: upstream.url, tlsUpstream: tlsUpstream?.url, tlsDir: tls.dir })
