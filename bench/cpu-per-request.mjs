@@ -9,7 +9,13 @@
 // of each round and their medians. Linux only (reads /proc); any contender of contenders.mjs but
 // nginx (whose CPU is its workers') and the backend. A contender that forwards to an https target
 // (`ours-tls-h2`, `undici-dispatch-h2`) gets the upstream's TLS twin.
+//
+// `--b-root <checkout>` starts contender B from another checkout of this repository (built, with
+// its own `bench/` and `packages/*/dist`): an interleaved A/B of two builds of the same contender,
+// e.g. `node bench/cpu-per-request.mjs ours-node ours-node --b-root /tmp/old --rounds 9`.
 import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { contender, serverSpecs, TLS_UPSTREAM_SERVERS, upstreamSpec } from './contenders.mjs'
 import { startServer } from './processes.mjs'
@@ -19,16 +25,31 @@ import { runWrk } from './wrk.mjs'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { rounds: { type: 'string', default: '5' }, seconds: { type: 'string', default: '2' } },
+  options: {
+    rounds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '2' },
+    'b-root': { type: 'string' },
+  },
 })
 if (positionals.length !== 2) {
   console.error(
-    'usage: node bench/cpu-per-request.mjs <contender A> <contender B> [--rounds N] [--seconds S]',
+    'usage: node bench/cpu-per-request.mjs <contender A> <contender B> [--rounds N] [--seconds S] [--b-root <checkout>]',
   )
   process.exit(2)
 }
 const rounds = Number(values.rounds)
 const seconds = Number(values.seconds)
+const root = fileURLToPath(new URL('..', import.meta.url))
+/** Contender B's checkout, with a trailing slash, when it is not this one. */
+const bRoot = values['b-root'] === undefined ? undefined : `${resolve(values['b-root'])}/`
+
+/** A server spec started from `checkout` instead of this repository (its script paths moved over). */
+function fromCheckout(spec, checkout) {
+  return {
+    ...spec,
+    args: spec.args.map((arg) => (arg.startsWith(root) ? checkout + arg.slice(root.length) : arg)),
+  }
+}
 
 /** User + system CPU of a process so far, in µs (clock ticks of 10 ms on Linux). */
 function cpuUs(pid) {
@@ -49,15 +70,16 @@ try {
   }
   const specs = serverSpecs({ upstream: upstream.url, tlsUpstream: tlsUpstream?.url, tlsDir: tls.dir })
   const contenders = await Promise.all(
-    positionals.map(async (id) => {
+    positionals.map(async (id, index) => {
       const { server, headers } = contender(id)
       const spec = specs[server]
       if (spec === undefined)
         throw new Error(`${id}: not a single-process proxy (nginx and the backend are not)`)
       if ('skip' in spec) throw new Error(`${id}: ${spec.skip}`)
-      const running = await startServer(spec)
+      const running = await startServer(index === 1 && bRoot !== undefined ? fromCheckout(spec, bRoot) : spec)
       servers.push(running)
-      return { id, headers, url: `${running.url}/api/items`, pid: running.pid, perRound: [] }
+      const name = index === 1 && bRoot !== undefined ? `${id} (${bRoot})` : id
+      return { id: name, headers, url: `${running.url}/api/items`, pid: running.pid, perRound: [] }
     }),
   )
   const measure = async (entry, warmupMs) => {
