@@ -208,17 +208,27 @@ function afterPipeline(
     answerNotFound(res)
     return
   }
-  // A step's error (an origin function that throws on a forged Origin) can come with
-  // every request: one line per route every 10 s.
-  engine.logger.limited('error', `pipeline ${route.prefix}`, () => {
+  logStepError(engine.logger, req, route, error)
+  if (!res.headersSent) res.statusCode = 500
+  res.end()
+}
+
+/**
+ * Logs the error a route's step handed on (answered 500 by the caller). Such an error (an
+ * origin function that throws on a forged Origin) can come with every request: one line per
+ * route every 10 s. Shared by both front ends, so their lines are the same.
+ *
+ * @example
+ * logStepError(logger, req, route, error)
+ */
+export function logStepError(logger: Logger, req: ProxyRequest, route: ResolvedRoute, error: unknown): void {
+  logger.limited('error', `pipeline ${route.prefix}`, () => {
     const message = error instanceof Error ? error.message : String(error)
     const source = isOriginFunctionError(error)
       ? `the cors.origin function of route '${route.prefix}' threw`
       : `a step of route '${route.prefix}' failed`
     return `500 ${req.method} ${req.url}: ${source}: ${message}`
   })
-  if (!res.headersSent) res.statusCode = 500
-  res.end()
 }
 
 /** The route takes the request: its steps run. */
