@@ -25,7 +25,7 @@ import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from '../config/resol
 import { isOriginFunctionError } from '../cors/cors-route-step.js'
 import { createFailureLog } from '../forward/failure-log.js'
 import { hasBody } from '../forward/request-body.js'
-import { createUpstreamPool } from '../forward/upstream-pool.js'
+import { createUpstreamPool, type UpstreamPoolOptions } from '../forward/upstream-pool.js'
 import { lingerBeforeClose } from '../http/linger-close.js'
 import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { sendText } from '../http/send-text.js'
@@ -282,10 +282,11 @@ export function buildCorsDevProxy(
   resolved: ResolvedCorsDevProxyOptions,
   logger: Logger,
   recorder?: ExchangeRecorder,
+  poolOptions?: UpstreamPoolOptions,
 ): EngineProxy {
   for (const warning of resolved.warnings) logger.warn(warning)
   const matchOf = createRequestMatcher(resolved.routes)
-  const pool = createUpstreamPool()
+  const pool = createUpstreamPool(poolOptions)
   const failures = createFailureLog(logger)
   const sockets = new Set<Duplex>()
   // Each forwarded request's upstream URL, for the debug line and the inspector; only kept when

@@ -11,11 +11,13 @@ import { consoleLogSink } from '../config/defaults.js'
 import type { CorsDevProxyConfig } from '../config/define-config.js'
 import type { CorsDevProxyOptions, Routes } from '../config/options.js'
 import { resolveOptions } from '../config/resolve-options.js'
-import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from '../config/resolved-route.js'
+import { createFetchDispatcher, undiciDispatches } from '../fetch/fetch-dispatcher.js'
 import type { FetchConnectionInfo } from '../fetch/fetch-request.js'
 import { FetchRequest } from '../fetch/fetch-request.js'
 import { FetchResponse } from '../fetch/fetch-response.js'
 import { refuseNodeOptions } from '../fetch/refuse-node-options.js'
+import type { UpstreamPoolOptions } from '../forward/upstream-pool.js'
 import { createLogger } from '../log/logger.js'
 import { buildCorsDevProxy, type EngineProxy, logStepError } from './create-cors-dev-proxy.js'
 
@@ -65,8 +67,24 @@ export function createFetchHandler(
 ): FetchHandler {
   const resolved = resolveOptions(routes, options)
   refuseNodeOptions(resolved.routes)
+  // Bun's built-in undici has no dispatch() on its pools: forward with the runtime's fetch there.
+  return fetchHandlerOf(resolved, undiciDispatches() ? {} : { dispatcherFor: createFetchDispatcher })
+}
+
+/**
+ * The handler of options already resolved and checked, forwarding through `poolOptions`'s
+ * dispatchers: `createFetchHandler`'s second half, apart so a test can force the `fetch`
+ * forwarding a runtime without undici's `dispatch()` gets.
+ *
+ * @example
+ * fetchHandlerOf(resolveOptions(routes), { dispatcherFor: createFetchDispatcher })
+ */
+export function fetchHandlerOf(
+  resolved: ResolvedCorsDevProxyOptions,
+  poolOptions: UpstreamPoolOptions,
+): FetchHandler {
   const logger = createLogger(resolved.log, resolved.logger ?? consoleLogSink)
-  const engine = buildCorsDevProxy(resolved, logger)
+  const engine = buildCorsDevProxy(resolved, logger, undefined, poolOptions)
 
   function corsDevProxyFetch(request: Request, info?: FetchConnectionInfo): Promise<Response | undefined> {
     const req = new FetchRequest(request, info)

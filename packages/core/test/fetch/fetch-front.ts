@@ -3,16 +3,24 @@ import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
 import { stripVTControlCharacters } from 'node:util'
 import type { CorsDevProxyOptions, Routes } from '../../src/config/options.js'
+import { resolveOptions } from '../../src/config/resolve-options.js'
+import { createFetchDispatcher } from '../../src/fetch/fetch-dispatcher.js'
 import { createCorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
-import { createFetchHandler } from '../../src/proxy/create-fetch-handler.js'
+import {
+  createFetchHandler,
+  type FetchHandler,
+  fetchHandlerOf,
+} from '../../src/proxy/create-fetch-handler.js'
 
 /** Which front end a test runs through. */
-export type Front = 'node' | 'fetch'
+export type Front = 'node' | 'fetch' | 'fetch over fetch'
 
 /** A proxy served on 127.0.0.1:0 through one front end, with what it logged. */
 export interface ServedProxy {
   readonly url: string
   readonly lines: string[]
+  /** Dispatchers the `fetch over fetch` front created (one per target origin); 0 elsewhere. */
+  readonly dispatchers: () => number
   close(): Promise<void>
 }
 
@@ -54,8 +62,7 @@ function writeResponse(response: Response, res: ServerResponse): void {
 }
 
 /** A `node:http` server in front of `createFetchHandler`, as `Bun.serve` or `Deno.serve` would be. */
-function fetchFront(routes: Routes, options: CorsDevProxyOptions) {
-  const handler = createFetchHandler(routes, options)
+function fetchFront(handler: FetchHandler) {
   const server = createServer((req, res) => {
     void handler(toRequest(req, res)).then((response) => {
       if (response === undefined) {
@@ -87,12 +94,27 @@ export async function serveThrough(
   const lines: string[] = []
   const record = (line: string) => lines.push(stripVTControlCharacters(line))
   const logger = { info: record, warn: record, error: record }
-  const { server, close } = (front === 'node' ? nodeFront : fetchFront)(routes, { ...options, logger })
+  const all = { ...options, logger }
+  let dispatchers = 0
+  const dispatcherFor = (origin: string) => {
+    dispatchers += 1
+    return createFetchDispatcher(origin)
+  }
+  const { server, close } =
+    front === 'node'
+      ? nodeFront(routes, all)
+      : fetchFront(
+          front === 'fetch'
+            ? createFetchHandler(routes, all)
+            : // What a runtime without undici's dispatch() (Bun) gets: forwarding through fetch.
+              fetchHandlerOf(resolveOptions(routes, all), { dispatcherFor }),
+        )
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
     lines,
+    dispatchers: () => dispatchers,
     async close() {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))

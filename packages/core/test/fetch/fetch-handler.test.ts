@@ -3,6 +3,7 @@ import { once } from 'node:events'
 import { Agent, get, type IncomingMessage } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CorsDevProxyError } from '../../src/config/errors.js'
+import { undiciDispatches } from '../../src/fetch/fetch-dispatcher.js'
 import { createFetchHandler } from '../../src/proxy/create-fetch-handler.js'
 import { type Front, serveThrough, startTarget } from './fetch-front.js'
 
@@ -29,7 +30,7 @@ async function proxy(
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
 // The same table on both front ends: the Fetch one must answer as the Node one does.
-describe.each<Front>(['node', 'fetch'])('through the %s front end', (front) => {
+describe.each<Front>(['node', 'fetch', 'fetch over fetch'])('through the %s front end', (front) => {
   it('streams CRUD bodies both ways, an 8 MB upload echoed intact', async () => {
     const backend = await target((req, res) => {
       res.writeHead(req.method === 'POST' ? 201 : 200, {
@@ -45,6 +46,7 @@ describe.each<Front>(['node', 'fetch'])('through the %s front end', (front) => {
       expect(response.headers.get('x-method')).toBe(method)
       expect(sha256(new Uint8Array(await response.arrayBuffer()))).toBe(sha256(upload))
     }
+    expect(served.dispatchers() > 0).toBe(front === 'fetch over fetch')
     const got = await fetch(`${served.url}/api/items/1`)
     expect(got.status).toBe(200)
     expect(await got.text()).toBe('')
@@ -165,6 +167,17 @@ describe.each<Front>(['node', 'fetch'])('through the %s front end', (front) => {
     expect(upstreamClosed).toBeDefined()
   })
 
+  it('breaks off the answer when the target dies mid-body, never ending it cleanly', async () => {
+    const backend = await target((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' })
+      res.write(Buffer.alloc(1000), () => res.destroy())
+    })
+    const served = await proxy(front, { '/api': backend.url }, { log: 'silent' })
+    const answer = await fetch(`${served.url}/api/short`)
+    expect(answer.status).toBe(200)
+    await expect(answer.arrayBuffer()).rejects.toThrow()
+  })
+
   it('hands on a request no route takes', async () => {
     const served = await proxy(front, { '/api': 'http://127.0.0.1:9' }, { log: 'silent' })
     const answer = await fetch(`${served.url}/elsewhere`, { method: 'POST', body: 'kept' })
@@ -179,6 +192,11 @@ describe('createFetchHandler', () => {
   it('answered the dead backend with the same body and log line as the Node front end', () => {
     expect(deadAnswers.fetch).toBeDefined()
     expect(deadAnswers.fetch).toEqual(deadAnswers.node)
+    expect(deadAnswers['fetch over fetch']).toEqual(deadAnswers.node)
+  })
+
+  it("forwards through undici's dispatch() on Node, fetch being the fallback for runtimes without it", () => {
+    expect(undiciDispatches()).toBe(true)
   })
 
   it('resolves undefined when no route matches, leaving the body unread', async () => {
