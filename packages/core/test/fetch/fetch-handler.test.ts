@@ -178,6 +178,31 @@ describe.each<Front>(['node', 'fetch', 'fetch over fetch'])('through the %s fron
     await expect(answer.arrayBuffer()).rejects.toThrow()
   })
 
+  it("runs router, on.proxyRes and transformResponse on the engine's view of the exchange", async () => {
+    const backend = await target((req, res) =>
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(`at ${req.url}`),
+    )
+    const served = await proxy(
+      front,
+      {
+        '/api': {
+          target: 'http://127.0.0.1:9',
+          router: (req) => (req.headers['x-tenant'] === 'a' ? backend.url : undefined),
+          on: {
+            proxyRes: (proxyRes, req) => {
+              proxyRes.headers['x-seen'] = `${req.method} ${req.url}`
+            },
+          },
+          transformResponse: (body) => body.toString().toUpperCase(),
+        },
+      },
+      { log: 'silent' },
+    )
+    const answer = await fetch(`${served.url}/api/x?q=1`, { headers: { 'x-tenant': 'a' } })
+    expect(answer.headers.get('x-seen')).toBe('GET /api/x?q=1')
+    expect(await answer.text()).toBe('AT /X?Q=1')
+  })
+
   it('hands on a request no route takes', async () => {
     const served = await proxy(front, { '/api': 'http://127.0.0.1:9' }, { log: 'silent' })
     const answer = await fetch(`${served.url}/elsewhere`, { method: 'POST', body: 'kept' })
