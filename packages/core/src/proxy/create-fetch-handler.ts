@@ -99,10 +99,15 @@ export function fetchHandlerOf(
     )
     return new Promise<Response | undefined>((resolve) => {
       res.response.then(resolve)
-      // The engine's types are Node's; the shims carry every member it reads (see their files).
-      engine.middleware(req as unknown as IncomingMessage, res as unknown as ServerResponse, (error) => {
+      const next = (error?: unknown): void =>
         resolve(error === undefined || error === null ? undefined : answerStepError(engine, req, error))
-      })
+      try {
+        // The engine's types are Node's; the shims carry every member it reads (see their files).
+        engine.middleware(req as unknown as IncomingMessage, res as unknown as ServerResponse, next)
+      } catch (error) {
+        // The handler never rejects: a runtime would answer its own 500 without our log line.
+        next(error)
+      }
     })
   }
 

@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { once } from 'node:events'
-import { Agent, get, type IncomingMessage } from 'node:http'
+import { Agent, createServer, get, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CorsDevProxyError } from '../../src/config/errors.js'
 import { undiciDispatches } from '../../src/fetch/fetch-dispatcher.js'
+import { createCorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
 import { createFetchHandler } from '../../src/proxy/create-fetch-handler.js'
 import { type Front, serveThrough, startTarget } from './fetch-front.js'
 
@@ -222,6 +224,34 @@ describe('createFetchHandler', () => {
 
   it("forwards through undici's dispatch() on Node, fetch being the fallback for runtimes without it", () => {
     expect(undiciDispatches()).toBe(true)
+  })
+
+  it("answers a step's error 500 with the line the Node proxy logs when it is the whole server", async () => {
+    const origin = () => {
+      throw new Error('boom')
+    }
+    const routes = { '/api': { target: 'http://127.0.0.1:9', cors: { origin } } }
+    const fetchLines: string[] = []
+    const sink = { info() {}, warn() {}, error: (line: string) => fetchLines.push(line) }
+    const handler = createFetchHandler(routes, { logger: sink })
+    const answer = (await handler(
+      new Request('http://localhost/api/x', { headers: { origin: 'http://a.test' } }),
+    )) as Response
+    expect(answer.status).toBe(500)
+    await handler.close()
+    const nodeLines: string[] = []
+    const proxyServer = createServer(
+      createCorsDevProxy(routes, { logger: { ...sink, error: (line: string) => nodeLines.push(line) } })
+        .middleware,
+    )
+    await new Promise<void>((resolve) => proxyServer.listen(0, '127.0.0.1', resolve))
+    cleanup.push(() => new Promise((resolve) => proxyServer.close(() => resolve())))
+    const { port } = proxyServer.address() as AddressInfo
+    expect(
+      (await fetch(`http://127.0.0.1:${port}/api/x`, { headers: { origin: 'http://a.test' } })).status,
+    ).toBe(500)
+    expect(fetchLines).toHaveLength(1)
+    expect(fetchLines).toEqual(nodeLines)
   })
 
   it('resolves undefined when no route matches, leaving the body unread', async () => {
