@@ -115,17 +115,20 @@ async function fetchInto(
   controller: AbortController,
 ): Promise<void> {
   let aborted: Error | undefined
-  const abort = (reason?: Error): void => {
-    aborted ??= reason ?? new Error('aborted')
-    controller.abort(aborted)
-  }
-  controller.signal.addEventListener('abort', () => abort(controller.signal.reason as Error), { once: true })
-  handler.onConnect?.(abort)
   let resumed: (() => void) | undefined
   const waitResume = () =>
     new Promise<void>((resolve) => {
       resumed = resolve
     })
+  const abort = (reason?: Error): void => {
+    aborted ??= reason ?? new Error('aborted')
+    controller.abort(aborted)
+    // A body paused for the client must not wait for a resume that will not come: the next
+    // read fails with the abort, which reaches the handler's onError.
+    resumed?.()
+  }
+  controller.signal.addEventListener('abort', () => abort(controller.signal.reason as Error), { once: true })
+  handler.onConnect?.(abort)
   try {
     if (aborted !== undefined) throw aborted
     const response = await fetch(new URL(options.path, origin), {

@@ -54,7 +54,7 @@ export class FetchResponse extends EventEmitter {
   destroyed = false
   /** Settles with the answer once its head is written (or a 502 when the response is destroyed first). */
   readonly response: Promise<Response>
-  readonly #headers = new Map<string, { name: string; value: OutgoingHttpHeader }>()
+  readonly #headers = new Map<string, OutgoingHttpHeader>()
   readonly #method: string
   #settle!: (response: Response) => void
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined
@@ -77,12 +77,12 @@ export class FetchResponse extends EventEmitter {
 
   setHeader(name: string, value: OutgoingHttpHeader): this {
     if (this.#headSent) throw headersSentError()
-    this.#headers.set(name.toLowerCase(), { name, value })
+    this.#headers.set(name.toLowerCase(), value)
     return this
   }
 
   getHeader(name: string): OutgoingHttpHeader | undefined {
-    return this.#headers.get(name.toLowerCase())?.value
+    return this.#headers.get(name.toLowerCase())
   }
 
   hasHeader(name: string): boolean {
@@ -100,7 +100,7 @@ export class FetchResponse extends EventEmitter {
 
   getHeaders(): OutgoingHttpHeaders {
     const headers: OutgoingHttpHeaders = Object.create(null)
-    for (const [key, { value }] of this.#headers) headers[key] = value
+    for (const [key, value] of this.#headers) headers[key] = value
     return headers
   }
 
@@ -142,7 +142,8 @@ export class FetchResponse extends EventEmitter {
     if (this.writableEnded || this.destroyed) return this
     const done = args.find((arg) => typeof arg === 'function') as (() => void) | undefined
     const chunk = typeof args[0] === 'function' ? undefined : args[0]
-    if (chunk !== undefined && chunk !== null) this.write(chunk, args[1])
+    if (chunk !== undefined && chunk !== null)
+      this.write(chunk, typeof args[1] === 'string' ? args[1] : undefined)
     if (!this.#headSent) this.#sendHead()
     this.writableEnded = true
     this.#controller?.close()
@@ -189,7 +190,7 @@ export class FetchResponse extends EventEmitter {
     const status = this.statusCode
     this.#bodiless = NULL_BODY.has(status) || this.#method === 'HEAD'
     const headers = new Headers()
-    for (const [key, { value }] of this.#headers) {
+    for (const [key, value] of this.#headers) {
       if (FRAMING.has(key)) continue
       for (const item of Array.isArray(value) ? value : [value]) headers.append(key, String(item))
     }

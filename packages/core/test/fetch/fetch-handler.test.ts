@@ -157,7 +157,12 @@ describe.each<Front>(['node', 'fetch', 'fetch over fetch'])('through the %s fron
     const backend = await target((_req, res) => {
       upstreamClosed = once(res, 'close')
       res.writeHead(200, { 'content-type': 'application/octet-stream' })
-      res.write(Buffer.alloc(1024))
+      // An endless body, sent as fast as the proxy takes it: the relay is paused when the client leaves.
+      const more = (): void => {
+        while (!res.destroyed && res.write(Buffer.alloc(64 * 1024)));
+      }
+      res.on('drain', more)
+      more()
     })
     const served = await proxy(front, { '/api': backend.url }, { log: 'silent' })
     const controller = new AbortController()
