@@ -18,6 +18,10 @@ function nodeHeaders(request: Request, url: URL): Record<string, string | string
   const headers: Record<string, string | string[]> = Object.create(null)
   // `Headers` already joins repeated fields with ", " and lowercases names, as Node does.
   for (const [name, value] of request.headers) headers[name] = value
+  // `Headers` joins repeated Cookie fields (HTTP/2 sends one per cookie) with ", ", Node and
+  // RFC 9113 section 8.2.3 with "; ". A cookie-octet has no comma or space (RFC 6265 section
+  // 4.1.1), so ", " there can only be the join.
+  if (headers.cookie !== undefined) headers.cookie = (headers.cookie as string).replaceAll(', ', '; ')
   const cookies = request.headers.getSetCookie()
   if (cookies.length > 0) headers['set-cookie'] = cookies
   // A `Request` built from a URL (a test, Hono's `app.request`) has no Host; HTTP/1.1 always does.

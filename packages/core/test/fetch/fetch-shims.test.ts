@@ -62,12 +62,19 @@ describe('FetchRequest', () => {
       headers: [
         ['Accept', 'a'],
         ['accept', 'b'],
+        ['cookie', 'a=1'],
+        ['cookie', 'b=2'],
       ],
       duplex: 'half',
     } as RequestInit)
     const req = new FetchRequest(request, { remoteAddress: '10.0.0.1' })
     expect(req.url).toBe('/api/x?y=1')
-    expect(req.headers).toMatchObject({ accept: 'a, b', host: 'app.test', 'transfer-encoding': 'chunked' })
+    expect(req.headers).toMatchObject({
+      accept: 'a, b',
+      cookie: 'a=1; b=2',
+      host: 'app.test',
+      'transfer-encoding': 'chunked',
+    })
     expect(req.socket).toEqual({ remoteAddress: '10.0.0.1', encrypted: true })
     expect(pulls).toBeLessThanOrEqual(1)
     let text = ''
