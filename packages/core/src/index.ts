@@ -88,3 +88,5 @@ export { startMockBackend } from './mock/start-mock-backend.js'
 // The proxy
 export type { CorsDevProxy } from './proxy/create-cors-dev-proxy.js'
 export { createCorsDevProxy } from './proxy/create-cors-dev-proxy.js'
+export type { FetchConnectionInfo, FetchHandler, FetchHandlerOptions } from './proxy/create-fetch-handler.js'
+export { createFetchHandler } from './proxy/create-fetch-handler.js'

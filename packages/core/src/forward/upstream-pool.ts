@@ -26,6 +26,12 @@ export interface UpstreamPoolOptions {
    * @default 4000
    */
   keepAliveTimeout?: number
+  /**
+   * A dispatcher per target origin in place of undici's pools: the Fetch front end's, on a
+   * runtime whose undici cannot `dispatch()` (see `createFetchHandler`).
+   * @default undefined
+   */
+  dispatcherFor?: ((origin: string) => Dispatcher) | undefined
 }
 
 /** The keep-alive connections to the targets, one undici `Pool` per target origin and TLS setting. */
@@ -76,6 +82,7 @@ interface Upstream {
 interface PoolState {
   readonly connections: number | null
   readonly keepAliveTimeout: number
+  readonly dispatcherFor: ((origin: string) => Dispatcher) | undefined
   readonly byKey: Map<string, Upstream>
   /** The route objects are resolved once and live as long as the proxy: a direct lookup per request. */
   byRoute: WeakMap<ResolvedForwardRoute, Upstream>
@@ -98,6 +105,7 @@ function agentId(state: PoolState, agent: object): number {
 }
 
 function newPool(state: PoolState, upstream: Omit<Upstream, 'pool'>): Dispatcher {
+  if (state.dispatcherFor !== undefined) return state.dispatcherFor(upstream.origin)
   const { agent } = upstream
   const options = {
     connections: agent === undefined ? state.connections : agent.connections,
@@ -225,6 +233,7 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
   const state: PoolState = {
     connections: options.connections ?? null,
     keepAliveTimeout: options.keepAliveTimeout ?? 4_000,
+    dispatcherFor: options.dispatcherFor,
     byKey: new Map(),
     byRoute: new WeakMap(),
     draining: new Set(),
@@ -240,6 +249,10 @@ export function createUpstreamPool(options: UpstreamPoolOptions = {}): UpstreamP
       return upstreamOf(state, route).pool
     },
     dispatchFresh(route, dispatchOptions, handler) {
+      if (state.dispatcherFor !== undefined) {
+        upstreamOf(state, route).pool.dispatch(dispatchOptions, handler)
+        return
+      }
       const client = freshClient(state, route)
       client.dispatch(dispatchOptions, handler)
       // Closes the connection once this one request, body included, is done.

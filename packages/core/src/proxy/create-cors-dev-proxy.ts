@@ -25,7 +25,7 @@ import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from '../config/resol
 import { isOriginFunctionError } from '../cors/cors-route-step.js'
 import { createFailureLog } from '../forward/failure-log.js'
 import { hasBody } from '../forward/request-body.js'
-import { createUpstreamPool } from '../forward/upstream-pool.js'
+import { createUpstreamPool, type UpstreamPoolOptions } from '../forward/upstream-pool.js'
 import { lingerBeforeClose } from '../http/linger-close.js'
 import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { sendText } from '../http/send-text.js'
@@ -208,17 +208,27 @@ function afterPipeline(
     answerNotFound(res)
     return
   }
-  // A step's error (an origin function that throws on a forged Origin) can come with
-  // every request: one line per route every 10 s.
-  engine.logger.limited('error', `pipeline ${route.prefix}`, () => {
+  logStepError(engine.logger, req, route, error)
+  if (!res.headersSent) res.statusCode = 500
+  res.end()
+}
+
+/**
+ * Logs the error a route's step handed on (answered 500 by the caller). Such an error (an
+ * origin function that throws on a forged Origin) can come with every request: one line per
+ * route every 10 s. Shared by both front ends, so their lines are the same.
+ *
+ * @example
+ * logStepError(logger, req, route, error)
+ */
+export function logStepError(logger: Logger, req: ProxyRequest, route: ResolvedRoute, error: unknown): void {
+  logger.limited('error', `pipeline ${route.prefix}`, () => {
     const message = error instanceof Error ? error.message : String(error)
     const source = isOriginFunctionError(error)
       ? `the cors.origin function of route '${route.prefix}' threw`
       : `a step of route '${route.prefix}' failed`
     return `500 ${req.method} ${req.url}: ${source}: ${message}`
   })
-  if (!res.headersSent) res.statusCode = 500
-  res.end()
 }
 
 /** The route takes the request: its steps run. */
@@ -272,10 +282,11 @@ export function buildCorsDevProxy(
   resolved: ResolvedCorsDevProxyOptions,
   logger: Logger,
   recorder?: ExchangeRecorder,
+  poolOptions?: UpstreamPoolOptions,
 ): EngineProxy {
   for (const warning of resolved.warnings) logger.warn(warning)
   const matchOf = createRequestMatcher(resolved.routes)
-  const pool = createUpstreamPool()
+  const pool = createUpstreamPool(poolOptions)
   const failures = createFailureLog(logger)
   const sockets = new Set<Duplex>()
   // Each forwarded request's upstream URL, for the debug line and the inspector; only kept when

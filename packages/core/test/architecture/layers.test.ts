@@ -23,6 +23,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   mock: ['http', 'config', 'log', 'browser', 'pipeline', 'cors', 'jsonp'],
   client: [],
   inspector: ['http', 'config', 'log', 'browser', 'pipeline', 'client'],
+  fetch: ['http', 'config'],
   proxy: [
     'http',
     'config',
@@ -35,6 +36,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'mock',
     'client',
     'inspector',
+    'fetch',
   ],
   '.': [
     'http',
@@ -48,6 +50,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'mock',
     'client',
     'inspector',
+    'fetch',
     'proxy',
   ],
 }

@@ -13,6 +13,7 @@ import { createCorsMiddleware } from '../../src/cors/cors-middleware.js'
 import { createJsonpMiddleware } from '../../src/jsonp/jsonp-middleware.js'
 import { createMockBackend } from '../../src/mock/mock-backend.js'
 import { startMockBackend } from '../../src/mock/start-mock-backend.js'
+import { createFetchHandler } from '../../src/proxy/create-fetch-handler.js'
 
 /**
  * A broad corpus of wrong configurations, to make every configuration error print its example
@@ -542,6 +543,19 @@ function targeted(): ConfigMistake[] {
     for (const value of ['yes', 0, null]) add(`${name} ${label(value)}`, routeWith({ [name]: value }))
   }
   add('startMockBackend with a wrong mock option', started({ cors: 'sometimes' }))
+  // What only a Node server can honour, refused by the Fetch front end.
+  const fetchHandler = (config: unknown) => () =>
+    createFetchHandler(config as never, { log: 'silent' }).close()
+  add('createFetchHandler with a ws route', fetchHandler({ '/socket': { target: TARGET, ws: true } }))
+  add('createFetchHandler with configure', fetchHandler({ '/api': { target: TARGET, configure: () => {} } }))
+  add(
+    'createFetchHandler with on.proxyReq',
+    fetchHandler({ '/api': { target: TARGET, on: { proxyReq: () => {} } } }),
+  )
+  add(
+    'createFetchHandler with an agent',
+    fetchHandler({ '/api': { target: TARGET, agent: new HttpAgent() } }),
+  )
   return cases
 }
 

@@ -1,0 +1,230 @@
+/*
+ * The `ServerResponse` the engine writes to, turned into a Web `Response`. The head becomes the
+ * `Response` as soon as it is written (`writeHead`, or the first `write`/`end`/`flushHeaders`),
+ * so an event stream's first event reaches the client before the stream ends; the body is a
+ * `ReadableStream` fed by `write`/`end`, pull-based: `write` returns `false` once the
+ * consumer's queue is full and `'drain'` follows when it pulls again, as on a socket.
+ */
+import { EventEmitter } from 'node:events'
+import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http'
+
+/** Fields a runtime frames itself: the body's framing and the connection's (RFC 9110 section 7.6.1). */
+const FRAMING = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'])
+
+/** Statuses whose `Response` must have a null body (Fetch, "null body status"). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304])
+
+/** Why a body fails when the response is destroyed: the client must not take a short body for a whole one. */
+const CUT_SHORT = 'cors-dev-proxy: the response was destroyed before its end'
+
+/** How many bytes may wait for the consumer before `write` asks the writer to wait. */
+const HIGH_WATER_MARK = 64 * 1024
+
+/** Node's error for a header changed after the head went out, so the engine's guards behave the same. */
+function headersSentError(): Error {
+  return Object.assign(new Error('Cannot set headers after they are sent to the client'), {
+    code: 'ERR_HTTP_HEADERS_SENT',
+  })
+}
+
+function toBytes(chunk: unknown, encoding: unknown): Uint8Array {
+  if (typeof chunk === 'string')
+    return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
+  if (chunk instanceof Uint8Array) return chunk
+  return Buffer.from(String(chunk))
+}
+
+/**
+ * The engine's view of the answer to a Web `Request`: a `ServerResponse` look-alike whose
+ * `response` promise settles with the `Response` once the head is written. `destroy()` after
+ * the head errors the body, so a short body is never taken for a whole one; a consumer that
+ * cancels the body destroys it, which closes it (`'close'`) and makes the forwarder abort the
+ * upstream request.
+ *
+ * @example
+ * const res = new FetchResponse(request.method)
+ * proxy.middleware(req, res)
+ * return res.response
+ */
+export class FetchResponse extends EventEmitter {
+  statusCode = 200
+  statusMessage = ''
+  writableEnded = false
+  writableFinished = false
+  destroyed = false
+  /** Settles with the answer once its head is written (or a 502 when the response is destroyed first). */
+  readonly response: Promise<Response>
+  readonly #headers = new Map<string, OutgoingHttpHeader>()
+  readonly #method: string
+  #settle!: (response: Response) => void
+  #controller: ReadableStreamDefaultController<Uint8Array> | undefined
+  #headSent = false
+  #bodiless = false
+  #waiting = false
+  #closed = false
+
+  constructor(method: string) {
+    super()
+    this.#method = method
+    this.response = new Promise((resolve) => {
+      this.#settle = resolve
+    })
+  }
+
+  get headersSent(): boolean {
+    return this.#headSent
+  }
+
+  setHeader(name: string, value: OutgoingHttpHeader): this {
+    if (this.#headSent) throw headersSentError()
+    this.#headers.set(name.toLowerCase(), value)
+    return this
+  }
+
+  getHeader(name: string): OutgoingHttpHeader | undefined {
+    return this.#headers.get(name.toLowerCase())
+  }
+
+  hasHeader(name: string): boolean {
+    return this.#headers.has(name.toLowerCase())
+  }
+
+  removeHeader(name: string): void {
+    if (this.#headSent) throw headersSentError()
+    this.#headers.delete(name.toLowerCase())
+  }
+
+  getHeaderNames(): string[] {
+    return [...this.#headers.keys()]
+  }
+
+  getHeaders(): OutgoingHttpHeaders {
+    const headers: OutgoingHttpHeaders = Object.create(null)
+    for (const [key, value] of this.#headers) headers[key] = value
+    return headers
+  }
+
+  /** `writeHead(status, [reason], [headers])`, headers as an object or a flat `[name, value, …]` list. */
+  writeHead(status: number, ...rest: unknown[]): this {
+    if (this.#headSent) throw headersSentError()
+    const reason = typeof rest[0] === 'string' ? rest.shift() : undefined
+    const headers = rest[0]
+    if (Array.isArray(headers)) {
+      for (let i = 0; i + 1 < headers.length; i += 2) this.#append(String(headers[i]), String(headers[i + 1]))
+    } else if (headers !== null && typeof headers === 'object') {
+      for (const [name, value] of Object.entries(headers as OutgoingHttpHeaders))
+        if (value !== undefined) this.setHeader(name, value)
+    }
+    this.statusCode = status
+    if (reason !== undefined) this.statusMessage = reason as string
+    this.#sendHead()
+    return this
+  }
+
+  flushHeaders(): void {
+    if (!this.#headSent) this.#sendHead()
+  }
+
+  write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+    if (this.writableEnded || this.destroyed) return false
+    if (!this.#headSent) this.#sendHead()
+    const done = typeof encoding === 'function' ? encoding : callback
+    const controller = this.#controller
+    const bytes = toBytes(chunk, encoding)
+    if (controller !== undefined && bytes.byteLength > 0) controller.enqueue(bytes)
+    if (typeof done === 'function') queueMicrotask(done as () => void)
+    if (controller === undefined || (controller.desiredSize ?? 1) > 0) return true
+    this.#waiting = true
+    return false
+  }
+
+  end(...args: unknown[]): this {
+    if (this.writableEnded || this.destroyed) return this
+    const done = args.find((arg) => typeof arg === 'function') as (() => void) | undefined
+    const chunk = typeof args[0] === 'function' ? undefined : args[0]
+    if (chunk !== undefined && chunk !== null)
+      this.write(chunk, typeof args[1] === 'string' ? args[1] : undefined)
+    if (!this.#headSent) this.#sendHead()
+    this.writableEnded = true
+    this.#controller?.close()
+    this.writableFinished = true
+    queueMicrotask(() => {
+      done?.()
+      this.emit('finish')
+      this.#close()
+    })
+    return this
+  }
+
+  destroy(error?: Error): this {
+    if (this.destroyed) return this
+    this.destroyed = true
+    const reason = error ?? new Error(CUT_SHORT)
+    if (!this.#headSent) {
+      // Nothing was answered yet: a bare 502, whose body fails, so no client takes it for an answer.
+      this.#headSent = true
+      const failing = new ReadableStream<Uint8Array>({ start: (controller) => controller.error(reason) })
+      this.#settle(new Response(failing, { status: 502 }))
+    } else if (!this.writableEnded) {
+      this.#controller?.error(reason)
+    }
+    queueMicrotask(() => this.#close())
+    return this
+  }
+
+  #append(name: string, value: string): void {
+    const existing = this.getHeader(name)
+    if (existing === undefined) this.setHeader(name, value)
+    else this.setHeader(name, [...(Array.isArray(existing) ? existing : [String(existing)]), value])
+  }
+
+  /** `'close'` once, after `'finish'` or on destruction, as Node's response emits it. */
+  #close(): void {
+    if (this.#closed) return
+    this.#closed = true
+    this.emit('close')
+  }
+
+  #sendHead(): void {
+    this.#headSent = true
+    const status = this.statusCode
+    this.#bodiless = NULL_BODY.has(status) || this.#method === 'HEAD'
+    const headers = new Headers()
+    for (const [key, value] of this.#headers) {
+      if (FRAMING.has(key)) continue
+      for (const item of Array.isArray(value) ? value : [value]) headers.append(key, String(item))
+    }
+    const body = this.#bodiless ? null : this.#bodyStream()
+    try {
+      this.#settle(new Response(body, { status, statusText: this.statusMessage, headers }))
+    } catch (error) {
+      // A status `Response` refuses (a 1xx the engine never writes here): a 502 that says so.
+      const message = error instanceof Error ? error.message : String(error)
+      this.#controller = undefined
+      this.#settle(
+        new Response(`cors-dev-proxy could not answer status ${status}: ${message}\n`, { status: 502 }),
+      )
+    }
+  }
+
+  #bodyStream(): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#controller = controller
+        },
+        pull: () => {
+          if (!this.#waiting) return
+          this.#waiting = false
+          this.emit('drain')
+        },
+        cancel: () => {
+          // The client stopped reading (it left): the response is gone, as a closed socket's is.
+          this.#controller = undefined
+          if (!this.writableEnded) this.destroy()
+        },
+      },
+      { highWaterMark: HIGH_WATER_MARK, size: (chunk) => chunk.byteLength },
+    )
+  }
+}

@@ -1,0 +1,115 @@
+/*
+ * The Fetch front end: the same engine as `createCorsDevProxy`, behind a
+ * `(request: Request) => Promise<Response | undefined>` for Bun, Deno, Hono and the other
+ * Web-standard servers. It decides nothing itself: each `Request` is dressed as the
+ * `IncomingMessage` the engine reads (fetch/fetch-request.ts) and the engine answers into a
+ * `ServerResponse` look-alike that becomes the `Response` (fetch/fetch-response.ts), so
+ * matching, CORS, mocks, JSONP, rewriting, failures and log lines are the Node front end's own.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { consoleLogSink } from '../config/defaults.js'
+import type { CorsDevProxyConfig } from '../config/define-config.js'
+import type { CorsDevProxyOptions, Routes } from '../config/options.js'
+import { resolveOptions } from '../config/resolve-options.js'
+import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from '../config/resolved-route.js'
+import { createFetchDispatcher, undiciDispatches } from '../fetch/fetch-dispatcher.js'
+import type { FetchConnectionInfo } from '../fetch/fetch-request.js'
+import { FetchRequest } from '../fetch/fetch-request.js'
+import { FetchResponse } from '../fetch/fetch-response.js'
+import { refuseNodeOptions } from '../fetch/refuse-node-options.js'
+import type { UpstreamPoolOptions } from '../forward/upstream-pool.js'
+import { createLogger } from '../log/logger.js'
+import { buildCorsDevProxy, type EngineProxy, logStepError } from './create-cors-dev-proxy.js'
+
+export type { FetchConnectionInfo } from '../fetch/fetch-request.js'
+
+/** The options of {@link createFetchHandler}: those of `createCorsDevProxy`. */
+export type FetchHandlerOptions = CorsDevProxyOptions
+
+/** A Web-standard request handler with the proxy's routes, and `close`. */
+export interface FetchHandler {
+  /**
+   * Answers a request one of the routes takes; `undefined` when none does, for the runtime's
+   * next handler. Never rejects: a failure is an answer (502, 504, 500).
+   */
+  (request: Request, info?: FetchConnectionInfo): Promise<Response | undefined>
+  /** Closes the upstream pools and the mock backends, and prints pending log summaries. */
+  close(): Promise<void>
+  /** The resolved routes, longest prefix first. */
+  readonly routes: readonly ResolvedRoute[]
+}
+
+/** A step handed the request on with an error (a throwing `cors.origin` function): 500, logged as on Node. */
+function answerStepError(engine: EngineProxy, req: FetchRequest, error: unknown): Response {
+  const match = engine.matchOf.withoutMemo(req)
+  if (match !== undefined) logStepError(engine.logger, req as unknown as IncomingMessage, match.route, error)
+  return new Response('Internal Server Error\n', {
+    status: 500,
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+  })
+}
+
+/**
+ * Creates a Web-standard handler for the routes: validated and resolved once (a mistake throws
+ * `CorsDevProxyError` here), with the same routes, CORS policy, mocks, JSONP, rewriting and
+ * answers as `createCorsDevProxy`. Options only a Node server can honour are refused here by
+ * name, with what to use instead: `on.proxyReq`, `configure`, `agent`, and `ws` routes. The
+ * `router`, `pathRewrite`, `on.proxyRes`, `on.error` and `transformResponse` functions receive
+ * the engine's Node-shaped view of the request and response, not the `Request` itself.
+ *
+ * @example
+ * const proxy = createFetchHandler({ '/api': { target: 'http://localhost:3000', cors: true } })
+ * Bun.serve({ fetch: async (request) => (await proxy(request)) ?? new Response('Not Found', { status: 404 }) })
+ */
+export function createFetchHandler(
+  routes: Routes | CorsDevProxyConfig,
+  options?: FetchHandlerOptions,
+): FetchHandler {
+  const resolved = resolveOptions(routes, options)
+  refuseNodeOptions(resolved.routes)
+  // Bun's built-in undici has no dispatch() on its pools: forward with the runtime's fetch there.
+  return fetchHandlerOf(resolved, undiciDispatches() ? {} : { dispatcherFor: createFetchDispatcher })
+}
+
+/**
+ * The handler of options already resolved and checked, forwarding through `poolOptions`'s
+ * dispatchers: `createFetchHandler`'s second half, apart so a test can force the `fetch`
+ * forwarding a runtime without undici's `dispatch()` gets.
+ *
+ * @example
+ * fetchHandlerOf(resolveOptions(routes), { dispatcherFor: createFetchDispatcher })
+ */
+export function fetchHandlerOf(
+  resolved: ResolvedCorsDevProxyOptions,
+  poolOptions: UpstreamPoolOptions,
+): FetchHandler {
+  const logger = createLogger(resolved.log, resolved.logger ?? consoleLogSink)
+  const engine = buildCorsDevProxy(resolved, logger, undefined, poolOptions)
+
+  function corsDevProxyFetch(request: Request, info?: FetchConnectionInfo): Promise<Response | undefined> {
+    const req = new FetchRequest(request, info)
+    const res = new FetchResponse(request.method)
+    // The client left: its answer is gone, as a closed socket's is (the forwarder aborts upstream).
+    request.signal.addEventListener(
+      'abort',
+      () => {
+        if (!res.writableEnded) res.destroy()
+      },
+      { once: true },
+    )
+    return new Promise<Response | undefined>((resolve) => {
+      res.response.then(resolve)
+      const next = (error?: unknown): void =>
+        resolve(error === undefined || error === null ? undefined : answerStepError(engine, req, error))
+      try {
+        // The engine's types are Node's; the shims carry every member it reads (see their files).
+        engine.middleware(req as unknown as IncomingMessage, res as unknown as ServerResponse, next)
+      } catch (error) {
+        // The handler never rejects: a runtime would answer its own 500 without our log line.
+        next(error)
+      }
+    })
+  }
+
+  return Object.assign(corsDevProxyFetch, { close: engine.close, routes: resolved.routes })
+}
