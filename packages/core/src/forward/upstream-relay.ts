@@ -131,7 +131,8 @@ export abstract class UpstreamRelay implements Dispatcher.DispatchHandler {
     })
     // Whatever closed the response (the client leaving, or a step that answered in the relay's
     // place, as JSONP does past its size limit), the rest of the answer has nowhere to go.
-    this.res.once('close', () => {
+    // `on`, not `once`: a response closes once, and `once` wraps the listener anew per request.
+    this.res.on('close', () => {
       if (this.state !== DONE) this.#leave(new ClientGoneError('the client went away'))
     })
     this.#send(dispatcher)
