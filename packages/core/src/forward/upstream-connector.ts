@@ -119,9 +119,9 @@ function watchIdleClose(socket: Socket, onIdleClose: (idleMs: number) => void): 
 /**
  * The connector of an upstream pool: undici's own (`buildConnector`, TLS verified unless
  * `secure` is false) with two additions per connection, both paid once per connection and a few
- * nanoseconds per read or write (a wrapper, no listener): an early answer survives the target closing on an unfinished
- * upload (see `holdWriteErrors`), and idle closes are reported through `onIdleClose` so the pool
- * can learn the target's keep-alive timeout.
+ * nanoseconds per read or write (wrappers, no listener): an early answer survives the target
+ * closing on an unfinished upload (see `holdWriteErrors`), and idle closes are reported through
+ * `onIdleClose` so the pool can learn the target's keep-alive timeout.
  *
  * @example
  * new Pool(origin, { connect: createUpstreamConnector({ secure: route.secure }) })
