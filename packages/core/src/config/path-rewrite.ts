@@ -205,9 +205,11 @@ export function createPathRewriter(options: PathRewriterOptions): PathRewriter {
  * joinTargetPath(new URL('http://localhost:3000/v1'), '/users?x=1') // '/v1/users?x=1'
  */
 export function joinTargetPath(target: URL, upstreamPath: string): string {
+  // Read once: each read of a URL's `pathname` is a call into the URL parser's record, per request.
+  const pathname = target.pathname
   // The prefix itself: the target's path as written, trailing slash or not.
-  if (isEmptyRemainder(upstreamPath)) return target.pathname + upstreamPath
-  const base = target.pathname.endsWith('/') ? target.pathname.slice(0, -1) : target.pathname
+  if (isEmptyRemainder(upstreamPath)) return pathname + upstreamPath
+  const base = pathname.endsWith('/') ? pathname.slice(0, -1) : pathname
   const joined = base + ensureLeadingSlash(upstreamPath)
   return joined.startsWith('//') ? joined.replace(/^\/+/, '/') : joined
 }

@@ -3,6 +3,7 @@ import type { TransformResponse } from '../config/hook-options.js'
 import { failUserCode, internalFailure } from './forward-failures.js'
 import { HookFailure } from './hook-runner.js'
 import { sendUpstreamFailure } from './proxy-error.js'
+import { headersFromRaw, type RawField } from './raw-headers.js'
 import { StreamingRelay } from './streaming-relay.js'
 import {
   isTransformable,
@@ -28,12 +29,17 @@ export class CollectingRelay extends StreamingRelay {
   #headers: IncomingHttpHeaders | undefined
 
   protected override answer(statusCode: number, headers: IncomingHttpHeaders): boolean {
-    if (!isTransformable(this.req.method, statusCode, headers)) return this.relayHead(statusCode, headers)
+    if (!isTransformable(this.req.method, statusCode, headers)) return super.answer(statusCode, headers)
     this.state = COLLECTING
     this.#status = statusCode
     this.#headers = headers
     this.held ??= []
     return this.heldBytes <= MAX_TRANSFORM_BYTES || this.#tooLarge()
+  }
+
+  /** The transform reads the head as an object, as `proxyRes` hooks do: never the raw list. */
+  protected override answerRaw(statusCode: number, rawHeaders: readonly RawField[]): boolean {
+    return this.answer(statusCode, headersFromRaw(rawHeaders))
   }
 
   /** The collected body outgrew `MAX_TRANSFORM_BYTES`: the request is dropped, the client told why. */

@@ -5,6 +5,7 @@ import { requestedOrigin } from '../http/request-origin.js'
 import type { Logger } from '../log/logger.js'
 import type { LocationRewrite } from './location-rewrite.js'
 import { targetLabel } from './proxy-error.js'
+import { type RawField, rawHeaderValue } from './raw-headers.js'
 
 /** The fix for a body read before the proxy, as the 500 answer and the log give it. */
 export const BODY_FIX =
@@ -24,10 +25,10 @@ function isSafeMethod(method: string | undefined): boolean {
   return method === 'GET' || method === 'HEAD'
 }
 
-/** The answer's parts the hints look at. */
+/** The answer's parts the hints look at: its headers as an object, or undici's raw list. */
 interface Answer {
   readonly statusCode: number
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>
+  readonly headers: Readonly<Record<string, string | string[] | undefined>> | readonly RawField[]
 }
 
 /** One-line explanations of surprising answers, each printed once per route. */
@@ -115,7 +116,10 @@ export function createForwardHints(
         }
       }
       if (location.kind === 'irreversible') {
-        const value = answer.headers.location
+        const { headers } = answer
+        const value = Array.isArray(headers)
+          ? rawHeaderValue(headers, 'location')
+          : (headers as Readonly<Record<string, string | string[] | undefined>>).location
         if (typeof value === 'string' && location.pointsAtTarget(value)) {
           once('location', () =>
             logger.warn(

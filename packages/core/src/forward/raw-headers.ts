@@ -1,9 +1,17 @@
 import type { IncomingHttpHeaders } from 'node:http'
 
 /** A header name or value as undici hands it over: bytes over HTTP/1.1, strings from some paths. */
-type RawField = Buffer | string
+export type RawField = Buffer | string
 
-const text = (field: RawField): string => (typeof field === 'string' ? field : field.toString('latin1'))
+/**
+ * One name or value of undici's raw list as a string, decoded as latin1 (see {@link headersFromRaw}).
+ *
+ * @example
+ * fieldText(Buffer.from('Content-Type')) // 'Content-Type'
+ */
+export function fieldText(field: RawField): string {
+  return typeof field === 'string' ? field : field.toString('latin1')
+}
 
 /**
  * undici's raw header list (`[name, value, name, value, ...]`, as a `dispatch()` handler gets it)
@@ -21,8 +29,8 @@ const text = (field: RawField): string => (typeof field === 'string' ? field : f
 export function headersFromRaw(raw: readonly RawField[]): IncomingHttpHeaders {
   const headers: Record<string, string | string[]> = {}
   for (let index = 0; index + 1 < raw.length; index += 2) {
-    const name = text(raw[index] as RawField).toLowerCase()
-    const value = text(raw[index + 1] as RawField)
+    const name = fieldText(raw[index] as RawField).toLowerCase()
+    const value = fieldText(raw[index + 1] as RawField)
     const known = headers[name]
     if (known === undefined) headers[name] = value
     else if (typeof known === 'string') headers[name] = [known, value]
@@ -49,4 +57,18 @@ function isAscii(value: string): boolean {
  */
 export function utf8Value(value: string): string {
   return isAscii(value) ? value : Buffer.from(value, 'latin1').toString('utf8')
+}
+
+/**
+ * The first value of the field `name` (lowercase) in undici's raw list, latin1-decoded, or
+ * `undefined`: for the one field a caller needs without building the whole object.
+ *
+ * @example
+ * rawHeaderValue([Buffer.from('Location'), Buffer.from('/next')], 'location') // '/next'
+ */
+export function rawHeaderValue(raw: readonly RawField[], name: string): string | undefined {
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    if (fieldText(raw[index] as RawField).toLowerCase() === name) return fieldText(raw[index + 1] as RawField)
+  }
+  return undefined
 }

@@ -24,7 +24,8 @@ export function writeUpstreamHead(
   req: ProxyRequest,
   res: ProxyResponse,
   statusCode: number,
-  headers: OutgoingHttpHeaders,
+  /** An object, or a flat `[name, value, ...]` list (see `buildClientHeadList`). */
+  headers: OutgoingHttpHeaders | readonly string[],
   target: URL,
   logger: Logger,
   /** Whether the headers already on `res` came from the target: taken off too if Node refuses one. */
@@ -34,11 +35,19 @@ export function writeUpstreamHead(
     ;(res as { writeHead(status: number, headers: object): unknown }).writeHead(statusCode, headers)
     return true
   } catch (error) {
-    for (const name of Object.keys(headers)) res.removeHeader(name)
+    for (const name of headerNames(headers)) res.removeHeader(name)
     if (fromTargetOnResponse) for (const name of res.getHeaderNames()) res.removeHeader(name)
     answerInvalidHeader(req, res, target, error, logger)
     return false
   }
+}
+
+/** The names of a head given to `writeHead`: an object's keys, or every other item of a flat list. */
+function headerNames(headers: OutgoingHttpHeaders | readonly string[]): string[] {
+  if (!Array.isArray(headers)) return Object.keys(headers)
+  const names: string[] = []
+  for (let index = 0; index < headers.length; index += 2) names.push(headers[index] as string)
+  return names
 }
 
 /**

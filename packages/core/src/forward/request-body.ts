@@ -113,6 +113,10 @@ export function serialiseBody(
   return undefined
 }
 
+/** The two bodies that carry nothing of their own, shared by every request (they are read-only). */
+const NO_BODY: RequestBody = Object.freeze({ kind: 'none' })
+const STREAMED_BODY: RequestBody = Object.freeze({ kind: 'stream' })
+
 /**
  * Decides what to send upstream as the body. Usually the client's stream, untouched. When a
  * body parser mounted before the proxy (`express.json()`, `bodyParser.urlencoded()`...) has
@@ -126,10 +130,10 @@ export function serialiseBody(
  * requestBodyOf(req) // { kind: 'parsed', bytes: <Buffer 7b 22 61 22 3a 31 7d> } after express.json()
  */
 export function requestBodyOf(req: ProxyRequest): RequestBody {
-  if (!hasBody(req)) return { kind: 'none' }
+  if (!hasBody(req)) return NO_BODY
   // body-parser marks what it read with `_body`; any reader leaves the stream ended.
   const read = req.readableEnded || (req as { _body?: unknown })._body === true
-  if (!read) return { kind: 'stream' }
+  if (!read) return STREAMED_BODY
   const parsed = (req as { body?: unknown }).body
   const contentType = req.headers['content-type']
   if (parsed === undefined) {

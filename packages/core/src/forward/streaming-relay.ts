@@ -1,8 +1,13 @@
-import type { IncomingHttpHeaders } from 'node:http'
-import { requestedOrigin } from '../http/request-origin.js'
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
 import { errorCode } from './proxy-error.js'
+import type { RawField } from './raw-headers.js'
 import { answerBrokenOff, isBodiless, isEventStream, writeUpstreamHead } from './relay-response.js'
-import { buildClientHeaders } from './response-headers.js'
+import {
+  buildClientHeaders,
+  buildClientHeadList,
+  type ClientConnection,
+  headValue,
+} from './response-headers.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
 import { ClientGoneError, COLLECTING, DONE, HOOKING, RELAYING, UpstreamRelay } from './upstream-relay.js'
 
@@ -13,8 +18,9 @@ import { ClientGoneError, COLLECTING, DONE, HOOKING, RELAYING, UpstreamRelay } f
  * the minimal `dispatch()` proxy of the benchmark, and it costs about half the CPU per request
  * of undici's `request()` with its body stream piped into the response.
  *
- * Heads are cleaned as `buildClientHeaders` does, bodiless answers end at once, event streams
- * get their head flushed; a failure in the middle of the body breaks off the client's
+ * Heads are cleaned as `buildClientHeaders` does (written from undici's raw list as a flat list,
+ * `buildClientHeadList`, when no `proxyRes` hook needs the object and the client speaks
+ * HTTP/1.1), bodiless answers end at once, event streams get their head flushed; a failure in the middle of the body breaks off the client's
  * response, so a short body is never taken for a whole one. Sending, the deadline, retries and
  * the `proxyRes` hooks are {@link UpstreamRelay}'s.
  *
@@ -22,25 +28,37 @@ import { ClientGoneError, COLLECTING, DONE, HOOKING, RELAYING, UpstreamRelay } f
  * new StreamingRelay({ context, req, res, route, dispatch, rewriteLocation, label, path, body }).start(pool.poolFor(route))
  */
 export class StreamingRelay extends UpstreamRelay {
-  protected answer(statusCode: number, headers: IncomingHttpHeaders): boolean {
-    return this.relayHead(statusCode, headers)
+  protected answer(statusCode: number, upstreamHeaders: IncomingHttpHeaders): boolean {
+    return this.sendHead(
+      statusCode,
+      buildClientHeaders(upstreamHeaders, this.route, this.#client(statusCode)),
+    )
   }
 
-  /** Writes the client's head from the target's (cleaned); `false` when the body is not relayed. */
-  protected relayHead(statusCode: number, upstreamHeaders: IncomingHttpHeaders): boolean {
-    const { req, res, route, rewriteLocation } = this
-    const headers = buildClientHeaders(upstreamHeaders, route, {
+  protected override answerRaw(statusCode: number, rawHeaders: readonly RawField[]): boolean {
+    // The object instead: an HTTP/2 client needs repeated fields combined into one line; and
+    // over headers already on `res` (a dev server's own), Node 20's `writeHead` sets each field
+    // of a flat list in turn, so a second Set-Cookie line would replace the first.
+    if (this.req.httpVersionMajor === 2 || this.res.getHeaderNames().length > 0) {
+      return super.answerRaw(statusCode, rawHeaders)
+    }
+    return this.sendHead(statusCode, buildClientHeadList(rawHeaders, this.route, this.#client(statusCode)))
+  }
+
+  #client(statusCode: number): ClientConnection {
+    const { req } = this
+    return {
       http2: req.httpVersionMajor === 2,
-      rewriteLocation,
-      browserOrigin:
-        rewriteLocation !== undefined &&
-        (upstreamHeaders.location !== undefined || upstreamHeaders['content-location'] !== undefined)
-          ? requestedOrigin(req)
-          : undefined,
-    })
-    // RFC 9110 section 8.6: no Content-Length on a 204 (HTTP/2 clients refuse it as malformed).
-    if (statusCode === 204) delete headers['content-length']
-    if (!writeUpstreamHead(req, res, statusCode, headers, route.target, this.context.logger)) {
+      rewriteLocation: this.rewriteLocation,
+      request: req,
+      statusCode,
+    }
+  }
+
+  /** Writes the client's head (cleaned, either shape); `false` when the body is not relayed. */
+  protected sendHead(statusCode: number, headers: OutgoingHttpHeaders | string[]): boolean {
+    const { req, res } = this
+    if (!writeUpstreamHead(req, res, statusCode, headers, this.route.target, this.context.logger)) {
       this.finish()
       return false
     }
@@ -51,7 +69,7 @@ export class StreamingRelay extends UpstreamRelay {
       res.end()
       return true
     }
-    if (isEventStream(headers['content-type']) && 'flushHeaders' in res) res.flushHeaders()
+    if (isEventStream(headValue(headers, 'content-type')) && 'flushHeaders' in res) res.flushHeaders()
     return true
   }
 

@@ -2,7 +2,6 @@ import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
 import type { IncomingProxyResponse } from '../config/hook-options.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
-import { requestedOrigin } from '../http/request-origin.js'
 import type { Logger } from '../log/logger.js'
 import type { LocationRewriter } from './location-rewrite.js'
 import { answerInvalidHeader, writeUpstreamHead } from './relay-response.js'
@@ -56,11 +55,7 @@ export function copyTargetHead(
   const copied = buildClientHeaders(upstream.headers, route, {
     http2: req.httpVersionMajor === 2,
     rewriteLocation,
-    browserOrigin:
-      rewriteLocation !== undefined &&
-      (upstream.headers.location !== undefined || upstream.headers['content-location'] !== undefined)
-        ? requestedOrigin(req)
-        : undefined,
+    request: req,
   })
   // The framing of the original body never goes on `res`: the transform gets the body decoded,
   // and one that answers by itself must not inherit the target's Content-Length.

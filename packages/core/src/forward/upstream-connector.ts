@@ -97,12 +97,18 @@ function holdWriteErrors(socket: Socket): void {
 function watchIdleClose(socket: Socket, onIdleClose: (idleMs: number) => void): void {
   let lastReadAt = 0
   let writtenAtLastRead = 0
-  // A second 'readable' listener beside undici's only observes: it reads nothing itself.
-  socket.on('readable', function noteUpstreamRead() {
-    if (socket.readableLength === 0) return
-    lastReadAt = performance.now()
-    writtenAtLastRead = socket.bytesWritten
-  })
+  // Noted where undici reads: its parser calls `socket.read()` on each 'readable'. A second
+  // 'readable' listener would cost a call, and a copy of the listener list in every emit, on
+  // every answer.
+  const read = socket.read
+  socket.read = function noteUpstreamRead(size?: number) {
+    const chunk = read.call(this, size)
+    if (chunk !== null) {
+      lastReadAt = performance.now()
+      writtenAtLastRead = socket.bytesWritten
+    }
+    return chunk
+  }
   socket.once('end', function noteUpstreamEnd() {
     if (lastReadAt > 0 && socket.bytesWritten === writtenAtLastRead) {
       onIdleClose(performance.now() - lastReadAt)
@@ -113,9 +119,9 @@ function watchIdleClose(socket: Socket, onIdleClose: (idleMs: number) => void): 
 /**
  * The connector of an upstream pool: undici's own (`buildConnector`, TLS verified unless
  * `secure` is false) with two additions per connection, both paid once per connection and a few
- * nanoseconds per read or write: an early answer survives the target closing on an unfinished
- * upload (see `holdWriteErrors`), and idle closes are reported through `onIdleClose` so the pool
- * can learn the target's keep-alive timeout.
+ * nanoseconds per read or write (wrappers, no listener): an early answer survives the target
+ * closing on an unfinished upload (see `holdWriteErrors`), and idle closes are reported through
+ * `onIdleClose` so the pool can learn the target's keep-alive timeout.
  *
  * @example
  * new Pool(origin, { connect: createUpstreamConnector({ secure: route.secure }) })

@@ -7,7 +7,7 @@ import { answerFailure } from './forward-failures.js'
 import { type HookFailure, runHooksSyncFirst } from './hook-runner.js'
 import type { LocationRewriter } from './location-rewrite.js'
 import { errorCode } from './proxy-error.js'
-import { headersFromRaw } from './raw-headers.js'
+import { headersFromRaw, type RawField } from './raw-headers.js'
 import { generationOf, streamRefused, streamReset } from './renewable-dispatcher.js'
 import type { RequestBody } from './request-body.js'
 import { ResponseTimeoutError, whenBodySent } from './response-deadline.js'
@@ -111,6 +111,11 @@ export abstract class UpstreamRelay implements Dispatcher.DispatchHandler {
 
   /** The head is final (after the `proxyRes` hooks): relay it, or keep it; `false` pauses undici. */
   protected abstract answer(statusCode: number, headers: IncomingHttpHeaders): boolean
+
+  /** The head as undici gave it, on a route without `proxyRes` hooks: as {@link answer} unless a subclass writes the raw list itself. */
+  protected answerRaw(statusCode: number, rawHeaders: readonly RawField[]): boolean {
+    return this.answer(statusCode, headersFromRaw(rawHeaders))
+  }
   /** The body that arrived while an async hook ran, then undici resumed. */
   protected abstract releaseHeld(): void
   /** The body failed after the head arrived. */
@@ -126,7 +131,8 @@ export abstract class UpstreamRelay implements Dispatcher.DispatchHandler {
     })
     // Whatever closed the response (the client leaving, or a step that answered in the relay's
     // place, as JSONP does past its size limit), the rest of the answer has nowhere to go.
-    this.res.once('close', () => {
+    // `on`, not `once`: a response closes once, and `once` wraps the listener anew per request.
+    this.res.on('close', () => {
       if (this.state !== DONE) this.#leave(new ClientGoneError('the client went away'))
     })
     this.#send(dispatcher)
@@ -171,14 +177,15 @@ export abstract class UpstreamRelay implements Dispatcher.DispatchHandler {
     const { req, res } = this
     this.state = RELAYING
     this.resume = resume
-    const upstreamHeaders = headersFromRaw(rawHeaders)
-    this.#noteAnswer(statusCode, upstreamHeaders)
+    const hooks = this.route.hooks.proxyRes
+    // Without hooks nothing needs the head as an object: the subclass may write it from the raw list.
+    const upstreamHeaders = hooks.length === 0 ? undefined : headersFromRaw(rawHeaders)
+    this.#noteAnswer(statusCode, upstreamHeaders ?? rawHeaders)
     if (isResponseClosed(res)) {
       this.finish()
       return false
     }
-    const hooks = this.route.hooks.proxyRes
-    if (hooks.length === 0) return this.answer(statusCode, upstreamHeaders)
+    if (upstreamHeaders === undefined) return this.answerRaw(statusCode, rawHeaders)
     // http-proxy-middleware's `proxyRes(proxyRes, req, res)`: what the hooks change in the
     // status and the headers is what the client gets.
     const proxyRes = { statusCode, headers: upstreamHeaders }
@@ -208,7 +215,7 @@ export abstract class UpstreamRelay implements Dispatcher.DispatchHandler {
   }
 
   /** The head arrived and is about to be relayed: the failure log, the hints, the debug line. */
-  #noteAnswer(statusCode: number, headers: IncomingHttpHeaders): void {
+  #noteAnswer(statusCode: number, headers: IncomingHttpHeaders | readonly RawField[]): void {
     const { context, req, label } = this
     context.heads?.set(req, performance.now())
     context.failures.answered(label)

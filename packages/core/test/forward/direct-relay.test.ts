@@ -10,7 +10,7 @@ import { createServer as createNetServer, type Server, type Socket } from 'node:
 import { afterEach, describe, expect, it } from 'vitest'
 import { type ProxyServerKind, type RunningProxy, serveProxy } from '../../../../test/support/proxy-server.js'
 import { listen, sendHttp2Request, sendRequest } from '../../../../test/support/servers.js'
-import type { Routes } from '../../src/index.js'
+import { createCorsDevProxy, type Routes } from '../../src/index.js'
 
 const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -39,6 +39,48 @@ async function rawTarget(answer: (port: number) => Buffer): Promise<string> {
   })
   return started.url
 }
+
+describe('the head written from the raw list', () => {
+  const twoCookies = () =>
+    rawTarget(() =>
+      Buffer.from(
+        'HTTP/1.1 200 OK\r\nSet-Cookie: a=1; Domain=api.example\r\nX-Id: 7\r\nset-cookie: b=2\r\nContent-Length: 2\r\n\r\nok',
+      ),
+    )
+
+  it('keeps every Set-Cookie line when the dev server set headers on the response before the proxy', async () => {
+    const target = await twoCookies()
+    const proxy = createCorsDevProxy({ '/api': target }, { log: 'silent' })
+    // On Node 20, writeHead with a flat list sets each field over headers already there: the
+    // second Set-Cookie would replace the first.
+    const server = await listen(
+      createHttpServer((req, res) => {
+        res.setHeader('x-dev-server', 'yes')
+        proxy.middleware(req, res)
+      }),
+    )
+    cleanup.push(async () => {
+      await server.close()
+      await proxy.close()
+    })
+    const res = await sendRequest(`${server.url}/api/x`)
+    expect(res.status).toBe(200)
+    expect(res.headers['set-cookie']).toEqual(['a=1', 'b=2'])
+    expect(res.headers['x-dev-server']).toBe('yes')
+    expect(res.headers['x-id']).toBe('7')
+    expect(res.body.toString()).toBe('ok')
+  })
+
+  it('keeps every Set-Cookie line on a cors route, whose headers join the head at writeHead', async () => {
+    const target = await twoCookies()
+    const proxy = await startProxy({ '/api': { target, cors: true } })
+    const res = await sendRequest(`${proxy.url}/api/x`, { headers: { origin: 'http://localhost:5173' } })
+    expect(res.status).toBe(200)
+    expect(res.headers['set-cookie']).toEqual(['a=1', 'b=2'])
+    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:5173')
+    expect(res.headers['x-id']).toBe('7')
+  })
+})
 
 describe('header values', () => {
   // Hooks and transforms see and pass on the same bytes.
