@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import { SlowFilesFirstSequencer } from './test/projects/slow-files-first.js'
 import { OUTSIDE_PROJECTS, splitTestFiles, TEST_FILE_GLOBS } from './test/projects/test-projects.js'
 
 const root = fileURLToPath(new URL('.', import.meta.url))
@@ -36,6 +37,8 @@ export default defineConfig({
     // Most files wait on sockets, child processes and Chromium rather than compute: two at a time
     // overlap those waits (Vitest's default on a 2-core machine is one, availableParallelism - 1).
     maxWorkers: 2,
+    // On a fresh clone (no durations cached) the slowest files start first, so none runs on alone at the end.
+    sequence: { sequencer: SlowFilesFirstSequencer },
     projects: [
       {
         extends: true,
