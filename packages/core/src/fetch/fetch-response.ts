@@ -7,9 +7,7 @@
  */
 import { EventEmitter } from 'node:events'
 import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http'
-
-/** Fields a runtime frames itself: the body's framing and the connection's (RFC 9110 section 7.6.1). */
-const FRAMING = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade'])
+import { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js'
 
 /** Statuses whose `Response` must have a null body (Fetch, "null body status"). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304])
@@ -191,7 +189,8 @@ export class FetchResponse extends EventEmitter {
     this.#bodiless = NULL_BODY.has(status) || this.#method === 'HEAD'
     const headers = new Headers()
     for (const [key, value] of this.#headers) {
-      if (FRAMING.has(key)) continue
+      // The body's framing and the connection's are the runtime's to write (RFC 9110 section 7.6.1).
+      if (HOP_BY_HOP_HEADERS.has(key)) continue
       for (const item of Array.isArray(value) ? value : [value]) headers.append(key, String(item))
     }
     const body = this.#bodiless ? null : this.#bodyStream()
