@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { CorsDevProxyConfig, CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
 import { createDevServerProxy, type DevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
+import { keepFetchHintOverNext } from './next-fetch-hint.js'
 import { isNextUpgrade, routeUpgrades } from './next-upgrades.js'
 
 /** The options of `next()` this package passes on (`dev`, `turbopack`, `dir`, `hostname`, `port`...). */
@@ -51,8 +52,9 @@ function answerFailure(res: ServerResponse, proxy: DevServerProxy, error: unknow
  * the routes' requests and `ws` upgrades are answered by the proxy before Next sees them (event
  * streams unbuffered, no 30 s cut, `Set-Cookie` and `Location` rewritten, a dead target a 502
  * that says why), `/__cors-dev-proxy/` serves the overlay's script and the inspector, Next's HMR
- * socket and every other upgrade go to Next's own upgrade handling, and once the server listens
- * the routes line is printed and `CORS_DEV_PROXY_URL` tells `serverFetch` where it is. The
+ * socket and every other upgrade go to Next's own upgrade handling, once the server listens
+ * the routes line is printed and `CORS_DEV_PROXY_URL` tells `serverFetch` where it is, and a
+ * server component's `fetch('/api/…')` is explained in the log (`keepFetchHintOverNext`). The
  * routes are validated first: a misspelt option throws `CorsDevProxyError` with its name before
  * Next starts.
  *
@@ -90,6 +92,8 @@ export async function createNextServer(
     isOwnUpgrade: isNextUpgrade,
     unclaimedUpgrade: upgrades.unclaimed,
   })
+  // The proxy's hint about a server-side fetch('/api/…') goes under the fetch Next installs later.
+  server.once('close', keepFetchHintOverNext())
   const toNext = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch((error: unknown) => answerFailure(res, proxy, error))
   }
