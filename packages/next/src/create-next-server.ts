@@ -50,8 +50,8 @@ function answerFailure(res: ServerResponse, proxy: DevServerProxy, error: unknow
 /**
  * Creates the custom server of a Next app in development with cors-dev-proxy in front of Next:
  * the routes' requests and `ws` upgrades are answered by the proxy before Next sees them (event
- * streams unbuffered, no 30 s cut, `Set-Cookie` and `Location` rewritten, a dead target a 502
- * that says why), `/__cors-dev-proxy/` serves the overlay's script and the inspector, Next's HMR
+ * streams unbuffered, the route's own `timeout`, `Set-Cookie` and `Location` rewritten, a dead
+ * target a 502 that says why), `/__cors-dev-proxy/` serves the overlay's script and the inspector, Next's HMR
  * socket and every other upgrade go to Next's own upgrade handling, once the server listens
  * the routes line is printed and `CORS_DEV_PROXY_URL` tells `serverFetch` where it is, and a
  * server component's `fetch('/api/…')` is explained in the log (`keepFetchHintOverNext`). The
@@ -92,12 +92,12 @@ export async function createNextServer(
     isOwnUpgrade: isNextUpgrade,
     unclaimedUpgrade: upgrades.unclaimed,
   })
-  // The proxy's hint about a server-side fetch('/api/…') goes under the fetch Next installs later.
+  // The proxy's hint about a server-side fetch('/api/…') stays in front of the fetch Next installs later.
   server.once('close', keepFetchHintOverNext())
   const toNext = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch((error: unknown) => answerFailure(res, proxy, error))
   }
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  server.on('request', function corsDevProxyBeforeNext(req: IncomingMessage, res: ServerResponse) {
     if (!proxy.claims(req)) {
       toNext(req, res)
       return

@@ -5,8 +5,8 @@ import type { Duplex } from 'node:stream'
 const NO_HEAD = Buffer.alloc(0)
 
 /**
- * Whether an upgrade is Next's own: its HMR socket, `/_next/hmr` in Next 16 and
- * `/_next/webpack-hmr` in Next 15, under the `basePath` or `assetPrefix` when there is one.
+ * Whether an upgrade is Next's own: a path with a `_next` segment, where Next serves its HMR
+ * socket (`/_next/hmr` in Next 16), under the `basePath` or `assetPrefix` when there is one.
  * Such a socket is never a route's, whatever route covers its path.
  *
  * @example
