@@ -29,6 +29,7 @@ const guide = [
     items: [
       { text: 'Overview', link: '/frameworks/' },
       { text: 'Nuxt', link: '/frameworks/nuxt' },
+      { text: 'Next.js', link: '/frameworks/next' },
       { text: 'SvelteKit', link: '/frameworks/sveltekit' },
       { text: 'Astro', link: '/frameworks/astro' },
       { text: 'React Router', link: '/frameworks/react-router' },

@@ -31,6 +31,11 @@ export const REQUIRED_EXPORTS = Object.freeze({
   '@cors-dev-proxy/rsbuild': { pluginCorsDevProxy: 'function' },
   // Nuxt loads a module by its default export.
   '@cors-dev-proxy/nuxt': { default: 'function', corsDevProxyModule: 'function' },
+  '@cors-dev-proxy/next': {
+    withCorsDevProxy: 'function',
+    createNextProxy: 'function',
+    createNextServer: 'function',
+  },
   'cors-dev-proxy': { defineConfig: 'function' },
   [WEBPACK_CONFIG]: { devServer: { setupMiddlewares: 'function', onListening: 'function' } },
 })

@@ -25,6 +25,7 @@ declare module '@sveltejs/kit/vite' { export function sveltekit(): import('vite'
 declare module '@react-router/dev/vite' { export function reactRouter(): import('vite').Plugin[] }
 declare module 'astro/config' { export function defineConfig(config: { vite?: import('vite').UserConfig }): unknown }
 declare function defineNuxtConfig(config: Record<string, unknown>): unknown
+declare module 'next' { const next: import('@cors-dev-proxy/next').NextFactory; export default next }
 // What the pages' fragments take from the text around them: the routes, an Express app, a server.
 declare const routes: import('@cors-dev-proxy/core').Routes
 declare const app: import('express').Express
@@ -128,6 +129,7 @@ describe('the code samples of the docs', () => {
         '@cors-dev-proxy/webpack': ['packages/webpack/src/index.ts'],
         '@cors-dev-proxy/rsbuild': ['packages/rsbuild/src/index.ts'],
         '@cors-dev-proxy/nuxt': ['packages/nuxt/src/index.ts'],
+        '@cors-dev-proxy/next': ['packages/next/src/index.ts'],
         'cors-dev-proxy': ['packages/cli/src/index.ts'],
         vite: ['node_modules/vite8/dist/node/index.d.ts'],
       },

@@ -90,7 +90,8 @@ for (const name of appNames) {
       env: { ...env, PORT: String(port), CDP_BACKEND: backend.url, CDP_DOWN: backend.down },
     })
     const page = await context.newPage()
-    for (const check of CHECKS) {
+    // The shared checks, then the app's own (`checks` of app.mjs), if any.
+    for (const check of [...CHECKS, ...(app.checks ?? [])]) {
       try {
         const note = await check.run({ page, origin: running.origin, app, appDir, backend, running })
         if (typeof note === 'string') {
@@ -111,12 +112,13 @@ for (const name of appNames) {
       lines.push(`    last output of ${app.name}:\n${running.tail().replace(/^/gm, '      ')}`)
     await running?.stop()
   }
-  const passed = CHECKS.length - failed - notApplicable
+  const total = CHECKS.length + (app.checks?.length ?? 0)
+  const passed = total - failed - notApplicable
   const seconds = Math.round((Date.now() - appStarted) / 1000)
   const summary =
     failed === 0
       ? `${TAG} ${app.name}: ok, ${passed} checks passed${notApplicable ? `, ${notApplicable} not applicable` : ''} (${seconds} s)`
-      : `${TAG} ${app.name}: FAILED, ${failed} of ${CHECKS.length} checks (${seconds} s)`
+      : `${TAG} ${app.name}: FAILED, ${failed} of ${total} checks (${seconds} s)`
   results.push({ name: app.name, failed, summary })
   console.log(lines.join('\n'))
   console.log(summary)
