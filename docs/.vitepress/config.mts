@@ -35,6 +35,7 @@ const guide = [
       { text: 'React Router', link: '/frameworks/react-router' },
       { text: 'Vite middleware mode', link: '/frameworks/vite-middleware-mode' },
       { text: 'Rsbuild', link: '/frameworks/rsbuild' },
+      { text: 'Storybook', link: '/frameworks/storybook' },
       { text: 'Bun, Deno and Hono', link: '/frameworks/fetch-handler' },
     ],
   },

@@ -7,7 +7,13 @@ export interface FrameworkApp {
    * the install's node_modules/.bin, or 'node' (Node 24); `{port}` is replaced by a free port.
    */
   command: string[]
-  /** A file of the app whose text holds HMR-MARK-1, shown in the '/' page's text. */
+  /**
+   * The page the checks drive, when it is not '/' (Storybook: the story's iframe, not the
+   * manager page that frames it).
+   * @default '/'
+   */
+  pagePath?: string
+  /** A file of the app whose text holds HMR-MARK-1, shown in the page's text. */
   hmrFile: string
   /** A server-rendered page whose HTML holds SSR-OK and what serverFetch('/api/ssr-probe') returned. */
   ssrPath?: string

@@ -21,8 +21,8 @@ function expect(condition, message) {
 export const CHECKS = [
   {
     name: 'the page loads with its HMR client',
-    async run({ page, origin }) {
-      await page.goto(`${origin}/`, { waitUntil: 'load', timeout: 120_000 })
+    async run({ page, origin, app }) {
+      await page.goto(`${origin}${app.pagePath ?? '/'}`, { waitUntil: 'load', timeout: 120_000 })
       await page.waitForFunction(() => document.body?.textContent?.includes('HMR-MARK-1'), null, {
         timeout: 60_000,
       })

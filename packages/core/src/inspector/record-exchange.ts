@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { EventEmitter } from 'node:events'
 import type { ResolvedInspectorOptions } from '../config/resolve-inspector-options.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
@@ -47,6 +48,8 @@ function finishRecording(this: ProxyResponse): void {
       : Number(this.getHeader('content-length') ?? record.responseBody?.byteLength ?? 0)
   recording.ring.push(record)
 }
+
+const { addListener } = EventEmitter.prototype
 
 /** The header a replay carries to our own server, with a token only this process knows; removed on arrival. */
 export const REPLAY_HEADER = 'x-cors-dev-proxy-replay'
@@ -191,7 +194,10 @@ export function createExchangeRecorder(options: ResolvedInspectorOptions): Excha
     }
     ;(req as Carrier)[RECORDING] = recording
     ;(res as unknown as Carrier)[RECORDING] = recording
-    res.on('close', finishRecording)
+    // EventEmitter's own `on`, not `res.on`: a dev server's compression (Storybook's
+    // @polka/compression) replaces `res.on` and moves listeners to its gzip stream, where
+    // `finishRecording` would run with that stream as `this` and record nothing.
+    addListener.call(res, 'close', finishRecording)
     return limit > 0 ? () => tapRequest(req, record, limit) : undefined
   }
 

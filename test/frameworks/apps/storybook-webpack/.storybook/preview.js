@@ -1,0 +1,4 @@
+/** @type {import('@storybook/react-webpack5').Preview} */
+export default {
+  parameters: { layout: 'centered' },
+}

@@ -1,0 +1,4 @@
+/** @type {import('@storybook/react-vite').Preview} */
+export default {
+  parameters: { layout: 'centered' },
+}

@@ -1,0 +1,1 @@
+export const message = 'HMR-MARK-1'
