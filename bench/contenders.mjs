@@ -65,6 +65,7 @@ export function serverSpecs({ upstream, tlsUpstream, tlsDir }) {
     'ours-node24': existsSync(NODE24)
       ? contender('ours-node24', NODE24, upstream, 'ours-node')
       : { skip: `needs Node 24 in ${NODE24} (pnpm test:tools installs it)` },
+    'ours-fetch': contender('ours-fetch'),
     'ours-hooked': contender('ours-hooked'),
     'ours-transform': contender('ours-transform'),
     'ours-cors': contender('ours-cors'),
@@ -113,6 +114,11 @@ const CONTENDERS = {
   'ours-wds': { label: 'cors-dev-proxy, webpack-dev-server 5 adapter', server: 'ours-wds', group: 'ours' },
   'ours-serve': { label: 'cors-dev-proxy serve', server: 'ours-serve', group: 'ours' },
   'ours-node24': { label: 'cors-dev-proxy on node:http (Node 24)', server: 'ours-node24', group: 'ours' },
+  'ours-fetch': {
+    label: 'cors-dev-proxy Fetch handler on Node (`node:http` → `Request`, as @hono/node-server)',
+    server: 'ours-fetch',
+    group: 'ours',
+  },
   'ours-hooked': {
     label: 'cors-dev-proxy, a no-op `on.proxyRes` hook',
     server: 'ours-hooked',
@@ -213,6 +219,7 @@ const SMALL_GET = [
   'ours-cors-origin',
   'ours-hooked',
   'ours-transform',
+  'ours-fetch',
   'undici-request',
   'undici-dispatch',
   'undici-dispatch-xfwd',
@@ -224,6 +231,7 @@ const SMALL_GET = [
 ]
 /** The contenders that differ from `ours-node` only in what a small GET shows. */
 const VARIANTS = new Set([
+  'ours-fetch',
   'ours-cors',
   'ours-cors-origin',
   'ours-hooked',

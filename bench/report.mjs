@@ -324,6 +324,8 @@ function targets(results) {
   ratio('h2', 'ours-vite-h2', 'vite-proxy-h2', 3)
   ratio('get', 'ours-node24', 'hpm4', 4)
   ratio('get', 'ours-vite', 'ours-node', 0.95)
+  // The Fetch front end (Bun, Deno, Hono) on Node, behind a node:http → Request translation.
+  ratio('get', 'ours-fetch', 'ours-node', 0.8)
   const latency = pairOf(s.latency, 'ours-node', 'undici-dispatch')
   if (latency)
     check(

@@ -1,5 +1,5 @@
 // `pnpm test:frameworks`: the framework suite. Each app of test/frameworks/apps (Nuxt, SvelteKit,
-// Astro, React Router, Vite middleware mode, Rsbuild, Rspack) is installed into a temporary folder
+// Astro, React Router, Vite middleware mode, Rsbuild, Rspack, Bun, Deno, Hono on Node) is installed into a temporary folder
 // from the lockfile here and our packed tarballs, started on Node 24 as its users start it, and
 // driven in headless Chromium through the checks of lib/checks.mjs. One result line per app;
 // exit code 1 when any check failed.
@@ -17,7 +17,7 @@ import { freePort, startBackend } from './lib/backend.mjs'
 import { CHECKS } from './lib/checks.mjs'
 import { reachableFrom } from './lib/dependency-tree.mjs'
 import { installApps, packPackages } from './lib/install.mjs'
-import { startApp } from './lib/start-app.mjs'
+import { startApp, startUntil } from './lib/start-app.mjs'
 
 const suite = dirname(fileURLToPath(import.meta.url))
 const root = join(suite, '../..')
@@ -81,19 +81,26 @@ for (const name of appNames) {
   let notApplicable = 0
   const context = await browser.newContext()
   try {
-    const port = await freePort()
-    running = await startApp({
-      app,
-      cwd: appDir,
-      bin: join(folder, 'node_modules/.bin'),
-      port,
-      env: { ...env, PORT: String(port), CDP_BACKEND: backend.url, CDP_DOWN: backend.down },
+    const bin = join(folder, 'node_modules/.bin')
+    const appEnv = (port) => ({
+      ...env,
+      PORT: String(port),
+      CDP_BACKEND: backend.url,
+      CDP_DOWN: backend.down,
     })
+    const port = await freePort()
+    running = await startApp({ app, cwd: appDir, bin, port, env: appEnv(port) })
+    // A second start of the app beside the first, with more environment, for a start that must fail.
+    const startAgain = async (extra, done) => {
+      const again = await freePort()
+      return startUntil({ app, cwd: appDir, bin, port: again, env: { ...appEnv(again), ...extra } }, done)
+    }
     const page = await context.newPage()
     // The shared checks, then the app's own (`checks` of app.mjs), if any.
     for (const check of [...CHECKS, ...(app.checks ?? [])]) {
       try {
-        const note = await check.run({ page, origin: running.origin, app, appDir, backend, running })
+        const ctx = { page, origin: running.origin, app, appDir, backend, running, startAgain }
+        const note = await check.run(ctx)
         if (typeof note === 'string') {
           notApplicable++
           lines.push(`    - ${check.name}: ${note}`)

@@ -88,5 +88,12 @@ export { startMockBackend } from './mock/start-mock-backend.js'
 // The proxy
 export type { CorsDevProxy } from './proxy/create-cors-dev-proxy.js'
 export { createCorsDevProxy } from './proxy/create-cors-dev-proxy.js'
-export type { FetchConnectionInfo, FetchHandler, FetchHandlerOptions } from './proxy/create-fetch-handler.js'
+export type {
+  FetchConnectionInfo,
+  FetchHandler,
+  FetchHandlerOptions,
+  FetchWebSocketAnswer,
+  FetchWebSocketBridge,
+  WebSocketPeer,
+} from './proxy/create-fetch-handler.js'
 export { createFetchHandler } from './proxy/create-fetch-handler.js'

@@ -1,13 +1,21 @@
 // The routes every app of the framework suite proxies, the same in each: a backend run by
 // run-frameworks.mjs (CDP_BACKEND: the mock backend with an upload counter), its WebSocket echo,
-// and a target nobody listens on (CDP_DOWN).
+// a route that answers preflights itself (`cors`), and a target nobody listens on (CDP_DOWN).
+// With CDP_TYPO=1 (the suite's second start of each app) one option is misspelt, and the app
+// must refuse to start with the option's name.
 const backend = process.env.CDP_BACKEND ?? 'http://127.0.0.1:9'
 const down = process.env.CDP_DOWN ?? 'http://127.0.0.1:9'
 
+/** The misspelt option of the CDP_TYPO start, and the name the error must suggest. */
+export const TYPO = { misspelt: 'changeOrgin', meant: 'changeOrigin' }
+
 /** The routes, as each app's config passes them to cors-dev-proxy. */
 export const routes = {
-  '/api': backend,
+  '/api': process.env.CDP_TYPO === '1' ? { target: backend, [TYPO.misspelt]: true } : backend,
   // `/live` itself goes to the target's path as written, `/ws` (its echo accepts only that).
   '/live': { target: `${backend}/ws`, ws: true },
+  // maxAge: a value only our preflight answer carries, so the check knows who answered. Under
+  // `/cors` of the backend, so the overlay's advice for a call to the backend's root stays '/api'.
+  '/cors-api': { target: `${backend}/cors`, cors: { maxAge: 321 } },
   '/down': down,
 }

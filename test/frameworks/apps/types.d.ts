@@ -13,8 +13,17 @@ export interface FrameworkApp {
    * @default '/'
    */
   pagePath?: string
-  /** A file of the app whose text holds HMR-MARK-1, shown in the page's text. */
-  hmrFile: string
+  /**
+   * A file of the app whose text holds HMR-MARK-1, shown in the page's text. None: the app
+   * has no HMR (a server without a bundler), and the HMR check is printed as not applicable.
+   */
+  hmrFile?: string
+  /**
+   * `false` when the app serves no overlay client and no inspector (a Fetch handler on Bun,
+   * Deno or Hono): the overlay check is printed as not applicable.
+   * @default true
+   */
+  overlay?: false
   /** A server-rendered page whose HTML holds SSR-OK and what serverFetch('/api/ssr-probe') returned. */
   ssrPath?: string
   /** A server-rendered page whose server-side code calls fetch('/api/missed'), which misses the proxy. */

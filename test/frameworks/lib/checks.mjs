@@ -3,11 +3,17 @@
 // WebSocket), HMR still live after the proxied WebSocket, the SSR page's server-side fetch, the
 // hint about a server-side fetch that missed the proxy (naming only what the framework has), no
 // framework warning about our plugin, the overlay for a direct cross-origin call with the
-// inspector and HAR beside it, and a dead backend answered 502 with the dev server still up.
+// inspector and HAR beside it, a dead backend answered 502 with the dev server still up, a
+// preflight from another origin answered by our `cors` route, and a misspelt option refusing the
+// start with its name. An app declares what it has not (`hmrFile`, `ssrPath`, `missedPath`,
+// `overlay: false` in its app.mjs): that check returns its reason, printed as not applicable.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { TYPO } from '../apps/routes.mjs'
 
 const UPLOAD_BYTES = 20 * 1024 * 1024
+/** What the error of a misspelt option shows as the fix. */
+const TYPO_FIX = `Fix it like this: { ${TYPO.meant}: true }`
 
 /** Throws with `message` unless `condition`. */
 function expect(condition, message) {
@@ -15,14 +21,18 @@ function expect(condition, message) {
 }
 
 /**
- * The checks, in order; each throws on failure. `ctx`: `{ page, origin, app, appDir, backend, running }`.
+ * The checks, in order; each throws on failure, or returns why it does not apply. `ctx`:
+ * `{ page, origin, app, appDir, backend, running, startAgain }` (see run-frameworks.mjs).
  * @type {Array<{ name: string, run(ctx: any): Promise<void> }>}
  */
 export const CHECKS = [
   {
     name: 'the page loads with its HMR client',
     async run({ page, origin, app }) {
-      await page.goto(`${origin}${app.pagePath ?? '/'}`, { waitUntil: 'load', timeout: 120_000 })
+      const res = await page.goto(`${origin}${app.pagePath ?? '/'}`, { waitUntil: 'load', timeout: 120_000 })
+      expect(res?.status() === 200, `status ${res?.status()}`)
+      // Without HMR the page is static: loaded is all there is to check here.
+      if (app.hmrFile === undefined) return
       await page.waitForFunction(() => document.body?.textContent?.includes('HMR-MARK-1'), null, {
         timeout: 60_000,
       })
@@ -180,6 +190,7 @@ export const CHECKS = [
   {
     name: 'HMR still applies an edit after the proxied WebSocket',
     async run({ page, app, appDir }) {
+      if (app.hmrFile === undefined) return 'not applicable: no HMR'
       const file = join(appDir, app.hmrFile)
       writeFileSync(file, readFileSync(file, 'utf8').replaceAll('HMR-MARK-1', 'HMR-MARK-2'))
       await page.waitForFunction(() => document.body?.textContent?.includes('HMR-MARK-2'), null, {
@@ -245,7 +256,8 @@ export const CHECKS = [
   },
   {
     name: 'a direct call to another origin shows the overlay; the inspector and the HAR list the proxied call',
-    async run({ page, backend }) {
+    async run({ page, backend, app }) {
+      if (app.overlay === false) return 'not applicable: no overlay client or inspector'
       const pageOrigin = new URL(page.url()).origin
       // The client is loaded by the page (a script tag, Vite's client, or webpack's added entry).
       await page.waitForFunction(() => window.__corsDevProxyClient === true, null, { timeout: 30_000 })
@@ -311,6 +323,72 @@ export const CHECKS = [
       const again = await fetch(`${origin}/`)
       await again.arrayBuffer()
       expect(again.status === 200 && running.alive(), 'the dev server did not answer after the 502')
+    },
+  },
+  {
+    name: "a preflight from another origin is answered by the route's cors policy",
+    async run({ page, origin, backend }) {
+      // Another origin's page: the backend's own, a loopback origin as the route's default policy
+      // admits. Its PUT with JSON and a custom header to the app sends a real preflight.
+      const otherOrigin = backend.url
+      const other = await page.context().newPage()
+      await other.goto(`${otherOrigin}/another-origin`)
+      // cors=off: the backend itself would fail the preflight, so a passing one is ours.
+      const url = `${origin}/cors-api/items/9?cors=off`
+      const answer = await other.evaluate(async (target) => {
+        try {
+          const res = await fetch(target, {
+            method: 'PUT',
+            headers: { 'content-type': 'application/json', 'x-check': 'preflight' },
+            body: JSON.stringify({ through: 'cors' }),
+          })
+          return { status: res.status, echo: await res.json() }
+        } catch (error) {
+          return { error: String(error) }
+        }
+      }, url)
+      await other.close()
+      expect(answer.error === undefined, `the cross-origin PUT failed: ${answer.error}`)
+      expect(answer.status === 200 && answer.echo.method === 'PUT', `the PUT answered ${answer.status}`)
+      expect(answer.echo.path === '/cors/items/9', `the backend saw ${answer.echo.path}`)
+      // The same preflight as Chromium sent it, to read the answer it hides from the page.
+      const res = await fetch(url, {
+        method: 'OPTIONS',
+        headers: {
+          origin: otherOrigin,
+          'access-control-request-method': 'PUT',
+          'access-control-request-headers': 'content-type,x-check',
+        },
+      })
+      await res.arrayBuffer()
+      const header = (name) => res.headers.get(name) ?? ''
+      expect(res.status === 204, `the preflight answered ${res.status}`)
+      expect(
+        header('access-control-allow-origin') === otherOrigin,
+        `allow-origin ${header('access-control-allow-origin')}`,
+      )
+      expect(
+        /\bPUT\b/.test(header('access-control-allow-methods')),
+        `allow-methods ${header('access-control-allow-methods')}`,
+      )
+      expect(
+        /\bx-check\b/i.test(header('access-control-allow-headers')),
+        `allow-headers ${header('access-control-allow-headers')}`,
+      )
+      // Only the route's policy (`maxAge: 321` in routes.mjs) sends this value.
+      expect(header('access-control-max-age') === '321', 'the preflight was not answered by our cors policy')
+    },
+  },
+  {
+    name: 'a misspelt option stops the start with its name and the fix',
+    async run({ startAgain }) {
+      // routes.mjs misspells changeOrigin when CDP_TYPO=1; the app must not serve with it.
+      const { output, exited } = await startAgain({ CDP_TYPO: '1' }, (text) => text.includes(TYPO_FIX))
+      const named = `.${TYPO.misspelt} is not an option`
+      expect(
+        output.includes(named) && output.includes(TYPO_FIX),
+        `neither exit nor error naming ${TYPO.misspelt} (${exited === undefined ? 'still running' : `exited ${exited}`}):\n${output.slice(-600)}`,
+      )
     },
   },
 ]

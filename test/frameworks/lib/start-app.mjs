@@ -73,3 +73,49 @@ export async function startApp({ app, cwd, bin, port, env }) {
     },
   }
 }
+
+/** How long a start that must fail may take to say so (a cold Nuxt takes ~20 s to load its config). */
+const FAILURE_TIMEOUT_MS = 120_000
+
+/**
+ * Starts the app as `startApp` does, for a start that must fail: resolves once the process
+ * exited or printed what `done` looks for, asking for `/` every second meanwhile (a framework
+ * that loads its config on the first request shows the error there), then stops the process
+ * group. Bounded: after 120 s it resolves with what was printed.
+ * @param {Parameters<typeof startApp>[0]} input
+ * @param {(output: string) => boolean} done
+ * @returns {Promise<{ output: string, exited: number | string | undefined }>}
+ */
+export async function startUntil({ app, cwd, bin, port, env }, done) {
+  const [first, ...rest] = app.command.map((part) => part.replaceAll('{port}', String(port)))
+  const file = first === 'node' ? 'node' : join(bin, first)
+  const child = spawn(file, rest, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  let exited
+  const keep = (chunk) => {
+    output += chunk.toString()
+  }
+  child.stdout.on('data', keep)
+  child.stderr.on('data', keep)
+  const exit = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      exited = signal ?? code
+      resolve(exited)
+    }),
+  )
+  const started = Date.now()
+  while (exited === undefined && !done(output) && Date.now() - started < FAILURE_TIMEOUT_MS) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) })
+      await res.arrayBuffer()
+    } catch {}
+    await Promise.race([exit, new Promise((resolve) => setTimeout(resolve, 1000))])
+  }
+  const exitedBefore = exited
+  // The whole group, even after the first process exited: a framework's workers may outlive it.
+  try {
+    process.kill(-child.pid, 'SIGKILL')
+  } catch {}
+  await exit
+  return { output, exited: exitedBefore }
+}

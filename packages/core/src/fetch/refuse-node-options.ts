@@ -10,19 +10,11 @@ interface Refusal {
 
 /**
  * What a route asks for that only a Node server has: a `ClientRequest` for `on.proxyReq`, an
- * http-proxy instance for `configure`, a Node `Agent`, and the socket a WebSocket upgrade takes
- * over (a `Request` has none: Bun, Deno and Hono upgrade through APIs of their own).
+ * http-proxy instance for `configure`, and a Node `Agent`. (A `ws` route works: its upgrades go
+ * through the handler's `webSocket` bridge and the runtime's own upgrade API.)
  */
 function refusalOf(route: ResolvedRoute): Refusal | undefined {
   const at = `routes['${route.prefix}']`
-  if (route.ws) {
-    return {
-      option: `${at}.ws`,
-      problem:
-        "is not supported by createFetchHandler: a Request carries no socket to upgrade; upgrade WebSockets with the runtime's own API (Bun's server.upgrade, Deno.upgradeWebSocket, Hono's upgradeWebSocket), or use createCorsDevProxy on a Node server",
-      example: `{ '${route.prefix}': { target: '${route.kind === 'forward' ? route.target.origin : 'http://localhost:3000'}' } }`,
-    }
-  }
   if (route.source.configure !== undefined) {
     return {
       option: `${at}.configure`,

@@ -20,8 +20,11 @@ import { refuseNodeOptions } from '../fetch/refuse-node-options.js'
 import type { UpstreamPoolOptions } from '../forward/upstream-pool.js'
 import { createLogger } from '../log/logger.js'
 import { buildCorsDevProxy, type EngineProxy, logStepError } from './create-cors-dev-proxy.js'
+import { createFetchWebSocket, type FetchWebSocketAnswer } from './fetch-websocket.js'
 
 export type { FetchConnectionInfo } from '../fetch/fetch-request.js'
+export type { FetchWebSocketBridge, WebSocketPeer } from '../fetch/websocket-bridge.js'
+export type { FetchWebSocketAnswer } from './fetch-websocket.js'
 
 /** The options of {@link createFetchHandler}: those of `createCorsDevProxy`. */
 export type FetchHandlerOptions = CorsDevProxyOptions
@@ -35,6 +38,13 @@ export interface FetchHandler {
   (request: Request, info?: FetchConnectionInfo): Promise<Response | undefined>
   /** Closes the upstream pools and the mock backends, and prints pending log summaries. */
   close(): Promise<void>
+  /**
+   * For a WebSocket upgrade a `ws` route takes: the bridge to the target's socket, which the
+   * runtime's socket handlers feed once the runtime accepted the upgrade (Bun's
+   * `server.upgrade`, `Deno.upgradeWebSocket`, @hono/node-ws's `upgradeWebSocket`); a
+   * `Response` (403, 501) to answer instead; `undefined` for any other request.
+   */
+  webSocket(request: Request, info?: FetchConnectionInfo): Promise<FetchWebSocketAnswer>
   /** The resolved routes, longest prefix first. */
   readonly routes: readonly ResolvedRoute[]
 }
@@ -53,7 +63,8 @@ function answerStepError(engine: EngineProxy, req: FetchRequest, error: unknown)
  * Creates a Web-standard handler for the routes: validated and resolved once (a mistake throws
  * `CorsDevProxyError` here), with the same routes, CORS policy, mocks, JSONP, rewriting and
  * answers as `createCorsDevProxy`. Options only a Node server can honour are refused here by
- * name, with what to use instead: `on.proxyReq`, `configure`, `agent`, and `ws` routes. The
+ * name, with what to use instead: `on.proxyReq`, `configure` and `agent`. A `ws` route's upgrades
+ * go through `webSocket` and the runtime's own upgrade API. The
  * `router`, `pathRewrite`, `on.proxyRes`, `on.error` and `transformResponse` functions receive
  * the engine's Node-shaped view of the request and response, not the `Request` itself.
  *
@@ -111,5 +122,6 @@ export function fetchHandlerOf(
     })
   }
 
-  return Object.assign(corsDevProxyFetch, { close: engine.close, routes: resolved.routes })
+  const webSocket = createFetchWebSocket(resolved.routes, engine.matchOf, logger)
+  return Object.assign(corsDevProxyFetch, { close: engine.close, webSocket, routes: resolved.routes })
 }

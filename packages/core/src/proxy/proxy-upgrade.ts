@@ -60,15 +60,26 @@ function refuseOrigin(
   route: ResolvedRoute,
 ): void {
   const origin = String(req.headers.origin)
-  // One line per route every 10 s, whatever the origin: a page can try any number of them.
-  context.logger.limited(
+  logOriginRefusal(context.logger, route, String(req.url), origin)
+  answerSocket(socket, 403, `Forbidden: the origin ${origin} may not open WebSockets on ${route.prefix}\n`)
+}
+
+/**
+ * Logs a WebSocket refused because the route's `cors` does not admit the page, with the fix;
+ * one line per route every 10 s, whatever the origin: a page can try any number of them.
+ * Shared by the Node and the Fetch front ends.
+ *
+ * @example
+ * logOriginRefusal(logger, route, '/live', 'https://evil.example')
+ */
+export function logOriginRefusal(logger: Logger, route: ResolvedRoute, url: string, origin: string): void {
+  logger.limited(
     'warn',
     `ws-origin ${route.prefix}`,
     () =>
-      `WebSocket ${req.url} from ${origin} refused (403): route '${route.prefix}' has \`cors\`, whose origin policy does not allow that page. ` +
+      `WebSocket ${url} from ${origin} refused (403): route '${route.prefix}' has \`cors\`, whose origin policy does not allow that page. ` +
       `Fix: allow it in the route's \`cors.origin\`, e.g. ${allowOriginExample(route.cors?.origin, origin)}`,
   )
-  answerSocket(socket, 403, `Forbidden: the origin ${origin} may not open WebSockets on ${route.prefix}\n`)
 }
 
 /** A `ws` route takes the upgrade: its origin policy first, when it has `cors`. */

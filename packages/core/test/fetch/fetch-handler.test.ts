@@ -272,12 +272,6 @@ describe('createFetchHandler', () => {
 
   it.each([
     [
-      'ws',
-      { '/socket': { target: 'http://localhost:3001', ws: true } },
-      "routes['/socket'].ws",
-      /server\.upgrade/,
-    ],
-    [
       'configure',
       { '/api': { target: 'http://localhost:3000', configure: () => {} } },
       "routes['/api'].configure",

@@ -546,7 +546,6 @@ function targeted(): ConfigMistake[] {
   // What only a Node server can honour, refused by the Fetch front end.
   const fetchHandler = (config: unknown) => () =>
     createFetchHandler(config as never, { log: 'silent' }).close()
-  add('createFetchHandler with a ws route', fetchHandler({ '/socket': { target: TARGET, ws: true } }))
   add('createFetchHandler with configure', fetchHandler({ '/api': { target: TARGET, configure: () => {} } }))
   add(
     'createFetchHandler with on.proxyReq',

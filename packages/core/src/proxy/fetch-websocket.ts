@@ -1,0 +1,94 @@
+/*
+ * The Fetch front end's WebSockets: a `Request` carries no socket, so the runtime upgrades it
+ * with its own API and hands the accepted socket to a bridge (fetch/websocket-bridge.ts). This
+ * file decides, as the Node front end's upgrade listener does, whether a `ws` route takes the
+ * request, whether its `cors` admits the page's origin, and where the target's socket is:
+ * the route's target, its path rewritten, `changeOrigin` and `headers` applied.
+ */
+import { WebSocket as UndiciWebSocket } from 'undici'
+import { joinTargetPath } from '../config/path-rewrite.js'
+import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
+import { createUpgradeOriginCheck, type UpgradeOriginCheck } from '../cors/upgrade-origin.js'
+import type { FetchConnectionInfo } from '../fetch/fetch-request.js'
+import { FetchRequest } from '../fetch/fetch-request.js'
+import {
+  createWebSocketBridge,
+  type FetchWebSocketBridge,
+  type WebSocketClient,
+} from '../fetch/websocket-bridge.js'
+import { targetOriginOf } from '../forward/request-headers.js'
+import { webSocketOrigin } from '../forward/upgrade-sockets.js'
+import type { Logger } from '../log/logger.js'
+import type { RequestMatcher } from '../pipeline/match-route.js'
+import { logOriginRefusal } from './proxy-upgrade.js'
+
+/** What `FetchHandler.webSocket` resolves: the bridge, our own refusal, or `undefined` (not a `ws` route's upgrade). */
+export type FetchWebSocketAnswer = FetchWebSocketBridge | Response | undefined
+
+/** The runtime's own client (Bun, Deno, Node 22+), else undici's (Node 20, whose global is behind a flag). */
+const Client = (globalThis.WebSocket ?? UndiciWebSocket) as unknown as WebSocketClient
+
+/** A short text answer of ours instead of an upgrade. */
+function refusal(status: number, text: string): Response {
+  return new Response(`${text}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+}
+
+/** The headers of the target's handshake: the route's `headers`, and `Origin` as `changeOrigin` wants it. */
+function handshakeHeaders(route: ResolvedForwardRoute, request: Request): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of route.headers) headers[name] = value
+  const origin = request.headers.get('origin')
+  if (route.changeOrigin) headers.origin = targetOriginOf(route)
+  else if (origin !== null) headers.origin = origin
+  return headers
+}
+
+/**
+ * The `webSocket` member of a Fetch handler: resolves a bridge for an upgrade a forwarding `ws`
+ * route takes, a 403 when the route's `cors` does not admit the page's origin, a 501 for a
+ * mock route's echo (served on Node only), and `undefined` for any other request.
+ *
+ * @example
+ * const webSocket = createFetchWebSocket(resolved.routes, engine.matchOf, engine.logger)
+ * const bridge = await webSocket(request)
+ */
+export function createFetchWebSocket(
+  routes: readonly ResolvedRoute[],
+  matchOf: RequestMatcher,
+  logger: Logger,
+) {
+  const checks = new Map<ResolvedRoute, UpgradeOriginCheck>()
+  for (const route of routes)
+    if (route.ws && route.cors) checks.set(route, createUpgradeOriginCheck(route.cors))
+
+  return async function corsDevProxyWebSocket(
+    request: Request,
+    info?: FetchConnectionInfo,
+  ): Promise<FetchWebSocketAnswer> {
+    if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return undefined
+    const req = new FetchRequest(request, info)
+    const match = matchOf.withoutMemo(req)
+    if (match === undefined || !match.route.ws) return undefined
+    const { route, path } = match
+    if (route.kind !== 'forward') {
+      return refusal(
+        501,
+        `the mock's WebSocket echo on ${route.prefix} is served by createCorsDevProxy on Node only`,
+      )
+    }
+    const check = checks.get(route)
+    if (check !== undefined && !(await check(req as never))) {
+      const origin = String(request.headers.get('origin'))
+      logOriginRefusal(logger, route, req.url, origin)
+      return refusal(403, `Forbidden: the origin ${origin} may not open WebSockets on ${route.prefix}`)
+    }
+    try {
+      const upstreamPath = await route.rewritePath(path, req as never, logger.warn)
+      const url = webSocketOrigin(route.target) + joinTargetPath(route.target, upstreamPath)
+      return createWebSocketBridge(url, handshakeHeaders(route, request), Client)
+    } catch {
+      // A throwing `pathRewrite` function: the answer names the route; nothing is forwarded.
+      return refusal(502, `Bad Gateway: the pathRewrite of route '${route.prefix}' failed`)
+    }
+  }
+}

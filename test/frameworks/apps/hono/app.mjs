@@ -1,0 +1,7 @@
+/** @type {import('../types').FrameworkApp} */
+export default {
+  name: 'Hono on Node',
+  command: ['node', 'server.mjs', '{port}'],
+  // A server without a bundler: no HMR, no SSR, no overlay client or inspector.
+  overlay: false,
+}
