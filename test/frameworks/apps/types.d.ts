@@ -34,4 +34,6 @@ export interface FrameworkApp {
    * None: the hint names serverFetch only.
    */
   missedAlternative?: string
+  /** Checks of the app's own, run after the shared ones, in the shape of lib/checks.mjs's (Next: checks.mjs). */
+  checks?: Array<{ name: string; run(ctx: unknown): Promise<string | undefined> }>
 }
