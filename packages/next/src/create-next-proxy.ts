@@ -1,5 +1,6 @@
 import {
   type CorsDevProxyConfig,
+  CorsDevProxyError,
   type CorsDevProxyOptions,
   createFetchHandler,
   type FetchHandler,
@@ -35,6 +36,18 @@ export function createNextProxy(
   options?: CorsDevProxyOptions,
 ): NextProxyHandler {
   const handler = createFetchHandler(routes, options)
+  // The Fetch handler carries a ws route where the runtime hands it the upgrade (Bun, Deno, Hono);
+  // Next runs proxy.ts for HTTP requests only, so such a route would never answer there.
+  const ws = handler.routes.find((route) => route.ws)
+  if (ws !== undefined) {
+    void handler.close()
+    throw new CorsDevProxyError(
+      'INVALID_OPTION',
+      `routes['${ws.prefix}'].ws`,
+      "is not supported in proxy.ts: Next runs it for HTTP requests only and hands it no WebSocket upgrade; serve WebSocket routes with createNextServer (the custom server) instead",
+      `{ '${ws.prefix}': { target: '${ws.kind === 'forward' ? ws.target.origin : 'http://localhost:3000'}' } }`,
+    )
+  }
   const corsDevProxy = (request: Request): Promise<Response | undefined> => handler(request)
   return Object.assign(corsDevProxy, { handler })
 }
