@@ -15,6 +15,7 @@ export const sourceAliases = [
   { find: /^@cors-dev-proxy\/webpack$/, replacement: src('webpack/src/index.ts') },
   { find: /^@cors-dev-proxy\/rsbuild$/, replacement: src('rsbuild/src/index.ts') },
   { find: /^@cors-dev-proxy\/nuxt$/, replacement: src('nuxt/src/index.ts') },
+  { find: /^@cors-dev-proxy\/angular$/, replacement: src('angular/src/index.ts') },
 ]
 
 /*

@@ -31,6 +31,7 @@ export const REQUIRED_EXPORTS = Object.freeze({
   '@cors-dev-proxy/rsbuild': { pluginCorsDevProxy: 'function' },
   // Nuxt loads a module by its default export.
   '@cors-dev-proxy/nuxt': { default: 'function', corsDevProxyModule: 'function' },
+  '@cors-dev-proxy/angular': { angularProxy: 'function' },
   'cors-dev-proxy': { defineConfig: 'function' },
   [WEBPACK_CONFIG]: { devServer: { setupMiddlewares: 'function', onListening: 'function' } },
 })

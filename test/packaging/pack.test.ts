@@ -208,8 +208,9 @@ describe('entryPaths and isPacked', () => {
 })
 
 describe('published packages', () => {
-  it('are the six of the repository', () => {
+  it('are the seven of the repository', () => {
     expect(packages.map(({ manifest }) => manifest.name).sort()).toEqual([
+      '@cors-dev-proxy/angular',
       '@cors-dev-proxy/core',
       '@cors-dev-proxy/nuxt',
       '@cors-dev-proxy/rsbuild',

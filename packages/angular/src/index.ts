@@ -1,0 +1,9 @@
+export type {
+  CorsDevProxyConfig,
+  CorsDevProxyOptions,
+  RouteConfig,
+  RouteOptions,
+  Routes,
+} from '@cors-dev-proxy/core'
+export type { AngularProxyConfig, AngularProxyEntry, ViteProxyServer } from './angular-proxy.js'
+export { angularProxy } from './angular-proxy.js'
