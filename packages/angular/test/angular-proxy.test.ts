@@ -8,6 +8,7 @@ import { CorsDevProxyError, type CorsDevProxyOptions, type Routes } from '@cors-
 import type { ViteDevServer } from 'vite8'
 import { createServer as createViteServer } from 'vite8'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { WebSocket } from 'ws'
 import {
   closeWebSocket,
   open,
@@ -307,5 +308,45 @@ describe('angularProxy: moving the issue’s proxy.conf.json over', () => {
     const ours = await locationThrough(capturedProxy(proxyConfJson(target.url), []))
     expect(angular.location).toBe(`${target.url}/posts`)
     expect(ours.location).toBe(`${ours.origin}/api/posts`)
+  })
+})
+
+describe('angularProxy: what ng serve keeps', () => {
+  let target: TargetServer
+  let dev: ViteHandle
+  beforeAll(async () => {
+    target = await startTargetServer()
+    dev = await startNgServeVite(
+      capturedProxy(
+        {
+          '/api': { target: target.url, pathFilter: (path: string) => !path.startsWith('/api/own') },
+          '/': { target: target.url, ws: true },
+        },
+        [],
+      ),
+    )
+  })
+  afterAll(async () => {
+    await dev.close()
+    await target.close()
+  })
+
+  it('hands a request its route passes on to ng serve, which answers it', async () => {
+    const before = target.requests.length
+    const answer = await send(`${dev.origin}/api/own/file.js`)
+    expect(answer.status).toBe(404)
+    expect(target.requests.length).toBe(before)
+    expect((await send(`${dev.origin}/api/items`)).headers['x-answered-by']).toBe('target')
+  })
+
+  it("leaves Vite's HMR socket alone under a ws route on '/'", async () => {
+    const socket = new WebSocket(`${dev.origin.replace('http', 'ws')}/`, ['vite-hmr'])
+    socket.on('error', () => {})
+    await Promise.race([once(socket, 'open'), once(socket, 'close')])
+    socket.terminate()
+    expect(target.upgrades).toEqual([])
+    const { socket: proxied } = await openWebSocket(`${dev.origin.replace('http', 'ws')}/chat`)
+    expect(target.upgrades).toEqual(['/chat'])
+    await closeWebSocket(proxied)
   })
 })
