@@ -1,9 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { CorsDevProxyConfig, CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
-import { createDevServerProxy, type DevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
-import { createDevServerRelay, type DevServerRelay } from './dev-server-relay.js'
+import { createDevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
+import { createDevServerRelay } from './dev-server-relay.js'
 import { dropViteCorsHeaders } from './vite-cors-headers.js'
+import {
+  type ServingProxy,
+  type WebpackDevServerFields,
+  webpackDevServerFields,
+} from './webpack-dev-server-fields.js'
 
 /** The part of Vite's http-proxy instance an entry's `configure` replaces. */
 export interface ViteProxyServer {
@@ -11,8 +16,12 @@ export interface ViteProxyServer {
   ws: (...args: never[]) => unknown
 }
 
-/** One entry of what {@link angularProxy} returns, as Vite's `server.proxy` reads it. */
-export interface AngularProxyEntry {
+/**
+ * One entry of what {@link angularProxy} returns, as Vite's `server.proxy` reads it (the
+ * `application` builder), and, through the fields of {@link WebpackDevServerFields},
+ * webpack-dev-server's `proxy` (the webpack `browser` builder).
+ */
+export interface AngularProxyEntry extends WebpackDevServerFields {
   /** Whether Vite hands the path's WebSocket upgrades to the entry: the route's `ws`. */
   ws: boolean
   /** Called by Vite once per entry, with the entry's http-proxy instance: ours replaces its `web` and `ws`. */
@@ -50,7 +59,9 @@ function entryKey(prefix: string): string {
  * Angular passes the file's export to Vite as `server.proxy`; each entry's `configure` replaces
  * its http-proxy instance's `web` and `ws` with the core's proxy, so every route option (hooks,
  * `router`, `mock`, `cors`, JSONP, redirect and cookie rewriting, 502 explanations) is the
- * core's, over one proxy shared by the entries, and the routes line is printed once.
+ * core's, over one proxy shared by the entries, and the routes line is printed once. The same
+ * entries work under the webpack `browser` builder, whose webpack-dev-server hands them to
+ * http-proxy-middleware 4 (see `webpackDevServerFields`).
  *
  * @example
  * // proxy.conf.mjs, named by angular.json: "serve": { "options": { "proxyConfig": "proxy.conf.mjs" } }
@@ -63,9 +74,9 @@ export function angularProxy(
 ): AngularProxyConfig {
   const resolved = resolveOptions(routes, options)
   // One proxy per `ng serve` server: a server Angular starts again gets a new one.
-  let current: { proxy: DevServerProxy; relay: DevServerRelay } | undefined
+  let current: ServingProxy | undefined
 
-  function serving(): { proxy: DevServerProxy; relay: DevServerRelay } {
+  function serving(): ServingProxy {
     if (current !== undefined) return current
     const relay = createDevServerRelay()
     const proxy = createDevServerProxy(resolved, { isOwnUpgrade: isViteSocket })
@@ -109,13 +120,14 @@ export function angularProxy(
     })
   }
 
+  const webpack = webpackDevServerFields(serving)
   const config: AngularProxyConfig = {}
   const prefixes = resolved.routes.map((route) => route.prefix)
   if (resolved.overlay || resolved.inspector !== undefined) prefixes.unshift(INSPECTOR_PATH)
   for (const prefix of prefixes) {
     const ws = resolved.routes.some((route) => route.prefix === prefix && route.ws)
     // Not frozen: Angular rebuilds the object and may add fields to entries while normalising it.
-    config[entryKey(prefix)] = { ws, configure, bypass }
+    config[entryKey(prefix)] = { ws, configure, bypass, ...webpack }
   }
   return config
 }
