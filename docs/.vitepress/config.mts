@@ -34,6 +34,7 @@ const guide = [
       { text: 'Astro', link: '/frameworks/astro' },
       { text: 'React Router', link: '/frameworks/react-router' },
       { text: 'Vite middleware mode', link: '/frameworks/vite-middleware-mode' },
+      { text: 'Angular', link: '/frameworks/angular' },
       { text: 'Rsbuild', link: '/frameworks/rsbuild' },
       { text: 'Storybook', link: '/frameworks/storybook' },
       { text: 'Bun, Deno and Hono', link: '/frameworks/fetch-handler' },

@@ -36,6 +36,7 @@ export const REQUIRED_EXPORTS = Object.freeze({
     createNextProxy: 'function',
     createNextServer: 'function',
   },
+  '@cors-dev-proxy/angular': { angularProxy: 'function' },
   'cors-dev-proxy': { defineConfig: 'function' },
   [WEBPACK_CONFIG]: { devServer: { setupMiddlewares: 'function', onListening: 'function' } },
 })

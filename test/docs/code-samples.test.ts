@@ -130,6 +130,7 @@ describe('the code samples of the docs', () => {
         '@cors-dev-proxy/rsbuild': ['packages/rsbuild/src/index.ts'],
         '@cors-dev-proxy/nuxt': ['packages/nuxt/src/index.ts'],
         '@cors-dev-proxy/next': ['packages/next/src/index.ts'],
+        '@cors-dev-proxy/angular': ['packages/angular/src/index.ts'],
         'cors-dev-proxy': ['packages/cli/src/index.ts'],
         vite: ['node_modules/vite8/dist/node/index.d.ts'],
       },

@@ -28,11 +28,17 @@ export function reachableFrom(root, name) {
     seen.add(dir)
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
     names.add(manifest.name)
+    // An optional peer is never installed because of the package: pnpm links it when the project
+    // has it for another reason (the webpack `browser` builder of Angular brings webpack-dev-server).
+    const optionalPeers = Object.keys(manifest.peerDependenciesMeta ?? {}).filter(
+      (peer) => manifest.peerDependenciesMeta[peer]?.optional === true,
+    )
     const wanted = {
       ...manifest.dependencies,
       ...manifest.optionalDependencies,
       ...manifest.peerDependencies,
     }
+    for (const peer of optionalPeers) delete wanted[peer]
     for (const dep of Object.keys(wanted)) {
       const found = findPackage(dir, dep)
       if (found !== undefined) visit(found)

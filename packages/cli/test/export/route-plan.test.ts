@@ -40,8 +40,14 @@ describe('planRoutes', () => {
     [
       'a RegExp map (not exported)',
       '/api',
-      { target: 'http://h:1', pathRewrite: { '^/api': '' } },
+      { target: 'http://h:1', pathRewrite: { '^/api': '/v2' } },
       { strip: false, base: '' },
+    ],
+    [
+      "proxy.conf.json's map that removes the prefix (the default, written out)",
+      '/api',
+      { target: 'http://h:1', pathRewrite: { '^/api': '' } },
+      { strip: true, base: '' },
     ],
   ])('%s', (_title, prefix, route, path) => {
     expect(planOf(prefix, route).path).toEqual(path)
@@ -132,7 +138,7 @@ describe('planRoutes', () => {
 
   it.each<[string, RouteOptions, string[]]>([
     ['a function pathRewrite', { pathRewrite: (path) => path }, ['.pathRewrite is a function']],
-    ['a RegExp map', { pathRewrite: { '^/api': '' } }, ['.pathRewrite is a RegExp map']],
+    ['a RegExp map', { pathRewrite: { '^/api': '/v2' } }, ['.pathRewrite is a RegExp map']],
     ['router', { router: () => undefined }, ['.router picks a target']],
     ['pathFilter', { pathFilter: '/api/x' }, ['.pathFilter: not exported']],
     ['bypass', { bypass: () => undefined }, ['.bypass answers in the dev server']],

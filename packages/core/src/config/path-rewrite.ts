@@ -102,6 +102,26 @@ function removePrefix(prefix: string): PathRewriter {
 }
 
 /**
+ * Whether a `pathRewrite` map only removes the route's prefix, as the default does: the
+ * `{ '^/api': '' }` that `proxy.conf.json` files and http-proxy-middleware configs carry on an
+ * `/api` route. The resolver then keeps the default, whose rewrite the proxy can undo (a
+ * redirect of the target comes back with the prefix); a RegExp map in general cannot be undone.
+ * The prefix must read the same as a RegExp (no character RegExps treat specially but `.`,
+ * which matches itself on a path that starts with the prefix).
+ *
+ * @example
+ * removesPrefixOnly('/api', { '^/api': '' }) // true
+ * removesPrefixOnly('/api', { '^/api': '/v2' }) // false
+ */
+export function removesPrefixOnly(prefix: string, pathRewrite: PathRewrite | undefined): boolean {
+  if (typeof pathRewrite !== 'object' || prefix === '/' || !/^[\w/.~-]+$/.test(prefix)) return false
+  const entries = Object.entries(pathRewrite)
+  if (entries.length !== 1) return false
+  const [source, replacement] = entries[0] as [string, string]
+  return replacement === '' && (source === `^${prefix}` || source === `^${prefix.replaceAll('/', '\\/')}`)
+}
+
+/**
  * http-proxy-middleware 3 semantics (`path-rewriter.ts`): rules are tried in insertion order
  * against the original path; the first one whose RegExp matches replaces its first match
  * and stops. A path no rule matches is forwarded unchanged (prefix included), and so is

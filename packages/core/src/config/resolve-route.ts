@@ -2,7 +2,7 @@ import { ROUTE_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
 import type { Bypass, TransformResponse } from './hook-options.js'
 import { describeType, isPlainObject, quote, routeOption } from './option-path.js'
-import { createPathRewriter } from './path-rewrite.js'
+import { createPathRewriter, removesPrefixOnly } from './path-rewrite.js'
 import { requestLoggerHooks } from './request-logger.js'
 import { resolveAgent } from './resolve-agent.js'
 import { type ResolvedCorsOptions, resolveCorsOptions } from './resolve-cors-options.js'
@@ -154,7 +154,9 @@ export function resolveRoute(
       ? defaults.cors
       : resolveCorsOptions(options.cors, { option: at('cors'), warn })
   const jsonp = checkJsonp(options.jsonp, at('jsonp'))
-  const pathRewrite = checkPathRewrite(options.pathRewrite, at('pathRewrite'))
+  const written = checkPathRewrite(options.pathRewrite, at('pathRewrite'))
+  // `{ '^/api': '' }` on '/api' is the default written out: resolved as the default, so redirects can be undone.
+  const pathRewrite = removesPrefixOnly(prefix, written) ? undefined : written
   const source = Object.freeze({ ...options })
   const rewritePath = createPathRewriter({ prefix, pathRewrite, option: at('pathRewrite'), source })
   const common = {

@@ -4,7 +4,12 @@ import { serveProxy } from '../../../../test/support/proxy-server.js'
 import { listen, sendRequest } from '../../../../test/support/servers.js'
 import { CorsDevProxyError } from '../../src/config/errors.js'
 import type { ProxyRequest } from '../../src/config/options.js'
-import { createPathRewriter, joinTargetPath, PathRewriteFailure } from '../../src/config/path-rewrite.js'
+import {
+  createPathRewriter,
+  joinTargetPath,
+  PathRewriteFailure,
+  removesPrefixOnly,
+} from '../../src/config/path-rewrite.js'
 
 // The rewriters only hand the request to user functions; a marker object shows it is passed through.
 const req = { url: '/marker' } as IncomingMessage as ProxyRequest
@@ -272,6 +277,34 @@ describe('pathRewrite over real sockets', () => {
     ]
     for (const [path, upstream] of cases) {
       expect((await sendRequest(`${proxy.url}${path}`)).body.toString(), path).toBe(upstream)
+    }
+  })
+})
+
+describe('removesPrefixOnly: the default rewrite written out as a map', () => {
+  it.each<[prefix: string, pathRewrite: Record<string, string> | false | undefined, expected: boolean]>([
+    ['/api', { '^/api': '' }, true],
+    ['/api', { '^\\/api': '' }, true],
+    ['/api/v1', { '^/api/v1': '' }, true],
+    ['/api', { '^/api': '/v2' }, false],
+    ['/api', { '^/api/': '' }, false],
+    ['/api', { '/api': '' }, false],
+    ['/api', { '^/api': '', '^/x': '' }, false],
+    ['/api', { '^/other': '' }, false],
+    ['/a+b', { '^/a+b': '' }, false],
+    ['/', { '^/': '' }, false],
+    ['/api', false, false],
+    ['/api', undefined, false],
+  ])('%s with %o → %s', (prefix, pathRewrite, expected) => {
+    expect(removesPrefixOnly(prefix, pathRewrite)).toBe(expected)
+  })
+
+  it('rewrites every path the way the default does, so the resolver may keep the default', () => {
+    const written = createPathRewriter({ prefix: '/api', pathRewrite: { '^/api': '' } })
+    const fallback = createPathRewriter({ prefix: '/api' })
+    const req = {} as ProxyRequest
+    for (const path of ['/api', '/api/', '/api/users', '/api?x=1', '/api/users?x=/api']) {
+      expect(written(path, req)).toBe(fallback(path, req))
     }
   })
 })

@@ -22,6 +22,14 @@ describe('resolveRoute', () => {
     expect(route.rewritePath('/api/x', req)).toBe('/x')
   })
 
+  it("resolves proxy.conf.json's { '^/api': '' } on '/api' as the default rewrite, which redirects can undo", () => {
+    const route = forwardRoute(resolveRoute('/api', { target: 'http://h', pathRewrite: { '^/api': '' } }))
+    expect(route.pathRewrite).toBeUndefined()
+    expect(route.rewritePath('/api/x?y=1', req)).toBe('/x?y=1')
+    const other = forwardRoute(resolveRoute('/api', { target: 'http://h', pathRewrite: { '^/api': '/v2' } }))
+    expect(other.pathRewrite).toEqual({ '^/api': '/v2' })
+  })
+
   it('uses the given defaults when the route sets nothing', () => {
     const defaults = { ...NO_SHARED_OPTIONS, timeout: 10, xfwd: false, headers: [['x-a', '1'] as const] }
     expect(resolveRoute('/api', 'http://h', defaults)).toMatchObject({

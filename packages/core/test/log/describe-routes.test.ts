@@ -98,10 +98,10 @@ describe('describeRoutes', () => {
   it('shows pathRewrite as the user gave it, from the resolved route alone', () => {
     const routes: Routes = {
       '/api': { target: T, pathRewrite: false },
-      '/m': { mock: true, pathRewrite: { '^/m': '' } },
+      '/m': { mock: true, pathRewrite: { '^/m': '/v2' } },
     }
     expect(describeRoutes(resolveOptions(routes).routes)).toBe(
-      `routes: /api → ${T} (pathRewrite: false), /m → mock backend (pathRewrite: {"^/m":""})`,
+      `routes: /api → ${T} (pathRewrite: false), /m → mock backend (pathRewrite: {"^/m":"/v2"})`,
     )
   })
 })

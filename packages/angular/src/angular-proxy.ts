@@ -1,0 +1,133 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { CorsDevProxyConfig, CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
+import { createDevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
+import { createDevServerRelay } from './dev-server-relay.js'
+import { dropViteCorsHeaders } from './vite-cors-headers.js'
+import {
+  type ServingProxy,
+  type WebpackDevServerFields,
+  webpackDevServerFields,
+} from './webpack-dev-server-fields.js'
+
+/** The part of Vite's http-proxy instance an entry's `configure` replaces. */
+export interface ViteProxyServer {
+  web: (...args: never[]) => unknown
+  ws: (...args: never[]) => unknown
+}
+
+/**
+ * One entry of what {@link angularProxy} returns, as Vite's `server.proxy` reads it (the
+ * `application` builder), and, through the fields of {@link WebpackDevServerFields},
+ * webpack-dev-server's `proxy` (the webpack `browser` builder).
+ */
+export interface AngularProxyEntry extends WebpackDevServerFields {
+  /** Whether Vite hands the path's WebSocket upgrades to the entry: the route's `ws`. */
+  ws: boolean
+  /** Called by Vite once per entry, with the entry's http-proxy instance: ours replaces its `web` and `ws`. */
+  configure: (proxy: ViteProxyServer, options: unknown) => void
+  /** Called by Vite before `proxy.web`: the proxy answers here, or hands the request on (a string). */
+  bypass: (req: IncomingMessage, res: ServerResponse | undefined) => Promise<string | undefined> | undefined
+}
+
+/** The proxy configuration `angular.json`'s `proxyConfig` file exports: one entry per route. */
+export type AngularProxyConfig = Record<string, AngularProxyEntry>
+
+/** Everything under it is the inspector's and the overlay's (`/__cors-dev-proxy/client.js`). */
+const INSPECTOR_PATH = '/__cors-dev-proxy'
+
+/** Vite's own sockets (HMR, and its ping), which a `ws` route on `/` must leave alone. */
+function isViteSocket(req: IncomingMessage): boolean {
+  const protocol = req.headers['sec-websocket-protocol']
+  return protocol === 'vite-hmr' || protocol === 'vite-ping'
+}
+
+/**
+ * Vite matches a key starting with `^` as a RegExp on the URL, any other key as a string
+ * prefix (`/api` would take `/api2`): each route's key takes its prefix on a segment boundary.
+ */
+function entryKey(prefix: string): string {
+  if (prefix === '/') return '^/'
+  return `^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:[/?]|$)`
+}
+
+/**
+ * The proxy for `ng serve` (Angular CLI 21 and 22, the `application` builder), from the file
+ * `angular.json`'s `proxyConfig` names. Routes and options are those of `createCorsDevProxy`;
+ * every configuration mistake throws here, when `ng serve` loads the file, with the option's name.
+ *
+ * Angular passes the file's export to Vite as `server.proxy`; each entry's `configure` replaces
+ * its http-proxy instance's `web` and `ws` with the core's proxy, so every route option (hooks,
+ * `router`, `mock`, `cors`, JSONP, redirect and cookie rewriting, 502 explanations) is the
+ * core's, over one proxy shared by the entries, and the routes line is printed once. The same
+ * entries work under the webpack `browser` builder, whose webpack-dev-server hands them to
+ * http-proxy-middleware 4 (see `webpackDevServerFields`).
+ *
+ * @example
+ * // proxy.conf.mjs, named by angular.json: "serve": { "options": { "proxyConfig": "proxy.conf.mjs" } }
+ * import { angularProxy } from '@cors-dev-proxy/angular'
+ * export default angularProxy({ '/api': 'http://localhost:3000' })
+ */
+export function angularProxy(
+  routes: Routes | CorsDevProxyConfig,
+  options?: CorsDevProxyOptions,
+): AngularProxyConfig {
+  const resolved = resolveOptions(routes, options)
+  // One proxy per `ng serve` server: a server Angular starts again gets a new one.
+  let current: ServingProxy | undefined
+
+  function serving(): ServingProxy {
+    if (current !== undefined) return current
+    const relay = createDevServerRelay()
+    const proxy = createDevServerProxy(resolved, { isOwnUpgrade: isViteSocket })
+    proxy.attach(relay)
+    const serving = { proxy, relay }
+    relay.once('close', () => {
+      if (current === serving) current = undefined
+    })
+    current = serving
+    return serving
+  }
+
+  function configure(viteProxy: ViteProxyServer): void {
+    const { relay } = serving()
+    // `bypass` has answered (or handed the request on) before Vite calls `web`.
+    viteProxy.web = () => undefined
+    viteProxy.ws = ((req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      relay.emit('upgrade', req, socket, head)
+    }) as ViteProxyServer['ws']
+  }
+
+  function bypass(
+    req: IncomingMessage,
+    res: ServerResponse | undefined,
+  ): Promise<string | undefined> | undefined {
+    const { proxy, relay } = serving()
+    relay.learn(req.socket)
+    // Vite calls `bypass` without a response before an upgrade, then `ws`.
+    if (res === undefined) return undefined
+    dropViteCorsHeaders(res)
+    return new Promise((resolve, reject) => {
+      // Answered: Vite then calls `web`, which does nothing.
+      const answered = () => resolve(undefined)
+      res.once('close', answered)
+      proxy.middleware(req, res, (error) => {
+        res.off('close', answered)
+        // A string makes Vite hand the request on to `ng serve`'s own middlewares (a `pathFilter`).
+        if (error === undefined || error === null) resolve(req.url ?? '/')
+        else reject(error)
+      })
+    })
+  }
+
+  const webpack = webpackDevServerFields(serving)
+  const config: AngularProxyConfig = {}
+  const prefixes = resolved.routes.map((route) => route.prefix)
+  if (resolved.overlay || resolved.inspector !== undefined) prefixes.unshift(INSPECTOR_PATH)
+  for (const prefix of prefixes) {
+    const ws = resolved.routes.some((route) => route.prefix === prefix && route.ws)
+    // Not frozen: Angular rebuilds the object and may add fields to entries while normalising it.
+    config[entryKey(prefix)] = { ws, configure, bypass, ...webpack }
+  }
+  return config
+}
