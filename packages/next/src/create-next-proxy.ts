@@ -44,7 +44,7 @@ export function createNextProxy(
     throw new CorsDevProxyError(
       'INVALID_OPTION',
       `routes['${ws.prefix}'].ws`,
-      "is not supported in proxy.ts: Next runs it for HTTP requests only and hands it no WebSocket upgrade; serve WebSocket routes with createNextServer (the custom server) instead",
+      'is not supported in proxy.ts: Next runs it for HTTP requests only and hands it no WebSocket upgrade; serve WebSocket routes with createNextServer (the custom server) instead',
       `{ '${ws.prefix}': { target: '${ws.kind === 'forward' ? ws.target.origin : 'http://localhost:3000'}' } }`,
     )
   }
