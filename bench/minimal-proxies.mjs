@@ -124,7 +124,7 @@ export function createRequestProxy(target, prefix) {
  * - `forwarded`: the request also carries the forwarding headers (see `forwardedHeaders`), the
  *   fair floor for a proxy that writes them, as ours does by default.
  * - `http2`: HTTP/2 to an https target (ALPN, certificate not verified, as a route's
- *   `secure: false`), one connection carrying every request in flight: the floor for a route
+ *   `secure: false`), one connection carrying every request in flight as streams: the floor for a route
  *   with `http2: true`.
  * @param {string} target e.g. `http://127.0.0.1:3000`
  * @param {string} prefix removed from the path, e.g. `/api`
@@ -132,7 +132,14 @@ export function createRequestProxy(target, prefix) {
  */
 export function createDispatchProxy(target, prefix, { forwarded = false, http2 = false } = {}) {
   const pool = http2
-    ? new Pool(target, { allowH2: true, connections: 1, connect: { rejectUnauthorized: false } })
+    ? // pipelining 100: an undici client takes one request at a time unless told otherwise, which
+      // over one HTTP/2 connection would send one stream at a time instead of multiplexing.
+      new Pool(target, {
+        allowH2: true,
+        connections: 1,
+        pipelining: 100,
+        connect: { rejectUnauthorized: false },
+      })
     : new Pool(target)
   const headersOf = forwarded ? forwardedHeaders : (req) => requestHeaders(req.rawHeaders)
   return http.createServer(function dispatchProxy(req, res) {
