@@ -1,4 +1,5 @@
 import type { ResolvedCorsOptions } from '../config/resolve-cors-options.js'
+import { takesFlatHead } from '../http/response-head.js'
 import { applyCorsDecision, type CorsDecision, type CorsResponse } from './cors-decision.js'
 
 /**
@@ -33,7 +34,8 @@ export function endPreflight(res: CorsResponse, policy: ResolvedCorsOptions): vo
  * precomputed head. Node then writes that list as it is, where header by header it would check
  * and store each one first: the answer a page waits for before every preflighted call costs
  * little more than the bare status line. A `Vary` set before (by a middleware ahead of us) is
- * merged the slow way, header by header; headers of other names set before are kept either way,
+ * merged the slow way, header by header, as is the head of a response whose `writeHead` a
+ * middleware replaced (`takesFlatHead`); headers of other names set before are kept either way,
  * and ours replace those of the same name (`writeHead` over headers already set does that).
  *
  * @example
@@ -45,7 +47,7 @@ export function answerPreflight(
   policy: ResolvedCorsOptions,
 ): void {
   if (res.headersSent) return
-  if (res.getHeader('vary') === undefined) {
+  if (res.getHeader('vary') === undefined && takesFlatHead(res)) {
     // Node only reads the list (and may be handed the same one again by the next preflight).
     res.writeHead(policy.optionsSuccessStatus, decision.preflightHead as string[])
     res.end()

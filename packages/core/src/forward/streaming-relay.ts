@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
+import { takesFlatHead } from '../http/response-head.js'
 import { errorCode } from './proxy-error.js'
 import type { RawField } from './raw-headers.js'
 import { answerBrokenOff, isBodiless, isEventStream, writeUpstreamHead } from './relay-response.js'
@@ -39,7 +40,8 @@ export class StreamingRelay extends UpstreamRelay {
     // The object instead: an HTTP/2 client needs repeated fields combined into one line; and
     // over headers already on `res` (a dev server's own), Node 20's `writeHead` sets each field
     // of a flat list in turn, so a second Set-Cookie line would replace the first.
-    if (this.req.httpVersionMajor === 2 || this.res.getHeaderNames().length > 0) {
+    // And a writeHead a middleware replaced may take objects only (`takesFlatHead`).
+    if (this.req.httpVersionMajor === 2 || this.res.getHeaderNames().length > 0 || !takesFlatHead(this.res)) {
       return super.answerRaw(statusCode, rawHeaders)
     }
     return this.sendHead(statusCode, buildClientHeadList(rawHeaders, this.route, this.#client(statusCode)))

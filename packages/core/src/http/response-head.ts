@@ -136,7 +136,7 @@ function stateOf(res: StatefulResponse): HeadState {
   if (existing !== undefined) return existing
   const state: HeadState = { hooks: [], writeHead: res.writeHead, held: undefined }
   res[STATE] = state
-  res.writeHead = function writeHeadWithHooks(status: number, ...rest: unknown[]) {
+  const writeHeadWithHooks = function writeHeadWithHooks(status: number, ...rest: unknown[]) {
     const reason = typeof rest[0] === 'string' ? rest[0] : undefined
     absorbHeaders(res, reason === undefined ? rest[0] : rest[1])
     if (state.held !== undefined) {
@@ -146,7 +146,29 @@ function stateOf(res: StatefulResponse): HeadState {
     }
     return sendHead(res, state, status, reason)
   }
+  // It folds a flat list into the response's own headers before the next writeHead sees any.
+  res.writeHead = Object.assign(writeHeadWithHooks, { [TAKES_FLAT_HEAD]: true })
   return state
+}
+
+const TAKES_FLAT_HEAD = Symbol('cors-dev-proxy.takesFlatHead')
+
+/**
+ * Whether `writeHead(status, [name, value, …])` is safe on `res`: its `writeHead` is its class's
+ * own (Node's `http` and `http2` responses take a flat list) or the hooks' wrapper above. A
+ * middleware that replaces `res.writeHead` (compression packages do, Storybook's dev server
+ * among them) often reads its headers argument as an object only, and would send a flat list as
+ * fields named `0`, `1`, …: such a response gets its head as an object.
+ *
+ * @example
+ * res.writeHead(204, takesFlatHead(res) ? ['access-control-max-age', '5'] : { 'access-control-max-age': '5' })
+ */
+export function takesFlatHead(res: object): boolean {
+  const writeHead = (res as { writeHead?: unknown }).writeHead as { [TAKES_FLAT_HEAD]?: true } | undefined
+  return (
+    writeHead === (Object.getPrototypeOf(res) as { writeHead?: unknown } | null)?.writeHead ||
+    writeHead?.[TAKES_FLAT_HEAD] === true
+  )
 }
 
 /**
