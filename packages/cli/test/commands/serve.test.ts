@@ -5,21 +5,24 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { listen, type StartedServer } from '../../../../test/support/servers.js'
-import { type CliServer, runCliHere, startCliServer } from '../support/cli-process.js'
+import { type RunningCliServer, runCliHere, startCliServer } from '../support/cli-process.js'
+import { startCliServerHere } from '../support/cli-server-here.js'
 import { rawRequest } from '../support/raw-request.js'
 
 /**
- * `cors-dev-proxy serve` in a child process, on 127.0.0.1 port 0, in front of a real target:
- * routes, the host check (HTTP and WebSocket), static files with their defences and the SPA
- * fallback, refused request targets, and a clean stop on SIGINT / SIGTERM. The mistakes, which
- * end before anything listens, run through the CLI's `runCli` in this process (runCliHere).
+ * `cors-dev-proxy serve` on 127.0.0.1 port 0, in front of a real target: routes, the host check
+ * (HTTP and WebSocket), static files with their defences and the SPA fallback, refused request
+ * targets, and a clean stop on SIGINT / SIGTERM. The built CLI runs in this process
+ * (startCliServerHere, stopped through runCli's `stop`); the stop on SIGTERM is the binary's, in a
+ * child process. The mistakes, which end before anything listens, run `runCli` from the sources
+ * (runCliHere).
  */
 
 let dir: string
 let root: string
 let target: StartedServer<ReturnType<typeof createServer>>
 const seen: Array<{ url: string | undefined; headers: IncomingHttpHeaders }> = []
-let serve: CliServer
+let serve: RunningCliServer
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cdp-serve-'))
@@ -46,7 +49,7 @@ beforeAll(async () => {
       }, delay)
     }),
   )
-  serve = await startCliServer(
+  serve = await startCliServerHere(
     [
       'serve',
       '--port',
@@ -275,7 +278,7 @@ describe('serve: static files', () => {
 
 describe('serve: stopping', () => {
   it('on SIGINT lets the request in flight finish, refuses new connections and exits 0', async () => {
-    const own = await startCliServer(['serve', '--port', '0', '--route', `/api=${target.url}`])
+    const own = await startCliServerHere(['serve', '--port', '0', '--route', `/api=${target.url}`])
     const inFlight = rawRequest(own.origin, '/api/slow?delay=2000')
     // Once the target holds it: the request is in flight for the 2 s it waits.
     await expect.poll(() => seen.some((entry) => entry.url === '/slow?delay=2000')).toBe(true)
