@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MOCK_SWITCHES } from '../../src/commands/mock-switches.js'
-import { type RunningCliServer, runBuiltCliHere, startCliServer } from '../support/cli-process.js'
+import { type RunningCliServer, runCliHere, startCliServer } from '../support/cli-process.js'
 import { startCliServerHere } from '../support/cli-server-here.js'
 import { rawRequest } from '../support/raw-request.js'
 
 /**
- * `cors-dev-proxy mock`: what it prints, its CORS flags, and its stop. The built CLI runs in this
- * process (startCliServerHere, runBuiltCliHere); the stop on SIGTERM is the binary's, in a child
- * process.
+ * `cors-dev-proxy mock`: what it prints, its CORS flags, and its stop. `runCli` runs from the
+ * sources in this process (startCliServerHere, runCliHere); the stop on SIGTERM is the built
+ * binary's, in a child process.
  */
 
 const PAGE = readFileSync(new URL('../../../../docs/guide/mock-backend.md', import.meta.url), 'utf8')
@@ -107,7 +107,7 @@ describe('mock', () => {
     ],
     [['--port', '-1'], '--port needs a value', 'cors-dev-proxy mock --port 3000'],
   ])('%j is refused with exit 2', async (args, message, example) => {
-    const result = await runBuiltCliHere(['mock', ...args])
+    const result = await runCliHere(['mock', ...args])
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(message)
     if (example !== undefined) expect(result.stderr).toContain(`example: ${example}`)

@@ -12,10 +12,9 @@ import { rawRequest } from '../support/raw-request.js'
 /**
  * `cors-dev-proxy serve` on 127.0.0.1 port 0, in front of a real target: routes, the host check
  * (HTTP and WebSocket), static files with their defences and the SPA fallback, refused request
- * targets, and a clean stop on SIGINT / SIGTERM. The built CLI runs in this process
- * (startCliServerHere, stopped through runCli's `stop`); the stop on SIGTERM is the binary's, in a
- * child process. The mistakes, which end before anything listens, run `runCli` from the sources
- * (runCliHere).
+ * targets, and a clean stop on SIGINT / SIGTERM. `runCli` runs from the sources in this process
+ * (startCliServerHere, stopped through its `stop`; runCliHere for the mistakes, which end before
+ * anything listens); the stop on SIGTERM is the built binary's, in a child process.
  */
 
 let dir: string

@@ -58,7 +58,7 @@ async function serveOnce(
   headers: Record<string, string> = {},
   start: typeof startCliServerHere = startCliServerHere,
 ) {
-  const serve = await start(['serve', '--port', '0', ...args], { cwd: dir })
+  const serve = await start(['serve', '--port', '0', ...args], { cwd: dir, built: true })
   try {
     const res = await rawRequest(serve.origin, path, {
       method: headers['access-control-request-method'] ? 'OPTIONS' : 'GET',

@@ -183,6 +183,11 @@ export async function builtRunCli(): Promise<InProcessCli> {
   return ((await nativeImport(CLI_MODULE)) as { runCli: InProcessCli }).runCli
 }
 
+/** The CLI's `runCli` from its sources, through Vitest like the test's own imports (which it shares). */
+export async function sourceRunCli(): Promise<InProcessCli> {
+  return ((await import('../../src/cli.js')) as { runCli: InProcessCli }).runCli
+}
+
 /** A line as the binary prints it (`processIo` ends each write with a newline). */
 export const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`)
 
@@ -226,6 +231,5 @@ export async function runCliHere(
   args: readonly string[],
   options: { cwd?: string } = {},
 ): Promise<CliResult> {
-  const { runCli: run } = (await import('../../src/cli.js')) as { runCli: InProcessCli }
-  return collectRun(run, args, options.cwd)
+  return collectRun(await sourceRunCli(), args, options.cwd)
 }

@@ -1,4 +1,4 @@
-import { builtRunCli, type CliResult, line, type RunningCliServer } from './cli-process.js'
+import { builtRunCli, type CliResult, line, type RunningCliServer, sourceRunCli } from './cli-process.js'
 import { ANSI, printedUrl, watchOutput } from './output-watch.js'
 
 /**
@@ -21,8 +21,10 @@ function serverHereEnded(): void {
 }
 
 /**
- * Starts `cors-dev-proxy serve|mock <args>` (use `--port 0`) with the built CLI's `runCli` in
- * this process, loaded as `runBuiltCliHere` loads it, and resolves once it printed its URL;
+ * Starts `cors-dev-proxy serve|mock <args>` (use `--port 0`) with `runCli` in this process, from
+ * the sources as `runCliHere` runs it, or with `built` from `dist` loaded by Node as
+ * `runBuiltCliHere` loads it (for a configuration file imported as the binary imports it), and
+ * resolves once it printed its URL;
  * `stop(signal)` stops it through `runCli`'s `stop` option, as that signal stops the binary, and
  * resolves with its exit code and output. It takes no signal of this process, and leaves no
  * server or `CORS_DEV_PROXY_URL` behind once stopped. Rejects with its output when it ends
@@ -34,9 +36,9 @@ function serverHereEnded(): void {
  */
 export async function startCliServerHere(
   args: readonly string[],
-  options: { cwd?: string; timeout?: number } = {},
+  options: { cwd?: string; timeout?: number; built?: boolean } = {},
 ): Promise<RunningCliServer> {
-  const run = await builtRunCli()
+  const run = await (options.built ? builtRunCli() : sourceRunCli())
   let requestStop: (signal: NodeJS.Signals) => void = () => {}
   const stop = new Promise<NodeJS.Signals>((resolve) => (requestStop = resolve))
   let stdout = ''
