@@ -309,6 +309,21 @@ describe('serve: stopping', () => {
   })
 })
 
+describe('serve: run in a process that is not its own', () => {
+  it("stops through runCli's stop, taking none of the process's signals and setting no exit code", async () => {
+    const listeners = () => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]
+    const before = listeners()
+    const own = await startCliServerHere(['serve', '--port', '0', '--mock', '/m'])
+    expect(listeners()).toEqual(before)
+    expect((await rawRequest(own.origin, '/m/users')).status).toBe(200)
+    const result = await own.stop('SIGTERM')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('SIGTERM: stopping')
+    expect(listeners()).toEqual(before)
+    expect(process.exitCode).toBeUndefined()
+  })
+})
+
 describe('serve: mistakes', () => {
   it('refuses to start without anything to serve, exit 2', async () => {
     const result = await runCliHere(['serve', '--port', '0'], { cwd: dir })
