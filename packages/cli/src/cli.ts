@@ -65,14 +65,15 @@ function printUsageError(io: CliIo, error: UsageError, command: string | undefin
  * The whole command line: `--version`, `--help`, or a command with its arguments. Resolves with
  * the exit code: 0 on success, 2 for a mistake in the arguments or the configuration (printed
  * with the fix, never with a stack trace), and each command's own codes (`check`: 1 blocked, 2
- * unreachable). `serve` and `mock` resolve when they were stopped.
+ * unreachable). `serve` and `mock` resolve when they were stopped: by SIGINT or SIGTERM, or by
+ * `stop` when it is given (see {@link CommandContext.stop}).
  *
  * @example
  * process.exitCode = await runCli(process.argv.slice(2))
  */
 export async function runCli(
   argv: readonly string[],
-  options: { readonly cwd?: string; readonly io?: CliIo } = {},
+  options: { readonly cwd?: string; readonly io?: CliIo; readonly stop?: Promise<NodeJS.Signals> } = {},
 ): Promise<number> {
   const io = options.io ?? processIo
   const cwd = options.cwd ?? process.cwd()
@@ -99,7 +100,7 @@ export async function runCli(
       )
     }
     command = await load()
-    return await command.run({ argv: rest, cwd, io })
+    return await command.run({ argv: rest, cwd, io, stop: options.stop })
   } catch (error) {
     if (error instanceof UsageError) {
       printUsageError(io, error, command?.spec.name)

@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { runCli } from './support/cli-process.js'
+import { runCli, runCliHere } from './support/cli-process.js'
 
-/** The command line as a whole, in a child process: version, help, unknown commands. */
+/**
+ * The command line as a whole: version, help, unknown commands. `runCli` runs from the sources in
+ * this process (runCliHere); the run without a command is the built binary's, in a child process,
+ * for its exit code.
+ */
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string
@@ -11,12 +15,12 @@ const COMMANDS = ['serve', 'mock', 'check', 'nginx', 'caddy']
 
 describe.concurrent('cors-dev-proxy', () => {
   it.each([['--version'], ['-v']])('%s prints the version of the package', async (flag) => {
-    const result = await runCli([flag])
+    const result = await runCliHere([flag])
     expect(result).toMatchObject({ code: 0, stdout: `${version}\n` })
   })
 
   it('--help lists every command', async () => {
-    const result = await runCli(['--help'])
+    const result = await runCliHere(['--help'])
     expect(result.code).toBe(0)
     for (const command of COMMANDS) expect(result.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'))
   })
@@ -28,7 +32,7 @@ describe.concurrent('cors-dev-proxy', () => {
   })
 
   it.each(COMMANDS)('%s --help prints its usage, flags and examples', async (command) => {
-    const result = await runCli([command, '--help'])
+    const result = await runCliHere([command, '--help'])
     expect(result.code).toBe(0)
     expect(result.stdout).toContain(`Usage: cors-dev-proxy ${command}`)
     expect(result.stdout).toMatch(/^Flags:$/m)
@@ -37,14 +41,14 @@ describe.concurrent('cors-dev-proxy', () => {
   })
 
   it('suggests the command meant, exit 2', async () => {
-    const result = await runCli(['serv', '--port', '0'])
+    const result = await runCliHere(['serv', '--port', '0'])
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('unknown command "serv": did you mean serve?')
     expect(result.stderr).toContain('example: cors-dev-proxy serve --help')
   })
 
   it('explains that a command comes first, exit 2', async () => {
-    const result = await runCli(['--port', '8080'])
+    const result = await runCliHere(['--port', '8080'])
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('--port is not a global flag: a command comes first')
   })

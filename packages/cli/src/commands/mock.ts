@@ -119,12 +119,13 @@ function banner(url: string, host: string, port: number, mode: string): string {
 }
 
 /**
- * Runs the mock backend until SIGINT or SIGTERM, printing each request once answered; returns 0.
+ * Runs the mock backend until SIGINT or SIGTERM (or `stop` settles), printing each request once
+ * answered; returns 0.
  *
  * @example
  * process.exitCode = await runMock({ argv: ['--cors', 'reflect'], cwd: process.cwd(), io: processIo })
  */
-export async function runMock({ argv, io }: CommandContext): Promise<number> {
+export async function runMock({ argv, io, stop }: CommandContext): Promise<number> {
   const flags = parseFlags(mockSpec, argv)
   if (flags.help) {
     io.out(formatHelp(mockSpec))
@@ -133,7 +134,7 @@ export async function runMock({ argv, io }: CommandContext): Promise<number> {
   const port = readPort(mockSpec, 'port', flags.string('port') ?? '3000')
   const host = flags.string('host') ?? '127.0.0.1'
   const cors = readCors(flags)
-  const stopping = stopRequested()
+  const stopping = stop ?? stopRequested()
   const mock = await startMockBackend({ port, host, ...cors }).catch((error: NodeJS.ErrnoException) => {
     throw error.code === 'EADDRINUSE'
       ? new Error(`${host}:${port} is already in use: choose another --port, or --port 0 for a free one`)

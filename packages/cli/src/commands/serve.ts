@@ -10,7 +10,7 @@ import { UsageError } from '../args/usage-error.js'
 import { applyFlags } from '../config/apply-flags.js'
 import { loadConfig } from '../config/load-config.js'
 import { resolveConfig } from '../config/resolve-config.js'
-import type { CommandContext } from '../io.js'
+import { type CommandContext, ioLogSink } from '../io.js'
 import { type LocalCertificate, spkiSha256 } from '../serve/certificate.js'
 import { findProgram } from '../serve/find-program.js'
 import { formatServerUrls, type ServerUrls } from '../serve/server-urls.js'
@@ -186,13 +186,14 @@ function readStaticDir(cwd: string, value: string | undefined): string | undefin
 }
 
 /**
- * Runs `serve` until SIGINT or SIGTERM, then stops cleanly (no new connections, idle ones
- * closed, requests in flight given 3 s, the proxy closed) and returns 0.
+ * Runs `serve` until SIGINT or SIGTERM (or `stop` settles), then stops cleanly (no new
+ * connections, idle ones closed, requests in flight given 3 s, the proxy closed) and returns 0.
+ * Its log lines go to `io`, as its banner does.
  *
  * @example
  * process.exitCode = await runServe({ argv: ['--port', '0'], cwd: process.cwd(), io: processIo })
  */
-export async function runServe({ argv, cwd, io }: CommandContext): Promise<number> {
+export async function runServe({ argv, cwd, io, stop }: CommandContext): Promise<number> {
   const flags = parseFlags(serveSpec, argv)
   if (flags.help) {
     io.out(formatHelp(serveSpec))
@@ -221,7 +222,7 @@ export async function runServe({ argv, cwd, io }: CommandContext): Promise<numbe
     )
   }
   const https = flags.boolean('https') || wantsHttp3
-  const stopping = stopRequested()
+  const stopping = stop ?? stopRequested()
   // A Ctrl-C before serve is up (the certificate being made, Caddy starting) stops at once.
   const startUp = new AbortController()
   void stopping.then((signal) => startUp.abort(signal))
@@ -235,6 +236,7 @@ export async function runServe({ argv, cwd, io }: CommandContext): Promise<numbe
     http3: caddy === undefined ? undefined : { caddy },
     allowedHosts: flags.strings('allowed-host'),
     cwd,
+    sink: ioLogSink(io),
     onListening: ({ urls, certificate, port }) =>
       io.out(
         serveBanner({

@@ -1,17 +1,22 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MOCK_SWITCHES } from '../../src/commands/mock-switches.js'
-import { type CliServer, runCli, startCliServer } from '../support/cli-process.js'
+import { type RunningCliServer, runCliHere, startCliServer } from '../support/cli-process.js'
+import { startCliServerHere } from '../support/cli-server-here.js'
 import { rawRequest } from '../support/raw-request.js'
 
-/** `cors-dev-proxy mock` in a child process: what it prints, its CORS flags, and its stop. */
+/**
+ * `cors-dev-proxy mock`: what it prints, its CORS flags, and its stop. `runCli` runs from the
+ * sources in this process (startCliServerHere, runCliHere); the stop on SIGTERM is the built
+ * binary's, in a child process.
+ */
 
 const PAGE = readFileSync(new URL('../../../../docs/guide/mock-backend.md', import.meta.url), 'utf8')
 const ORIGIN = 'http://localhost:5173'
-let mock: CliServer
+let mock: RunningCliServer
 
 beforeAll(async () => {
-  mock = await startCliServer([
+  mock = await startCliServerHere([
     'mock',
     '--port',
     '0',
@@ -72,7 +77,7 @@ describe('mock', () => {
   })
 
   it('sends no CORS headers by default', async () => {
-    const own = await startCliServer(['mock', '--port', '0'])
+    const own = await startCliServerHere(['mock', '--port', '0'])
     const res = await rawRequest(own.origin, '/me', { headers: { origin: ORIGIN } })
     expect(res.headers['access-control-allow-origin']).toBeUndefined()
     expect(own.output()).toContain('mock backend, CORS off')
@@ -102,7 +107,7 @@ describe('mock', () => {
     ],
     [['--port', '-1'], '--port needs a value', 'cors-dev-proxy mock --port 3000'],
   ])('%j is refused with exit 2', async (args, message, example) => {
-    const result = await runCli(['mock', ...args])
+    const result = await runCliHere(['mock', ...args])
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(message)
     if (example !== undefined) expect(result.stderr).toContain(`example: ${example}`)

@@ -5,21 +5,23 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { listen, type StartedServer } from '../../../../test/support/servers.js'
-import { type CliServer, runCliHere, startCliServer } from '../support/cli-process.js'
+import { type RunningCliServer, runCliHere, startCliServer } from '../support/cli-process.js'
+import { startCliServerHere } from '../support/cli-server-here.js'
 import { rawRequest } from '../support/raw-request.js'
 
 /**
- * `cors-dev-proxy serve` in a child process, on 127.0.0.1 port 0, in front of a real target:
- * routes, the host check (HTTP and WebSocket), static files with their defences and the SPA
- * fallback, refused request targets, and a clean stop on SIGINT / SIGTERM. The mistakes, which
- * end before anything listens, run through the CLI's `runCli` in this process (runCliHere).
+ * `cors-dev-proxy serve` on 127.0.0.1 port 0, in front of a real target: routes, the host check
+ * (HTTP and WebSocket), static files with their defences and the SPA fallback, refused request
+ * targets, and a clean stop on SIGINT / SIGTERM. `runCli` runs from the sources in this process
+ * (startCliServerHere, stopped through its `stop`; runCliHere for the mistakes, which end before
+ * anything listens); the stop on SIGTERM is the built binary's, in a child process.
  */
 
 let dir: string
 let root: string
 let target: StartedServer<ReturnType<typeof createServer>>
 const seen: Array<{ url: string | undefined; headers: IncomingHttpHeaders }> = []
-let serve: CliServer
+let serve: RunningCliServer
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cdp-serve-'))
@@ -46,7 +48,7 @@ beforeAll(async () => {
       }, delay)
     }),
   )
-  serve = await startCliServer(
+  serve = await startCliServerHere(
     [
       'serve',
       '--port',
@@ -275,7 +277,7 @@ describe('serve: static files', () => {
 
 describe('serve: stopping', () => {
   it('on SIGINT lets the request in flight finish, refuses new connections and exits 0', async () => {
-    const own = await startCliServer(['serve', '--port', '0', '--route', `/api=${target.url}`])
+    const own = await startCliServerHere(['serve', '--port', '0', '--route', `/api=${target.url}`])
     const inFlight = rawRequest(own.origin, '/api/slow?delay=2000')
     // Once the target holds it: the request is in flight for the 2 s it waits.
     await expect.poll(() => seen.some((entry) => entry.url === '/slow?delay=2000')).toBe(true)
@@ -304,6 +306,21 @@ describe('serve: stopping', () => {
     expect(result.code).toBe(0)
     expect(performance.now() - started).toBeLessThan(2000)
     agent.destroy()
+  })
+})
+
+describe('serve: run in a process that is not its own', () => {
+  it("stops through runCli's stop, taking none of the process's signals and setting no exit code", async () => {
+    const listeners = () => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]
+    const before = listeners()
+    const own = await startCliServerHere(['serve', '--port', '0', '--mock', '/m'])
+    expect(listeners()).toEqual(before)
+    expect((await rawRequest(own.origin, '/m/users')).status).toBe(200)
+    const result = await own.stop('SIGTERM')
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('SIGTERM: stopping')
+    expect(listeners()).toEqual(before)
+    expect(process.exitCode).toBeUndefined()
   })
 })
 

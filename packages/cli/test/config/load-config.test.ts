@@ -5,12 +5,16 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listen, type StartedServer } from '../../../../test/support/servers.js'
-import { runCli, startCliServer } from '../support/cli-process.js'
+import { runBuiltCliHere, startCliServer } from '../support/cli-process.js'
+import { startCliServerHere } from '../support/cli-server-here.js'
 import { rawRequest } from '../support/raw-request.js'
 
 /**
- * Configuration files as `serve` finds and loads them, in a child process: each format from the
- * working directory, `--config`, flags over the file, and mistakes reported with exit 2.
+ * Configuration files as `serve` finds and loads them: each format from the working directory,
+ * `--config`, flags over the file, and mistakes reported with exit 2. The built CLI runs in this
+ * process, loaded by Node as `dist/bin.js` loads it (startCliServerHere, runBuiltCliHere), so
+ * each file is imported as the binary imports it; the `.ts` file, which needs jiti and the
+ * project's `node_modules`, is loaded by the binary itself in a child process.
  */
 
 const CLI_PACKAGE = fileURLToPath(new URL('../../', import.meta.url))
@@ -52,8 +56,9 @@ async function serveOnce(
   args: string[],
   path = '/api/users',
   headers: Record<string, string> = {},
+  start: typeof startCliServerHere = startCliServerHere,
 ) {
-  const serve = await startCliServer(['serve', '--port', '0', ...args], { cwd: dir })
+  const serve = await start(['serve', '--port', '0', ...args], { cwd: dir, built: true })
   try {
     const res = await rawRequest(serve.origin, path, {
       method: headers['access-control-request-method'] ? 'OPTIONS' : 'GET',
@@ -83,7 +88,10 @@ describe.concurrent('a configuration file in the working directory', () => {
     ['cors-dev-proxy.config.json', () => JSON.stringify({ routes: { '/api': targetA.url } })],
   ])('%s is found and loaded', async (file, text) => {
     const dir = project(file.replace(/\W/g, '-'), { [file]: text() })
-    const { res, output } = await serveOnce(dir, [])
+    // The binary in a child process, for the file that takes the most of it: jiti, and
+    // `cors-dev-proxy` resolved from the project's node_modules as a user's config resolves it.
+    const start = file.endsWith('.ts') ? startCliServer : startCliServerHere
+    const { res, output } = await serveOnce(dir, [], undefined, undefined, start)
     expect(JSON.parse(res.body)).toEqual({ target: 'A', url: '/users' })
     expect(output).toContain(`Config:  ${file}`)
   })
@@ -160,7 +168,7 @@ describe.concurrent('mistakes in the file: exit 2, the fix, no stack trace', () 
     ],
   ])('%s', async (name, files, args, message) => {
     const dir = project(`mistake-${name.replace(/\W/g, '-')}`, files)
-    const result = await runCli(['serve', '--port', '0', ...args], { cwd: dir })
+    const result = await runBuiltCliHere(['serve', '--port', '0', ...args], { cwd: dir })
     expect(result.code).toBe(2)
     expect(result.stderr).toContain(message)
     expect(result.stderr).not.toMatch(/^\s+at /m)

@@ -2,14 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { nativeImport } from './native-import.mjs'
+import { ANSI, printedUrl, watchOutput } from './output-watch.js'
 
 /** The built CLI, run as a user runs it: `node packages/cli/dist/bin.js`. */
 export const CLI_BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url))
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url))
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url))
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour escapes are what is stripped here.
-const ANSI = /\u001b\[[0-9;]*m/g
 
 /** Fails fast, with the command to run, when a source file is newer than its build (`pnpm test` builds first). */
 function assertBuilt(): void {
@@ -88,9 +87,8 @@ export function runCli(args: readonly string[], options: CliRunOptions = {}): Pr
   })
 }
 
-/** A CLI server (`serve`, `mock`) running in a child process. */
-export interface CliServer {
-  readonly child: ChildProcess
+/** A CLI server (`serve`, `mock`) that printed its URL, in a child process or in this one. */
+export interface RunningCliServer {
   /** The first URL it printed (`Local:`), e.g. `http://127.0.0.1:41234/`. */
   readonly url: string
   /** `url` without the trailing slash. */
@@ -99,8 +97,13 @@ export interface CliServer {
   output(): string
   /** Waits (at most `timeout` ms) until the output contains `text`. */
   waitFor(text: string | RegExp, timeout?: number): Promise<void>
-  /** Sends the signal and waits for the exit (killing it after `timeout` ms and rejecting). */
+  /** Asks it to stop as `signal` does and waits for its end (failing after `timeout` ms). */
   stop(signal?: NodeJS.Signals, timeout?: number): Promise<CliResult>
+}
+
+/** A CLI server (`serve`, `mock`) running in a child process. */
+export interface CliServer extends RunningCliServer {
+  readonly child: ChildProcess
 }
 
 /**
@@ -113,75 +116,44 @@ export interface CliServer {
  */
 export function startCliServer(args: readonly string[], options: CliRunOptions = {}): Promise<CliServer> {
   const child = spawnCli(args, options)
-  let output = ''
   let stdout = ''
   let stderr = ''
-  const waiters = new Set<() => void>()
-  const onData = (into: 'stdout' | 'stderr') => (chunk: Buffer) => {
-    const text = chunk.toString().replace(ANSI, '')
-    output += text
-    if (into === 'stdout') stdout += text
-    else stderr += text
-    for (const waiter of waiters) waiter()
-  }
-  child.stdout?.on('data', onData('stdout'))
-  child.stderr?.on('data', onData('stderr'))
+  const watch = watchOutput(args, () =>
+    child.exitCode === null && child.signalCode === null
+      ? undefined
+      : String(child.exitCode ?? child.signalCode),
+  )
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString().replace(ANSI, '')
+    watch.add(chunk.toString())
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString().replace(ANSI, '')
+    watch.add(chunk.toString())
+  })
   const exited = new Promise<CliResult>((resolve) =>
     child.once('close', (code, signal) => {
       resolve({ code, signal, stdout, stderr })
-      for (const waiter of waiters) waiter()
+      watch.ended()
     }),
   )
-
-  function waitFor(text: string | RegExp, timeout = 10_000): Promise<void> {
-    const found = () => (typeof text === 'string' ? output.includes(text) : text.test(output))
-    return new Promise((resolve, reject) => {
-      const check = () => {
-        if (found()) done(resolve)
-        else if (child.exitCode !== null || child.signalCode !== null) {
-          done(() =>
-            reject(
-              new Error(
-                `cors-dev-proxy ${args.join(' ')} exited (${child.exitCode ?? child.signalCode}) before printing ${text}:\n${output}`,
-              ),
-            ),
-          )
-        }
-      }
-      const timer = setTimeout(
-        () => done(() => reject(new Error(`no ${text} within ${timeout} ms:\n${output}`))),
-        timeout,
-      )
-      const done = (settle: () => void) => {
+  return printedUrl(watch, options.timeout).then(
+    ({ url, origin }) => ({
+      child,
+      url,
+      origin,
+      output: watch.output,
+      waitFor: watch.waitFor,
+      async stop(signal = 'SIGINT', timeout = 10_000) {
+        if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+        const timer = setTimeout(() => child.kill('SIGKILL'), timeout)
+        const result = await exited
         clearTimeout(timer)
-        waiters.delete(check)
-        settle()
-      }
-      waiters.add(check)
-      check()
-    })
-  }
-
-  return waitFor(/Local: +\S+|Network: +https?:\S+/, options.timeout ?? 15_000).then(
-    () => {
-      const url = /(?:Local|Network): +(https?:\/\/\S+)/.exec(output)?.[1] as string
-      return {
-        child,
-        url,
-        origin: url.replace(/\/$/, ''),
-        output: () => output,
-        waitFor,
-        async stop(signal = 'SIGINT', timeout = 10_000) {
-          if (child.exitCode === null && child.signalCode === null) child.kill(signal)
-          const timer = setTimeout(() => child.kill('SIGKILL'), timeout)
-          const result = await exited
-          clearTimeout(timer)
-          if (result.signal === 'SIGKILL')
-            throw new Error(`did not stop within ${timeout} ms after ${signal}:\n${output}`)
-          return result
-        },
-      }
-    },
+        if (result.signal === 'SIGKILL')
+          throw new Error(`did not stop within ${timeout} ms after ${signal}:\n${watch.output()}`)
+        return result
+      },
+    }),
     (error: unknown) => {
       child.kill('SIGKILL')
       throw error
@@ -193,16 +165,36 @@ export function startCliServer(args: readonly string[], options: CliRunOptions =
 const CLI_MODULE = new URL('../../dist/cli.js', import.meta.url).href
 
 /** A `runCli` loaded in this process, from `dist` or from the sources. */
-type InProcessCli = (
+export type InProcessCli = (
   argv: readonly string[],
-  options: { cwd?: string; io: { out(text: string): void; err(text: string): void } },
+  options: {
+    cwd?: string
+    io: { out(text: string): void; err(text: string): void }
+    stop?: Promise<NodeJS.Signals>
+  },
 ) => Promise<number>
+
+/**
+ * The built CLI's `runCli`, loaded by Node itself (once per test file, each in a process of its
+ * own): it and everything it imports (a configuration file, jiti for a `.ts` one, the core's
+ * `dist`) are loaded as `dist/bin.js` loads them, not through Vite's transforms.
+ */
+export async function builtRunCli(): Promise<InProcessCli> {
+  return ((await nativeImport(CLI_MODULE)) as { runCli: InProcessCli }).runCli
+}
+
+/** The CLI's `runCli` from its sources, through Vitest like the test's own imports (which it shares). */
+export async function sourceRunCli(): Promise<InProcessCli> {
+  return ((await import('../../src/cli.js')) as { runCli: InProcessCli }).runCli
+}
+
+/** A line as the binary prints it (`processIo` ends each write with a newline). */
+export const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`)
 
 /** Runs an in-process `runCli` to its end, its output collected as the binary prints it, colours stripped. */
 async function collectRun(run: InProcessCli, args: readonly string[], cwd?: string): Promise<CliResult> {
   let stdout = ''
   let stderr = ''
-  const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`)
   const code = await run(args, {
     cwd,
     io: { out: (text) => (stdout += line(text)), err: (text) => (stderr += line(text)) },
@@ -211,16 +203,19 @@ async function collectRun(run: InProcessCli, args: readonly string[], cwd?: stri
 }
 
 /**
- * `cors-dev-proxy <args>` run by the built CLI's own `runCli` in this process: the code the
- * binary runs, without a Node process per run. For tables of hundreds of short `check` runs,
- * which spent most of their time starting processes; the binary itself is run by `runCli`.
+ * `cors-dev-proxy <args>` run by the built CLI's own `runCli` in this process, loaded by Node as
+ * `dist/bin.js` loads it: the code the binary runs, reading a configuration file from `cwd` as
+ * it does, without a Node process per run. For tables of short runs, which spent most of their
+ * time starting processes; the binary itself is run by `runCli`.
  *
  * @example
  * const { code, stdout } = await runBuiltCliHere(['check', url, '--origin', origin, '--json'])
  */
-export async function runBuiltCliHere(args: readonly string[]): Promise<CliResult> {
-  const { runCli: run } = (await import(CLI_MODULE)) as { runCli: InProcessCli }
-  return collectRun(run, args)
+export async function runBuiltCliHere(
+  args: readonly string[],
+  options: { cwd?: string } = {},
+): Promise<CliResult> {
+  return collectRun(await builtRunCli(), args, options.cwd)
 }
 
 /**
@@ -236,6 +231,5 @@ export async function runCliHere(
   args: readonly string[],
   options: { cwd?: string } = {},
 ): Promise<CliResult> {
-  const { runCli: run } = (await import('../../src/cli.js')) as { runCli: InProcessCli }
-  return collectRun(run, args, options.cwd)
+  return collectRun(await sourceRunCli(), args, options.cwd)
 }
