@@ -10,14 +10,10 @@ const SHOWN_LINES = 60
 const KEPT_CHARS = 4 * 1024 * 1024
 
 /**
- * @param {object} input
- * @param {import('../apps/types').FrameworkApp} input.app
- * @param {string} input.cwd the app's folder in the install
- * @param {string} input.bin the install's node_modules/.bin
- * @param {number} input.port
- * @param {Record<string, string>} input.env
+ * Spawns the app's command in its own process group, keeping the last 4 MiB of what it prints.
+ * @param {{ app: import('../apps/types').FrameworkApp, cwd: string, bin: string, port: number, env: Record<string, string> }} input
  */
-export async function startApp({ app, cwd, bin, port, env }) {
+function spawnApp({ app, cwd, bin, port, env }) {
   const [first, ...rest] = app.command.map((part) => part.replaceAll('{port}', String(port)))
   const file = first === 'node' ? 'node' : join(bin, first)
   const child = spawn(file, rest, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -27,12 +23,6 @@ export async function startApp({ app, cwd, bin, port, env }) {
     output += chunk.toString()
     if (output.length > KEPT_CHARS) output = output.slice(-KEPT_CHARS)
   }
-  const tail = () =>
-    output
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .slice(-SHOWN_LINES)
-      .join('\n')
   child.stdout.on('data', keep)
   child.stderr.on('data', keep)
   const exit = new Promise((resolve) =>
@@ -41,17 +31,46 @@ export async function startApp({ app, cwd, bin, port, env }) {
       resolve(exited)
     }),
   )
+  return {
+    /** The process group's id (the child's pid). */
+    group: child.pid,
+    /** Everything it printed (the last 4 MiB). */
+    output: () => output,
+    /** Its exit code or signal; undefined while it runs. */
+    exited: () => exited,
+    /** Settles when it exited. */
+    exit,
+  }
+}
+
+/**
+ * @param {object} input
+ * @param {import('../apps/types').FrameworkApp} input.app
+ * @param {string} input.cwd the app's folder in the install
+ * @param {string} input.bin the install's node_modules/.bin
+ * @param {number} input.port
+ * @param {Record<string, string>} input.env
+ */
+export async function startApp(input) {
+  const { port } = input
+  const { group, output, exited, exit } = spawnApp(input)
+  const tail = () =>
+    output()
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .slice(-SHOWN_LINES)
+      .join('\n')
   const origin = `http://127.0.0.1:${port}`
   const started = Date.now()
   for (;;) {
-    if (exited !== undefined) throw new Error(`exited (${exited}) before it answered\n${tail()}`)
+    if (exited() !== undefined) throw new Error(`exited (${exited()}) before it answered\n${tail()}`)
     try {
       const res = await fetch(`${origin}/`, { signal: AbortSignal.timeout(10_000) })
       await res.arrayBuffer()
       if (res.status < 500) break
     } catch {}
     if (Date.now() - started > READY_TIMEOUT_MS) {
-      process.kill(-child.pid, 'SIGKILL')
+      process.kill(-group, 'SIGKILL')
       throw new Error(`did not answer on ${origin} within ${READY_TIMEOUT_MS / 1000} s\n${tail()}`)
     }
     await new Promise((resolve) => setTimeout(resolve, 500))
@@ -59,15 +78,15 @@ export async function startApp({ app, cwd, bin, port, env }) {
   return {
     origin,
     /** Whether the process is still running (a crash shows here). */
-    alive: () => exited === undefined,
+    alive: () => exited() === undefined,
     /** Everything it printed (the last 4 MiB). */
-    output: () => output,
+    output,
     /** The last lines it printed, for a report. */
     tail,
     async stop() {
-      if (exited !== undefined) return
-      process.kill(-child.pid, 'SIGTERM')
-      const timer = setTimeout(() => exited === undefined && process.kill(-child.pid, 'SIGKILL'), 5000)
+      if (exited() !== undefined) return
+      process.kill(-group, 'SIGTERM')
+      const timer = setTimeout(() => exited() === undefined && process.kill(-group, 'SIGKILL'), 5000)
       await exit
       clearTimeout(timer)
     },
@@ -86,36 +105,22 @@ const FAILURE_TIMEOUT_MS = 120_000
  * @param {(output: string) => boolean} done
  * @returns {Promise<{ output: string, exited: number | string | undefined }>}
  */
-export async function startUntil({ app, cwd, bin, port, env }, done) {
-  const [first, ...rest] = app.command.map((part) => part.replaceAll('{port}', String(port)))
-  const file = first === 'node' ? 'node' : join(bin, first)
-  const child = spawn(file, rest, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
-  let output = ''
-  let exited
-  const keep = (chunk) => {
-    output += chunk.toString()
-  }
-  child.stdout.on('data', keep)
-  child.stderr.on('data', keep)
-  const exit = new Promise((resolve) =>
-    child.once('exit', (code, signal) => {
-      exited = signal ?? code
-      resolve(exited)
-    }),
-  )
+export async function startUntil(input, done) {
+  const { port } = input
+  const { group, output, exited, exit } = spawnApp(input)
   const started = Date.now()
-  while (exited === undefined && !done(output) && Date.now() - started < FAILURE_TIMEOUT_MS) {
+  while (exited() === undefined && !done(output()) && Date.now() - started < FAILURE_TIMEOUT_MS) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) })
       await res.arrayBuffer()
     } catch {}
     await Promise.race([exit, new Promise((resolve) => setTimeout(resolve, 1000))])
   }
-  const exitedBefore = exited
+  const exitedBefore = exited()
   // The whole group, even after the first process exited: a framework's workers may outlive it.
   try {
-    process.kill(-child.pid, 'SIGKILL')
+    process.kill(-group, 'SIGKILL')
   } catch {}
   await exit
-  return { output, exited: exitedBefore }
+  return { output: output(), exited: exitedBefore }
 }
