@@ -20,11 +20,12 @@ export const sourceAliases = [
 ]
 
 /*
- * Three projects, split by what each file imports (test/projects/test-projects.ts): `unit` starts no
+ * Four projects, split by what each file imports (test/projects/test-projects.ts): `unit` starts no
  * child process, browser or dev server and needs no build (`pnpm test:fast`, under a minute);
  * `integration` is everything else (the CLI tests and the CommonJS/ESM config tests load the built
  * `dist` on purpose, the docs tests read the built site) but `network`, the files that change the
- * machine's network, which run last and alone.
+ * machine's network, which run last and one at a time, and `stress`, the volume tests, which start
+ * no browser and run beside `network`.
  */
 const projects = splitTestFiles(root, sourceAliases)
 
@@ -48,7 +49,7 @@ export default defineConfig({
           name: 'unit',
           // Every test file but the integration ones, so that a file added under `--watch` is picked up.
           include: [...TEST_FILE_GLOBS],
-          exclude: [...projects.integration, ...projects.network],
+          exclude: [...projects.integration, ...projects.network, ...projects.stress],
           // One module graph per worker instead of one per file: importing the sources again for each
           // of 150 files was most of this project's time (import 269 s of 470 s at load 13, 45 s
           // without isolation; CPU 260 s against 111 s). These files start no process and close what
@@ -67,6 +68,16 @@ export default defineConfig({
           // lab's tests waited 20 s for an answer, twice in three CI runs). These files run after
           // every other project, one at a time.
           fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'stress',
+          include: projects.stress,
+          // Beside `network` (same group): its files wait on lost packets, these keep the CPU busy
+          // and open no browser, which the network changes would disturb.
           sequence: { groupOrder: 1 },
         },
       },

@@ -10,7 +10,7 @@
 // of those per-round ratios with their spread: a slow minute on a shared machine slows both sides
 // of a ratio, and only moves its spread. Results go to bench/results.json and a Markdown table.
 //
-// `--quick` (a step of `pnpm test`) runs one short round of everything and fails when a contender
+// `--quick` (on CI, after `pnpm test`) runs one short round of everything and fails when a contender
 // does not start, answers an error or fails a check; it asserts nothing about speed.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

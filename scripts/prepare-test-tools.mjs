@@ -34,8 +34,8 @@ export const DEBIAN_PACKAGES = Object.freeze({
   nginx: 'nginx',
   // The CLI's Caddy export (packages/cli/test/export, test/parity).
   caddy: 'caddy',
-  // The benchmark's load generators (bench/wrk.mjs, bench/h2load.mjs); `pnpm bench --quick` is a
-  // step of `pnpm test`.
+  // The benchmark's load generators (bench/wrk.mjs, bench/h2load.mjs); `pnpm bench --quick` runs on
+  // CI after `pnpm test`.
   wrk: 'wrk',
   h2load: 'nghttp2-client',
   // The protocol lab's HTTP/2 frame decoding (playground/lab, test/playground/lab.test.ts).

@@ -7,10 +7,10 @@ import type { TestSequencer, TestSpecification, Vitest } from 'vitest/node'
  * other worker had nothing left. These files, each 15 s or more, start first instead, longest
  * first, so that the short ones fill the end. Once a run has cached durations, Vitest's own order
  * (failed first, then longest) takes over. A stale entry only costs time:
- * test/projects/slow-files-first.test.ts checks that each still names an integration file.
+ * test/projects/slow-files-first.test.ts checks that each still names an integration or stress file.
  */
 
-/** The slowest integration files, longest first (seconds on a quiet 2-core machine). */
+/** The slowest integration and stress files, longest first (seconds on a quiet 2-core machine). */
 export const SLOW_FILES: readonly string[] = [
   'packages/core/test/forward/forward-request-large.test.ts', // 51
   'test/playground/playground.test.ts', // 51

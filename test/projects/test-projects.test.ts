@@ -48,8 +48,21 @@ function everyTestFile(dir = ROOT): string[] {
 describe('the unit and integration projects of vitest.config.ts', () => {
   const split = splitTestFiles(ROOT, sourceAliases)
 
-  it('are the three projects, unit first, network last', () => {
-    expect(projects.map((project) => project.test.name)).toEqual(['unit', 'integration', 'network'])
+  it('are the four projects, unit first, network and stress last', () => {
+    expect(projects.map((project) => project.test.name)).toEqual(['unit', 'integration', 'network', 'stress'])
+  })
+
+  it('run the stress files beside network, after the others', () => {
+    const stress = projects[3] as ProjectConfig & { test: { sequence?: { groupOrder?: number } } }
+    expect(stress.test.sequence?.groupOrder).toBe(1)
+    expect(findTestFiles(ROOT).filter((file) => takes(stress, file))).toEqual(split.stress)
+    for (const file of [
+      'test/reliability/load.test.ts',
+      'packages/core/test/forward/forward-request-large.test.ts',
+    ])
+      expect(split.stress, file).toContain(file)
+    // None of them opens a browser, which the network project's namespaces would disturb.
+    for (const file of split.stress) expect(split.reasons.get(file), file).not.toMatch(/playwright/)
   })
 
   it('run the files that change the network after the others, one at a time', () => {
@@ -94,7 +107,7 @@ describe('the unit and integration projects of vitest.config.ts', () => {
       'packages/cli/test/commands/serve.test.ts',
       'test/browser/browser-sequences.test.ts',
       'test/docs/check-rendering.test.ts',
-      'test/reliability/load.test.ts',
+      'test/reliability/faults-client-aborts.test.ts',
     ]) {
       expect(split.reasons.get(file), file).toBeDefined()
     }
@@ -138,6 +151,7 @@ describe('the rule, on files written for it', () => {
     ['test/a/rsbuild.test.ts', "import { createRsbuild } from '@rsbuild/core'\n", 'imports @rsbuild/core'],
     ['test/a/built.test.ts', "import { DIST } from '../docs/built-docs.js'\n", 'needs a build'],
     ['test/a/marked.test.ts', '// Test project: integration (1 GiB each way)\n', '1 GiB each way'],
+    ['test/a/stressed.test.ts', '// Test project: stress (8,000 requests)\n', '8,000 requests'],
     ['test/a/vitest.test.ts', "import { it } from 'vitest'\nimport { x } from 'vitest/config'\n", undefined],
   ]
   for (const [file, text] of cases) write(file, text)
@@ -147,6 +161,7 @@ describe('the rule, on files written for it', () => {
     const split = splitTestFiles(root, aliases)
     if (reason === undefined) expect(split.unit).toContain(file)
     else expect(split.reasons.get(file)).toContain(reason)
+    expect(split.stress.includes(file), 'in stress').toBe(file.includes('stressed'))
   })
 
   it('puts a file that imports the lab network module itself in network, and one that reaches it through a support module in integration', () => {
@@ -165,7 +180,7 @@ describe('the rule, on files written for it', () => {
 
   it('leaves the matrix suites out of both', () => {
     const split = splitTestFiles(root, aliases)
-    expect([...split.unit, ...split.integration]).toHaveLength(cases.length)
+    expect([...split.unit, ...split.integration, ...split.stress]).toHaveLength(cases.length)
   })
 
   it('reads imports, re-exports, dynamic imports and requires, without type-only imports or comments', () => {

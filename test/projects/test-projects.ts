@@ -5,7 +5,8 @@ import { dirname, join, relative, resolve } from 'node:path'
  * Which Vitest project a test file belongs to, decided from its imports so that nobody keeps a list:
  * `unit` holds the files that start no child process, browser or dev server and need nothing built,
  * `network` the files that change the machine's network (a namespace and the veth pair to it, see
- * NETWORK_MODULES), `integration` the rest. vitest.config.ts builds the projects from
+ * NETWORK_MODULES), `stress` the files that carry the stress mark (volume: a gibibyte streamed,
+ * thousands of requests), `integration` the rest. vitest.config.ts builds the projects from
  * `splitTestFiles`, and test/projects/test-projects.test.ts checks the result.
  */
 
@@ -51,6 +52,14 @@ const NEEDS_A_BUILD: readonly string[] = ['test/docs/built-docs.ts']
  */
 const INTEGRATION_MARK = /^\/\/ Test project: integration \((.+)\)$/m
 
+/**
+ * A file whose point is volume (a gibibyte streamed, thousands of requests, the same race run
+ * hundreds of times) carries this line instead, e.g. `// Test project: stress (1 GiB each way)`.
+ * It starts no browser, so it runs beside the `network` project, whose files mostly wait on lost
+ * packets, instead of taking turns with the integration files.
+ */
+const STRESS_MARK = /^\/\/ Test project: stress \((.+)\)$/m
+
 /** An alias as Vitest's `resolve.alias` takes it: a bare specifier and the absolute file it stands for. */
 export interface SourceAlias {
   find: RegExp
@@ -63,6 +72,8 @@ export interface TestProjectFiles {
   integration: string[]
   /** Integration files that change the machine's network (see NETWORK_MODULES): run alone, after the others. */
   network: string[]
+  /** Files with the stress mark: run after the integration files, beside `network`. */
+  stress: string[]
   /** For each integration file, why it is one: `<file>: imports <module>`, `<file>: needs a build` or its mark. */
   reasons: ReadonlyMap<string, string>
 }
@@ -165,7 +176,8 @@ export function findTestFiles(root: string): string[] {
 }
 
 /**
- * Splits the test files between the two projects: a file is `integration` when it, or a repository
+ * Splits the test files between the projects: a file is `stress` when it carries the stress mark, and
+ * otherwise `integration` when it, or a repository
  * file it imports (transitively, through the aliases too), imports a package that starts a child
  * process, a browser or a dev server, reads a build's output, or carries the integration mark.
  *
@@ -176,10 +188,17 @@ export function splitTestFiles(root: string, aliases: readonly SourceAlias[]): T
   const unit: string[] = []
   const integration: string[] = []
   const network: string[] = []
+  const stress: string[] = []
   const reasons = new Map<string, string>()
   // Each file is read once, however many test files import it.
   const facts = new Map<string, FileFacts>()
   for (const file of findTestFiles(root)) {
+    const stressReason = STRESS_MARK.exec(readFileSync(join(root, file), 'utf8'))?.[1]
+    if (stressReason !== undefined) {
+      reasons.set(file, `${file}: ${stressReason}`)
+      stress.push(file)
+      continue
+    }
     const reason = integrationReason(root, join(root, file), aliases, new Set(), facts)
     if (reason === undefined) unit.push(file)
     else {
@@ -188,5 +207,5 @@ export function splitTestFiles(root: string, aliases: readonly SourceAlias[]): T
       else integration.push(file)
     }
   }
-  return { unit, integration, network, reasons }
+  return { unit, integration, network, stress, reasons }
 }

@@ -1,3 +1,4 @@
+// Test project: stress (50 uploads of 20 MiB through each front end, over HTTP/1.1 and HTTP/2)
 import { createServer } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listen, type StartedServer } from '../support/servers.js'

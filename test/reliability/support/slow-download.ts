@@ -48,11 +48,18 @@ export interface SlowDownload {
 /**
  * Downloads `url` at `bytesPerSecond` at most, and stops reading entirely for `stallMs` after
  * every `stallEvery` bytes: a reader much slower than the proxy can send. During each stall,
- * notes how far the target got ahead of the reader (`inFlight`), which back-pressure bounds.
+ * notes how far the target got ahead of the reader (`inFlight`), which back-pressure bounds, and
+ * calls `atStallEnd` (when the buffers are as full as they get: the moment to sample memory).
  */
 export async function slowDownload(
   url: string,
-  options: { bytesPerSecond: number; stallEvery: number; stallMs: number; written: () => number },
+  options: {
+    bytesPerSecond: number
+    stallEvery: number
+    stallMs: number
+    written: () => number
+    atStallEnd?: () => void
+  },
 ): Promise<SlowDownload> {
   const res = await openRequest(url)
   const start = performance.now()
@@ -71,6 +78,7 @@ export async function slowDownload(
         // Measured at the end of the stall, when the target has filled every buffer it can.
         setTimeout(() => {
           maxInFlight = Math.max(maxInFlight, inFlight())
+          options.atStallEnd?.()
         }, wait - 1)
       }
       if (wait > 0) {
