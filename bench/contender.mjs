@@ -7,7 +7,6 @@ import { readFileSync, realpathSync } from 'node:fs'
 import http from 'node:http'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { Readable } from 'node:stream'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { createDispatchProxy, createRequestProxy } from './minimal-proxies.mjs'
 
@@ -108,14 +107,19 @@ const contenders = {
     return listen(server)
   },
   /**
-   * The Fetch handler (`createFetchHandler`, the Bun, Deno and Hono front end) on Node, behind a
-   * `node:http` server that turns each request into a `Request` and writes the `Response` back,
-   * as @hono/node-server does: what the Fetch front end costs against the engine on `node:http`.
+   * The Fetch handler (`createFetchHandler`, the Bun, Deno and Hono front end) on Node, behind
+   * @hono/node-server's request listener, what Hono users on Node run: its lightweight `Request`
+   * and `Response` build the real objects only when something reads what they do not carry.
+   * What the Fetch front end costs against the engine on `node:http` (`ours-node`).
    */
   async 'ours-fetch'() {
     const { createFetchHandler } = await import(core)
+    const { getRequestListener } = await import('@hono/node-server')
     const proxy = createFetchHandler({ '/api': upstream }, { log: 'error' })
-    return listen(http.createServer(fetchServer(proxy)))
+    const notFound = () => new Response(null, { status: 404 })
+    // `env` is node-server's `{ incoming, outgoing }`, which the handler takes as it is.
+    const listener = getRequestListener(async (request, env) => (await proxy(request, env)) ?? notFound())
+    return listen(http.createServer(listener))
   },
   /** A route with a `proxyRes` hook that does nothing: what observing every answer costs. */
   async 'ours-hooked'() {
@@ -237,48 +241,6 @@ function viteProxy() {
       ws: true,
       rewrite: (path) => path.replace(/^\/socket/, ''),
     },
-  }
-}
-
-/**
- * A `node:http` request listener running a Fetch handler, the way @hono/node-server runs one:
- * a `Request` per request (body streamed, aborted when the client leaves), and the `Response`'s
- * status, headers and body written back, its body read chunk by chunk with back-pressure.
- */
-function fetchServer(handler) {
-  return async function fetchListener(req, res) {
-    const controller = new AbortController()
-    // Only a client that left before the end aborts: a DOMException per finished answer costs.
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort()
-    })
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
-    const headers = new Headers()
-    for (let i = 0; i < req.rawHeaders.length; i += 2)
-      headers.append(req.rawHeaders[i], req.rawHeaders[i + 1])
-    const request = new Request(`http://${req.headers.host}${req.url}`, {
-      method: req.method,
-      headers,
-      signal: controller.signal,
-      ...(hasBody ? { body: Readable.toWeb(req), duplex: 'half' } : {}),
-    })
-    const response =
-      (await handler(request, { remoteAddress: req.socket.remoteAddress })) ??
-      new Response(null, { status: 404 })
-    // Iterating Headers yields each Set-Cookie apart (Fetch standard, "sort and combine").
-    const head = []
-    for (const [name, value] of response.headers) head.push(name, value)
-    res.writeHead(response.status, head)
-    if (response.body === null) return res.end()
-    try {
-      for await (const chunk of response.body) {
-        if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve))
-      }
-      res.end()
-    } catch {
-      // The client left (the body was cancelled) or the target broke off: so does this answer.
-      res.destroy()
-    }
   }
 }
 

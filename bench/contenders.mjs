@@ -115,7 +115,7 @@ const CONTENDERS = {
   'ours-serve': { label: 'cors-dev-proxy serve', server: 'ours-serve', group: 'ours' },
   'ours-node24': { label: 'cors-dev-proxy on node:http (Node 24)', server: 'ours-node24', group: 'ours' },
   'ours-fetch': {
-    label: 'cors-dev-proxy Fetch handler on Node (`node:http` → `Request`, as @hono/node-server)',
+    label: 'cors-dev-proxy Fetch handler on Node, behind @hono/node-server',
     server: 'ours-fetch',
     group: 'ours',
   },

@@ -324,8 +324,11 @@ function targets(results) {
   ratio('h2', 'ours-vite-h2', 'vite-proxy-h2', 3)
   ratio('get', 'ours-node24', 'hpm4', 4)
   ratio('get', 'ours-vite', 'ours-node', 0.95)
-  // The Fetch front end (Bun, Deno, Hono) on Node, behind a node:http → Request translation.
+  // The Fetch front end (Bun, Deno, Hono) on Node, behind @hono/node-server as Hono users run it.
+  // Where its time goes beyond ours-node's (profile, share of busy time): our translation to the
+  // engine's Node view and back 4%, node-server 2%, Node's Headers 2%, more garbage 1%.
   ratio('get', 'ours-fetch', 'ours-node', 0.8)
+  cpuAtMost('ours-fetch', 'ours-node', 1.25)
   const latency = pairOf(s.latency, 'ours-node', 'undici-dispatch')
   if (latency)
     check(

@@ -94,6 +94,7 @@ export type {
   FetchHandlerOptions,
   FetchWebSocketAnswer,
   FetchWebSocketBridge,
+  NodeOutgoing,
   WebSocketPeer,
 } from './proxy/create-fetch-handler.js'
 export { createFetchHandler } from './proxy/create-fetch-handler.js'

@@ -7,29 +7,57 @@
  */
 import { Readable } from 'node:stream'
 
-/** What the runtime knows about the connection and `Request` does not carry. */
+/** The `node:http` response a runtime on Node answers through: its `'close'` before the end means the client left. */
+export interface NodeOutgoing {
+  readonly writableFinished: boolean
+  once(event: 'close', listener: () => void): unknown
+}
+
+/**
+ * What the runtime knows about the connection and `Request` does not carry. On Node,
+ * @hono/node-server's `c.env` (`{ incoming, outgoing }`) is one as it is: with `outgoing` the
+ * client's leaving is read from its `'close'` rather than from `request.signal`, which its
+ * lightweight `Request` can only give by building the full `Request` it stands for.
+ */
 export interface FetchConnectionInfo {
   /** The client's address (`server.requestIP(req).address` on Bun, `info.remoteAddr.hostname` on Deno). */
   readonly remoteAddress?: string | undefined
+  /** The `node:http` request the `Request` was made from: the client's address, when `remoteAddress` is not given. */
+  readonly incoming?: { readonly socket?: { readonly remoteAddress?: string | undefined } } | undefined
+  /** The `node:http` response the `Response` will be written to. */
+  readonly outgoing?: NodeOutgoing | undefined
+}
+
+/**
+ * The body of a `Request`, read only when it can have one: a GET or HEAD `Request` has none (the
+ * constructor refuses one), and asking @hono/node-server's lightweight `Request` for its body
+ * builds the full `Request` it stands for.
+ */
+function bodyOf(request: Request, method: string): ReadableStream<Uint8Array> | null {
+  return method === 'GET' || method === 'HEAD' ? null : request.body
 }
 
 /** Node's layout of headers: lowercase names, repeats joined, `set-cookie` as a list. */
-function nodeHeaders(request: Request, url: URL): Record<string, string | string[]> {
+function nodeHeaders(request: Request, url: URL, hasBody: boolean): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = Object.create(null)
-  // `Headers` already joins repeated fields with ", " and lowercases names, as Node does.
-  for (const [name, value] of request.headers) headers[name] = value
+  let cookies: string[] | undefined
+  // `Headers` already joins repeated fields with ", " and lowercases names, as Node does; its
+  // iteration yields each Set-Cookie apart (Fetch, "sort and combine"), so one pass is enough.
+  for (const [name, value] of request.headers) {
+    if (name !== 'set-cookie') headers[name] = value
+    else if (cookies === undefined) cookies = [value]
+    else cookies.push(value)
+  }
   // `Headers` joins repeated Cookie fields (HTTP/2 sends one per cookie) with ", ", Node and
   // RFC 9113 section 8.2.3 with "; ". A cookie-octet has no comma or space (RFC 6265 section
   // 4.1.1), so ", " there can only be the join.
   if (headers.cookie !== undefined) headers.cookie = (headers.cookie as string).replaceAll(', ', '; ')
-  const cookies = request.headers.getSetCookie()
-  if (cookies.length > 0) headers['set-cookie'] = cookies
+  if (cookies !== undefined) headers['set-cookie'] = cookies
   // A `Request` built from a URL (a test, Hono's `app.request`) has no Host; HTTP/1.1 always does.
   if (headers.host === undefined) headers.host = url.host
   // A streamed body has neither length nor framing in `Headers`: say it is chunked, as the
   // wire did, so the engine knows a body follows (RFC 9112 section 6.3).
-  if (request.body !== null && headers['content-length'] === undefined)
-    headers['transfer-encoding'] ??= 'chunked'
+  if (hasBody && headers['content-length'] === undefined) headers['transfer-encoding'] ??= 'chunked'
   return headers
 }
 
@@ -42,14 +70,21 @@ function rawHeaders(headers: Record<string, string | string[]>): string[] {
   return raw
 }
 
+/** The answer a request's client can leave: destroyed when it does, unless it has ended. */
+export interface AbandonableAnswer {
+  readonly writableEnded: boolean
+  destroy(): unknown
+}
+
 /**
  * The engine's view of a Web `Request`: an HTTP/1.1 `IncomingMessage` look-alike whose body
  * streams from `request.body`. When the client goes (`request.signal` aborts) it is
- * destroyed, which emits `'aborted'` and `'close'` as Node's does, and the forwarder aborts its
- * upstream request.
+ * destroyed, which emits `'aborted'` and `'close'` as Node's does, and so is `answer`, its
+ * response: the forwarder aborts its upstream request. It is itself the signal's listener
+ * (`handleEvent`), so no closure is made per request.
  *
  * @example
- * const req = new FetchRequest(request, { remoteAddress: '127.0.0.1' })
+ * const req = new FetchRequest(request, { remoteAddress: '127.0.0.1' }, res)
  */
 export class FetchRequest extends Readable {
   readonly method: string
@@ -65,28 +100,47 @@ export class FetchRequest extends Readable {
   readonly #body: ReadableStream<Uint8Array> | null
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined
   #reading = false
+  readonly #answer: AbandonableAnswer | undefined
 
-  constructor(request: Request, info: FetchConnectionInfo = {}) {
+  constructor(request: Request, info: FetchConnectionInfo = {}, answer?: AbandonableAnswer) {
     super()
     const url = new URL(request.url)
     this.method = request.method
     this.url = `${url.pathname}${url.search}`
-    this.headers = nodeHeaders(request, url)
+    this.#body = bodyOf(request, this.method)
+    this.headers = nodeHeaders(request, url, this.#body !== null)
     this.rawHeaders = rawHeaders(this.headers)
     this.socket = Object.freeze({
-      remoteAddress: info.remoteAddress,
+      remoteAddress: info.remoteAddress ?? info.incoming?.socket?.remoteAddress,
       encrypted: url.protocol === 'https:',
     })
-    // Locked only once the engine reads it: a request no route takes keeps its body for the
-    // runtime's next handler (Hono's `next()`).
-    this.#body = request.body
+    this.#answer = answer
+    // The body is locked only once the engine reads it: a request no route takes keeps it for
+    // the runtime's next handler (Hono's `next()`).
     if (this.#body === null) {
       this.complete = true
       this.push(null)
     }
+    this.#watchClient(request, info.outgoing)
+  }
+
+  /** Listens for the client's leaving, once: on `outgoing` when there is one, else on the signal. */
+  #watchClient(request: Request, outgoing: NodeOutgoing | undefined): void {
+    if (outgoing !== undefined) {
+      outgoing.once('close', () => {
+        if (!outgoing.writableFinished) this.handleEvent()
+      })
+      return
+    }
     const { signal } = request
-    if (signal.aborted) queueMicrotask(() => this.#abort())
-    else signal.addEventListener('abort', () => this.#abort(), { once: true })
+    if (signal.aborted) queueMicrotask(() => this.handleEvent())
+    else signal.addEventListener('abort', this, { once: true })
+  }
+
+  /** The client went away (the request's signal aborted, or `outgoing` closed before its end). */
+  handleEvent(): void {
+    this.#abort()
+    if (this.#answer !== undefined && !this.#answer.writableEnded) this.#answer.destroy()
   }
 
   override _read(): void {

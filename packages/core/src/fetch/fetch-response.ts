@@ -1,13 +1,16 @@
 /*
  * The `ServerResponse` the engine writes to, turned into a Web `Response`. The head becomes the
- * `Response` as soon as it is written (`writeHead`, or the first `write`/`end`/`flushHeaders`),
- * so an event stream's first event reaches the client before the stream ends; the body is a
- * `ReadableStream` fed by `write`/`end`, pull-based: `write` returns `false` once the
- * consumer's queue is full and `'drain'` follows when it pulls again, as on a socket.
+ * `Response` when the answer ends, or at the latest one turn of the event loop after the head
+ * is written (`writeHead`, or the first `write`/`end`/`flushHeaders`), so an event stream's
+ * first event reaches the client before the stream ends. An answer that ended by then (a small
+ * proxied GET: undici hands head, body and end over in one parse) gets its bytes as the body,
+ * which the runtime writes in one go, with no `ReadableStream`; a longer one a `ReadableStream`
+ * fed by `write`/`end`, pull-based: `write` returns `false` once the consumer's queue is full
+ * and `'drain'` follows when it pulls again, as on a socket.
  */
 import { EventEmitter } from 'node:events'
 import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http'
-import { HOP_BY_HOP_HEADERS } from '../http/hop-by-hop.js'
+import { headFields } from './response-head.js'
 
 /** Statuses whose `Response` must have a null body (Fetch, "null body status"). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304])
@@ -30,6 +33,17 @@ function toBytes(chunk: unknown, encoding: unknown): Uint8Array {
     return Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8')
   if (chunk instanceof Uint8Array) return chunk
   return Buffer.from(String(chunk))
+}
+
+/** One body of the chunks an answer wrote before it was handed over. */
+function joined(chunks: readonly Uint8Array[], bytes: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array
+  return Buffer.concat(chunks, bytes)
+}
+
+/** The timer's callback, a function of its own so that no closure is made per answer. */
+function handOverStreaming(res: FetchResponse): void {
+  res.handOver(false)
 }
 
 /**
@@ -56,6 +70,9 @@ export class FetchResponse extends EventEmitter {
   readonly #method: string
   #settle!: (response: Response) => void
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined
+  /** What was written between the head and the hand-over; `undefined` outside that span. */
+  #pending: Uint8Array[] | undefined
+  #pendingBytes = 0
   #headSent = false
   #bodiless = false
   #waiting = false
@@ -127,10 +144,20 @@ export class FetchResponse extends EventEmitter {
     if (this.writableEnded || this.destroyed) return false
     if (!this.#headSent) this.#sendHead()
     const done = typeof encoding === 'function' ? encoding : callback
-    const controller = this.#controller
     const bytes = toBytes(chunk, encoding)
-    if (controller !== undefined && bytes.byteLength > 0) controller.enqueue(bytes)
     if (typeof done === 'function') queueMicrotask(done as () => void)
+    const pending = this.#pending
+    if (pending !== undefined) {
+      if (this.#bodiless || bytes.byteLength === 0) return true
+      pending.push(bytes)
+      this.#pendingBytes += bytes.byteLength
+      if (this.#pendingBytes < HIGH_WATER_MARK) return true
+      // As much as the stream would queue: hand it over now, so back-pressure starts here.
+      this.handOver(false)
+    } else if (this.#controller !== undefined && bytes.byteLength > 0) {
+      this.#controller.enqueue(bytes)
+    }
+    const controller = this.#controller
     if (controller === undefined || (controller.desiredSize ?? 1) > 0) return true
     this.#waiting = true
     return false
@@ -144,7 +171,8 @@ export class FetchResponse extends EventEmitter {
       this.write(chunk, typeof args[1] === 'string' ? args[1] : undefined)
     if (!this.#headSent) this.#sendHead()
     this.writableEnded = true
-    this.#controller?.close()
+    if (this.#pending !== undefined) this.handOver(true)
+    else this.#controller?.close()
     this.writableFinished = true
     queueMicrotask(() => {
       done?.()
@@ -164,6 +192,8 @@ export class FetchResponse extends EventEmitter {
       const failing = new ReadableStream<Uint8Array>({ start: (controller) => controller.error(reason) })
       this.#settle(new Response(failing, { status: 502 }))
     } else if (!this.writableEnded) {
+      // Handed over as a stream first, so the client sees the head and then a body that fails.
+      if (this.#pending !== undefined) this.handOver(false)
       this.#controller?.error(reason)
     }
     queueMicrotask(() => this.#close())
@@ -185,17 +215,31 @@ export class FetchResponse extends EventEmitter {
 
   #sendHead(): void {
     this.#headSent = true
+    this.#bodiless = NULL_BODY.has(this.statusCode) || this.#method === 'HEAD'
+    this.#pending = []
+    setImmediate(handOverStreaming, this)
+  }
+
+  /**
+   * Settles `response` with the head and what was written so far: the whole body as bytes when
+   * the answer has ended (`complete`), else a stream that carries on with the next `write`.
+   * Does nothing once handed over.
+   */
+  handOver(complete: boolean): void {
+    const pending = this.#pending
+    if (pending === undefined) return
+    this.#pending = undefined
     const status = this.statusCode
-    this.#bodiless = NULL_BODY.has(status) || this.#method === 'HEAD'
-    const headers = new Headers()
-    for (const [key, value] of this.#headers) {
-      // The body's framing and the connection's are the runtime's to write (RFC 9110 section 7.6.1).
-      if (HOP_BY_HOP_HEADERS.has(key)) continue
-      for (const item of Array.isArray(value) ? value : [value]) headers.append(key, String(item))
-    }
-    const body = this.#bodiless ? null : this.#bodyStream()
+    let body: BodyInit | null = null
+    // What the engine writes is never on a SharedArrayBuffer, which `BodyInit` leaves out.
+    if (complete)
+      body = this.#bodiless ? null : (joined(pending, this.#pendingBytes) as Uint8Array<ArrayBuffer>)
+    else body = this.#bodiless ? null : this.#bodyStream(pending)
+    this.#pendingBytes = 0
     try {
-      this.#settle(new Response(body, { status, statusText: this.statusMessage, headers }))
+      this.#settle(
+        new Response(body, { status, statusText: this.statusMessage, headers: headFields(this.#headers) }),
+      )
     } catch (error) {
       // A status `Response` refuses (a 1xx the engine never writes here): a 502 that says so.
       const message = error instanceof Error ? error.message : String(error)
@@ -206,11 +250,12 @@ export class FetchResponse extends EventEmitter {
     }
   }
 
-  #bodyStream(): ReadableStream<Uint8Array> {
+  #bodyStream(written: readonly Uint8Array[]): ReadableStream<Uint8Array> {
     return new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
           this.#controller = controller
+          for (const chunk of written) controller.enqueue(chunk)
         },
         pull: () => {
           if (!this.#waiting) return

@@ -22,7 +22,7 @@ import { createLogger } from '../log/logger.js'
 import { buildCorsDevProxy, type EngineProxy, logStepError } from './create-cors-dev-proxy.js'
 import { createFetchWebSocket, type FetchWebSocketAnswer } from './fetch-websocket.js'
 
-export type { FetchConnectionInfo } from '../fetch/fetch-request.js'
+export type { FetchConnectionInfo, NodeOutgoing } from '../fetch/fetch-request.js'
 export type { FetchWebSocketBridge, WebSocketPeer } from '../fetch/websocket-bridge.js'
 export type { FetchWebSocketAnswer } from './fetch-websocket.js'
 
@@ -98,16 +98,10 @@ export function fetchHandlerOf(
   const engine = buildCorsDevProxy(resolved, logger, undefined, poolOptions)
 
   function corsDevProxyFetch(request: Request, info?: FetchConnectionInfo): Promise<Response | undefined> {
-    const req = new FetchRequest(request, info)
     const res = new FetchResponse(request.method)
-    // The client left: its answer is gone, as a closed socket's is (the forwarder aborts upstream).
-    request.signal.addEventListener(
-      'abort',
-      () => {
-        if (!res.writableEnded) res.destroy()
-      },
-      { once: true },
-    )
+    // When the client leaves, its answer is gone too, as a closed socket's is (the forwarder
+    // aborts upstream): the request destroys `res` then.
+    const req = new FetchRequest(request, info, res)
     return new Promise<Response | undefined>((resolve) => {
       res.response.then(resolve)
       const next = (error?: unknown): void =>

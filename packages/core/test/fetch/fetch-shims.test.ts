@@ -1,7 +1,29 @@
-import { once } from 'node:events'
-import { describe, expect, it } from 'vitest'
+import { EventEmitter, getEventListeners, once } from 'node:events'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { FetchRequest } from '../../src/fetch/fetch-request.js'
 import { FetchResponse } from '../../src/fetch/fetch-response.js'
+import { createFetchHandler } from '../../src/proxy/create-fetch-handler.js'
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+/** Each `Response` built while `run` runs, as its body and init arrived. */
+async function responsesBuilt(run: () => Promise<unknown>): Promise<[unknown, ResponseInit | undefined][]> {
+  const built: [unknown, ResponseInit | undefined][] = []
+  const Native = globalThis.Response
+  vi.stubGlobal(
+    'Response',
+    class RecordedResponse extends Native {
+      constructor(body?: BodyInit | null, init?: ResponseInit) {
+        built.push([body, init])
+        super(body, init)
+      }
+    },
+  )
+  await run()
+  return built
+}
 
 describe('FetchResponse', () => {
   it('resolves the Response at the head, and asks the writer to wait until the consumer pulls', async () => {
@@ -43,6 +65,47 @@ describe('FetchResponse', () => {
     res.end()
     expect((await res.response).body).toBeNull()
     expect(() => res.setHeader('x', '1')).toThrow(/after they are sent/)
+  })
+})
+
+describe('FetchResponse, handed over', () => {
+  it('gives an answer that ends within the turn its bytes as the body, with no ReadableStream', async () => {
+    const res = new FetchResponse('GET')
+    const built = await responsesBuilt(async () => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '11', connection: 'keep-alive' })
+      res.write('hello ')
+      res.end('world')
+      await res.response
+    })
+    expect(built).toHaveLength(1)
+    const [body, init] = built[0] as [unknown, ResponseInit]
+    expect(body).toBeInstanceOf(Uint8Array)
+    // A record, which @hono/node-server writes to node:http as it is; framing left to the runtime.
+    expect(init.headers).toEqual({ 'content-type': 'text/plain', 'content-length': '11' })
+    expect(await (await res.response).text()).toBe('hello world')
+  })
+
+  it('streams an answer still open a turn after its head, and errors its body when destroyed', async () => {
+    const res = new FetchResponse('GET')
+    res.setHeader('set-cookie', ['a=1', 'b=2'])
+    res.writeHead(200)
+    res.write('first;')
+    const response = await res.response
+    expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2'])
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader()
+    expect(Buffer.from((await reader.read()).value as Uint8Array).toString()).toBe('first;')
+    res.destroy()
+    await expect(reader.read()).rejects.toThrow(/destroyed before its end/)
+  })
+
+  it('errors the body of an answer destroyed between its head and the hand-over', async () => {
+    const res = new FetchResponse('GET')
+    res.writeHead(200)
+    res.write('cut')
+    res.destroy()
+    const response = await res.response
+    expect(response.status).toBe(200)
+    await expect(response.text()).rejects.toThrow()
   })
 })
 
@@ -100,5 +163,63 @@ describe('FetchRequest', () => {
     await aborted
     await closed
     expect(req.aborted).toBe(true)
+  })
+
+  it('reads neither the body of a GET nor its headers twice', () => {
+    const request = new Request('http://app.test/api/x', { headers: { 'set-cookie': 'a=1', accept: 'a' } })
+    const reads = { body: 0, headers: 0 }
+    const { headers } = request
+    Object.defineProperty(request, 'body', {
+      get: () => {
+        reads.body += 1
+        return null
+      },
+    })
+    Object.defineProperty(request, 'headers', {
+      get: () => {
+        reads.headers += 1
+        return headers
+      },
+    })
+    const req = new FetchRequest(request)
+    expect(reads).toEqual({ body: 0, headers: 1 })
+    expect(req.headers['set-cookie']).toEqual(['a=1'])
+    expect(req.complete).toBe(true)
+  })
+
+  it('listens to the signal once per request, and destroys the answer when the client leaves', async () => {
+    const controller = new AbortController()
+    const answer = { writableEnded: false, destroy: vi.fn() }
+    const request = new Request('http://app.test/x', { signal: controller.signal })
+    const req = new FetchRequest(request, {}, answer)
+    expect(getEventListeners(request.signal, 'abort')).toHaveLength(1)
+    controller.abort()
+    expect(answer.destroy).toHaveBeenCalledOnce()
+    expect(req.complete).toBe(true)
+    const handler = createFetchHandler({ '/mock': { mock: true } }, { log: 'silent' })
+    const other = new AbortController()
+    const mocked = new Request('http://app.test/mock/x', { signal: other.signal })
+    const response = handler(mocked)
+    expect(getEventListeners(mocked.signal, 'abort')).toHaveLength(1)
+    expect((await response)?.status).toBe(200)
+    await handler.close()
+  })
+
+  it("reads the client's leaving and address from node:http's exchange when given one, not from the signal", () => {
+    const controller = new AbortController()
+    const request = new Request('http://app.test/x', { signal: controller.signal })
+    const outgoing = Object.assign(new EventEmitter(), { writableFinished: false })
+    const incoming = { socket: { remoteAddress: '10.0.0.2' } }
+    const answer = { writableEnded: false, destroy: vi.fn() }
+    const req = new FetchRequest(request, { incoming, outgoing }, answer)
+    expect(req.socket.remoteAddress).toBe('10.0.0.2')
+    expect(getEventListeners(request.signal, 'abort')).toHaveLength(0)
+    const finished = Object.assign(new EventEmitter(), { writableFinished: true })
+    const kept = { writableEnded: false, destroy: vi.fn() }
+    new FetchRequest(new Request('http://app.test/y'), { outgoing: finished }, kept)
+    finished.emit('close')
+    expect(kept.destroy).not.toHaveBeenCalled()
+    outgoing.emit('close')
+    expect(answer.destroy).toHaveBeenCalledOnce()
   })
 })

@@ -14,8 +14,9 @@ const proxy = createFetchHandler(routes)
 const app = new Hono()
 const { injectWebSocket, upgradeWebSocket } = createNodeWebSocket({ app })
 app.use(async (c, next) => {
-  // The client's address from node-server's IncomingMessage, for X-Forwarded-For (xfwd).
-  const info = { remoteAddress: c.env.incoming.socket.remoteAddress }
+  // node-server's { incoming, outgoing }: the client's address for X-Forwarded-For (xfwd), and
+  // its leaving read from `outgoing` rather than from the Request's signal.
+  const info = c.env
   const bridge = await proxy.webSocket(c.req.raw, info)
   if (bridge instanceof Response) return bridge
   if (bridge !== undefined) {
