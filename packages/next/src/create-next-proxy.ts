@@ -40,14 +40,15 @@ function absoluteLocation(response: Response | undefined, request: Request): Res
  * naming the option. Event streams stay event by event: Next gzips a `proxy.ts` answer but
  * flushes the gzip stream after each chunk it pipes (`pipeToNodeResponse`).
  *
- * WebSocket routes (`ws`) and the overlay's endpoints need the Node server itself: use
- * `createNextServer` for those.
+ * The overlay's script and the inspector are served under `/__cors-dev-proxy/` when the matcher
+ * lists it. WebSocket routes (`ws`) need the Node server itself: use `createNextServer` for those.
+ * Next hands proxy.ts at most `experimental.proxyClientMaxBodySize` of a request body (10 MB).
  *
  * @example
  * // proxy.ts
  * import { createNextProxy } from '@cors-dev-proxy/next'
  * export const proxy = createNextProxy({ '/api': 'http://localhost:8080' })
- * export const config = { matcher: ['/api/:path*'] }
+ * export const config = { matcher: ['/api/:path*', '/__cors-dev-proxy/:path*'] }
  */
 export function createNextProxy(
   routes: Routes | CorsDevProxyConfig,
