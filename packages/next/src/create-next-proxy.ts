@@ -15,6 +15,24 @@ export interface NextProxyHandler {
 }
 
 /**
+ * A relative `Location` made absolute on the request's URL. Next's proxy.ts adapter parses a
+ * redirect's `Location` without a base (`new NextURL(location)`), so a relative one fails the
+ * request with a 500 "Invalid URL"; the engine keeps a target's relative `Location` relative,
+ * under the route's prefix. Next makes it relative again for the browser.
+ */
+function absoluteLocation(response: Response | undefined, request: Request): Response | undefined {
+  const location = response?.headers.get('location')
+  if (response === undefined || location === null || location === undefined || URL.canParse(location))
+    return response
+  try {
+    response.headers.set('location', new URL(location, request.url).href)
+  } catch {
+    // Immutable headers (a Response.redirect) already hold an absolute URL: nothing to do.
+  }
+  return response
+}
+
+/**
  * Creates the handler for Next 16's `proxy.ts` (or Next 15's `middleware.ts` with
  * `runtime: 'nodejs'`): the routes answered by the engine of `@cors-dev-proxy/core`
  * (`createFetchHandler`), and every other path left to Next (`undefined`, which Next reads as
@@ -22,14 +40,15 @@ export interface NextProxyHandler {
  * naming the option. Event streams stay event by event: Next gzips a `proxy.ts` answer but
  * flushes the gzip stream after each chunk it pipes (`pipeToNodeResponse`).
  *
- * WebSocket routes (`ws`) and the overlay's endpoints need the Node server itself: use
- * `createNextServer` for those.
+ * The overlay's script and the inspector are served under `/__cors-dev-proxy/` when the matcher
+ * lists it. WebSocket routes (`ws`) need the Node server itself: use `createNextServer` for those.
+ * Next hands proxy.ts at most `experimental.proxyClientMaxBodySize` of a request body (10 MB).
  *
  * @example
  * // proxy.ts
  * import { createNextProxy } from '@cors-dev-proxy/next'
  * export const proxy = createNextProxy({ '/api': 'http://localhost:8080' })
- * export const config = { matcher: ['/api/:path*'] }
+ * export const config = { matcher: ['/api/:path*', '/__cors-dev-proxy/:path*'] }
  */
 export function createNextProxy(
   routes: Routes | CorsDevProxyConfig,
@@ -48,6 +67,7 @@ export function createNextProxy(
       `{ '${ws.prefix}': { target: '${ws.kind === 'forward' ? ws.target.origin : 'http://localhost:3000'}' } }`,
     )
   }
-  const corsDevProxy = (request: Request): Promise<Response | undefined> => handler(request)
+  const corsDevProxy = async (request: Request): Promise<Response | undefined> =>
+    absoluteLocation(await handler(request), request)
   return Object.assign(corsDevProxy, { handler })
 }

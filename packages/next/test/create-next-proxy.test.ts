@@ -26,6 +26,9 @@ beforeAll(async () => {
       } else if (req.url === '/moved') {
         res.writeHead(302, { location: `${backend.url}/landing` })
         res.end()
+      } else if (req.url === '/moved-here') {
+        res.writeHead(302, { location: '/landing' })
+        res.end()
       } else if (req.url === '/slow') {
         held.add(res)
       } else res.end(`backend ${req.method} ${req.url}`)
@@ -77,6 +80,12 @@ describe('createNextProxy', () => {
 
   it("points an absolute Location at the backend back at the page's origin, under the route", async () => {
     const res = await proxy(new Request(`${PAGE}/api/moved`, { redirect: 'manual' }))
+    expect(res?.status).toBe(302)
+    expect(res?.headers.get('location')).toBe(`${PAGE}/api/landing`)
+  })
+
+  it("makes a relative Location absolute on the page's origin, under the route (Next's adapter parses it without a base)", async () => {
+    const res = await proxy(new Request(`${PAGE}/api/moved-here`, { redirect: 'manual' }))
     expect(res?.status).toBe(302)
     expect(res?.headers.get('location')).toBe(`${PAGE}/api/landing`)
   })

@@ -24,6 +24,12 @@ export interface FrameworkApp {
    * @default true
    */
   overlay?: false
+  /**
+   * `false` when the app's proxy is handed no WebSocket upgrade (Next's `proxy.ts`): the
+   * WebSocket check is printed as not applicable.
+   * @default true
+   */
+  websocket?: false
   /** A server-rendered page whose HTML holds SSR-OK and what serverFetch('/api/ssr-probe') returned. */
   ssrPath?: string
   /** A server-rendered page whose server-side code calls fetch('/api/missed'), which misses the proxy. */

@@ -6,7 +6,7 @@
 // inspector and HAR beside it, a dead backend answered 502 with the dev server still up, a
 // preflight from another origin answered by our `cors` route, and a misspelt option refusing the
 // start with its name. An app declares what it has not (`hmrFile`, `ssrPath`, `missedPath`,
-// `overlay: false` in its app.mjs): that check returns its reason, printed as not applicable.
+// `overlay: false`, `websocket: false` in its app.mjs): that check returns its reason, printed as not applicable.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
@@ -179,7 +179,8 @@ export const CHECKS = [
   },
   {
     name: 'a WebSocket route echoes',
-    async run({ page }) {
+    async run({ page, app }) {
+      if (app.websocket === false) return 'not applicable: the app carries no WebSocket route'
       const reply = await page.evaluate(
         () =>
           new Promise((resolve, reject) => {

@@ -249,13 +249,9 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
       sendText(res, 404, TEXT_TYPE, 'cors-dev-proxy: the inspector is off (inspector: false)\n', COMMON)
       return
     }
-    if (read && path === '') {
-      res.statusCode = 302
-      res.setHeader('location', `${INSPECTOR_BASE}/`)
-      res.end()
-      return
-    }
-    if (read && path === '/') {
+    // The page at both, not a redirect from one to the other: Next strips the trailing slash with
+    // a 308 before proxy.ts runs, and a redirect back would loop. Its links are absolute.
+    if (read && (path === '/' || path === '')) {
       sendText(res, 200, 'text/html; charset=utf-8', inspectorPage(), [
         ...COMMON,
         [

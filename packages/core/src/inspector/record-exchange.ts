@@ -148,7 +148,9 @@ export function createExchangeRecorder(options: ResolvedInspectorOptions): Excha
       hooks = hooksOf(route)
       hookNames.set(route, hooks)
     }
-    const socket = req.httpVersionMajor === 1 ? req.socket : undefined
+    // The Fetch front end's request has a socket look-alike that counts nothing: the length then.
+    const socket =
+      req.httpVersionMajor === 1 && typeof req.socket?.bytesWritten === 'number' ? req.socket : undefined
     const written = socket?.bytesWritten ?? 0
     const record: ExchangeRecord = {
       id: ring.nextId(),

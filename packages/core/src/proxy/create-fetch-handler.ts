@@ -20,6 +20,7 @@ import { refuseNodeOptions } from '../fetch/refuse-node-options.js'
 import type { UpstreamPoolOptions } from '../forward/upstream-pool.js'
 import { createLogger } from '../log/logger.js'
 import { buildCorsDevProxy, type EngineProxy, logStepError } from './create-cors-dev-proxy.js'
+import { createFetchInspector } from './fetch-inspector.js'
 import { createFetchWebSocket, type FetchWebSocketAnswer } from './fetch-websocket.js'
 
 export type { FetchConnectionInfo, NodeOutgoing } from '../fetch/fetch-request.js'
@@ -95,7 +96,12 @@ export function fetchHandlerOf(
   poolOptions: UpstreamPoolOptions,
 ): FetchHandler {
   const logger = createLogger(resolved.log, resolved.logger ?? consoleLogSink)
-  const engine = buildCorsDevProxy(resolved, logger, undefined, poolOptions)
+  // The overlay's script and the inspector under /__cors-dev-proxy/, as createDevServerProxy serves them.
+  const inspector = createFetchInspector(resolved, logger)
+  const engine = buildCorsDevProxy(resolved, logger, inspector?.recorder, poolOptions)
+  const close = async (): Promise<void> => {
+    await Promise.all([engine.close(), inspector?.close()])
+  }
 
   function corsDevProxyFetch(request: Request, info?: FetchConnectionInfo): Promise<Response | undefined> {
     const res = new FetchResponse(request.method)
@@ -108,7 +114,9 @@ export function fetchHandlerOf(
         resolve(error === undefined || error === null ? undefined : answerStepError(engine, req, error))
       try {
         // The engine's types are Node's; the shims carry every member it reads (see their files).
-        engine.middleware(req as unknown as IncomingMessage, res as unknown as ServerResponse, next)
+        if (inspector?.claims(req.url))
+          inspector.handle(req as unknown as IncomingMessage, res as unknown as ServerResponse)
+        else engine.middleware(req as unknown as IncomingMessage, res as unknown as ServerResponse, next)
       } catch (error) {
         // The handler never rejects: a runtime would answer its own 500 without our log line.
         next(error)
@@ -117,5 +125,5 @@ export function fetchHandlerOf(
   }
 
   const webSocket = createFetchWebSocket(resolved.routes, engine.matchOf, logger)
-  return Object.assign(corsDevProxyFetch, { close: engine.close, webSocket, routes: resolved.routes })
+  return Object.assign(corsDevProxyFetch, { close, webSocket, routes: resolved.routes })
 }

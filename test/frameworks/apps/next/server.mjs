@@ -1,14 +1,17 @@
 // The custom-server recipe of docs/frameworks/next.md: Next 16 with Turbopack, cors-dev-proxy in
 // front of it (routes, `ws` routes, the overlay's endpoints), Next's HMR socket left to Next.
+// `node server.mjs <port> webpack` runs the app of the current folder on webpack instead
+// (apps/next-webpack: `next({ webpack: true })`, the custom server's `next dev --webpack`).
 import { createNextServer } from '@cors-dev-proxy/next'
 import next from 'next'
 import { routes } from '../routes.mjs'
 
 const port = Number(process.argv[2] ?? 3000)
+const bundler = process.argv[3] === 'webpack' ? { webpack: true } : { turbopack: true }
 const hostname = '127.0.0.1'
 const { server } = await createNextServer(
   next,
-  { dev: true, turbopack: true, dir: import.meta.dirname, hostname, port },
+  { dev: true, ...bundler, dir: process.cwd(), hostname, port },
   routes,
   // The routes' own timeout (30 s by default), raised for checks.mjs's 60 s answer: Next's
   // rewrites would cut it at 30 s whatever is set.

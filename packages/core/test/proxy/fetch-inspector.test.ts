@@ -1,0 +1,82 @@
+// The overlay's script and the inspector under /__cors-dev-proxy/ through the Fetch handler (what
+// Next's proxy.ts, Bun, Deno and Hono serve): the endpoints and the recorder createDevServerProxy
+// serves on Node, called with Web `Request`s, on a mock route (no socket at all).
+import { afterEach, describe, expect, it } from 'vitest'
+import type { CorsDevProxyOptions } from '../../src/config/options.js'
+import { createFetchHandler, type FetchHandler } from '../../src/proxy/create-fetch-handler.js'
+
+const ORIGIN = 'http://127.0.0.1:3000'
+const cleanup: FetchHandler[] = []
+afterEach(async () => {
+  for (const handler of cleanup.splice(0)) await handler.close()
+})
+
+function handler(options?: CorsDevProxyOptions): FetchHandler {
+  const proxy = createFetchHandler({ '/api': { mock: true } }, { log: 'silent', ...options })
+  cleanup.push(proxy)
+  return proxy
+}
+
+/** A request from the dev server's own page (same origin), as a browser sends it. */
+function ownPage(path: string, init: RequestInit = {}): Request {
+  return new Request(`${ORIGIN}${path}`, {
+    ...init,
+    headers: { 'sec-fetch-site': 'same-origin', ...(init.headers as Record<string, string>) },
+  })
+}
+
+describe('the Fetch handler under /__cors-dev-proxy/', () => {
+  it("serves the overlay's client script", async () => {
+    const res = await handler()(ownPage('/__cors-dev-proxy/client.js'))
+    expect(res?.status).toBe(200)
+    expect(res?.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    expect(await res?.text()).toContain('cors-dev-proxy overlay client')
+  })
+
+  it('lists a proxied exchange in the inspector and the HAR', async () => {
+    const proxy = handler()
+    const call = await proxy(ownPage('/api/items?from=inspector'))
+    expect(call?.status).toBe(200)
+    await call?.text()
+    const exchanges = (await (await proxy(ownPage('/__cors-dev-proxy/exchanges')))?.json()) as {
+      url: string
+      status: number
+      route: string
+    }[]
+    expect(exchanges.map(({ url, status, route }) => ({ url, status, route }))).toEqual([
+      { url: '/api/items?from=inspector', status: 200, route: '/api' },
+    ])
+    const har = (await (await proxy(ownPage('/__cors-dev-proxy/har')))?.json()) as {
+      log: { version: string; entries: { request: { url: string } }[] }
+    }
+    expect(har.log.version).toBe('1.2')
+    expect(har.log.entries.map((entry) => entry.request.url)).toEqual([`${ORIGIN}/api/items?from=inspector`])
+  })
+
+  it('serves the inspector page', async () => {
+    const res = await handler()(ownPage('/__cors-dev-proxy/'))
+    expect(res?.status).toBe(200)
+    expect(res?.headers.get('content-type')).toBe('text/html; charset=utf-8')
+  })
+
+  it("refuses another site's page, as on Node", async () => {
+    const res = await handler()(
+      ownPage('/__cors-dev-proxy/exchanges', { headers: { origin: 'http://evil.example' } }),
+    )
+    expect(res?.status).toBe(403)
+    expect(await res?.text()).toContain('cross-origin request (Origin http://evil.example)')
+  })
+
+  it('leaves /__cors-dev-proxy/ to the next handler with the inspector and the overlay off', async () => {
+    const res = await handler({ inspector: false, overlay: false })(ownPage('/__cors-dev-proxy/client.js'))
+    expect(res).toBeUndefined()
+  })
+
+  it('serves the overlay without recording with the inspector off', async () => {
+    const proxy = handler({ inspector: false })
+    expect((await proxy(ownPage('/__cors-dev-proxy/client.js')))?.status).toBe(200)
+    const res = await proxy(ownPage('/__cors-dev-proxy/exchanges'))
+    expect(res?.status).toBe(404)
+    expect(await res?.text()).toContain('the inspector is off (inspector: false)')
+  })
+})
