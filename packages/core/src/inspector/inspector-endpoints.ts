@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs'
 import type { ResolvedInspectorOptions } from '../config/resolve-inspector-options.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ControlBoard } from '../control/control-board.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { requestedOrigin } from '../http/request-origin.js'
 import { sendText } from '../http/send-text.js'
 import type { Logger } from '../log/logger.js'
 import { createCallExplainer, type ExplainedCall } from './call-explainer.js'
 import type { FailedCall } from './call-explanation.js'
+import { serveControl } from './control-endpoint.js'
 import type { ExchangeRecord } from './exchange-ring.js'
 import { viewExchange } from './exchange-view.js'
 import { harOf } from './har-export.js'
@@ -29,6 +31,8 @@ export interface InspectorEndpointsOptions {
   readonly ownUrl: () => string | undefined
   /** The overlay's client script and the inspector page's script (from `client/`). */
   readonly scripts: { readonly client: string; readonly inspector: string }
+  /** The routes' live switches (`/control`); `undefined`: no route has control options. */
+  readonly controls?: ControlBoard | undefined
 }
 
 /** The endpoints: a handler for every request under `/__cors-dev-proxy`, and `close`. */
@@ -121,7 +125,7 @@ function failedCallOf(body: unknown): FailedCall | undefined {
  * the overlay's client script (`/client.js`), the exchanges as JSON (`/exchanges`) and live
  * (`/events`, server-sent events), the HAR 1.2 export (`/har`), replay (`POST /replay/<id>`),
  * explain (`POST /explain`) and the recent explanations (`/explanations`, also streamed as
- * `explanation` events). Each request is checked first (see `refusalOf`): only the dev
+ * `explanation` events), the live switches (`/control`, see `serveControl`). Each request is checked first (see `refusalOf`): only the dev
  * server's own pages are answered. Nothing here throws at a request: a bad body is a 400.
  *
  * @example
@@ -243,6 +247,13 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
     }
     if (overlay && method === 'POST' && path === '/explain') {
       explain(req, res).catch((error: unknown) => sendJson(res, 500, { error: String(error) }))
+      return
+    }
+    if (
+      options.controls !== undefined &&
+      path === '/control' &&
+      serveControl(req, res, options.controls, sendJson)
+    ) {
       return
     }
     if (recorder === undefined) {
