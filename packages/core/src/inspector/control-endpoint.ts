@@ -1,29 +1,9 @@
 import type { ControlBoard } from '../control/control-board.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { readJsonBody } from './read-json-body.js'
 
 /** The part of a body the control API reads: a small JSON object. */
 const CONTROL_LIMIT = 16 * 1024
-
-/** Reads a small JSON body; `undefined` when it is too long or not JSON. */
-function readControlBody(req: ProxyRequest): Promise<unknown> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.byteLength
-      if (size <= CONTROL_LIMIT) chunks.push(chunk)
-    })
-    req.on('error', () => resolve(undefined))
-    req.on('end', () => {
-      if (size > CONTROL_LIMIT) return resolve(undefined)
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')))
-      } catch {
-        resolve(undefined)
-      }
-    })
-  })
-}
 
 /**
  * `/__cors-dev-proxy/control`, the live switches' API (the guard ran before): `GET` lists each
@@ -51,7 +31,7 @@ export function serveControl(
     sendJson(res, 415, { error: 'send the change as Content-Type: application/json' })
     return true
   }
-  void readControlBody(req).then((body) => {
+  void readJsonBody(req, CONTROL_LIMIT).then((body) => {
     const answer = board.apply(body)
     sendJson(res, answer.status, answer.body)
   })

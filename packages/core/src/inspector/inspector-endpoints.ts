@@ -15,6 +15,7 @@ import { harOf } from './har-export.js'
 import { INSPECTOR_BASE, refusalOf } from './inspector-guard.js'
 import { inspectorPage } from './inspector-page.js'
 import { maskUrlsIn } from './mask-secrets.js'
+import { readJsonBody } from './read-json-body.js'
 import type { ExchangeRecorder } from './record-exchange.js'
 import { createReplayer } from './replay-exchange.js'
 
@@ -66,27 +67,6 @@ function sendJson(
   extra: ReadonlyArray<readonly [string, string]> = [],
 ): void {
   sendText(res, status, JSON_TYPE, `${JSON.stringify(value)}\n`, [...COMMON, ...extra])
-}
-
-/** Reads a small JSON body; `undefined` when it is too long or not JSON. */
-function readJson(req: ProxyRequest): Promise<unknown> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.byteLength
-      if (size <= EXPLAIN_LIMIT) chunks.push(chunk)
-    })
-    req.on('error', () => resolve(undefined))
-    req.on('end', () => {
-      if (size > EXPLAIN_LIMIT) return resolve(undefined)
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')))
-      } catch {
-        resolve(undefined)
-      }
-    })
-  })
 }
 
 const INITIATORS = new Set(['fetch', 'XMLHttpRequest', 'EventSource', 'WebSocket'])
@@ -183,7 +163,7 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
   }
 
   async function explain(req: ProxyRequest, res: ProxyResponse): Promise<void> {
-    const call = failedCallOf(await readJson(req))
+    const call = failedCallOf(await readJsonBody(req, EXPLAIN_LIMIT))
     if (call === undefined) {
       sendJson(res, 400, {
         error: 'expected { url, method, headers, credentials, initiator } with an http(s) or ws(s) URL',
