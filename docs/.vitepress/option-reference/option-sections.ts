@@ -17,7 +17,8 @@ const TARGET = "target: 'http://localhost:3000'"
 /** A route object with `name: value`, given the target it needs. */
 function routeWith(name: string, value: string): string {
   if (name === 'target') return `{ target: ${value} }`
-  if (name === 'mock') return `{ mock: ${value} }`
+  // `mock` and `targets` replace `target`: a route picks where its requests go one way.
+  if (name === 'mock' || name === 'targets') return `{ ${name}: ${value} }`
   return `{ ${TARGET}, ${name}: ${value} }`
 }
 

@@ -3,6 +3,7 @@ import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 
 export type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 
+import type { FailWith, FaultOptions, Latency, TargetChoice } from './control-options.js'
 import type { CorsOptions } from './cors-options.js'
 import type {
   Bypass,
@@ -291,6 +292,51 @@ export interface RouteOptions {
    * @example new http.Agent({ keepAlive: true, maxSockets: 8 })
    */
   agent?: HttpAgent | false
+  /**
+   * Milliseconds added before each request of the route is forwarded (a slow backend), or
+   * `[min, max]` for a delay drawn per request. Switched live from the inspector.
+   * @default 0
+   * @example [100, 400]
+   */
+  latency?: Latency
+  /**
+   * The share of the route's requests (0 to 1) answered with `failWith` instead of being
+   * forwarded (a flaky backend). The answer goes through the route's CORS policy and carries
+   * `X-Cors-Dev-Proxy-Fault`.
+   * @default 0
+   * @example 0.2
+   */
+  failRate?: number
+  /**
+   * What a request failed by `failRate` gets: a status (400 to 599), or `'reset'` to drop the
+   * client's connection.
+   * @default 503
+   * @example 500
+   */
+  failWith?: FailWith
+  /**
+   * Bytes per second: the route's answers are streamed to the client no faster, with
+   * back-pressure (the target is read no faster either, nothing is buffered whole).
+   * @default no limit
+   * @example 16384
+   */
+  throttle?: number
+  /**
+   * Faults for some paths only: `'METHOD /path'` or `'/path'` keys relative to the route's
+   * prefix (`:name` matches one segment, `*` the rest), each with `latency`, `failRate`,
+   * `failWith` and `throttle`. The first key that matches wins over the route's own values.
+   * @default none
+   * @example { 'GET /users/:id': { failRate: 0.5, failWith: 500 } }
+   */
+  faults?: Record<string, FaultOptions>
+  /**
+   * Named targets instead of `target`, the first one used by default; the inspector switches
+   * between them without a restart, and `cors-dev-proxy.local.json` (`{ "targets": { "/api":
+   * "staging" } }`) or `CORS_DEV_PROXY_TARGETS=/api=staging` picks another for one developer.
+   * @default none
+   * @example { local: 'http://localhost:3000', staging: 'https://staging.example.com' }
+   */
+  targets?: Record<string, TargetChoice>
 }
 
 /** The object form of a route's `jsonp` option. */

@@ -8,6 +8,7 @@ import { resolveHooks } from './resolve-hooks.js'
 import { resolveInspectorOptions } from './resolve-inspector-options.js'
 import { NO_SHARED_OPTIONS, type RouteDefaults, resolveRoute } from './resolve-route.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './resolved-route.js'
+import { pickTargets } from './target-overrides.js'
 import { assertKnownKeys, GLOBAL_OPTION_NAMES } from './unknown-options.js'
 import { checkHeaders, mergeHeaders } from './validate-headers.js'
 import { checkBoolean, checkJsonp, checkLogLevel, checkLogSink, checkTimeout } from './validate-values.js'
@@ -122,7 +123,7 @@ export function resolveOptions(
   // Longest first; equal lengths cannot both match one path, the name order only makes it stable.
   resolved.sort((a, b) => b.prefix.length - a.prefix.length || (a.prefix < b.prefix ? -1 : 1))
   return Object.freeze({
-    routes: Object.freeze(resolved),
+    routes: Object.freeze(pickTargets(resolved)),
     log,
     logger,
     subscribeUpgrade,

@@ -5,6 +5,7 @@ import { describeType, isPlainObject, quote, routeOption } from './option-path.j
 import { createPathRewriter, removesPrefixOnly } from './path-rewrite.js'
 import { requestLoggerHooks } from './request-logger.js'
 import { resolveAgent } from './resolve-agent.js'
+import { checkTargetsAlone, type ResolvedControl, resolveControl } from './resolve-control.js'
 import { type ResolvedCorsOptions, resolveCorsOptions } from './resolve-cors-options.js'
 import { mergeHooks, NO_HOOKS, type ResolvedHooks, resolveHooks, runConfigure } from './resolve-hooks.js'
 import { resolveMockBackendOptions } from './resolve-mock-options.js'
@@ -80,6 +81,14 @@ const FORWARD_ONLY: ReadonlyArray<readonly [name: string, example: string]> = [
   ['logger', 'console'],
 ]
 
+/** The first of the route's `targets`, as `validateTarget` gives a target; `undefined` without `targets`. */
+function firstTarget(control: ResolvedControl | undefined): ValidatedTarget | undefined {
+  const [first] = control?.targets ?? []
+  return first === undefined
+    ? undefined
+    : { url: first.url, socketPath: first.socketPath, websocket: first.websocket }
+}
+
 /**
  * Renders a route for the example fix of a prefix error: the user's own target when it is
  * valid (the example must work as it is), `{ mock: true }` for a mock route, else a placeholder.
@@ -128,6 +137,7 @@ export function resolveRoute(
   const options: Record<string, unknown> = typeof config === 'string' ? { target: config } : config
   assertKnownKeys(options, ROUTE_OPTION_NAMES, 'route', at)
 
+  checkTargetsAlone(options, prefix, routeOption(key))
   const mocked = options.mock !== undefined && options.mock !== false
   if (mocked && options.target !== undefined) {
     throw new CorsDevProxyError(
@@ -140,7 +150,7 @@ export function resolveRoute(
   // A router or a Vite `bypass` may stand in for the target (http-proxy-middleware and Vite accept both).
   const routedOnly =
     !mocked && options.target === undefined && (options.router !== undefined || options.bypass !== undefined)
-  if (!mocked && options.target === undefined && !routedOnly) {
+  if (!mocked && options.target === undefined && options.targets === undefined && !routedOnly) {
     throw new CorsDevProxyError(
       'INVALID_TARGET',
       at('target'),
@@ -172,6 +182,7 @@ export function resolveRoute(
     source,
     cors,
     jsonp: jsonp === undefined ? defaults.jsonp : jsonp || undefined,
+    control: resolveControl(options, at),
   }
   // Options a mock route does not use are still checked, so a typo never passes silently.
   const changeOrigin = checkBoolean(options.changeOrigin, at('changeOrigin'), 'changeOrigin')
@@ -210,7 +221,10 @@ export function resolveRoute(
       mock: resolveMockBackendOptions(options.mock, at('mock')),
     })
   }
-  const target = routedOnly ? NO_TARGET : validateTarget(options.target, at('target'))
+  // With `targets`, the first is the route's target until an override or the inspector picks another.
+  const target = routedOnly
+    ? NO_TARGET
+    : (firstTarget(common.control) ?? validateTarget(options.target, at('target')))
   const router = resolveRouter(options.router, at('router'), source)
   const requestLogger = checkLogSink(options.logger, at('logger'))
   const agent = resolveAgent(options.agent, at('agent'))

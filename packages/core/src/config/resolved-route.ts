@@ -3,6 +3,7 @@ import type { Bypass, TransformResponse } from './hook-options.js'
 import type { CookieRewrite, LogLevel, LogSink, PathRewrite } from './options.js'
 import type { PathRewriter } from './path-rewrite.js'
 import type { ResolvedAgent } from './resolve-agent.js'
+import type { ResolvedControl } from './resolve-control.js'
 import type { ResolvedCorsOptions } from './resolve-cors-options.js'
 import type { ResolvedHooks } from './resolve-hooks.js'
 import type { ResolvedInspectorOptions } from './resolve-inspector-options.js'
@@ -35,6 +36,11 @@ interface ResolvedRouteBase {
   readonly bypass: Bypass | undefined
   /** The route as the user wrote it, handed back to `bypass` as its third argument. */
   readonly source: Readonly<Record<string, unknown>>
+  /**
+   * Latency, faults and named targets (`latency`, `failRate`, `failWith`, `throttle`, `faults`,
+   * `targets`); `undefined` when the route uses none, so it has no control step.
+   */
+  readonly control: ResolvedControl | undefined
 }
 
 /** A route that forwards to a target. */

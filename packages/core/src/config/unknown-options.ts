@@ -53,6 +53,12 @@ export const ROUTE_OPTION_NAMES: readonly string[] = keyList<RouteOptions>({
   ejectPlugins: true,
   followRedirects: true,
   agent: true,
+  latency: true,
+  failRate: true,
+  failWith: true,
+  throttle: true,
+  faults: true,
+  targets: true,
 })
 
 /** Keys a CORS policy accepts: `CorsOptions`'s, the `cors` package's option names. */
@@ -169,6 +175,12 @@ const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, strin
     ejectPlugins: 'false',
     followRedirects: 'true',
     agent: 'false',
+    latency: '300',
+    failRate: '0.2',
+    failWith: '503',
+    throttle: '16384',
+    faults: "{ 'GET /users/:id': { failRate: 0.5 } }",
+    targets: "{ local: 'http://localhost:3000', staging: 'https://staging.example.com' }",
   },
   global: {
     changeOrigin: 'true',

@@ -310,3 +310,63 @@ export function tapBody(
     return end.apply(res, args)
   }
 }
+
+/**
+ * Paces what the handler writes to at most `bytesPerSecond` (a route's `throttle`): the body
+ * goes out in slices of a tenth of a second's worth, each when its time comes. A chunk held back
+ * makes `write` return `false` and `'drain'` follows once it is out, so a piped source (the
+ * forwarder's upstream body) waits and nothing is buffered beyond the chunk in hand; `end` waits
+ * for what is held.
+ *
+ * @example
+ * paceBody(res, 16_384) // 16 KiB/s
+ */
+export function paceBody(
+  res: HookableResponse & {
+    emit(event: 'drain'): boolean
+    once(event: 'close', listener: () => void): unknown
+  },
+  bytesPerSecond: number,
+): void {
+  const { write, end } = res
+  const slice = Math.max(1, Math.floor(bytesPerSecond / 10))
+  const queue: Buffer[] = []
+  let timer: NodeJS.Timeout | undefined
+  let due = 0
+  let ending: unknown[] | undefined
+  const pump = (): void => {
+    timer = undefined
+    while (queue.length > 0) {
+      const now = performance.now()
+      if (due > now) {
+        timer = setTimeout(pump, due - now)
+        return
+      }
+      const head = queue[0] as Buffer
+      const part = head.subarray(0, slice)
+      if (part.byteLength === head.byteLength) queue.shift()
+      else queue[0] = head.subarray(slice)
+      due = Math.max(due, now) + (part.byteLength * 1000) / bytesPerSecond
+      write.call(res, part)
+    }
+    if (ending !== undefined) end.apply(res, ending)
+    else res.emit('drain')
+  }
+  res.write = function pacedWrite(chunk: unknown, ...rest: unknown[]) {
+    const buffer = toBuffer(chunk, rest[0])
+    if (buffer === undefined) return write.call(res, chunk, ...rest)
+    queue.push(buffer)
+    if (timer === undefined) pump()
+    return queue.length === 0
+  }
+  res.end = function pacedEnd(...args: unknown[]) {
+    const last = typeof args[0] === 'function' ? undefined : toBuffer(args[0], args[1])
+    const rest = args.filter((arg) => typeof arg === 'function')
+    if (last !== undefined && last.byteLength > 0) queue.push(last)
+    if (queue.length === 0 && timer === undefined) return end.apply(res, rest)
+    ending = rest
+    if (timer === undefined) pump()
+    return res
+  }
+  res.once('close', () => clearTimeout(timer))
+}

@@ -1,3 +1,5 @@
+import { controlPanel } from '../client/control-panel.js'
+import { faultBadge } from '../client/fault-badge.js'
 import { inspectorApp } from '../client/inspector-app.js'
 import { overlayClient } from '../client/overlay-client.js'
 
@@ -6,8 +8,8 @@ import { overlayClient } from '../client/overlay-client.js'
  * called at once. Built once per process.
  */
 export const CLIENT_SCRIPTS = Object.freeze({
-  client: `// cors-dev-proxy overlay client (dev only; \`overlay: false\` removes it)\n(${overlayClient.toString()})();\n`,
-  inspector: `(${inspectorApp.toString()})();\n`,
+  client: `// cors-dev-proxy overlay client (dev only; \`overlay: false\` removes it)\n(${overlayClient.toString()})();\n(${faultBadge.toString()})();\n`,
+  inspector: `(${inspectorApp.toString()})();\n(${controlPanel.toString()})();\n`,
 })
 
 /** Where the dev server serves the overlay's client: what the adapters put in the page. */

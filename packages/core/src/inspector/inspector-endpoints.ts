@@ -1,18 +1,21 @@
 import { readFileSync } from 'node:fs'
 import type { ResolvedInspectorOptions } from '../config/resolve-inspector-options.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ControlBoard } from '../control/control-board.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { requestedOrigin } from '../http/request-origin.js'
 import { sendText } from '../http/send-text.js'
 import type { Logger } from '../log/logger.js'
 import { createCallExplainer, type ExplainedCall } from './call-explainer.js'
 import type { FailedCall } from './call-explanation.js'
+import { serveControl } from './control-endpoint.js'
 import type { ExchangeRecord } from './exchange-ring.js'
 import { viewExchange } from './exchange-view.js'
 import { harOf } from './har-export.js'
 import { INSPECTOR_BASE, refusalOf } from './inspector-guard.js'
 import { inspectorPage } from './inspector-page.js'
 import { maskUrlsIn } from './mask-secrets.js'
+import { readJsonBody } from './read-json-body.js'
 import type { ExchangeRecorder } from './record-exchange.js'
 import { createReplayer } from './replay-exchange.js'
 
@@ -29,6 +32,8 @@ export interface InspectorEndpointsOptions {
   readonly ownUrl: () => string | undefined
   /** The overlay's client script and the inspector page's script (from `client/`). */
   readonly scripts: { readonly client: string; readonly inspector: string }
+  /** The routes' live switches (`/control`); `undefined`: no route has control options. */
+  readonly controls?: ControlBoard | undefined
 }
 
 /** The endpoints: a handler for every request under `/__cors-dev-proxy`, and `close`. */
@@ -62,27 +67,6 @@ function sendJson(
   extra: ReadonlyArray<readonly [string, string]> = [],
 ): void {
   sendText(res, status, JSON_TYPE, `${JSON.stringify(value)}\n`, [...COMMON, ...extra])
-}
-
-/** Reads a small JSON body; `undefined` when it is too long or not JSON. */
-function readJson(req: ProxyRequest): Promise<unknown> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.byteLength
-      if (size <= EXPLAIN_LIMIT) chunks.push(chunk)
-    })
-    req.on('error', () => resolve(undefined))
-    req.on('end', () => {
-      if (size > EXPLAIN_LIMIT) return resolve(undefined)
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')))
-      } catch {
-        resolve(undefined)
-      }
-    })
-  })
 }
 
 const INITIATORS = new Set(['fetch', 'XMLHttpRequest', 'EventSource', 'WebSocket'])
@@ -121,7 +105,7 @@ function failedCallOf(body: unknown): FailedCall | undefined {
  * the overlay's client script (`/client.js`), the exchanges as JSON (`/exchanges`) and live
  * (`/events`, server-sent events), the HAR 1.2 export (`/har`), replay (`POST /replay/<id>`),
  * explain (`POST /explain`) and the recent explanations (`/explanations`, also streamed as
- * `explanation` events). Each request is checked first (see `refusalOf`): only the dev
+ * `explanation` events), the live switches (`/control`, see `serveControl`). Each request is checked first (see `refusalOf`): only the dev
  * server's own pages are answered. Nothing here throws at a request: a bad body is a 400.
  *
  * @example
@@ -179,7 +163,7 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
   }
 
   async function explain(req: ProxyRequest, res: ProxyResponse): Promise<void> {
-    const call = failedCallOf(await readJson(req))
+    const call = failedCallOf(await readJsonBody(req, EXPLAIN_LIMIT))
     if (call === undefined) {
       sendJson(res, 400, {
         error: 'expected { url, method, headers, credentials, initiator } with an http(s) or ws(s) URL',
@@ -243,6 +227,13 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
     }
     if (overlay && method === 'POST' && path === '/explain') {
       explain(req, res).catch((error: unknown) => sendJson(res, 500, { error: String(error) }))
+      return
+    }
+    if (
+      options.controls !== undefined &&
+      path === '/control' &&
+      serveControl(req, res, options.controls, sendJson)
+    ) {
       return
     }
     if (recorder === undefined) {

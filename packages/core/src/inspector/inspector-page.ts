@@ -27,6 +27,8 @@ h3 { font-size: 12px; text-transform: uppercase; color: #57606a; margin: 16px 0 
 pre { background: #fff; border: 1px solid #e5e5e5; padding: 8px; white-space: pre-wrap; word-break: break-all; max-height: 240px; overflow: auto; }
 .muted { color: #6e7781; }
 #explained { padding: 6px 12px; border-bottom: 1px solid #ddd; background: #fff8e6; }
+#control { display: flex; gap: 16px; flex-wrap: wrap; width: 100%; }
+.control-route { display: inline-flex; gap: 6px; align-items: center; }
 #explanations li { margin: 6px 0; } #explanations .call { font-family: ui-monospace, monospace; word-break: break-all; }`
 
 /**
@@ -43,7 +45,8 @@ export function inspectorPage(): string {
 <select id="status" aria-label="Status"><option value="">all statuses</option><option value="failed">failed</option><option>2xx</option><option>3xx</option><option>4xx</option><option>5xx</option></select>
 <input id="text" type="search" placeholder="filter text" aria-label="Text filter">
 <span id="count"></span><span id="live">○ connecting</span>
-<a href="${INSPECTOR_BASE}/har?download" download="cors-dev-proxy.har">Download HAR</a></header>
+<a href="${INSPECTOR_BASE}/har?download" download="cors-dev-proxy.har">Download HAR</a>
+<div id="control" hidden></div></header>
 <main><div class="list"><details id="explained" hidden><summary></summary><ol id="explanations"></ol></details><table><thead><tr><th>time</th><th>method</th><th>path</th><th>upstream</th><th>status</th><th>protocol</th><th>TTFB / total</th><th>CORS</th></tr></thead><tbody id="rows"></tbody></table></div>
 <div id="detail"></div></main>
 <script type="module" src="${INSPECTOR_BASE}/inspector.js"></script></body></html>

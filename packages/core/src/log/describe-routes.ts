@@ -34,6 +34,10 @@ function differences(route: ResolvedRoute): string[] {
   if (forward?.agent !== undefined) notes.push('agent')
   if (forward && forward.followRedirects > 0) notes.push(`followRedirects: ${forward.followRedirects}`)
   if (route.cors) notes.push('cors')
+  const control = route.control
+  if (control !== undefined && control.targets.length > 0)
+    notes.push(`target '${control.initial}' of ${control.targets.map((target) => target.name).join(', ')}`)
+  if (control?.faults !== undefined || (control?.rules.length ?? 0) > 0) notes.push('faults')
   if (route.jsonp)
     notes.push(route.jsonp.param === JSONP_DEFAULTS.param ? 'jsonp' : `jsonp: ${route.jsonp.param}`)
   return notes

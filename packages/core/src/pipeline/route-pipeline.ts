@@ -14,10 +14,14 @@
  *    the forwarder's and the error answers included, and so it can answer a preflight (204)
  *    before anything is forwarded. With `preflightContinue` it calls `next()` instead.
  *    Without `route.cors` there is no step: preflights are forwarded untouched.
- * 2. JSONP, when `route.jsonp` is set: takes over a GET carrying the callback parameter by
+ * 2. Backend control, when `route.control` is set (`latency`, `failRate`, `throttle`, `faults`,
+ *    `targets`): waits, fails (an answer the CORS step's headers are on) or paces the answer,
+ *    from the route's live state. Without it there is no step.
+ * 3. JSONP, when `route.jsonp` is set: takes over a GET carrying the callback parameter by
  *    intercepting the next step's answer (the target's or the mock's) and wrapping it.
- * 3. The terminal step: the mock backend when `route.mock` is set (it replaces the forwarder),
- *    else the forwarder (`createForwarder`, forward/create-forwarder.ts). It always answers and never
+ * 4. The terminal step: the mock backend when `route.mock` is set (it replaces the forwarder),
+ *    else the forwarder (`createForwarder`, forward/create-forwarder.ts), or with `targets` the
+ *    forwarder of the target in use. It always answers and never
  *    calls `next`.
  */
 import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-types.js'

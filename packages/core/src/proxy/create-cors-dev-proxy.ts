@@ -22,6 +22,8 @@ import type { CorsDevProxyConfig } from '../config/define-config.js'
 import type { CorsDevProxyOptions, Routes } from '../config/options.js'
 import { resolveOptions } from '../config/resolve-options.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from '../config/resolved-route.js'
+import { type ControlBoard, createControlBoard } from '../control/control-board.js'
+import { createRouteControl, type RouteControl } from '../control/route-control.js'
 import { isOriginFunctionError } from '../cors/cors-route-step.js'
 import { createFailureLog } from '../forward/failure-log.js'
 import { hasBody } from '../forward/request-body.js'
@@ -84,6 +86,8 @@ export interface CorsDevProxy {
  * request once.
  */
 export interface EngineProxy extends CorsDevProxy {
+  /** The live switches of the routes with control options (latency, faults, targets), for the inspector's API. */
+  readonly controls: ControlBoard
   /** The proxy's logger (one per proxy: de-duplication and summaries cover everything). */
   readonly logger: Logger
   /** The route of a request, matched once per request (see `createRequestMatcher`). */
@@ -261,12 +265,17 @@ function takeRequest(
 function buildRoutes(resolved: ResolvedCorsDevProxyOptions, logger: Logger, deps: RoutePipelineDeps) {
   const pipelines = new Map<ResolvedRoute, BuiltRoutePipeline>()
   const gates = new Map<ResolvedRoute, RouteGate>()
+  const controls: RouteControl[] = []
   for (const route of resolved.routes) {
-    pipelines.set(route, createRoutePipeline(route, deps))
+    // Only a route with control options gets live state and a control step: the others pay nothing.
+    const control =
+      route.control === undefined ? undefined : createRouteControl({ ...route, control: route.control })
+    if (control !== undefined) controls.push(control)
+    pipelines.set(route, createRoutePipeline(route, deps, control))
     const gate = createRouteGate(route, logger)
     if (gate !== undefined) gates.set(route, gate)
   }
-  return { pipelines, gates }
+  return { pipelines, gates, controls: createControlBoard(controls, logger) }
 }
 
 /**
@@ -292,7 +301,7 @@ export function buildCorsDevProxy(
   // Each forwarded request's upstream URL, for the debug line and the inspector; only kept when
   // one of them reads it.
   const hops = recorder?.hops ?? (logger.level === 'debug' ? new WeakMap<object, string>() : undefined)
-  const { pipelines, gates } = buildRoutes(resolved, logger, {
+  const { pipelines, gates, controls } = buildRoutes(resolved, logger, {
     pool,
     logger,
     failures,
@@ -335,6 +344,7 @@ export function buildCorsDevProxy(
     }),
     connect: refuseConnect,
     routes: resolved.routes,
+    controls,
     logger,
     matchOf,
     async close() {

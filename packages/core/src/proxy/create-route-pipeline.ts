@@ -1,4 +1,7 @@
 import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
+import { createControlStep } from '../control/control-step.js'
+import type { RouteControl } from '../control/route-control.js'
+import { createTargetSwitch } from '../control/target-switch.js'
 import { withCorsDiagnostics } from '../cors/cors-diagnostics.js'
 import { createCorsRouteStep } from '../cors/cors-route-step.js'
 import { createForwarder } from '../forward/create-forwarder.js'
@@ -22,23 +25,46 @@ export type RoutePipelineDeps = ForwardDeps
 
 /**
  * Builds a route's pipeline once from its resolved options (nothing is validated here: the
- * configuration was resolved whole, earlier): the CORS step (with `cors`), the JSONP step
- * (with `jsonp`), then the terminal step, wrapped with the CORS diagnostics when the route has no `cors`. The mock step goes in as described at
+ * configuration was resolved whole, earlier): the CORS step (with `cors`), the control step
+ * (with `control`: its live state), the JSONP step (with `jsonp`), then the terminal step (with
+ * `targets`, the forwarder of the target in use), wrapped with the CORS diagnostics when the route has no `cors`. The mock step goes in as described at
  * the top of pipeline/route-pipeline.ts, and is also returned as `mock`.
  *
  * @example
  * const { run } = createRoutePipeline(route, { pool, logger, failures })
  * run(req, res, '/api/users', next)
  */
-export function createRoutePipeline(route: ResolvedRoute, deps: RoutePipelineDeps): BuiltRoutePipeline {
+export function createRoutePipeline(
+  route: ResolvedRoute,
+  deps: RoutePipelineDeps,
+  control?: RouteControl,
+): BuiltRoutePipeline {
   const steps: RouteStep[] = []
   const cors = createCorsRouteStep(route, deps.logger)
   if (cors !== undefined) steps.push(cors)
+  if (control !== undefined) steps.push(createControlStep(control, deps.hops))
   const jsonp = createJsonpRouteStep(route, deps.logger)
   if (jsonp !== undefined) steps.push(jsonp)
   const mock = route.kind === 'mock' ? createMockRouteStep(route, deps.logger.warn) : undefined
-  const terminal = mock?.step ?? createForwarder(route as ResolvedForwardRoute, deps)
+  const terminal = mock?.step ?? forwarderOf(route as ResolvedForwardRoute, deps, control)
   // Without `cors`, answers to cross-origin pages are checked as the browser will check them.
   steps.push(cors === undefined ? withCorsDiagnostics(terminal, route, deps.logger) : terminal)
   return { run: composeSteps(steps), mock }
+}
+
+/** The forwarder of a route, or with `targets`, a switch between one forwarder per target. */
+function forwarderOf(
+  route: ResolvedForwardRoute,
+  deps: RoutePipelineDeps,
+  control: RouteControl | undefined,
+) {
+  const targets = control?.control.targets ?? []
+  if (control === undefined || targets.length === 0) return createForwarder(route, deps)
+  const forwarders = new Map(
+    targets.map((choice) => [
+      choice.name,
+      createForwarder({ ...route, target: choice.url, socketPath: choice.socketPath }, deps),
+    ]),
+  )
+  return createTargetSwitch(control, forwarders)
 }

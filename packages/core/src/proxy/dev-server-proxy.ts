@@ -137,7 +137,7 @@ export function createDevServerProxy(
   // Everything under /__cors-dev-proxy/ (the inspector, the overlay's script and `explain`),
   // answered before any route, a route on '/' included.
   const endpoints: InspectorEndpoints | undefined =
-    recorder === undefined && !resolved.overlay
+    recorder === undefined && !resolved.overlay && proxy.controls.routes.length === 0
       ? undefined
       : createInspectorEndpoints({
           recorder,
@@ -147,6 +147,7 @@ export function createDevServerProxy(
           logger,
           ownUrl: () => (ownServer === undefined ? undefined : loopbackUrl(ownServer)),
           scripts: CLIENT_SCRIPTS,
+          controls: proxy.controls.routes.length === 0 ? undefined : proxy.controls,
         })
   const middleware: DevServerProxy['middleware'] =
     endpoints === undefined

@@ -555,6 +555,23 @@ function targeted(): ConfigMistake[] {
     'createFetchHandler with an agent',
     fetchHandler({ '/api': { target: TARGET, agent: new HttpAgent() } }),
   )
+  // Latency, faults and named targets (config/resolve-control.ts).
+  add('faults entry not an object', routeWith({ faults: { 'GET /users': 3 } }))
+  add('faults entry with a typo', routeWith({ faults: { 'GET /users': { failrate: 1 } } }))
+  add('faults entry not a pattern', routeWith({ faults: { users: { failRate: 1 } } }))
+  add('faults not an object', routeWith({ faults: 'GET /users' }))
+  add('targets empty', route({ targets: {} }))
+  add('targets a string', route({ targets: TARGET }))
+  add('targets name with a space', route({ targets: { 'my target': TARGET } }))
+  add('targets entry not a URL', route({ targets: { local: 'localhost:3000' } }))
+  add('targets beside target', routeWith({ targets: { local: TARGET } }))
+  add('targets beside router', route({ targets: { local: TARGET }, router: () => TARGET }))
+  add('targets beside mock', route({ targets: { local: TARGET }, mock: true }))
+  for (const value of [-1, 'yes', [400, 100], [1, 2, 3]])
+    add(`latency ${label(value)}`, routeWith({ latency: value }))
+  for (const value of [-0.1, 2, '0.5']) add(`failRate ${label(value)}`, routeWith({ failRate: value }))
+  for (const value of [200, 'drop', 503.5]) add(`failWith ${label(value)}`, routeWith({ failWith: value }))
+  for (const value of [0, 1.5, '16k']) add(`throttle ${label(value)}`, routeWith({ throttle: value }))
   return cases
 }
 

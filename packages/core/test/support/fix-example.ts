@@ -23,7 +23,7 @@ import { startMockBackend } from '../../src/mock/start-mock-backend.js'
  *     `routes['/api'].cors.origin`, `{ origin: … }` at `cors.origin`) is merged into the object
  *     holding that segment (the route, the `cors` object), the deepest such segment winning,
  *     the unknown key of an UNKNOWN_OPTION and the root excluded; merged into a route with a
- *     truthy `mock`, it replaces the route's target;
+ *     truthy `mock` or `targets`, it replaces the route's target;
  *   - otherwise, for UNKNOWN_OPTION, an object is merged into the object that held the unknown
  *     key (`{ changeOrigin: true }` at `routes['/api'].chageOrigin`);
  *   - otherwise the example is the option's new value (`'http://localhost:3000'` at
@@ -177,7 +177,8 @@ function place(value: unknown, error: CorsDevProxyError): Placed {
 
 function merge(into: Record<string, unknown>, fragment: Record<string, unknown>, at: Segment[]): void {
   const isRoute = at.length === 2 && segmentName(at[0] as Segment) === 'routes'
-  if (isRoute && fragment.mock && !('target' in fragment)) delete into.target
+  // A route either forwards to `target` or picks among `targets` or mocks: the example replaces the target.
+  if (isRoute && (fragment.mock || fragment.targets) && !('target' in fragment)) delete into.target
   Object.assign(into, fragment)
 }
 
