@@ -36,6 +36,7 @@ import { createRequestMatcher, type RequestMatcher, type RouteMatch } from '../p
 import { refuseConnect, refuseRequest } from '../pipeline/refuse-request.js'
 import type { RequestNotes } from '../pipeline/request-notes.js'
 import { createRouteGate, type GateVerdict, type RouteGate } from '../pipeline/route-gate.js'
+import { createRecordingStore } from '../recordings/recording-store.js'
 import { subscribeUpgradeOnFirstRequest } from './auto-upgrade.js'
 import {
   type BuiltRoutePipeline,
@@ -292,12 +293,19 @@ export function buildCorsDevProxy(
   // Each forwarded request's upstream URL, for the debug line and the inspector; only kept when
   // one of them reads it.
   const hops = recorder?.hops ?? (logger.level === 'debug' ? new WeakMap<object, string>() : undefined)
+  // The recordings folder, only when a route records or replays.
+  const recordings = resolved.routes.some(
+    (route) => route.kind === 'forward' && (route.record || route.replay),
+  )
+    ? createRecordingStore(resolved.recordings, logger)
+    : undefined
   const { pipelines, gates } = buildRoutes(resolved, logger, {
     pool,
     logger,
     failures,
     hops,
     heads: recorder?.heads,
+    recordings,
   })
   const engine: Engine = { logger, matchOf, pipelines, gates, hops, recorder, unwired: new Set() }
 
@@ -341,7 +349,7 @@ export function buildCorsDevProxy(
       for (const socket of sockets) socket.destroy()
       sockets.clear()
       const mocks = [...pipelines.values()].flatMap((pipeline) => pipeline.mock ?? [])
-      await Promise.all([pool.close(), ...mocks.map((mock) => mock.backend.close())])
+      await Promise.all([pool.close(), ...mocks.map((mock) => mock.backend.close()), recordings?.flush()])
       failures.flush()
       logger.flush()
     },

@@ -24,6 +24,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   client: [],
   inspector: ['http', 'config', 'log', 'browser', 'pipeline', 'client'],
   fetch: ['http', 'config'],
+  recordings: ['http', 'config', 'log', 'browser', 'pipeline', 'client', 'inspector'],
   proxy: [
     'http',
     'config',
@@ -37,6 +38,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'client',
     'inspector',
     'fetch',
+    'recordings',
   ],
   '.': [
     'http',
@@ -51,6 +53,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'client',
     'inspector',
     'fetch',
+    'recordings',
     'proxy',
   ],
 }
