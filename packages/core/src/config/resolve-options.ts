@@ -98,7 +98,7 @@ export function resolveOptions(
     GLOBAL_DEFAULTS.subscribeUpgrade
   const overlay = checkBoolean(shared.overlay, globalOption('overlay'), 'overlay') ?? GLOBAL_DEFAULTS.overlay
   const inspector = resolveInspectorOptions(shared.inspector, globalOption('inspector'))
-  const recordings = resolveRecordingsOptions(shared.recordings, globalOption('recordings'), process.cwd())
+  const recordings = resolveRecordingsOptions(shared.recordings, globalOption('recordings'))
   const warnings: string[] = []
   const warn = (message: string): void => {
     if (!warnings.includes(message)) warnings.push(message)

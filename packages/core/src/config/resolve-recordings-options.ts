@@ -1,12 +1,11 @@
-import { isAbsolute, resolve } from 'node:path'
 import { RECORDINGS_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
 import { describeType, isPlainObject } from './option-path.js'
 import { assertKnownKeys, RECORDINGS_OPTION_NAMES } from './unknown-options.js'
 
-/** `RecordingsOptions` with every field filled in, the folder absolute. */
+/** `RecordingsOptions` with every field filled in. */
 export interface ResolvedRecordingsOptions {
-  /** The absolute folder. */
+  /** The folder as given: relative ones are resolved against the working directory, or the dev server's root. */
   readonly dir: string
   /** Whether secrets are masked at write time. */
   readonly mask: boolean
@@ -46,17 +45,12 @@ function checkMask(value: unknown, option: string): readonly string[] | boolean 
 }
 
 /**
- * Resolves `recordings` once, against `root` (the working directory, or the dev server's root
- * in the adapters).
+ * Resolves `recordings` once.
  *
  * @example
- * resolveRecordingsOptions({ maxFiles: 50 }, 'options.recordings', process.cwd()).maxFiles // 50
+ * resolveRecordingsOptions({ maxFiles: 50 }, 'options.recordings').maxFiles // 50
  */
-export function resolveRecordingsOptions(
-  value: unknown,
-  option: string,
-  root: string,
-): ResolvedRecordingsOptions {
+export function resolveRecordingsOptions(value: unknown, option: string): ResolvedRecordingsOptions {
   const given: Record<string, unknown> = value === undefined ? {} : (value as Record<string, unknown>)
   if (!isPlainObject(value) && value !== undefined) {
     throw new CorsDevProxyError(
@@ -78,7 +72,7 @@ export function resolveRecordingsOptions(
   }
   const mask = checkMask(given.mask, `${option}.mask`)
   return Object.freeze({
-    dir: isAbsolute(dir) ? resolve(dir) : resolve(root, dir),
+    dir,
     mask: mask !== false,
     maskNames: typeof mask === 'boolean' ? Object.freeze([]) : mask,
     maxFiles: checkInteger(given.maxFiles, `${option}.maxFiles`, 1, 100_000) ?? RECORDINGS_DEFAULTS.maxFiles,

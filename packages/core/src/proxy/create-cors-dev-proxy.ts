@@ -273,7 +273,8 @@ function buildRoutes(resolved: ResolvedCorsDevProxyOptions, logger: Logger, deps
 /**
  * The proxy of a configuration already resolved, reporting through `logger`: what
  * `createCorsDevProxy` and the adapters' set-up share. Nothing is validated here, so nothing
- * here throws a configuration error; the resolution's warnings are logged once.
+ * here throws a configuration error; the resolution's warnings are logged once. `root` is where
+ * a relative `recordings.dir` goes (the adapters pass the dev server's root).
  *
  * @example
  * const resolved = resolveOptions(routes, options)
@@ -284,6 +285,7 @@ export function buildCorsDevProxy(
   logger: Logger,
   recorder?: ExchangeRecorder,
   poolOptions?: UpstreamPoolOptions,
+  root: string = process.cwd(),
 ): EngineProxy {
   for (const warning of resolved.warnings) logger.warn(warning)
   const matchOf = createRequestMatcher(resolved.routes)
@@ -297,7 +299,7 @@ export function buildCorsDevProxy(
   const recordings = resolved.routes.some(
     (route) => route.kind === 'forward' && (route.record || route.replay),
   )
-    ? createRecordingStore(resolved.recordings, logger)
+    ? createRecordingStore(resolved.recordings, logger, root)
     : undefined
   const { pipelines, gates } = buildRoutes(resolved, logger, {
     pool,

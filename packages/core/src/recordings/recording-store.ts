@@ -55,12 +55,17 @@ async function listFiles(dir: string): Promise<Set<string>> {
  * and under a file lock across processes (see atomic-file.ts).
  *
  * @example
- * const store = createRecordingStore(resolved.recordings, logger)
+ * const store = createRecordingStore(resolved.recordings, logger, process.cwd())
  * store.append('/api', requestKey(request), 'GET', answer)
  * await store.flush()
  */
-export function createRecordingStore(options: ResolvedRecordingsOptions, logger: Logger): RecordingStore {
-  const root = resolve(options.dir)
+export function createRecordingStore(
+  options: ResolvedRecordingsOptions,
+  logger: Logger,
+  base: string,
+): RecordingStore {
+  // `base`: the working directory, or the dev server's root, for a relative `recordings.dir`.
+  const root = resolve(base, options.dir)
   const pending = new Set<Promise<void>>()
   let known: Promise<Set<string>> | undefined
   let stopped = false
@@ -104,7 +109,7 @@ export function createRecordingStore(options: ResolvedRecordingsOptions, logger:
     if (stopped) return
     stopped = true
     logger.warn(
-      `recording stopped: ${relative(process.cwd(), root) || '.'} holds ${options.maxFiles} files (recordings.maxFiles); new requests are not recorded, answers to recorded ones still are`,
+      `recording stopped: ${relative(base, root) || '.'} holds ${options.maxFiles} files (recordings.maxFiles); new requests are not recorded, answers to recorded ones still are`,
     )
   }
 
@@ -154,10 +159,10 @@ export function createRecordingStore(options: ResolvedRecordingsOptions, logger:
         const score = similarity(recording.request.method, recording.request.path, method, path)
         if (best === undefined || score > best[1]) best = [name, score]
       }
-      return best === undefined ? undefined : relative(process.cwd(), join(folder, best[0]))
+      return best === undefined ? undefined : relative(base, join(folder, best[0]))
     },
     describe(prefix, key) {
-      return relative(process.cwd(), inside(root, routeFolderOf(prefix), key.fileName))
+      return relative(base, inside(root, routeFolderOf(prefix), key.fileName))
     },
     async flush() {
       while (pending.size > 0) await Promise.all(pending)

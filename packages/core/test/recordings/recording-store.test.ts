@@ -29,8 +29,8 @@ async function tempDir(): Promise<string> {
 
 async function storeIn(dir: string, extra: Record<string, unknown> = {}) {
   const sink = captureLogSink()
-  const options = resolveRecordingsOptions({ dir, ...extra }, 'options.recordings', process.cwd())
-  return { store: createRecordingStore(options, createLogger('info', sink)), sink, options }
+  const options = resolveRecordingsOptions({ dir, ...extra }, 'options.recordings')
+  return { store: createRecordingStore(options, createLogger('info', sink), process.cwd()), sink, options }
 }
 
 const answer = (text: string): RecordedAnswer => ({
