@@ -50,6 +50,7 @@ const guide = [
       { text: 'The browser model', link: '/guide/browser-model' },
       { text: 'JSONP', link: '/guide/jsonp' },
       { text: 'Mock backend', link: '/guide/mock-backend' },
+      { text: 'Record and replay', link: '/guide/record-replay' },
       { text: 'nginx and Caddy exports', link: '/guide/exports' },
       { text: 'Security and reliability', link: '/guide/security' },
     ],
