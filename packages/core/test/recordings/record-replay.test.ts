@@ -247,3 +247,39 @@ describe("replay: 'only'", () => {
     }
   })
 })
+
+describe('the inspector', () => {
+  it('marks a replayed exchange with the recording it came from', async () => {
+    const { viewExchange } = await import('../../src/inspector/exchange-view.js')
+    const record = {
+      id: 1,
+      startedAt: 0,
+      method: 'GET',
+      url: '/api/users',
+      host: 'localhost:5173',
+      tls: false,
+      route: '/api',
+      clientProtocol: 'http/1.1',
+      requestHeaders: ['Host', 'localhost:5173'],
+      status: 200,
+      upstreamUrl: undefined,
+      upstreamProtocol: undefined,
+      ttfb: 1,
+      total: 2,
+      responseHead:
+        'HTTP/1.1 200 OK\r\nX-Cors-Dev-Proxy-Replayed: cors-dev-proxy/recordings/api/GET-users.0123456789abcdef.json\r\n\r\n',
+      requestBytes: 0,
+      responseBytes: 2,
+      hooks: [],
+      requestBody: undefined,
+      responseBody: undefined,
+      bodiesTruncated: false,
+      aborted: false,
+      replayOf: undefined,
+    }
+    expect(viewExchange(record).replayedFrom).toBe(
+      'cors-dev-proxy/recordings/api/GET-users.0123456789abcdef.json',
+    )
+    expect(viewExchange({ ...record, responseHead: 'HTTP/1.1 200 OK\r\n\r\n' }).replayedFrom).toBeUndefined()
+  })
+})
