@@ -137,6 +137,19 @@ const contenders = {
     })
     return listen(http.createServer((req, res) => proxy.middleware(req, res)))
   },
+  /** A route with `record: true`: every answer copied on its way and appended to its recording file. */
+  async 'ours-record'() {
+    const { createCorsDevProxy } = await import(core)
+    const { mkdtempSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const dir = mkdtempSync(join(tmpdir(), 'cdp-bench-record-'))
+    const proxy = createCorsDevProxy(ourRoutes({ target: upstream, record: true }), {
+      log: 'error',
+      recordings: { dir },
+    })
+    return listen(http.createServer((req, res) => proxy.middleware(req, res)))
+  },
   /** The same with `cors: true` on `/api`: the CORS step runs on every request, preflights answered here. */
   async 'ours-cors'() {
     const { createCorsDevProxy } = await import(core)

@@ -68,6 +68,7 @@ export function serverSpecs({ upstream, tlsUpstream, tlsDir }) {
     'ours-fetch': contender('ours-fetch'),
     'ours-hooked': contender('ours-hooked'),
     'ours-transform': contender('ours-transform'),
+    'ours-record': contender('ours-record'),
     'ours-cors': contender('ours-cors'),
     'ours-vite': contender('ours-vite'),
     'ours-vite-h2': contender('ours-vite-h2'),
@@ -129,6 +130,7 @@ const CONTENDERS = {
     server: 'ours-transform',
     group: 'ours',
   },
+  'ours-record': { label: 'cors-dev-proxy, `record: true`', server: 'ours-record', group: 'ours' },
   'ours-cors': { label: 'cors-dev-proxy, `cors` route, no Origin', server: 'ours-cors', group: 'ours' },
   'ours-cors-origin': {
     label: 'cors-dev-proxy, `cors` route, with Origin',

@@ -51,6 +51,7 @@ const guide = [
       { text: 'JSONP', link: '/guide/jsonp' },
       { text: 'Mock backend', link: '/guide/mock-backend' },
       { text: 'Backend control', link: '/guide/backend-control' },
+      { text: 'Record and replay', link: '/guide/record-replay' },
       { text: 'nginx and Caddy exports', link: '/guide/exports' },
       { text: 'Security and reliability', link: '/guide/security' },
     ],

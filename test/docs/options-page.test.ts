@@ -14,6 +14,7 @@ import {
   INSPECTOR_OPTION_NAMES,
   JSONP_OPTION_NAMES,
   MOCK_OPTION_NAMES,
+  RECORDINGS_OPTION_NAMES,
   ROUTE_OPTION_NAMES,
 } from '../../packages/core/src/config/unknown-options.ts'
 import { assertDocsBuilt, DIST } from './built-docs.js'
@@ -31,6 +32,7 @@ const ACCEPTED: Record<string, readonly string[]> = {
   MockBackendOptions: MOCK_OPTION_NAMES,
   JsonpOptions: JSONP_OPTION_NAMES,
   InspectorOptions: INSPECTOR_OPTION_NAMES,
+  RecordingsOptions: RECORDINGS_OPTION_NAMES,
 }
 
 /** What an entry lacks to be documented: the parts a reader of the page needs. */

@@ -84,4 +84,14 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
     sample: (name, value) =>
       `corsDevProxy(\n  { '/api': 'http://localhost:3000' },\n  { inspector: { ${name}: ${value} } },\n)`,
   },
+  {
+    title: '`recordings` options',
+    file: 'packages/core/src/config/recordings-options.ts',
+    name: 'RecordingsOptions',
+    anchorPrefix: 'recordings-',
+    intro:
+      'The shared `recordings` option: where routes with `record` or `replay` keep their files, and the bounds. See [Record and replay](/guide/record-replay).',
+    sample: (name, value) =>
+      `corsDevProxy(\n  { '/api': { target: 'http://localhost:3000', record: true } },\n  { recordings: { ${name}: ${value} } },\n)`,
+  },
 ]

@@ -25,6 +25,11 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Comman
   ['check', async () => import('./commands/check.js').then((m) => ({ spec: m.checkSpec, run: m.runCheck }))],
   ['nginx', async () => import('./commands/nginx.js').then((m) => ({ spec: m.nginxSpec, run: m.runNginx }))],
   ['caddy', async () => import('./commands/caddy.js').then((m) => ({ spec: m.caddySpec, run: m.runCaddy }))],
+  [
+    'import-har',
+    async () =>
+      import('./commands/import-har.js').then((m) => ({ spec: m.importHarSpec, run: m.runImportHar })),
+  ],
 ]
 
 const COMMAND_NAMES = COMMANDS.map(([name]) => name)

@@ -8,6 +8,7 @@ export { splitConfig } from './config/define-config.js'
 export type { ResolvedCorsOptions } from './config/resolve-cors-options.js'
 export type { ResolvedMockBackendOptions } from './config/resolve-mock-options.js'
 export { resolveOptions } from './config/resolve-options.js'
+export type { ResolvedRecordingsOptions } from './config/resolve-recordings-options.js'
 export type {
   ResolvedCorsDevProxyOptions,
   ResolvedForwardRoute,
@@ -25,3 +26,5 @@ export type { DevServerHost, DevServerProxy } from './proxy/dev-server-proxy.js'
 export { createDevServerProxy } from './proxy/dev-server-proxy.js'
 export type { AppMiddleware, BeforeAppOptions } from './proxy/serve-before-app.js'
 export { serveBeforeApp } from './proxy/serve-before-app.js'
+export type { HarImportResult } from './recordings/har-import.js'
+export { HarFormatError, importHar } from './recordings/har-import.js'

@@ -59,6 +59,7 @@ export function pluginCorsDevProxy(
       isOwnUpgrade: (req) => isRsbuildHmrUpgrade(req, hmrPath),
       // Upgrades skip the middlewares and Rsbuild's host check with them: the same rule, applied here.
       isAllowedUpgrade: allowedHosts && ((req) => isHostAllowed(req.headers.host, allowedHosts)),
+      root: api.context.rootPath,
     })
     const { logger } = proxy
     for (const { filter, prefix } of findProxyConflicts(prefixes, config.server.proxy)) {

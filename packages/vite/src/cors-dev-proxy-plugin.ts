@@ -74,6 +74,7 @@ export function corsDevProxy(routes: Routes | CorsDevProxyConfig, options?: Cors
       // when Vite applies it to HTTP requests (not over HTTPS, where a rebinding cannot succeed).
       isAllowedUpgrade: https ? undefined : (req) => isHostAllowed(req.headers.host, allowedHosts),
       serverFetchAlternative: serverFetchAlternative(framework),
+      root: server.config.root,
     })
     const { logger } = proxy
     for (const { context, prefix } of findProxyConflicts(prefixes, viteProxy)) {

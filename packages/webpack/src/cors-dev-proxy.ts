@@ -107,6 +107,8 @@ export function corsDevProxy(
         server,
         isOwnUpgrade: (req) => isHmrUpgrade(devServer, req),
         isAllowedUpgrade: (req) => hostIsAllowed(devServer, req.headers),
+        // webpack's `context` (a MultiCompiler has none of its own: the working directory then).
+        root: (devServer.compiler as { context?: string } | undefined)?.context,
       })
       const { logger } = proxy
       if (proxy.overlayClient !== undefined) addOverlayEntry(devServer.compiler, proxy.overlayClient.source)

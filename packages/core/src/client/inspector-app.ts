@@ -29,6 +29,7 @@ export function inspectorApp(): void {
     bodiesTruncated: boolean
     aborted: boolean
     replayOf?: number
+    replayedFrom?: string
   }
   const exchanges: View[] = []
   // What a replay answered, per exchange: the detail is rebuilt when the replay itself arrives.
@@ -70,7 +71,7 @@ export function inspectorApp(): void {
     if (view.id === selected) tr.className = 'selected'
     const status = el(
       'td',
-      view.aborted ? `${view.status} (aborted)` : String(view.status),
+      `${view.status}${view.aborted ? ' (aborted)' : ''}${view.replayedFrom !== undefined ? ' (replayed)' : ''}`,
       `s${String(view.status)[0]}`,
     )
     // The URL columns are cut to fit the list: the whole URL is in the cell's tooltip.
@@ -151,6 +152,7 @@ export function inspectorApp(): void {
     if (view.cors.message !== undefined) facts.push(['console', view.cors.message])
     if (view.cors.fix !== undefined) facts.push(['fix', view.cors.fix])
     if (view.replayOf !== undefined) facts.push(['replay of', `#${view.replayOf}`])
+    if (view.replayedFrom !== undefined) facts.push(['replayed from', view.replayedFrom])
     detail.append(headerTable('Exchange', facts))
     detail.append(headerTable('Request headers', view.requestHeaders))
     detail.append(headerTable('Response headers', view.responseHeaders))

@@ -60,6 +60,20 @@ export const INSPECTOR_DEFAULTS = Object.freeze({
   bodyLimit: 64 * 1024,
 })
 
+/** Defaults of the recordings (`RecordingsOptions`), for routes with `record` or `replay`. */
+export const RECORDINGS_DEFAULTS = Object.freeze({
+  /** Under the working directory (the adapters: the dev server's root); no `package.json` needed. */
+  dir: 'cors-dev-proxy/recordings',
+  /** Files in the whole folder: beyond it, recording stops (and says so once). */
+  maxFiles: 1000,
+  /** Answers kept per file: the oldest goes first. */
+  maxAnswers: 20,
+  /** An answer or request body larger than this is not recorded (said once per route). */
+  maxBodyBytes: 1024 * 1024,
+  /** The longest pause between two replayed pieces of an event stream, in ms. */
+  maxGap: 1000,
+})
+
 /** Defaults of a CORS policy (`CorsOptions`) besides `origin`, whose default is the loopback rule. */
 export const CORS_DEFAULTS = Object.freeze({
   /** The `cors` package's method list, kept for the same meaning. */

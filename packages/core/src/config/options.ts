@@ -15,6 +15,7 @@ import type {
 } from './hook-options.js'
 import type { InspectorOptions } from './inspector-options.js'
 import type { MockBackendOptions } from './mock-options.js'
+import type { RecordingsOptions } from './recordings-options.js'
 import type { TargetObject } from './validate-target.js'
 
 /**
@@ -337,6 +338,23 @@ export interface RouteOptions {
    * @example { local: 'http://localhost:3000', staging: 'https://staging.example.com' }
    */
   targets?: Record<string, TargetChoice>
+  /**
+   * Writes each exchange of the route to a file in the project (`recordings.dir`, one JSON file
+   * per distinct request holding its answers in order, secrets masked), for `replay` to answer
+   * from later. A recording is on disk when the proxy's `close()` resolves.
+   * @default false
+   * @example true
+   */
+  record?: boolean
+  /**
+   * Answers from the recordings: `'fallback'` when the target cannot be reached or times out
+   * (offline mode), `'only'` without ever contacting the target. A replayed answer carries
+   * `X-Cors-Dev-Proxy-Replayed`; a request with no recording gets 504 (`'fallback'`) or 404
+   * (`'only'`) naming the closest recording.
+   * @default undefined (never replays)
+   * @example 'fallback'
+   */
+  replay?: 'fallback' | 'only'
 }
 
 /** The object form of a route's `jsonp` option. */
@@ -432,4 +450,11 @@ export interface CorsDevProxyOptions
    * @example { exchanges: 500, bodyLimit: 131072 }
    */
   inspector?: boolean | InspectorOptions
+  /**
+   * Where the routes with `record` or `replay` keep their recordings, and the bounds (see
+   * `RecordingsOptions`).
+   * @default { dir: 'cors-dev-proxy/recordings', mask: true, maxFiles: 1000, maxAnswers: 20, maxBodyBytes: 1048576, maxGap: 1000 }
+   * @example { dir: 'test/recordings', maxFiles: 200 }
+   */
+  recordings?: RecordingsOptions
 }

@@ -6,6 +6,7 @@ import type { CorsDevProxyOptions, Routes } from './options.js'
 import { resolveCorsOptions } from './resolve-cors-options.js'
 import { resolveHooks } from './resolve-hooks.js'
 import { resolveInspectorOptions } from './resolve-inspector-options.js'
+import { resolveRecordingsOptions } from './resolve-recordings-options.js'
 import { NO_SHARED_OPTIONS, type RouteDefaults, resolveRoute } from './resolve-route.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './resolved-route.js'
 import { pickTargets } from './target-overrides.js'
@@ -98,6 +99,7 @@ export function resolveOptions(
     GLOBAL_DEFAULTS.subscribeUpgrade
   const overlay = checkBoolean(shared.overlay, globalOption('overlay'), 'overlay') ?? GLOBAL_DEFAULTS.overlay
   const inspector = resolveInspectorOptions(shared.inspector, globalOption('inspector'))
+  const recordings = resolveRecordingsOptions(shared.recordings, globalOption('recordings'))
   const warnings: string[] = []
   const warn = (message: string): void => {
     if (!warnings.includes(message)) warnings.push(message)
@@ -129,6 +131,7 @@ export function resolveOptions(
     subscribeUpgrade,
     overlay,
     inspector,
+    recordings,
     warnings: Object.freeze(warnings),
   })
 }

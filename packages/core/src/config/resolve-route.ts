@@ -11,6 +11,7 @@ import { mergeHooks, NO_HOOKS, type ResolvedHooks, resolveHooks, runConfigure } 
 import { resolveMockBackendOptions } from './resolve-mock-options.js'
 import { resolvePathFilter } from './resolve-path-filter.js'
 import { checkEjectPlugins, resolvePlugins } from './resolve-plugins.js'
+import { checkReplay } from './resolve-recordings-options.js'
 import { requireRoutedTarget, resolveRouter } from './resolve-router.js'
 import type { ResolvedJsonpOptions, ResolvedRoute } from './resolved-route.js'
 import { assertKnownKeys, ROUTE_OPTION_NAMES } from './unknown-options.js'
@@ -79,6 +80,8 @@ const FORWARD_ONLY: ReadonlyArray<readonly [name: string, example: string]> = [
   ['transformResponse', '(body) => body'],
   ['plugins', "[(proxyServer) => proxyServer.on('error', (err) => console.error(err))]"],
   ['logger', 'console'],
+  ['record', 'true'],
+  ['replay', "'fallback'"],
 ]
 
 /** The first of the route's `targets`, as `validateTarget` gives a target; `undefined` without `targets`. */
@@ -265,5 +268,7 @@ export function resolveRoute(
       at('transformResponse'),
       "{ transformResponse: (body) => body.toString().replaceAll('http://localhost:3000', '') }",
     ),
+    record: checkBoolean(options.record, at('record'), 'record') ?? false,
+    replay: checkReplay(options.replay, at('replay')),
   })
 }

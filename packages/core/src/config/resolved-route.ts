@@ -9,6 +9,7 @@ import type { ResolvedHooks } from './resolve-hooks.js'
 import type { ResolvedInspectorOptions } from './resolve-inspector-options.js'
 import type { ResolvedMockBackendOptions } from './resolve-mock-options.js'
 import type { ResolvedPathFilter } from './resolve-path-filter.js'
+import type { ResolvedRecordingsOptions } from './resolve-recordings-options.js'
 import type { ResolvedRouter } from './resolve-router.js'
 
 /** `jsonp` after resolution: the callback parameter's name. */
@@ -81,6 +82,10 @@ export interface ResolvedForwardRoute extends ResolvedRouteBase {
   readonly router: ResolvedRouter | undefined
   /** Rewrites answers (`transformResponse`); `undefined`: none. */
   readonly transformResponse: TransformResponse | undefined
+  /** Writes each exchange to the recordings (`record`). */
+  readonly record: boolean
+  /** Answers from the recordings: when the target fails, or always; `undefined`: never. */
+  readonly replay: 'fallback' | 'only' | undefined
 }
 
 /** A route that answers from the built-in mock backend. */
@@ -112,6 +117,8 @@ export interface ResolvedCorsDevProxyOptions {
   readonly overlay: boolean
   /** The exchange inspector's settings; `undefined` when `inspector: false` (nothing recorded). */
   readonly inspector: ResolvedInspectorOptions | undefined
+  /** Where `record` and `replay` keep their files, and the bounds. */
+  readonly recordings: ResolvedRecordingsOptions
   /**
    * Advice about the configuration that is not an error (a `maxAge` Chromium caps, a lowercase
    * method name...), for the proxy to log once at start-up.

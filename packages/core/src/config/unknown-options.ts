@@ -8,6 +8,7 @@ import type { InspectorOptions } from './inspector-options.js'
 import type { MockBackendOptions } from './mock-options.js'
 import { nestedExample, quote } from './option-path.js'
 import type { CorsDevProxyOptions, JsonpOptions, RouteOptions } from './options.js'
+import type { RecordingsOptions } from './recordings-options.js'
 import { validateTarget } from './validate-target.js'
 
 /**
@@ -59,6 +60,8 @@ export const ROUTE_OPTION_NAMES: readonly string[] = keyList<RouteOptions>({
   throttle: true,
   faults: true,
   targets: true,
+  record: true,
+  replay: true,
 })
 
 /** Keys a CORS policy accepts: `CorsOptions`'s, the `cors` package's option names. */
@@ -105,12 +108,23 @@ export const GLOBAL_OPTION_NAMES: readonly string[] = keyList<CorsDevProxyOption
   subscribeUpgrade: true,
   overlay: true,
   inspector: true,
+  recordings: true,
 })
 
 /** Keys `inspector` accepts as an object: `InspectorOptions`'s. */
 export const INSPECTOR_OPTION_NAMES: readonly string[] = keyList<InspectorOptions>({
   exchanges: true,
   bodyLimit: true,
+})
+
+/** Keys `recordings` accepts: `RecordingsOptions`'s. */
+export const RECORDINGS_OPTION_NAMES: readonly string[] = keyList<RecordingsOptions>({
+  dir: true,
+  mask: true,
+  maxFiles: true,
+  maxAnswers: true,
+  maxBodyBytes: true,
+  maxGap: true,
 })
 
 /** The hooks `on` accepts (http-proxy-middleware's names): `ProxyHooks`'s keys. */
@@ -122,7 +136,15 @@ export const HOOK_NAMES: readonly string[] = keyList<ProxyHooks>({
 })
 
 /** Which object a key was found in: the advice and the example fix depend on it. */
-export type OptionLevel = 'route' | 'global' | 'cors' | 'mock' | 'jsonp' | 'hooks' | 'inspector'
+export type OptionLevel =
+  | 'route'
+  | 'global'
+  | 'cors'
+  | 'mock'
+  | 'jsonp'
+  | 'hooks'
+  | 'inspector'
+  | 'recordings'
 
 /**
  * A correct example per level, for a key with neither advice nor a close match (wrapped in
@@ -136,6 +158,7 @@ const LEVEL_EXAMPLES: Readonly<Record<OptionLevel, string>> = {
   jsonp: "{ param: 'callback' }",
   hooks: "{ proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') }",
   inspector: '{ inspector: { exchanges: 500, bodyLimit: 65536 } }',
+  recordings: "{ recordings: { dir: 'cors-dev-proxy/recordings', maxFiles: 1000 } }",
 }
 
 /**
@@ -181,6 +204,7 @@ const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, strin
     throttle: '16384',
     faults: "{ 'GET /users/:id': { failRate: 0.5 } }",
     targets: "{ local: 'http://localhost:3000', staging: 'https://staging.example.com' }",
+    replay: "'fallback'",
   },
   global: {
     changeOrigin: 'true',
@@ -197,6 +221,7 @@ const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, strin
     on: "{ proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') }",
     overlay: 'true',
     inspector: '{ exchanges: 500 }',
+    recordings: "{ dir: 'cors-dev-proxy/recordings' }",
   },
   cors: {
     origin: "'http://localhost:5173'",
@@ -218,6 +243,14 @@ const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, strin
   },
   jsonp: { param: "'callback'" },
   inspector: { exchanges: '500', bodyLimit: '65536' },
+  recordings: {
+    dir: "'cors-dev-proxy/recordings'",
+    mask: "['x-tenant']",
+    maxFiles: '1000',
+    maxAnswers: '20',
+    maxBodyBytes: '1048576',
+    maxGap: '1000',
+  },
   hooks: {
     proxyReq: '(proxyReq, req, res) => {}',
     proxyRes: '(proxyRes, req, res) => {}',
@@ -258,6 +291,7 @@ const LEVEL_NOUNS: Readonly<Record<OptionLevel, string>> = {
   jsonp: 'a jsonp option',
   hooks: 'a hook cors-dev-proxy runs',
   inspector: 'an inspector option',
+  recordings: 'a recordings option',
 }
 
 /**
@@ -267,6 +301,8 @@ const LEVEL_NOUNS: Readonly<Record<OptionLevel, string>> = {
 function wrapForLevel(level: OptionLevel, option: string, example: string): string {
   if (level === 'hooks') return `{ on: ${example} }`
   if (level === 'inspector') return example.startsWith('{ inspector') ? example : `{ inspector: ${example} }`
+  if (level === 'recordings')
+    return example.startsWith('{ recordings') ? example : `{ recordings: ${example} }`
   return level === 'cors' || level === 'mock' || level === 'jsonp'
     ? nestedExample(option, level, example)
     : example
@@ -323,7 +359,8 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
         }
       : undefined
   }
-  if (level === 'mock' || level === 'jsonp' || level === 'inspector') return undefined
+  if (level === 'mock' || level === 'jsonp' || level === 'inspector' || level === 'recordings')
+    return undefined
   if (CORS_OPTION_NAMES.includes(key)) {
     return {
       problem: `is a CORS option: put it inside \`cors\``,

@@ -1,6 +1,7 @@
 import { routeOption } from '../config/option-path.js'
 import { joinTargetPath } from '../config/path-rewrite.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import type { Logger } from '../log/logger.js'
 import type { RequestNotes } from '../pipeline/request-notes.js'
 import type { FailureLog } from './failure-log.js'
@@ -19,7 +20,15 @@ export interface ForwardDeps {
   hops?: RequestNotes<string>
   /** Where the forwarder notes when the upstream's response head arrived (`performance.now()`), for the inspector. */
   heads?: RequestNotes<number>
+  /**
+   * Asked when the target could not be reached or timed out, before the 502/504 (a route with
+   * `record` or `replay: 'fallback'`, see recordings/): `true` when it answered (a replay).
+   */
+  fallback?: UpstreamFallback
 }
+
+/** See {@link ForwardDeps.fallback}. */
+export type UpstreamFallback = (req: ProxyRequest, res: ProxyResponse) => Promise<boolean>
 
 /**
  * What every step of one route's forwarding reads, built once per route by `createForwarder`:
@@ -33,6 +42,8 @@ export interface ForwardContext {
   readonly failures: FailureLog
   readonly hops: RequestNotes<string> | undefined
   readonly heads: RequestNotes<number> | undefined
+  /** See {@link ForwardDeps.fallback}; `undefined` on routes without `record` or `replay`. */
+  readonly fallback: UpstreamFallback | undefined
   /** What a developer would otherwise puzzle over, explained once per route. */
   readonly hints: ForwardHints
   /** The route's target as the logs name it (`targetLabel`). */
@@ -101,6 +112,7 @@ export function createForwardContext(route: ResolvedForwardRoute, deps: ForwardD
     failures: deps.failures,
     hops: deps.hops,
     heads: deps.heads,
+    fallback: deps.fallback,
     hints: createForwardHints(route, location, logger, (path) => probeTarget(pool, route, path)),
     label: targetLabel(route.target),
     routerName: routeOption(route.prefix, 'router'),

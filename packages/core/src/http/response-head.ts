@@ -370,3 +370,36 @@ export function paceBody(
   }
   res.once('close', () => clearTimeout(timer))
 }
+
+/**
+ * Hands each chunk the handler writes to `onChunk` (a copy), unchanged on its way out, whether
+ * or not the response ever ends: an event stream the client leaves is seen up to where it was.
+ * The recordings use it on routes with `record`; `onChunk` returns `false` to stop copying.
+ *
+ * @example
+ * tapChunks(res, (chunk) => { pieces.push([chunk, performance.now()]); return true })
+ */
+export function tapChunks(res: HookableResponse, onChunk: (chunk: Buffer) => boolean): void {
+  const { write, end } = res
+  let copying = true
+  const keep = (chunk: unknown, encoding: unknown): void => {
+    if (!copying) return
+    const buffer = toBuffer(chunk, encoding)
+    if (buffer === undefined || buffer.byteLength === 0) return
+    try {
+      // A copy: the caller may reuse its buffer once `write` returns.
+      copying = onChunk(Buffer.from(buffer))
+    } catch {
+      // A recorder's mistake must never stop the answer.
+      copying = false
+    }
+  }
+  res.write = function tappedChunkWrite(chunk: unknown, ...rest: unknown[]) {
+    keep(chunk, rest[0])
+    return write.call(res, chunk, ...rest)
+  }
+  res.end = function tappedChunkEnd(...args: unknown[]) {
+    if (typeof args[0] !== 'function') keep(args[0], args[1])
+    return end.apply(res, args)
+  }
+}

@@ -42,6 +42,8 @@ export interface ExchangeView {
   readonly bodiesTruncated: boolean
   readonly aborted: boolean
   readonly replayOf: number | undefined
+  /** The recording a route with `replay` answered from (its `X-Cors-Dev-Proxy-Replayed`), else `undefined`. */
+  readonly replayedFrom: string | undefined
 }
 
 /**
@@ -162,5 +164,7 @@ export function viewExchange(record: ExchangeRecord): ExchangeView {
     bodiesTruncated: record.bodiesTruncated,
     aborted: record.aborted,
     replayOf: record.replayOf,
+    // The header recordings/replay-answer.ts sets (a layer above this one, hence the name written out).
+    replayedFrom: getHeader(pairs(responseLines), 'x-cors-dev-proxy-replayed'),
   }
 }

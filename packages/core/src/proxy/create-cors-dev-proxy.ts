@@ -38,6 +38,7 @@ import { createRequestMatcher, type RequestMatcher, type RouteMatch } from '../p
 import { refuseConnect, refuseRequest } from '../pipeline/refuse-request.js'
 import type { RequestNotes } from '../pipeline/request-notes.js'
 import { createRouteGate, type GateVerdict, type RouteGate } from '../pipeline/route-gate.js'
+import { createRecordingStore } from '../recordings/recording-store.js'
 import { subscribeUpgradeOnFirstRequest } from './auto-upgrade.js'
 import {
   type BuiltRoutePipeline,
@@ -281,7 +282,8 @@ function buildRoutes(resolved: ResolvedCorsDevProxyOptions, logger: Logger, deps
 /**
  * The proxy of a configuration already resolved, reporting through `logger`: what
  * `createCorsDevProxy` and the adapters' set-up share. Nothing is validated here, so nothing
- * here throws a configuration error; the resolution's warnings are logged once.
+ * here throws a configuration error; the resolution's warnings are logged once. `root` is where
+ * a relative `recordings.dir` goes (the adapters pass the dev server's root).
  *
  * @example
  * const resolved = resolveOptions(routes, options)
@@ -292,6 +294,7 @@ export function buildCorsDevProxy(
   logger: Logger,
   recorder?: ExchangeRecorder,
   poolOptions?: UpstreamPoolOptions,
+  root: string = process.cwd(),
 ): EngineProxy {
   for (const warning of resolved.warnings) logger.warn(warning)
   const matchOf = createRequestMatcher(resolved.routes)
@@ -301,12 +304,19 @@ export function buildCorsDevProxy(
   // Each forwarded request's upstream URL, for the debug line and the inspector; only kept when
   // one of them reads it.
   const hops = recorder?.hops ?? (logger.level === 'debug' ? new WeakMap<object, string>() : undefined)
+  // The recordings folder, only when a route records or replays.
+  const recordings = resolved.routes.some(
+    (route) => route.kind === 'forward' && (route.record || route.replay),
+  )
+    ? createRecordingStore(resolved.recordings, logger, root)
+    : undefined
   const { pipelines, gates, controls } = buildRoutes(resolved, logger, {
     pool,
     logger,
     failures,
     hops,
     heads: recorder?.heads,
+    recordings,
   })
   const engine: Engine = { logger, matchOf, pipelines, gates, hops, recorder, unwired: new Set() }
 
@@ -351,7 +361,7 @@ export function buildCorsDevProxy(
       for (const socket of sockets) socket.destroy()
       sockets.clear()
       const mocks = [...pipelines.values()].flatMap((pipeline) => pipeline.mock ?? [])
-      await Promise.all([pool.close(), ...mocks.map((mock) => mock.backend.close())])
+      await Promise.all([pool.close(), ...mocks.map((mock) => mock.backend.close()), recordings?.flush()])
       failures.flush()
       logger.flush()
     },

@@ -9,6 +9,8 @@ import type { ForwardDeps } from '../forward/forward-context.js'
 import { createJsonpRouteStep } from '../jsonp/jsonp-route-step.js'
 import { createMockRouteStep, type MockRouteStep } from '../mock/mock-route-step.js'
 import { composeSteps, type RoutePipeline, type RouteStep } from '../pipeline/route-pipeline.js'
+import type { RecordingStore } from '../recordings/recording-store.js'
+import { createRouteRecordings } from '../recordings/route-recordings.js'
 
 /** A route's pipeline, with the mock step of a `mock` route kept for upgrades and `close()`. */
 export interface BuiltRoutePipeline {
@@ -20,14 +22,18 @@ export interface BuiltRoutePipeline {
   readonly mock: MockRouteStep | undefined
 }
 
-/** What the steps need from the proxy: the upstream pools, the logger, the failure log. */
-export type RoutePipelineDeps = ForwardDeps
+/** What the steps need from the proxy: the upstream pools, the logger, the failure log, the recordings folder. */
+export interface RoutePipelineDeps extends ForwardDeps {
+  /** The recordings folder, when a route has `record` or `replay`. */
+  readonly recordings?: RecordingStore | undefined
+}
 
 /**
  * Builds a route's pipeline once from its resolved options (nothing is validated here: the
  * configuration was resolved whole, earlier): the CORS step (with `cors`), the control step
- * (with `control`: its live state), the JSONP step (with `jsonp`), then the terminal step (with
- * `targets`, the forwarder of the target in use), wrapped with the CORS diagnostics when the route has no `cors`. The mock step goes in as described at
+ * (with `control`: its live state), the JSONP step (with `jsonp`), the recordings step (with
+ * `record` or `replay`), then the terminal step (with `targets`, the forwarder of the target in
+ * use), wrapped with the CORS diagnostics when the route has no `cors`. The mock step goes in as described at
  * the top of pipeline/route-pipeline.ts, and is also returned as `mock`.
  *
  * @example
@@ -46,7 +52,13 @@ export function createRoutePipeline(
   const jsonp = createJsonpRouteStep(route, deps.logger)
   if (jsonp !== undefined) steps.push(jsonp)
   const mock = route.kind === 'mock' ? createMockRouteStep(route, deps.logger.warn) : undefined
-  const terminal = mock?.step ?? forwarderOf(route as ResolvedForwardRoute, deps, control)
+  const recordings =
+    route.kind === 'forward' && deps.recordings !== undefined
+      ? createRouteRecordings(route, deps.recordings, deps.logger)
+      : undefined
+  if (recordings !== undefined) steps.push(recordings.step)
+  const forwardDeps = recordings === undefined ? deps : { ...deps, fallback: recordings.fallback }
+  const terminal = mock?.step ?? forwarderOf(route as ResolvedForwardRoute, forwardDeps, control)
   // Without `cors`, answers to cross-origin pages are checked as the browser will check them.
   steps.push(cors === undefined ? withCorsDiagnostics(terminal, route, deps.logger) : terminal)
   return { run: composeSteps(steps), mock }

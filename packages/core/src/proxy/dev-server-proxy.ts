@@ -56,6 +56,12 @@ export interface DevServerHost {
    * @default none: the hint names `serverFetch` only
    */
   readonly serverFetchAlternative?: ((path: string) => string) | undefined
+  /**
+   * The dev server's root (Vite's `config.root`, webpack's `context`): where a relative
+   * `recordings.dir` goes.
+   * @default the working directory
+   */
+  readonly root?: string | undefined
 }
 
 /** The proxy as a dev server mounts it. */
@@ -130,7 +136,7 @@ export function createDevServerProxy(
 ): DevServerProxy {
   const logger = createLogger(resolved.log, resolved.logger ?? host.sink ?? consoleLogSink)
   const recorder = resolved.inspector === undefined ? undefined : createExchangeRecorder(resolved.inspector)
-  const proxy = buildCorsDevProxy(resolved, logger, recorder)
+  const proxy = buildCorsDevProxy(resolved, logger, recorder, undefined, host.root)
   const { server } = host
   const upgrade = devServerUpgrade(proxy, host)
   let ownServer: EventEmitter | undefined = server

@@ -25,6 +25,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   client: [],
   inspector: ['http', 'config', 'log', 'browser', 'pipeline', 'client', 'control'],
   fetch: ['http', 'config'],
+  recordings: ['http', 'config', 'log', 'browser', 'pipeline', 'client', 'inspector'],
   proxy: [
     'http',
     'config',
@@ -39,6 +40,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'client',
     'inspector',
     'fetch',
+    'recordings',
   ],
   '.': [
     'http',
@@ -54,6 +56,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'client',
     'inspector',
     'fetch',
+    'recordings',
     'proxy',
   ],
 }

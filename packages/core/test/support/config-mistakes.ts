@@ -7,6 +7,7 @@ import {
   INSPECTOR_OPTION_NAMES,
   JSONP_OPTION_NAMES,
   MOCK_OPTION_NAMES,
+  RECORDINGS_OPTION_NAMES,
   ROUTE_OPTION_NAMES,
 } from '../../src/config/unknown-options.js'
 import { createCorsMiddleware } from '../../src/cors/cors-middleware.js'
@@ -92,6 +93,7 @@ const LEVEL_CONTEXTS: Readonly<Record<string, readonly Build[]>> = {
   jsonp: [(jsonp) => routeWith({ jsonp }), (jsonp) => shared({ jsonp }), standaloneJsonp],
   hooks: [(on) => routeWith({ on }), (on) => shared({ on })],
   inspector: [(inspector) => shared({ inspector })],
+  recordings: [(recordings) => shared({ recordings })],
 }
 
 const KNOWN_NAMES: Readonly<Record<string, readonly string[]>> = {
@@ -102,6 +104,7 @@ const KNOWN_NAMES: Readonly<Record<string, readonly string[]>> = {
   jsonp: JSONP_OPTION_NAMES,
   hooks: HOOK_NAMES,
   inspector: INSPECTOR_OPTION_NAMES,
+  recordings: RECORDINGS_OPTION_NAMES,
 }
 
 /**

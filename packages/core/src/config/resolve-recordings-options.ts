@@ -1,0 +1,103 @@
+import { RECORDINGS_DEFAULTS } from './defaults.js'
+import { CorsDevProxyError } from './errors.js'
+import { describeType, isPlainObject } from './option-path.js'
+import { assertKnownKeys, RECORDINGS_OPTION_NAMES } from './unknown-options.js'
+
+/** `RecordingsOptions` with every field filled in. */
+export interface ResolvedRecordingsOptions {
+  /** The folder as given: relative ones are resolved against the working directory, or the dev server's root. */
+  readonly dir: string
+  /** Whether secrets are masked at write time. */
+  readonly mask: boolean
+  /** Header and body field names masked besides the inspector's rules (lower-case). */
+  readonly maskNames: readonly string[]
+  readonly maxFiles: number
+  readonly maxAnswers: number
+  readonly maxBodyBytes: number
+  readonly maxGap: number
+}
+
+const EXAMPLE = "{ recordings: { dir: 'cors-dev-proxy/recordings', maxFiles: 1000 } }"
+
+function checkInteger(value: unknown, option: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined
+  if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value
+  throw new CorsDevProxyError(
+    'INVALID_OPTION',
+    option,
+    `must be a whole number from ${min} to ${max}, got ${describeType(value)}`,
+    EXAMPLE,
+  )
+}
+
+function checkMask(value: unknown, option: string): readonly string[] | boolean {
+  if (value === undefined) return true
+  if (typeof value === 'boolean') return value
+  if (Array.isArray(value) && value.every((name) => typeof name === 'string' && name !== '')) {
+    return Object.freeze(value.map((name: string) => name.toLowerCase()))
+  }
+  throw new CorsDevProxyError(
+    'INVALID_OPTION',
+    option,
+    `must be true, false or an array of header and field names, got ${describeType(value)}`,
+    "{ recordings: { mask: ['x-tenant'] } }",
+  )
+}
+
+/**
+ * Resolves `recordings` once.
+ *
+ * @example
+ * resolveRecordingsOptions({ maxFiles: 50 }, 'options.recordings').maxFiles // 50
+ */
+export function resolveRecordingsOptions(value: unknown, option: string): ResolvedRecordingsOptions {
+  const given: Record<string, unknown> = value === undefined ? {} : (value as Record<string, unknown>)
+  if (!isPlainObject(value) && value !== undefined) {
+    throw new CorsDevProxyError(
+      'INVALID_OPTION',
+      option,
+      `must be an object ({ dir, mask, maxFiles, maxAnswers, maxBodyBytes, maxGap }), got ${describeType(value)}`,
+      EXAMPLE,
+    )
+  }
+  assertKnownKeys(given, RECORDINGS_OPTION_NAMES, 'recordings', (key) => `${option}.${key}`)
+  const dir = given.dir ?? RECORDINGS_DEFAULTS.dir
+  if (typeof dir !== 'string' || dir.trim() === '' || dir.includes('\0')) {
+    throw new CorsDevProxyError(
+      'INVALID_OPTION',
+      `${option}.dir`,
+      `must be a folder path, got ${describeType(given.dir)}`,
+      EXAMPLE,
+    )
+  }
+  const mask = checkMask(given.mask, `${option}.mask`)
+  return Object.freeze({
+    dir,
+    mask: mask !== false,
+    maskNames: typeof mask === 'boolean' ? Object.freeze([]) : mask,
+    maxFiles: checkInteger(given.maxFiles, `${option}.maxFiles`, 1, 100_000) ?? RECORDINGS_DEFAULTS.maxFiles,
+    maxAnswers:
+      checkInteger(given.maxAnswers, `${option}.maxAnswers`, 1, 1000) ?? RECORDINGS_DEFAULTS.maxAnswers,
+    maxBodyBytes:
+      checkInteger(given.maxBodyBytes, `${option}.maxBodyBytes`, 0, 64 * 1024 * 1024) ??
+      RECORDINGS_DEFAULTS.maxBodyBytes,
+    maxGap: checkInteger(given.maxGap, `${option}.maxGap`, 0, 60_000) ?? RECORDINGS_DEFAULTS.maxGap,
+  })
+}
+
+/**
+ * A route's `replay`: `undefined` (off), `'fallback'` or `'only'`.
+ *
+ * @example
+ * checkReplay('only', "routes['/api'].replay") // 'only'
+ */
+export function checkReplay(value: unknown, option: string): 'fallback' | 'only' | undefined {
+  if (value === undefined || value === false) return undefined
+  if (value === 'fallback' || value === 'only') return value
+  throw new CorsDevProxyError(
+    'INVALID_OPTION',
+    option,
+    `must be 'fallback' (answer from the recordings when the target is down) or 'only' (never contact the target), got ${describeType(value)}`,
+    "{ '/api': { target: 'http://localhost:3000', replay: 'fallback' } }",
+  )
+}

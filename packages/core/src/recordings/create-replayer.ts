@@ -1,0 +1,110 @@
+import type { ResolvedForwardRoute } from '../config/resolved-route.js'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { sendText } from '../http/send-text.js'
+import type { Logger } from '../log/logger.js'
+import type { RouteStep } from '../pipeline/route-pipeline.js'
+import { markNotFromTarget, relativePath } from './record-tap.js'
+import { requestKey } from './recording-key.js'
+import type { RecordingStore } from './recording-store.js'
+import { replayAnswer } from './replay-answer.js'
+import { copyRequestBody } from './request-body-copy.js'
+
+/*
+ * Answers a route's requests from its recordings: the file of the request's key (method, path,
+ * query in any order, body as data), its answers in the order recorded, then the last one
+ * again. No recording: 504 under `replay: 'fallback'` (the target failed and nothing stands in
+ * for it), 404 under `replay: 'only'`, naming the closest recording and how to record one.
+ */
+
+/** A route's replayer. */
+export interface Replayer {
+  /** The step of `replay: 'only'`: every request answered from the recordings, the target never contacted. */
+  readonly step: RouteStep
+  /** Under `replay: 'fallback'`, once the target could not be reached or timed out: answers, never throws. */
+  fallback(req: ProxyRequest, res: ProxyResponse, path: string): Promise<void>
+}
+
+/**
+ * Creates the replayer of a route.
+ *
+ * @example
+ * const replayer = createReplayer(route, store, logger)
+ * steps.push(replayer.step) // replay: 'only'
+ */
+export function createReplayer(route: ResolvedForwardRoute, store: RecordingStore, logger: Logger): Replayer {
+  const served = new Map<string, number>()
+  const { prefix } = route
+
+  async function answer(req: ProxyRequest, res: ProxyResponse, path: string, mode: 'fallback' | 'only') {
+    markNotFromTarget(res)
+    const body = await copyRequestBody(req, store.options.maxBodyBytes)()
+    const method = req.method ?? 'GET'
+    const relative = relativePath(prefix, path)
+    const key = requestKey({ method, path: relative, body, contentType: req.headers['content-type'] })
+    const recording = await store.read(prefix, key)
+    if (res.destroyed || res.headersSent) return
+    const file = store.describe(prefix, key)
+    if (recording === undefined || recording.answers.length === 0) {
+      await answerNoMatch(req, res, relative, mode)
+      return
+    }
+    const index = served.get(key.fileName) ?? 0
+    served.set(key.fileName, index + 1)
+    const recorded = recording.answers[Math.min(index, recording.answers.length - 1)]
+    if (recorded === undefined) return
+    logger.debug(
+      `replayed ${method} ${req.url} from ${file} (answer ${Math.min(index, recording.answers.length - 1) + 1} of ${recording.answers.length})`,
+    )
+    replayAnswer(res, recorded, file, store.options.maxGap)
+  }
+
+  async function answerNoMatch(
+    req: ProxyRequest,
+    res: ProxyResponse,
+    relative: string,
+    mode: 'fallback' | 'only',
+  ) {
+    const method = req.method ?? 'GET'
+    const closest = await store.closest(prefix, method, relative)
+    const status = mode === 'fallback' ? 504 : 404
+    const why =
+      mode === 'fallback'
+        ? `the target of route '${prefix}' did not answer and no recording matches ${method} ${req.url}`
+        : `no recording matches ${method} ${req.url} (route '${prefix}' has replay: 'only')`
+    const near =
+      closest === undefined ? 'There is no recording for this route yet.' : `Closest recording: ${closest}.`
+    logger.limited('warn', `replay ${prefix} no match`, () => `${status} ${method} ${req.url}: ${why}`)
+    if (res.destroyed || res.headersSent) return
+    sendText(
+      res,
+      status,
+      'text/plain; charset=utf-8',
+      `cors-dev-proxy: ${why}. ${near} To record it, set record: true on route '${prefix}' with its target up and make the call once, or import a HAR: cors-dev-proxy import-har file.har --route ${prefix}\n`,
+    )
+  }
+
+  const fail = (res: ProxyResponse, error: unknown): void => {
+    logger.limited(
+      'error',
+      `replay ${prefix}`,
+      () => `replay failed on route '${prefix}': ${error instanceof Error ? error.message : String(error)}`,
+    )
+    if (!res.headersSent) sendText(res, 500, 'text/plain; charset=utf-8', 'cors-dev-proxy: replay failed\n')
+    else res.end()
+  }
+
+  return {
+    step: function replayOnlyStep(req, res, _next, path) {
+      answer(req, res, path, 'only').catch((error: unknown) => fail(res, error))
+    },
+    async fallback(req, res, path) {
+      logger.limited(
+        'warn',
+        `replay ${prefix} fallback`,
+        () =>
+          `route '${prefix}': the target is unreachable; answering from the recordings (replay: 'fallback')`,
+      )
+      await answer(req, res, path, 'fallback').catch((error: unknown) => fail(res, error))
+    },
+  }
+}

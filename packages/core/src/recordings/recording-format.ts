@@ -1,0 +1,162 @@
+/*
+ * The recording file: one per distinct request (see recording-key.ts), holding its answers in
+ * the order they were recorded. Written with a fixed key order and sorted headers so a diff
+ * shows what changed and nothing else; bodies as text, as JSON data, or as base64 when they are
+ * not UTF-8 text or are encoded (gzip).
+ */
+
+/** The version of the file format, written first in each file. */
+export const RECORDING_FORMAT = 1
+
+/** A request as its recording file names it (secrets already masked). */
+export interface RecordedRequest {
+  readonly method: string
+  /** The path relative to the route's prefix, with the query as it came (secret values masked). */
+  readonly path: string
+  /** What the match compares the body on (see `requestKey`); `undefined`: no body. */
+  readonly body: string | undefined
+}
+
+/** A body as stored: text, JSON data, or base64 bytes. */
+export type RecordedBody =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'json'; readonly json: unknown }
+  | { readonly kind: 'base64'; readonly base64: string }
+
+/** One piece of an event stream, with the milliseconds since the previous piece. */
+export interface RecordedChunk {
+  readonly after: number
+  readonly text: string
+}
+
+/** One answer to the request. */
+export interface RecordedAnswer {
+  readonly status: number
+  /** Lower-case names, sorted by name (stable order), values masked. */
+  readonly headers: readonly (readonly [string, string])[]
+  /** The body; `undefined` for an event stream (see `chunks`) or no body. */
+  readonly body: RecordedBody | undefined
+  /** An event stream's pieces in order, with their gaps; `undefined` for other answers. */
+  readonly chunks: readonly RecordedChunk[] | undefined
+  /** ISO time of the recording (or the HAR entry's `startedDateTime`). */
+  readonly recordedAt: string
+}
+
+/** A whole recording file. */
+export interface RecordingFile {
+  readonly request: RecordedRequest
+  readonly answers: readonly RecordedAnswer[]
+}
+
+function bodyJson(body: RecordedBody): Record<string, unknown> {
+  if (body.kind === 'text') return { text: body.text }
+  if (body.kind === 'json') return { json: body.json }
+  return { base64: body.base64 }
+}
+
+/** Object keys sorted at every depth, for JSON data written into a file (stable diffs). */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys)
+  if (value === null || typeof value !== 'object') return value
+  const out: Record<string, unknown> = {}
+  for (const name of Object.keys(value).sort()) out[name] = sortKeys((value as Record<string, unknown>)[name])
+  return out
+}
+
+/**
+ * A recording as the text of its file: keys in a fixed order, headers sorted, two-space indent,
+ * a final newline.
+ *
+ * @example
+ * await writeFile(file, serializeRecording({ request, answers: [answer] }))
+ */
+export function serializeRecording(file: RecordingFile): string {
+  const answers = file.answers.map((answer) => ({
+    status: answer.status,
+    headers: Object.fromEntries(
+      [...answer.headers]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([name, value]) => [name, value]),
+    ),
+    ...(answer.body === undefined ? {} : { body: bodyJson(answer.body) }),
+    ...(answer.chunks === undefined
+      ? {}
+      : { chunks: answer.chunks.map(({ after, text }) => ({ after, text })) }),
+    recordedAt: answer.recordedAt,
+  }))
+  const request = {
+    method: file.request.method,
+    path: file.request.path,
+    ...(file.request.body === undefined ? {} : { body: file.request.body }),
+  }
+  return `${JSON.stringify(sortKeysOfData({ version: RECORDING_FORMAT, request, answers }), null, 2)}\n`
+}
+
+/** Sorts the keys of JSON bodies only; the file's own keys keep the order written above. */
+function sortKeysOfData<T extends { answers: { body?: Record<string, unknown> }[] }>(file: T): T {
+  for (const answer of file.answers) {
+    if (answer.body !== undefined && 'json' in answer.body) answer.body = { json: sortKeys(answer.body.json) }
+  }
+  return file
+}
+
+function parseBody(value: unknown): RecordedBody | undefined {
+  if (value === null || typeof value !== 'object') return undefined
+  const body = value as Record<string, unknown>
+  if (typeof body.text === 'string') return { kind: 'text', text: body.text }
+  if (typeof body.base64 === 'string') return { kind: 'base64', base64: body.base64 }
+  if ('json' in body) return { kind: 'json', json: body.json }
+  return undefined
+}
+
+function parseAnswer(value: unknown): RecordedAnswer | undefined {
+  if (value === null || typeof value !== 'object') return undefined
+  const answer = value as Record<string, unknown>
+  if (typeof answer.status !== 'number' || answer.status < 100 || answer.status > 599) return undefined
+  const headers: [string, string][] = []
+  if (answer.headers !== null && typeof answer.headers === 'object') {
+    for (const [name, inner] of Object.entries(answer.headers)) {
+      if (typeof inner === 'string') headers.push([name.toLowerCase(), inner])
+    }
+  }
+  const chunks = Array.isArray(answer.chunks)
+    ? answer.chunks.flatMap((chunk: unknown) => {
+        const { after, text } = (chunk ?? {}) as Record<string, unknown>
+        return typeof text === 'string'
+          ? [{ after: typeof after === 'number' && after > 0 ? after : 0, text }]
+          : []
+      })
+    : undefined
+  return {
+    status: answer.status,
+    headers,
+    body: parseBody(answer.body),
+    chunks,
+    recordedAt: typeof answer.recordedAt === 'string' ? answer.recordedAt : '',
+  }
+}
+
+/**
+ * A recording file's text read back; `undefined` when it is not one (a file edited into
+ * something else is skipped, never thrown at request time).
+ *
+ * @example
+ * const recording = parseRecording(await readFile(file, 'utf8'))
+ */
+export function parseRecording(text: string): RecordingFile | undefined {
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  if (data === null || typeof data !== 'object') return undefined
+  const { request, answers } = data as Record<string, unknown>
+  if (request === null || typeof request !== 'object' || !Array.isArray(answers)) return undefined
+  const { method, path, body } = request as Record<string, unknown>
+  if (typeof method !== 'string' || typeof path !== 'string') return undefined
+  return {
+    request: { method, path, body: typeof body === 'string' ? body : undefined },
+    answers: answers.flatMap((answer) => parseAnswer(answer) ?? []),
+  }
+}

@@ -1,0 +1,179 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { join, relative, resolve, sep } from 'node:path'
+import type { ResolvedRecordingsOptions } from '../config/resolve-recordings-options.js'
+import type { Logger } from '../log/logger.js'
+import { updateFileAtomically } from './atomic-file.js'
+import {
+  parseRecording,
+  type RecordedAnswer,
+  type RecordingFile,
+  serializeRecording,
+} from './recording-format.js'
+import { type RequestKey, routeFolderOf } from './recording-key.js'
+
+/** The recordings folder of one proxy: where answers are appended and read back. */
+export interface RecordingStore {
+  readonly options: ResolvedRecordingsOptions
+  /**
+   * Appends an answer to its request's file (made when new), atomically; never rejects. A new
+   * file beyond `maxFiles` is not made, and the log says recording stopped.
+   */
+  append(prefix: string, key: RequestKey, method: string, answer: RecordedAnswer): void
+  /** A request's recording, `undefined` when there is none (or the file is not one). */
+  read(prefix: string, key: RequestKey): Promise<RecordingFile | undefined>
+  /** The file of the recording closest to a request (same method and path first), relative to the folder. */
+  closest(prefix: string, method: string, path: string): Promise<string | undefined>
+  /** The file of `key`, relative to the working directory (for messages). */
+  describe(prefix: string, key: RequestKey): string
+  /** Makes `flush` wait for `work` too (what leads to an append). */
+  track(work: Promise<unknown>): void
+  /** Resolves when every append begun so far is on disk. */
+  flush(): Promise<void>
+}
+
+/** The route's folder; throws if a name would leave the recordings folder (it cannot: names are slugs). */
+function inside(root: string, ...parts: string[]): string {
+  const path = resolve(root, ...parts)
+  if (!path.startsWith(root + sep)) throw new Error(`recording path outside ${root}: ${path}`)
+  return path
+}
+
+/** The files already in the folder (`<route folder>/<name>`), read once when the first append comes. */
+async function listFiles(dir: string): Promise<Set<string>> {
+  const folders = await readdir(dir, { withFileTypes: true }).catch(() => [])
+  const files = new Set<string>()
+  for (const folder of folders) {
+    if (!folder.isDirectory()) continue
+    const names = await readdir(join(dir, folder.name)).catch(() => [])
+    for (const name of names) if (name.endsWith('.json')) files.add(`${folder.name}/${name}`)
+  }
+  return files
+}
+
+/**
+ * The recordings folder of one proxy. Appends run one after the other per file within a process,
+ * and under a file lock across processes (see atomic-file.ts).
+ *
+ * @example
+ * const store = createRecordingStore(resolved.recordings, logger, process.cwd())
+ * store.append('/api', requestKey(request), 'GET', answer)
+ * await store.flush()
+ */
+export function createRecordingStore(
+  options: ResolvedRecordingsOptions,
+  logger: Logger,
+  base: string,
+): RecordingStore {
+  // `base`: the working directory, or the dev server's root, for a relative `recordings.dir`.
+  const root = resolve(base, options.dir)
+  const pending = new Set<Promise<void>>()
+  let known: Promise<Set<string>> | undefined
+  let stopped = false
+  const chains = new Map<string, Promise<void>>()
+
+  async function appendNow(prefix: string, key: RequestKey, method: string, answer: RecordedAnswer) {
+    const file = inside(root, routeFolderOf(prefix), key.fileName)
+    known ??= listFiles(root)
+    const files = await known
+    const name = `${routeFolderOf(prefix)}/${key.fileName}`
+    // A new file takes its place in the bound before any lock or disk access (appends in flight
+    // together stay within it); at the bound, a request with no file yet is refused right here.
+    const isNew = !files.has(name)
+    if (isNew && files.size >= options.maxFiles) {
+      stopRecording()
+      return
+    }
+    files.add(name)
+    const written = await updateFileAtomically(file, (current) => {
+      const existing = current === undefined ? undefined : parseRecording(current)
+      const answers = [...(existing?.answers ?? []), answer].slice(-options.maxAnswers)
+      return serializeRecording({
+        request: existing?.request ?? { method, path: key.path, body: key.body },
+        answers,
+      })
+    }).catch((error: unknown) => {
+      if (isNew) files.delete(name)
+      throw error
+    })
+    if (!written) {
+      if (isNew) files.delete(name)
+      logger.limited(
+        'warn',
+        `recording lock ${prefix}`,
+        () => `recording not written: ${file} stayed locked for 5 s`,
+      )
+    }
+  }
+
+  function stopRecording(): void {
+    if (stopped) return
+    stopped = true
+    logger.warn(
+      `recording stopped: ${relative(base, root) || '.'} holds ${options.maxFiles} files (recordings.maxFiles); new requests are not recorded, answers to recorded ones still are`,
+    )
+  }
+
+  return {
+    options,
+    append(prefix, key, method, answer) {
+      // One file's appends run in the order they came (the replay order); other files' in parallel.
+      const chainKey = `${prefix}\n${key.fileName}`
+      const previous = chains.get(chainKey) ?? Promise.resolve()
+      const done = previous
+        .then(() => appendNow(prefix, key, method, answer))
+        .catch((error: unknown) => {
+          logger.limited('error', `recording ${prefix}`, () => {
+            const message = error instanceof Error ? error.message : String(error)
+            return `recording not written for route '${prefix}': ${message}`
+          })
+        })
+      chains.set(chainKey, done)
+      pending.add(done)
+      void done.finally(() => {
+        pending.delete(done)
+        if (chains.get(chainKey) === done) chains.delete(chainKey)
+      })
+    },
+    track(work) {
+      const done = work.then(
+        () => undefined,
+        () => undefined,
+      )
+      pending.add(done)
+      void done.finally(() => pending.delete(done))
+    },
+    async read(prefix, key) {
+      const file = inside(root, routeFolderOf(prefix), key.fileName)
+      const text = await readFile(file, 'utf8').catch(() => undefined)
+      return text === undefined ? undefined : parseRecording(text)
+    },
+    async closest(prefix, method, path) {
+      const folder = inside(root, routeFolderOf(prefix))
+      const names = (await readdir(folder).catch(() => [] as string[])).filter((name) =>
+        name.endsWith('.json'),
+      )
+      let best: [string, number] | undefined
+      for (const name of names) {
+        const recording = parseRecording(await readFile(join(folder, name), 'utf8').catch(() => ''))
+        if (recording === undefined) continue
+        const score = similarity(recording.request.method, recording.request.path, method, path)
+        if (best === undefined || score > best[1]) best = [name, score]
+      }
+      return best === undefined ? undefined : relative(base, join(folder, best[0]))
+    },
+    describe(prefix, key) {
+      return relative(base, inside(root, routeFolderOf(prefix), key.fileName))
+    },
+    async flush() {
+      while (pending.size > 0) await Promise.all(pending)
+    },
+  }
+}
+
+/** How alike two requests are: the same method counts most, then the length of the path in common. */
+function similarity(methodA: string, pathA: string, methodB: string, pathB: string): number {
+  let common = 0
+  const max = Math.min(pathA.length, pathB.length)
+  while (common < max && pathA[common] === pathB[common]) common++
+  return (methodA === methodB ? 10_000 : 0) + common - Math.abs(pathA.length - pathB.length) / 1000
+}

@@ -1,0 +1,60 @@
+import type { ResolvedForwardRoute } from '../config/resolved-route.js'
+import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import type { Logger } from '../log/logger.js'
+import type { RouteStep } from '../pipeline/route-pipeline.js'
+import { createReplayer } from './create-replayer.js'
+import { createRecordTap, markNotFromTarget } from './record-tap.js'
+import type { RecordingStore } from './recording-store.js'
+import { copyRequestBody } from './request-body-copy.js'
+
+/*
+ * What `record` and `replay` add to a route's pipeline, and only to a route that sets one: a
+ * step before the terminal one (the record tap and the body copy the fallback matches on, or
+ * the whole answer under `replay: 'only'`), and the forwarder's fallback when the target fails.
+ */
+
+/** The matched path of a request, kept by the step for the fallback (the forwarder only has `req.url`). */
+const MATCHED_PATH = Symbol('cors-dev-proxy.matched-path')
+type Carrier = { [MATCHED_PATH]?: string }
+
+/** A route's recordings, as the pipeline uses them. */
+export interface RouteRecordings {
+  /** The step that goes right before the forwarder. */
+  readonly step: RouteStep
+  /** Replaces the 502/504 of a target that failed: a replay, or (record only) a mark that keeps it out of the files. */
+  readonly fallback: ((req: ProxyRequest, res: ProxyResponse) => Promise<boolean>) | undefined
+}
+
+/**
+ * A route's recordings step and fallback; `undefined` for a route with neither `record` nor
+ * `replay`, which gets nothing at all.
+ *
+ * @example
+ * const recordings = createRouteRecordings(route, store, logger)
+ * if (recordings) steps.push(recordings.step)
+ */
+export function createRouteRecordings(
+  route: ResolvedForwardRoute,
+  store: RecordingStore,
+  logger: Logger,
+): RouteRecordings | undefined {
+  if (!route.record && route.replay === undefined) return undefined
+  const replayer = route.replay === undefined ? undefined : createReplayer(route, store, logger)
+  if (route.replay === 'only' && replayer !== undefined) return { step: replayer.step, fallback: undefined }
+  const tap = route.record ? createRecordTap(route, store, logger) : undefined
+  const { maxBodyBytes } = store.options
+  return {
+    step: function recordingsStep(req, res, next, path) {
+      ;(req as Carrier)[MATCHED_PATH] = path
+      if (tap !== undefined) tap.begin(req, res, path)
+      else copyRequestBody(req, maxBodyBytes)
+      next()
+    },
+    async fallback(req, res) {
+      markNotFromTarget(res)
+      if (replayer === undefined) return false
+      await replayer.fallback(req, res, (req as Carrier)[MATCHED_PATH] ?? req.url ?? '/')
+      return true
+    },
+  }
+}
