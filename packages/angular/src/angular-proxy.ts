@@ -5,7 +5,9 @@ import { createDevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapt
 import { createDevServerRelay } from './dev-server-relay.js'
 import { dropViteCorsHeaders } from './vite-cors-headers.js'
 import {
+  type EntryHost,
   type ServingProxy,
+  takeServerUpgrades,
   type WebpackDevServerFields,
   webpackDevServerFields,
 } from './webpack-dev-server-fields.js'
@@ -26,7 +28,10 @@ export interface AngularProxyEntry extends WebpackDevServerFields {
   ws: boolean
   /** Called by Vite once per entry, with the entry's http-proxy instance: ours replaces its `web` and `ws`. */
   configure: (proxy: ViteProxyServer, options: unknown) => void
-  /** Called by Vite before `proxy.web`: the proxy answers here, or hands the request on (a string). */
+  /**
+   * Called by Vite before `proxy.web`, and by webpack-dev-server 5 before its proxy: the proxy
+   * answers here, or hands the request on (a string).
+   */
   bypass: (req: IncomingMessage, res: ServerResponse | undefined) => Promise<string | undefined> | undefined
 }
 
@@ -52,7 +57,8 @@ function entryKey(prefix: string): string {
 }
 
 /**
- * The proxy for `ng serve` (Angular CLI 21 and 22, the `application` builder), from the file
+ * The proxy for `ng serve` (Angular CLI 21 and 22, the `application` builder and the webpack
+ * `browser` builder), from the file
  * `angular.json`'s `proxyConfig` names. Routes and options are those of `createCorsDevProxy`;
  * every configuration mistake throws here, when `ng serve` loads the file, with the option's name.
  *
@@ -61,7 +67,8 @@ function entryKey(prefix: string): string {
  * `router`, `mock`, `cors`, JSONP, redirect and cookie rewriting, 502 explanations) is the
  * core's, over one proxy shared by the entries, and the routes line is printed once. The same
  * entries work under the webpack `browser` builder, whose webpack-dev-server hands them to
- * http-proxy-middleware 4 (see `webpackDevServerFields`).
+ * http-proxy-middleware 4 (version 6, Angular 22) or calls `bypass` (version 5, Angular 21; see
+ * `webpackDevServerFields`).
  *
  * @example
  * // proxy.conf.mjs, named by angular.json: "serve": { "options": { "proxyConfig": "proxy.conf.mjs" } }
@@ -75,6 +82,7 @@ export function angularProxy(
   const resolved = resolveOptions(routes, options)
   // One proxy per `ng serve` server: a server Angular starts again gets a new one.
   let current: ServingProxy | undefined
+  const host: EntryHost = { kind: undefined }
 
   function serving(): ServingProxy {
     if (current !== undefined) return current
@@ -90,6 +98,7 @@ export function angularProxy(
   }
 
   function configure(viteProxy: ViteProxyServer): void {
+    host.kind = 'vite'
     const { relay } = serving()
     // `bypass` has answered (or handed the request on) before Vite calls `web`.
     viteProxy.web = () => undefined
@@ -102,14 +111,21 @@ export function angularProxy(
     req: IncomingMessage,
     res: ServerResponse | undefined,
   ): Promise<string | undefined> | undefined {
-    const { proxy, relay } = serving()
+    const current = serving()
+    const { proxy, relay } = current
     relay.learn(req.socket)
     // Vite calls `bypass` without a response before an upgrade, then `ws`.
     if (res === undefined) return undefined
+    const webpackDevServer5 = host.kind === undefined
+    if (webpackDevServer5) takeServerUpgrades(req, current)
     dropViteCorsHeaders(res)
     return new Promise((resolve, reject) => {
-      // Answered: Vite then calls `web`, which does nothing.
-      const answered = () => resolve(undefined)
+      // Answered: Vite then calls `web`, which does nothing. webpack-dev-server 5 would call its
+      // own proxy, or the next middleware on an answer already sent: it is left waiting, and
+      // the promise goes with the request.
+      const answered = () => {
+        if (!webpackDevServer5) resolve(undefined)
+      }
       res.once('close', answered)
       proxy.middleware(req, res, (error) => {
         res.off('close', answered)
@@ -120,7 +136,7 @@ export function angularProxy(
     })
   }
 
-  const webpack = webpackDevServerFields(serving)
+  const webpack = webpackDevServerFields(serving, host)
   const config: AngularProxyConfig = {}
   const prefixes = resolved.routes.map((route) => route.prefix)
   if (resolved.overlay || resolved.inspector !== undefined) prefixes.unshift(INSPECTOR_PATH)
