@@ -47,6 +47,12 @@ function isViteSocket(req: IncomingMessage): boolean {
   return protocol === 'vite-hmr' || protocol === 'vite-ping'
 }
 
+/** A failure nobody else will answer (under webpack-dev-server 5): 500 with the cause. */
+function answerFailure(res: ServerResponse, error: unknown): void {
+  if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+  res.end(`cors-dev-proxy could not answer: ${String(error)}\n`)
+}
+
 /**
  * Vite matches a key starting with `^` as a RegExp on the URL, any other key as a string
  * prefix (`/api` would take `/api2`): each route's key takes its prefix on a segment boundary.
@@ -131,6 +137,8 @@ export function angularProxy(
         res.off('close', answered)
         // A string makes Vite hand the request on to `ng serve`'s own middlewares (a `pathFilter`).
         if (error === undefined || error === null) resolve(req.url ?? '/')
+        // webpack-dev-server 5 does not catch a rejected `bypass`: the dev server would go down.
+        else if (webpackDevServer5) answerFailure(res, error)
         else reject(error)
       })
     })
