@@ -2,7 +2,9 @@
 // Astro, React Router, Vite middleware mode, Rsbuild, Rspack, Bun, Deno, Hono on Node) is installed into a temporary folder
 // from the lockfile here and our packed tarballs, started on Node 24 as its users start it, and
 // driven in headless Chromium through the checks of lib/checks.mjs. One result line per app;
-// exit code 1 when any check failed.
+// exit code 1 when any check failed. An app with `set` in its app.mjs runs on an older dependency
+// set (sets/<set>/), installed into a folder of its own only when such an app runs; one with
+// `base` runs the files of that app's folder with its own over them.
 //
 //   node test/frameworks/run-frameworks.mjs [app-folder ...]   (all apps when none is named)
 //
@@ -16,7 +18,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium-launch.mjs'
 import { freePort, startBackend } from './lib/backend.mjs'
 import { CHECKS } from './lib/checks.mjs'
 import { reachableFrom } from './lib/dependency-tree.mjs'
-import { installApps, packPackages } from './lib/install.mjs'
+import { composeApp, installApps, packPackages } from './lib/install.mjs'
 import { startApp, startUntil } from './lib/start-app.mjs'
 
 const suite = dirname(fileURLToPath(import.meta.url))
@@ -49,15 +51,30 @@ const env = {
   NO_UPDATE_NOTIFIER: '1',
 }
 
-console.log(`${TAG} packing our packages and installing ${appNames.length} apps into ${folder}`)
+// Read from the sources before installing: an app's `set` decides which install it needs.
+const apps = new Map()
+for (const name of appNames)
+  apps.set(name, (await import(pathToFileURL(join(suite, 'apps', name, 'app.mjs')).href)).default)
+/** Dependency set ('' for the suite's own) → its install folder; each set installed once. */
+const installs = new Map()
+for (const app of apps.values()) {
+  const set = app.set ?? ''
+  if (!installs.has(set))
+    installs.set(set, set === '' ? folder : mkdtempSync(join(tmpdir(), `cdp-frameworks-${set}-`)))
+}
+
+console.log(
+  `${TAG} packing our packages and installing ${appNames.length} apps into ${[...installs.values()].join(', ')}`,
+)
 const tarballs = await packPackages(root, join(folder, 'tarballs'))
-await installApps({ suite, folder, tarballs, env })
+for (const [set, into] of installs)
+  await installApps({ suite, folder: into, tarballs, env, set: set || undefined })
 console.log(`${TAG} installed in ${Math.round((Date.now() - started) / 1000)} s`)
 
 // Installing our adapters into an Rsbuild or Rspack project brings none of these with them.
 const FOREIGN = ['webpack-dev-server', 'webpack', 'express']
 const results = []
-for (const name of ['@cors-dev-proxy/webpack', '@cors-dev-proxy/rsbuild']) {
+for (const name of installs.has('') ? ['@cors-dev-proxy/webpack', '@cors-dev-proxy/rsbuild'] : []) {
   const brought = FOREIGN.filter((foreign) => reachableFrom(folder, name).has(foreign))
   const summary =
     brought.length === 0
@@ -72,8 +89,10 @@ const backend = await startBackend(core)
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] })
 
 for (const name of appNames) {
-  const app = (await import(pathToFileURL(join(folder, 'apps', name, 'app.mjs')).href)).default
-  const appDir = join(folder, 'apps', name)
+  const app = apps.get(name)
+  const installed = installs.get(app.set ?? '')
+  const appDir = join(installed, 'apps', name)
+  if (app.base) composeApp({ suite, appDir, name, base: app.base })
   const appStarted = Date.now()
   const lines = []
   let running
@@ -81,7 +100,7 @@ for (const name of appNames) {
   let notApplicable = 0
   const context = await browser.newContext()
   try {
-    const bin = join(folder, 'node_modules/.bin')
+    const bin = join(installed, 'node_modules/.bin')
     const appEnv = (port) => ({
       ...env,
       PORT: String(port),
@@ -133,6 +152,7 @@ for (const name of appNames) {
 
 await browser.close()
 await backend.close()
+for (const into of installs.values()) rmSync(into, { recursive: true, force: true })
 rmSync(folder, { recursive: true, force: true })
 console.log(`\n${TAG} results (${Math.round((Date.now() - started) / 1000)} s):`)
 for (const { summary } of results) console.log(summary)

@@ -5,7 +5,9 @@ import { createDevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapt
 import { createDevServerRelay } from './dev-server-relay.js'
 import { dropViteCorsHeaders } from './vite-cors-headers.js'
 import {
+  type EntryHost,
   type ServingProxy,
+  takeServerUpgrades,
   type WebpackDevServerFields,
   webpackDevServerFields,
 } from './webpack-dev-server-fields.js'
@@ -26,7 +28,10 @@ export interface AngularProxyEntry extends WebpackDevServerFields {
   ws: boolean
   /** Called by Vite once per entry, with the entry's http-proxy instance: ours replaces its `web` and `ws`. */
   configure: (proxy: ViteProxyServer, options: unknown) => void
-  /** Called by Vite before `proxy.web`: the proxy answers here, or hands the request on (a string). */
+  /**
+   * Called by Vite before `proxy.web`, and by webpack-dev-server 5 before its proxy: the proxy
+   * answers here, or hands the request on (a string).
+   */
   bypass: (req: IncomingMessage, res: ServerResponse | undefined) => Promise<string | undefined> | undefined
 }
 
@@ -42,6 +47,12 @@ function isViteSocket(req: IncomingMessage): boolean {
   return protocol === 'vite-hmr' || protocol === 'vite-ping'
 }
 
+/** A failure nobody else will answer (under webpack-dev-server 5): 500 with the cause. */
+function answerFailure(res: ServerResponse, error: unknown): void {
+  if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+  res.end(`cors-dev-proxy could not answer: ${String(error)}\n`)
+}
+
 /**
  * Vite matches a key starting with `^` as a RegExp on the URL, any other key as a string
  * prefix (`/api` would take `/api2`): each route's key takes its prefix on a segment boundary.
@@ -52,7 +63,8 @@ function entryKey(prefix: string): string {
 }
 
 /**
- * The proxy for `ng serve` (Angular CLI 21 and 22, the `application` builder), from the file
+ * The proxy for `ng serve` (Angular CLI 21 and 22, the `application` builder and the webpack
+ * `browser` builder), from the file
  * `angular.json`'s `proxyConfig` names. Routes and options are those of `createCorsDevProxy`;
  * every configuration mistake throws here, when `ng serve` loads the file, with the option's name.
  *
@@ -61,7 +73,8 @@ function entryKey(prefix: string): string {
  * `router`, `mock`, `cors`, JSONP, redirect and cookie rewriting, 502 explanations) is the
  * core's, over one proxy shared by the entries, and the routes line is printed once. The same
  * entries work under the webpack `browser` builder, whose webpack-dev-server hands them to
- * http-proxy-middleware 4 (see `webpackDevServerFields`).
+ * http-proxy-middleware 4 (version 6, Angular 22) or calls `bypass` (version 5, Angular 21; see
+ * `webpackDevServerFields`).
  *
  * @example
  * // proxy.conf.mjs, named by angular.json: "serve": { "options": { "proxyConfig": "proxy.conf.mjs" } }
@@ -75,6 +88,7 @@ export function angularProxy(
   const resolved = resolveOptions(routes, options)
   // One proxy per `ng serve` server: a server Angular starts again gets a new one.
   let current: ServingProxy | undefined
+  const host: EntryHost = { kind: undefined }
 
   function serving(): ServingProxy {
     if (current !== undefined) return current
@@ -90,6 +104,7 @@ export function angularProxy(
   }
 
   function configure(viteProxy: ViteProxyServer): void {
+    host.kind = 'vite'
     const { relay } = serving()
     // `bypass` has answered (or handed the request on) before Vite calls `web`.
     viteProxy.web = () => undefined
@@ -102,25 +117,34 @@ export function angularProxy(
     req: IncomingMessage,
     res: ServerResponse | undefined,
   ): Promise<string | undefined> | undefined {
-    const { proxy, relay } = serving()
+    const current = serving()
+    const { proxy, relay } = current
     relay.learn(req.socket)
     // Vite calls `bypass` without a response before an upgrade, then `ws`.
     if (res === undefined) return undefined
+    const webpackDevServer5 = host.kind === undefined
+    if (webpackDevServer5) takeServerUpgrades(req, current)
     dropViteCorsHeaders(res)
     return new Promise((resolve, reject) => {
-      // Answered: Vite then calls `web`, which does nothing.
-      const answered = () => resolve(undefined)
+      // Answered: Vite then calls `web`, which does nothing. webpack-dev-server 5 would call its
+      // own proxy, or the next middleware on an answer already sent: it is left waiting, and
+      // the promise goes with the request.
+      const answered = () => {
+        if (!webpackDevServer5) resolve(undefined)
+      }
       res.once('close', answered)
       proxy.middleware(req, res, (error) => {
         res.off('close', answered)
         // A string makes Vite hand the request on to `ng serve`'s own middlewares (a `pathFilter`).
         if (error === undefined || error === null) resolve(req.url ?? '/')
+        // webpack-dev-server 5 does not catch a rejected `bypass`: the dev server would go down.
+        else if (webpackDevServer5) answerFailure(res, error)
         else reject(error)
       })
     })
   }
 
-  const webpack = webpackDevServerFields(serving)
+  const webpack = webpackDevServerFields(serving, host)
   const config: AngularProxyConfig = {}
   const prefixes = resolved.routes.map((route) => route.prefix)
   if (resolved.overlay || resolved.inspector !== undefined) prefixes.unshift(INSPECTOR_PATH)

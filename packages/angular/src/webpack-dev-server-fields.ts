@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { DevServerProxy } from '@cors-dev-proxy/core/adapter'
 import type { DevServerRelay } from './dev-server-relay.js'
@@ -10,12 +11,15 @@ export interface HttpxyServer {
 }
 
 /**
- * What webpack-dev-server 6 (under the webpack `browser` builder) reads from an entry: it
- * hands each entry to http-proxy-middleware 4, with `context` as its `pathFilter`.
+ * What webpack-dev-server (under the webpack `browser` builder) reads from an entry: version 6
+ * hands each entry to http-proxy-middleware 4, with `context` as its `pathFilter`; version 5
+ * (Angular 21) to http-proxy-middleware 2, with `context` as its context when `target` is set.
  */
 export interface WebpackDevServerFields {
-  /** http-proxy-middleware's `pathFilter`: the requests the routes claim. */
+  /** http-proxy-middleware's `pathFilter`: the requests the routes claim (under version 4 only). */
   context: (path: string, req: IncomingMessage) => boolean
+  /** Makes webpack-dev-server 5 pass `context` on; the replaced `web` never uses it. */
+  target: string
   /** Satisfies http-proxy-middleware's check for a target; the replaced `web` never uses it. */
   router: () => string
   /** Replaces the proxy server's `web` and `ws` with the core's proxy. */
@@ -31,15 +35,39 @@ export interface ServingProxy {
 /** Never contacted: `web` and `ws` are replaced before http-proxy-middleware could use it. */
 const UNUSED_TARGET = 'http://127.0.0.1:9'
 
+/** Which proxy took the entries, from what it called when it started; none: webpack-dev-server 5. */
+export interface EntryHost {
+  kind: 'vite' | 'http-proxy-middleware-4' | undefined
+}
+
+/** The servers whose upgrades {@link takeServerUpgrades} already listens to. */
+const upgradesTaken = new WeakSet<Server>()
+
 /**
- * The fields that make an entry work under webpack-dev-server too, where neither `configure`
- * nor `bypass` is called: http-proxy-middleware 4 runs its `plugins` once with its proxy server,
- * whose `web(req, res, options)` and `ws(req, socket, options, head)` the plugin replaces.
+ * Under webpack-dev-server 5, whose http-proxy-middleware 2 cannot hand an upgrade over: listens
+ * to the upgrades of the server `req` came through, once, and hands the ones a route claims to
+ * the relay (`context` keeps http-proxy-middleware 2 off them, and off every request).
+ */
+export function takeServerUpgrades(req: IncomingMessage, { proxy, relay }: ServingProxy): void {
+  const server = (req.socket as (Socket & { server?: Server }) | undefined)?.server
+  if (server === undefined || upgradesTaken.has(server)) return
+  upgradesTaken.add(server)
+  server.on('upgrade', (upgrade: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (proxy.claims(upgrade)) relay.emit('upgrade', upgrade, socket, head)
+  })
+}
+
+/**
+ * The fields that make an entry work under webpack-dev-server too, where `configure` is never
+ * called: http-proxy-middleware 4 (webpack-dev-server 6) runs its `plugins` once with its proxy
+ * server, whose `web(req, res, options)` and `ws(req, socket, options, head)` the plugin
+ * replaces; webpack-dev-server 5 calls `bypass` before each request instead, and its
+ * http-proxy-middleware 2 is kept off everything (see `takeServerUpgrades`).
  *
  * @example
- * const entry = { ws, configure, bypass, ...webpackDevServerFields(serving) }
+ * const entry = { ws, configure, bypass, ...webpackDevServerFields(serving, host) }
  */
-export function webpackDevServerFields(serving: () => ServingProxy): WebpackDevServerFields {
+export function webpackDevServerFields(serving: () => ServingProxy, host: EntryHost): WebpackDevServerFields {
   function web(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { proxy, relay } = serving()
     relay.learn(req.socket)
@@ -64,10 +92,12 @@ export function webpackDevServerFields(serving: () => ServingProxy): WebpackDevS
   }
 
   return {
-    context: (_path, req) => serving().proxy.claims(req),
+    context: (_path, req) => host.kind === 'http-proxy-middleware-4' && serving().proxy.claims(req),
+    target: UNUSED_TARGET,
     router: () => UNUSED_TARGET,
     plugins: [
       function corsDevProxyInWebpackDevServer(server) {
+        host.kind = 'http-proxy-middleware-4'
         server.web = web as HttpxyServer['web']
         server.ws = ws as HttpxyServer['ws']
       },

@@ -40,6 +40,16 @@ export interface FrameworkApp {
    * None: the hint names serverFetch only.
    */
   missedAlternative?: string
+  /**
+   * The dependency set it runs on, a folder of test/frameworks/sets/ with its package.json and
+   * lockfile (an older major: 'previous'). None: the suite's own, test/frameworks/package.json.
+   */
+  set?: string
+  /**
+   * The folder of apps/ whose files it runs, with its own files over them: a variant (an older
+   * major) holds only its app.mjs and the files that differ.
+   */
+  base?: string
   /** Checks of the app's own, run after the shared ones, in the shape of lib/checks.mjs's (Next: checks.mjs). */
   checks?: Array<{ name: string; run(ctx: unknown): Promise<string | undefined> }>
 }

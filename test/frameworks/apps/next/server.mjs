@@ -1,13 +1,16 @@
 // The custom-server recipe of docs/frameworks/next.md: Next 16 with Turbopack, cors-dev-proxy in
 // front of it (routes, `ws` routes, the overlay's endpoints), Next's HMR socket left to Next.
-// `node server.mjs <port> webpack` runs the app of the current folder on webpack instead
-// (apps/next-webpack: `next({ webpack: true })`, the custom server's `next dev --webpack`).
+// `node server.mjs <port> webpack` (or `--webpack`) runs the app of the current folder on webpack
+// instead, as `next dev --webpack` does: apps/next-webpack on Next 16, apps/next-15 on Next 15.
 import { createNextServer } from '@cors-dev-proxy/next'
 import next from 'next'
 import { routes } from '../routes.mjs'
 
 const port = Number(process.argv[2] ?? 3000)
-const bundler = process.argv[3] === 'webpack' ? { webpack: true } : { turbopack: true }
+// Next 16 takes `webpack: true`; Next 15 bundles with webpack unless `turbopack` is set.
+const bundler = ['webpack', '--webpack'].includes(process.argv[3] ?? '')
+  ? { webpack: true, turbopack: false }
+  : { turbopack: true }
 const hostname = '127.0.0.1'
 const { server } = await createNextServer(
   next,

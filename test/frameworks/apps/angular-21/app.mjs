@@ -1,0 +1,9 @@
+import angular from '../angular/app.mjs'
+
+/** @type {import('../types').FrameworkApp} */
+export default {
+  ...angular,
+  name: 'Angular 21 (application builder)',
+  set: 'previous',
+  base: 'angular',
+}
