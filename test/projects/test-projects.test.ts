@@ -107,7 +107,7 @@ describe('the unit and integration projects of vitest.config.ts', () => {
       'packages/cli/test/commands/serve.test.ts',
       'test/browser/browser-sequences.test.ts',
       'test/docs/check-rendering.test.ts',
-      'test/reliability/faults-client-aborts.test.ts',
+      'test/reliability/hostile-fuzz.test.ts',
     ]) {
       expect(split.reasons.get(file), file).toBeDefined()
     }

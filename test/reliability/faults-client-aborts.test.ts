@@ -1,4 +1,4 @@
-// Test project: integration (1,000 aborted uploads and downloads, then the pool's idle timeout: about 10 s)
+// Test project: stress (1,000 aborted uploads and downloads, then the pool's idle timeout: about 10 s)
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http'
 import { connect, constants as http2 } from 'node:http2'
