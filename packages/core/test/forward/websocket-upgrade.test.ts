@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import { createServer as createNetServer } from 'node:net'
 import type { Duplex } from 'node:stream'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import WebSocket, { WebSocketServer } from 'ws'
 import { serveProxy } from '../../../../test/support/proxy-server.js'
 import { captureLogSink, collectBody, listen } from '../../../../test/support/servers.js'
@@ -335,9 +335,11 @@ describe('the debug line of a WebSocket handshake', () => {
   it('shows the route, the upstream URL, the status and the time, like an HTTP request', async () => {
     const upstream = await startUpstream()
     const sink = captureLogSink()
-    const closed = await listen(createNetServer())
-    const downUrl = closed.url
-    await closed.close()
+    // A target that drops every connection at once, kept open for the test: a port closed here
+    // could be handed to another file's server of this worker before the handshake reaches it.
+    const dropping = await listen(createNetServer((socket) => socket.destroy()))
+    const downUrl = dropping.url
+    onTestFinished(() => dropping.close())
     const dev = await startDevServer(
       { '/live': { target: `${upstream.url}/ws`, ws: true }, '/down': { target: downUrl, ws: true } },
       { log: 'debug', logger: sink },
