@@ -2,6 +2,7 @@ import { INSPECTOR_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
 import { describeType, isPlainObject } from './option-path.js'
 import { assertKnownKeys, INSPECTOR_OPTION_NAMES } from './unknown-options.js'
+import { checkWholeNumber } from './validate-values.js'
 
 /** `InspectorOptions` with every field filled in; `undefined` in the resolved model means `inspector: false`. */
 export interface ResolvedInspectorOptions {
@@ -13,16 +14,8 @@ export interface ResolvedInspectorOptions {
 
 const EXAMPLE = '{ inspector: { exchanges: 500, bodyLimit: 65536 } }'
 
-function checkInteger(value: unknown, option: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined
-  if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value
-  throw new CorsDevProxyError(
-    'INVALID_OPTION',
-    option,
-    `must be a whole number from ${min} to ${max}, got ${describeType(value)}`,
-    EXAMPLE,
-  )
-}
+const checkInteger = (value: unknown, option: string, min: number, max: number) =>
+  checkWholeNumber(value, option, min, max, EXAMPLE)
 
 /**
  * Resolves `inspector` (a boolean or `InspectorOptions`) once: `false` gives `undefined` (no

@@ -2,6 +2,7 @@ import { RECORDINGS_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
 import { describeType, isPlainObject } from './option-path.js'
 import { assertKnownKeys, RECORDINGS_OPTION_NAMES } from './unknown-options.js'
+import { checkWholeNumber } from './validate-values.js'
 
 /** `RecordingsOptions` with every field filled in. */
 export interface ResolvedRecordingsOptions {
@@ -19,16 +20,8 @@ export interface ResolvedRecordingsOptions {
 
 const EXAMPLE = "{ recordings: { dir: 'cors-dev-proxy/recordings', maxFiles: 1000 } }"
 
-function checkInteger(value: unknown, option: string, min: number, max: number): number | undefined {
-  if (value === undefined) return undefined
-  if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value
-  throw new CorsDevProxyError(
-    'INVALID_OPTION',
-    option,
-    `must be a whole number from ${min} to ${max}, got ${describeType(value)}`,
-    EXAMPLE,
-  )
-}
+const checkInteger = (value: unknown, option: string, min: number, max: number) =>
+  checkWholeNumber(value, option, min, max, EXAMPLE)
 
 function checkMask(value: unknown, option: string): readonly string[] | boolean {
   if (value === undefined) return true

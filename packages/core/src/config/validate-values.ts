@@ -31,6 +31,25 @@ export function checkBoolean(
 }
 
 /**
+ * `undefined` (not set) or a whole number from `min` to `max`; anything else throws
+ * INVALID_OPTION with `example`. The caller applies the default with `??`.
+ *
+ * @example
+ * checkWholeNumber(value.maxFiles, 'recordings.maxFiles', 1, 100_000, "{ recordings: { maxFiles: 1000 } }")
+ */
+export function checkWholeNumber(
+  value: unknown,
+  option: string,
+  min: number,
+  max: number,
+  example: string,
+): number | undefined {
+  if (value === undefined) return undefined
+  if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value
+  throw invalid(option, `must be a whole number from ${min} to ${max}, got ${describeType(value)}`, example)
+}
+
+/**
  * `undefined` or a positive finite number of milliseconds, at most 2^31 - 1: Node's timers
  * fire immediately for larger delays (with a TimeoutOverflowWarning).
  */
