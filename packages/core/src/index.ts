@@ -94,6 +94,7 @@ export type {
   FetchHandlerOptions,
   FetchWebSocketAnswer,
   FetchWebSocketBridge,
+  NodeIncoming,
   NodeOutgoing,
   WebSocketPeer,
 } from './proxy/create-fetch-handler.js'

@@ -13,6 +13,16 @@ export interface NodeOutgoing {
   once(event: 'close', listener: () => void): unknown
 }
 
+/** The members of a `node:http` `IncomingMessage` the Fetch front end may read. */
+export interface NodeIncoming {
+  readonly socket?: { readonly remoteAddress?: string | undefined; readonly encrypted?: boolean } | undefined
+  readonly method?: string | undefined
+  readonly url?: string | undefined
+  readonly httpVersionMajor?: number | undefined
+  readonly headers?: Record<string, string | string[] | undefined> | undefined
+  readonly rawHeaders?: string[] | undefined
+}
+
 /**
  * What the runtime knows about the connection and `Request` does not carry. On Node,
  * @hono/node-server's `c.env` (`{ incoming, outgoing }`) is one as it is: with `outgoing` the
@@ -22,8 +32,12 @@ export interface NodeOutgoing {
 export interface FetchConnectionInfo {
   /** The client's address (`server.requestIP(req).address` on Bun, `info.remoteAddr.hostname` on Deno). */
   readonly remoteAddress?: string | undefined
-  /** The `node:http` request the `Request` was made from: the client's address, when `remoteAddress` is not given. */
-  readonly incoming?: { readonly socket?: { readonly remoteAddress?: string | undefined } } | undefined
+  /**
+   * The `node:http` request the `Request` was made from: the client's address, when
+   * `remoteAddress` is not given, and the request line and headers, when the `Request` is
+   * @hono/node-server's lightweight one and nothing has read or changed its headers yet.
+   */
+  readonly incoming?: NodeIncoming | undefined
   /** The `node:http` response the `Response` will be written to. */
   readonly outgoing?: NodeOutgoing | undefined
 }
@@ -59,6 +73,28 @@ function nodeHeaders(request: Request, url: URL, hasBody: boolean): Record<strin
   // wire did, so the engine knows a body follows (RFC 9112 section 6.3).
   if (hasBody && headers['content-length'] === undefined) headers['transfer-encoding'] ??= 'chunked'
   return headers
+}
+
+/** Whether a symbol of @hono/node-server's lightweight `Request` is among `keys`. */
+function hasKey(keys: readonly symbol[], description: string): boolean {
+  for (const key of keys) if (key.description === description) return true
+  return false
+}
+
+/**
+ * `incoming` when its head is exactly the `Request`'s, so it can be read as it is: an HTTP/1
+ * request, and `request` @hono/node-server's lightweight `Request` made from it whose headers
+ * nothing has built yet (once built they can be changed, and the full `Request` may be another
+ * one). Building them is most of what the adapter costs a small GET: a `Headers` object filled
+ * field by field, which this front end would only turn back into Node's layout.
+ */
+function untouchedIncoming(request: Request, incoming: NodeIncoming | undefined): NodeIncoming | undefined {
+  if (incoming?.httpVersionMajor !== 1 || incoming.rawHeaders === undefined) return undefined
+  if (incoming.headers === undefined || incoming.url?.[0] !== '/') return undefined
+  const keys = Object.getOwnPropertySymbols(request)
+  if (!hasKey(keys, 'incomingKey') || hasKey(keys, 'headersKey') || hasKey(keys, 'requestCache'))
+    return undefined
+  return incoming.method === request.method ? incoming : undefined
 }
 
 /** The flat `[name, value, …]` list of `rawHeaders`, one entry per value. */
@@ -104,16 +140,22 @@ export class FetchRequest extends Readable {
 
   constructor(request: Request, info: FetchConnectionInfo = {}, answer?: AbandonableAnswer) {
     super()
-    const url = new URL(request.url)
     this.method = request.method
-    this.url = `${url.pathname}${url.search}`
     this.#body = bodyOf(request, this.method)
-    this.headers = nodeHeaders(request, url, this.#body !== null)
-    this.rawHeaders = rawHeaders(this.headers)
-    this.socket = Object.freeze({
-      remoteAddress: info.remoteAddress ?? info.incoming?.socket?.remoteAddress,
-      encrypted: url.protocol === 'https:',
-    })
+    const remoteAddress = info.remoteAddress ?? info.incoming?.socket?.remoteAddress
+    const node = untouchedIncoming(request, info.incoming)
+    if (node !== undefined) {
+      this.url = node.url as string
+      this.headers = node.headers as Record<string, string | string[]>
+      this.rawHeaders = node.rawHeaders as string[]
+      this.socket = Object.freeze({ remoteAddress, encrypted: node.socket?.encrypted === true })
+    } else {
+      const url = new URL(request.url)
+      this.url = `${url.pathname}${url.search}`
+      this.headers = nodeHeaders(request, url, this.#body !== null)
+      this.rawHeaders = rawHeaders(this.headers)
+      this.socket = Object.freeze({ remoteAddress, encrypted: url.protocol === 'https:' })
+    }
     this.#answer = answer
     // The body is locked only once the engine reads it: a request no route takes keeps it for
     // the runtime's next handler (Hono's `next()`).

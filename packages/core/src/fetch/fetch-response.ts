@@ -41,9 +41,23 @@ function joined(chunks: readonly Uint8Array[], bytes: number): Uint8Array {
   return Buffer.concat(chunks, bytes)
 }
 
-/** The timer's callback, a function of its own so that no closure is made per answer. */
-function handOverStreaming(res: FetchResponse): void {
-  res.handOver(false)
+/**
+ * The answers whose head was written this turn of the event loop, handed over together by one
+ * timer: most have ended by then (handed over already, so nothing is left to do), and one
+ * `setImmediate` per answer was a timer object per small GET.
+ */
+let headsThisTurn: FetchResponse[] = []
+
+/** The timer's callback: every answer of the turn that has not been handed over goes as a stream. */
+function handOverStreaming(): void {
+  const answers = headsThisTurn
+  headsThisTurn = []
+  for (const res of answers) res.handOver(false)
+}
+
+/** Hands `res` over at the latest one turn of the event loop from now. */
+function handOverNextTurn(res: FetchResponse): void {
+  if (headsThisTurn.push(res) === 1) setImmediate(handOverStreaming)
 }
 
 /**
@@ -64,11 +78,14 @@ export class FetchResponse extends EventEmitter {
   writableEnded = false
   writableFinished = false
   destroyed = false
-  /** Settles with the answer once its head is written (or a 502 when the response is destroyed first). */
-  readonly response: Promise<Response>
+  /**
+   * Settles with the answer once its head is written (or a 502 when the response is destroyed
+   * first), or with what `pass` gives when the engine hands the request on.
+   */
+  readonly response: Promise<Response | undefined>
   readonly #headers = new Map<string, OutgoingHttpHeader>()
   readonly #method: string
-  #settle!: (response: Response) => void
+  #settle!: (response: Response | undefined) => void
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined
   /** What was written between the head and the hand-over; `undefined` outside that span. */
   #pending: Uint8Array[] | undefined
@@ -84,6 +101,14 @@ export class FetchResponse extends EventEmitter {
     this.response = new Promise((resolve) => {
       this.#settle = resolve
     })
+  }
+
+  /**
+   * The engine handed the request on (its `next`): `response` settles with `answer`, `undefined`
+   * for the runtime's next handler, unless the head was written already.
+   */
+  pass(answer: Response | undefined): void {
+    if (!this.#headSent) this.#settle(answer)
   }
 
   get headersSent(): boolean {
@@ -217,7 +242,7 @@ export class FetchResponse extends EventEmitter {
     this.#headSent = true
     this.#bodiless = NULL_BODY.has(this.statusCode) || this.#method === 'HEAD'
     this.#pending = []
-    setImmediate(handOverStreaming, this)
+    handOverNextTurn(this)
   }
 
   /**

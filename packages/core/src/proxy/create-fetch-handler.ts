@@ -23,7 +23,7 @@ import { buildCorsDevProxy, type EngineProxy, logStepError } from './create-cors
 import { createFetchInspector } from './fetch-inspector.js'
 import { createFetchWebSocket, type FetchWebSocketAnswer } from './fetch-websocket.js'
 
-export type { FetchConnectionInfo, NodeOutgoing } from '../fetch/fetch-request.js'
+export type { FetchConnectionInfo, NodeIncoming, NodeOutgoing } from '../fetch/fetch-request.js'
 export type { FetchWebSocketBridge, WebSocketPeer } from '../fetch/websocket-bridge.js'
 export type { FetchWebSocketAnswer } from './fetch-websocket.js'
 
@@ -108,20 +108,18 @@ export function fetchHandlerOf(
     // When the client leaves, its answer is gone too, as a closed socket's is (the forwarder
     // aborts upstream): the request destroys `res` then.
     const req = new FetchRequest(request, info, res)
-    return new Promise<Response | undefined>((resolve) => {
-      res.response.then(resolve)
-      const next = (error?: unknown): void =>
-        resolve(error === undefined || error === null ? undefined : answerStepError(engine, req, error))
-      try {
-        // The engine's types are Node's; the shims carry every member it reads (see their files).
-        if (inspector?.claims(req.url))
-          inspector.handle(req as unknown as IncomingMessage, res as unknown as ServerResponse)
-        else engine.middleware(req as unknown as IncomingMessage, res as unknown as ServerResponse, next)
-      } catch (error) {
-        // The handler never rejects: a runtime would answer its own 500 without our log line.
-        next(error)
-      }
-    })
+    const next = (error?: unknown): void =>
+      res.pass(error === undefined || error === null ? undefined : answerStepError(engine, req, error))
+    try {
+      // The engine's types are Node's; the shims carry every member it reads (see their files).
+      if (inspector?.claims(req.url))
+        inspector.handle(req as unknown as IncomingMessage, res as unknown as ServerResponse)
+      else engine.middleware(req as unknown as IncomingMessage, res as unknown as ServerResponse, next)
+    } catch (error) {
+      // The handler never rejects: a runtime would answer its own 500 without our log line.
+      next(error)
+    }
+    return res.response
   }
 
   const webSocket = createFetchWebSocket(resolved.routes, engine.matchOf, logger)
