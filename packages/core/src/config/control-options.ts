@@ -33,7 +33,8 @@ export interface FaultOptions {
    */
   failWith?: FailWith
   /**
-   * Bytes per second: the answer is streamed to the client no faster.
+   * Bytes per second, each way: the request body is sent to the target no faster (the client's
+   * upload is held back), and the answer is streamed to the client no faster.
    * @default no limit
    * @example 16384
    */

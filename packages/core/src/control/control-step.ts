@@ -1,4 +1,5 @@
 import type { ResolvedControl, ResolvedFaults } from '../config/resolve-control.js'
+import { paceUpload } from '../http/paced-upload.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { paceBody } from '../http/response-head.js'
 import type { RequestNotes } from '../pipeline/request-notes.js'
@@ -52,14 +53,18 @@ function act(
     answerFault(req, res, faults.failWith, prefix)
     return
   }
-  if (faults.throttle !== undefined) paceBody(res, faults.throttle)
+  if (faults.throttle !== undefined) {
+    // Each way: the answer here, the upload where the forwarder sends it.
+    paceBody(res, faults.throttle)
+    paceUpload(req, faults.throttle)
+  }
   next()
 }
 
 /**
  * The control step of a route with control options (see pipeline/route-pipeline.ts): while
  * its faults are on, the request waits its `latency`, then fails (`failRate`, answered by
- * `answerFault`) or goes on with its answer paced to `throttle`. A client that leaves during the
+ * `answerFault`) or goes on with its upload and its answer paced to `throttle`. A client that leaves during the
  * wait is not forwarded. Targets are switched by the terminal step (`createTargetSwitch`).
  *
  * @example

@@ -1,26 +1,55 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createHash, randomBytes } from 'node:crypto'
+import { once } from 'node:events'
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningProxy, serveProxy } from '../../../../test/support/proxy-server.js'
 import {
   captureLogSink,
+  collectBody,
   listen,
   openRequest,
   type StartedServer,
   sendRequest,
 } from '../../../../test/support/servers.js'
-import type { Routes } from '../../src/index.js'
+import { createFetchHandler, type Routes } from '../../src/index.js'
 
 const PAGE = 'http://localhost:5173'
 /** What a loaded 2-core machine may add to a request on top of its latency. */
 const SLACK_MS = 1500
 const BIG = 16 * 2 ** 20
 
+interface BackendState {
+  bigFinished: boolean
+  seen: string[]
+  /** Told the bytes of the upload in progress each time a chunk arrives. */
+  onUpload: ((received: number) => void) | undefined
+}
+
+/** Reads an upload, telling `state.onUpload` as it goes; answers its size and SHA-256. */
+async function receiveUpload(req: IncomingMessage, res: ServerResponse, state: BackendState) {
+  const hash = createHash('sha256')
+  let bytes = 0
+  for await (const chunk of req) {
+    bytes += (chunk as Buffer).byteLength
+    hash.update(chunk as Buffer)
+    state.onUpload?.(bytes)
+  }
+  res.setHeader('content-type', 'application/json')
+  res.end(JSON.stringify({ bytes, sha256: hash.digest('hex') }))
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
+
 /** A backend that names itself and the path it got; `/big` streams 32 MiB and notes when it is all written. */
 async function startBackend(name: string) {
-  const state = { bigFinished: false, seen: [] as string[] }
+  const state: BackendState = { bigFinished: false, seen: [], onUpload: undefined }
   const started = await listen(
     createServer((req: IncomingMessage, res: ServerResponse) => {
       state.seen.push(`${req.method} ${req.url}`)
+      if (req.method === 'POST' && req.url === '/upload') {
+        void receiveUpload(req, res, state)
+        return
+      }
       if (req.url === '/100k') {
         res.end(Buffer.alloc(100_000, 2))
         return
@@ -53,7 +82,7 @@ async function startBackend(name: string) {
 }
 
 let backend: StartedServer<ReturnType<typeof createServer>> & {
-  state: { bigFinished: boolean; seen: string[] }
+  state: BackendState
 }
 let proxy: RunningProxy
 const sink = captureLogSink()
@@ -69,6 +98,7 @@ beforeAll(async () => {
     '/paths': { target: backend.url, faults: { 'POST /users/:id': { failRate: 1, failWith: 418 } } },
     '/throttled': { target: backend.url, throttle: 16 * 2 ** 20 },
     '/small': { target: backend.url, throttle: 50_000 },
+    '/uploads': { target: backend.url, throttle: 128 * 1024 },
   }
   proxy = await serveProxy(routes, { log: 'info', logger: sink })
 })
@@ -173,5 +203,67 @@ describe('throttle', () => {
     }
     expect(received).toBe(BIG)
     expect(finishedEarly).toBe(false)
+  })
+})
+
+describe('throttle, uploads', () => {
+  const UPLOAD = randomBytes(256 * 1024)
+
+  it('paces the request body to its rate, bytes intact', async () => {
+    // 256 KiB at 128 KiB/s: the first tenth of a second goes at once, the rest takes 1.9 s.
+    const start = performance.now()
+    const res = await sendRequest(`${proxy.url}/uploads/upload`, { method: 'POST', body: UPLOAD })
+    const seconds = (performance.now() - start) / 1000
+    expect(JSON.parse(res.body.toString())).toEqual({ bytes: UPLOAD.byteLength, sha256: sha256(UPLOAD) })
+    expect(seconds).toBeGreaterThanOrEqual(1.5)
+  })
+
+  it('keeps back-pressure: the client is held back, nothing is buffered whole', async () => {
+    // 32 MiB at 16 MiB/s. When the target has 4 MiB, the client cannot have handed all of it
+    // to its socket: the sockets' buffers hold far less than the 28 MiB left.
+    const size = 32 * 2 ** 20
+    const chunk = randomBytes(2 ** 20)
+    let clientDone = false
+    let doneEarly: boolean | undefined
+    backend.state.onUpload = (received) => {
+      if (received >= 4 * 2 ** 20 && doneEarly === undefined) doneEarly = clientDone
+    }
+    try {
+      const req = httpRequest(`${proxy.url}/throttled/upload`, { method: 'POST', agent: false })
+      const answered = new Promise<IncomingMessage>((resolve, reject) => {
+        req.once('response', resolve)
+        req.once('error', reject)
+      })
+      for (let sent = 0; sent < size; sent += chunk.byteLength) {
+        if (!req.write(chunk)) await once(req, 'drain')
+      }
+      req.end(() => {
+        clientDone = true
+      })
+      const res = await answered
+      const body = JSON.parse((await collectBody(res)).toString()) as { bytes: number }
+      expect(body.bytes).toBe(size)
+      expect(doneEarly).toBe(false)
+    } finally {
+      backend.state.onUpload = undefined
+    }
+  })
+
+  it('paces uploads behind the Fetch handler too', async () => {
+    const handler = createFetchHandler(
+      { '/uploads': { target: backend.url, throttle: 128 * 1024 } },
+      { log: 'silent' },
+    )
+    try {
+      const start = performance.now()
+      const answer = await handler(
+        new Request('http://dev.test/uploads/upload', { method: 'POST', body: UPLOAD }),
+      )
+      const seconds = (performance.now() - start) / 1000
+      expect(await answer?.json()).toEqual({ bytes: UPLOAD.byteLength, sha256: sha256(UPLOAD) })
+      expect(seconds).toBeGreaterThanOrEqual(1.5)
+    } finally {
+      await handler.close()
+    }
   })
 })
