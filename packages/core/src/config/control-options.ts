@@ -15,13 +15,15 @@ export type FailWith = number | 'reset'
  */
 export interface FaultOptions {
   /**
-   * Milliseconds added before the request is forwarded, or `[min, max]`.
+   * Milliseconds added before the request is forwarded (on a `ws` route, before the WebSocket
+   * handshake is), or `[min, max]`.
    * @default 0
    * @example [100, 400]
    */
   latency?: Latency
   /**
-   * The share of requests (0 to 1) answered with `failWith` instead of being forwarded.
+   * The share of requests (0 to 1) answered with `failWith` instead of being forwarded
+   * (WebSocket handshakes included).
    * @default 0
    * @example 0.5
    */
