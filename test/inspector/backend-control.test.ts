@@ -56,7 +56,7 @@ describe('backend control in Chromium', () => {
     await staging?.close()
   })
 
-  test("the inspector's target select switches the next request; the overlay's badge shows while faults are on", async () => {
+  test("the inspector's target select switches the next request, local to staging and back; the overlay's badge shows while faults are on", async () => {
     const dev = await startDevServer({
       '/api': { targets: { local: local.url, staging: staging.url } },
       '/slow': { target: local.url, latency: 0 },
@@ -76,8 +76,19 @@ describe('backend control in Chromium', () => {
       await inspector.goto(`${dev.url}/__cors-dev-proxy/`)
       const select = inspector.getByLabel('Target of /api')
       await expect.poll(() => select.inputValue()).toBe('local')
-      await select.selectOption('staging')
-      await expect.poll(async () => (await call()).backend).toBe('staging')
+      // The select's change is answered, then the very next request goes to the other target,
+      // and back again.
+      const switchTo = async (name: string) => {
+        const answered = inspector.waitForResponse(
+          (res) => res.url().endsWith('/__cors-dev-proxy/control') && res.request().method() === 'POST',
+        )
+        await select.selectOption(name)
+        expect((await answered).status()).toBe(200)
+      }
+      await switchTo('staging')
+      expect(await call()).toMatchObject({ backend: 'staging' })
+      await switchTo('local')
+      expect(await call()).toMatchObject({ backend: 'local' })
 
       // Faults switched on over the same API the inspector uses: the page's badge appears.
       await inspector.evaluate(() =>

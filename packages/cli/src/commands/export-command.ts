@@ -7,7 +7,9 @@ import { UsageError } from '../args/usage-error.js'
 import { applyFlags } from '../config/apply-flags.js'
 import { loadConfig } from '../config/load-config.js'
 import { resolveConfig } from '../config/resolve-config.js'
+import { devOnlyNotes } from '../export/dev-only-notes.js'
 import type { ExportOptions } from '../export/export-options.js'
+import { routeLabel } from '../export/route-plan.js'
 import type { CommandContext } from '../io.js'
 
 /** Renders the resolved routes as a production proxy's configuration. */
@@ -81,6 +83,10 @@ export async function runExport(
   }
   const resolved = resolveConfig(config, configFlags)
   for (const warning of resolved.warnings) io.err(`[cors-dev-proxy] ${warning}`)
+  for (const route of resolved.routes) {
+    if (route.kind !== 'forward') continue
+    for (const note of devOnlyNotes(route, routeLabel(route.prefix))) io.err(`[cors-dev-proxy] ${note}`)
+  }
   io.out(render(resolved, { listen, serverName }))
   return 0
 }

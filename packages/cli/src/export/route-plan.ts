@@ -1,4 +1,5 @@
 import type { ResolvedForwardRoute, ResolvedRoute } from '@cors-dev-proxy/core/adapter'
+import { devOnlyNotes } from './dev-only-notes.js'
 import { escapeRegex } from './export-regex.js'
 
 /**
@@ -173,6 +174,7 @@ function notesOf(route: ResolvedForwardRoute, label: string): string[] {
       `${label}.cors.origin is a function: not exported, so this route adds no CORS headers and forwards preflights; list the allowed origins instead.`,
     )
   }
+  notes.push(...devOnlyNotes(route, label))
   return notes
 }
 

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import type { ExportOptions } from '../../src/export/export-options.js'
 import type { CliIo } from '../../src/io.js'
@@ -84,6 +87,36 @@ describe.each([
     expect(result.err).toContain(message)
     expect(result.err).toContain(`example: cors-dev-proxy ${command} `)
     expect(calls).toEqual([])
+  })
+
+  it('warns on stderr, one line per dev-time option, and still prints the export', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cdp-export-'))
+    try {
+      writeFileSync(
+        join(dir, 'cors-dev-proxy.config.json'),
+        JSON.stringify({
+          routes: {
+            '/api': {
+              targets: { local: 'http://127.0.0.1:3000', staging: 'http://127.0.0.1:4000' },
+              latency: 300,
+            },
+            '/rec': { target: 'http://127.0.0.1:3000', record: true },
+          },
+        }),
+      )
+      const out: string[] = []
+      const err: string[] = []
+      const io: CliIo = { out: (text) => out.push(text), err: (text) => err.push(text) }
+      expect(await runCli([command], { io, cwd: dir })).toBe(0)
+      expect(out.join('')).toBe(rendered)
+      expect(err).toEqual([
+        "[cors-dev-proxy] routes['/api'].targets: exported with the target in use, 'local' (http://127.0.0.1:3000/) of local, staging; for another, export with CORS_DEV_PROXY_TARGETS=/api=<name>.",
+        "[cors-dev-proxy] routes['/api'].latency: not exported (a dev-time fault), requests are forwarded without delay.",
+        "[cors-dev-proxy] routes['/rec'].record: not exported, nothing is recorded.",
+      ])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it("reports the core's configuration error, naming the flag behind it", async () => {

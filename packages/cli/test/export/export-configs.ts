@@ -75,6 +75,20 @@ export const EXPORT_CONFIGS: Record<string, CorsDevProxyConfig> = {
       '/mock': { mock: true },
     },
   },
+  'backend control and recordings': {
+    routes: {
+      '/api': {
+        targets: { local: 'http://127.0.0.1:3000', staging: 'http://127.0.0.1:4000' },
+        latency: [100, 400],
+        failRate: 0.2,
+        failWith: 'reset',
+        throttle: 16384,
+        faults: { 'GET /users/:id': { failRate: 1, failWith: 500 } },
+      },
+      '/recorded': { target: 'http://127.0.0.1:3000', record: true, replay: 'fallback' },
+      '/offline': { target: 'http://127.0.0.1:3000', replay: 'only' },
+    },
+  },
   'odd prefixes, shared options': {
     routes: {
       '/a$b': 'http://[::1]:3000',

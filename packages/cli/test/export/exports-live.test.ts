@@ -92,10 +92,20 @@ beforeAll(async () => {
       '/noxfwd': { target: plain.url, xfwd: false },
       '/tls-insecure': { target: tlsTarget, secure: false },
       '/tls-verified': tlsTarget,
+      // Nothing listens on port 9: only the target the environment picks answers.
+      '/controlled': {
+        targets: { local: 'http://127.0.0.1:9', staging: plain.url },
+        latency: 50,
+        failRate: 1,
+        failWith: 500,
+      },
     },
     log: 'silent',
   }
+  // The developer's pick, as `CORS_DEV_PROXY_TARGETS=/controlled=staging cors-dev-proxy nginx` reads it.
+  process.env.CORS_DEV_PROXY_TARGETS = '/controlled=staging'
   const resolved = resolveOptions(config)
+  delete process.env.CORS_DEV_PROXY_TARGETS
   const [nginxPort, caddyPort] = [await freePort(), await freePort()]
   const at = (port: number) => ({ listen: `127.0.0.1:${port}`, serverName: undefined })
   servers.set('dev', await startDevProxy(config))
@@ -128,6 +138,17 @@ describe.each(['dev', 'nginx', 'caddy'] as const)('through %s', (name) => {
   it('reaches a self-signed target with secure: false, and refuses it (502) by default', async () => {
     expect((await send(origin(), { path: '/tls-insecure/x' })).body).toBe('ok')
     expect((await send(origin(), { path: '/tls-verified/x' })).status).toBe(502)
+  })
+})
+
+describe('a route with targets and dev-time faults', () => {
+  it('is forwarded by nginx and Caddy to the target in use, without the faults the dev proxy injects', async () => {
+    const seen = new Map<string, string>()
+    for (const [name, server] of servers) {
+      const answer = await send(server.origin, { path: '/controlled/x' })
+      seen.set(name, `${answer.status} ${name === 'dev' ? '' : answer.body}`.trim())
+    }
+    expect(Object.fromEntries(seen)).toEqual({ dev: '500', nginx: '200 ok', caddy: '200 ok' })
   })
 })
 

@@ -120,6 +120,24 @@ describe('renderNginx', () => {
     expect(output).not.toContain('Needs attention')
   })
 
+  it('forwards a backend-controlled route to the target in use, naming each dev-time option it leaves out', () => {
+    const output = render(EXPORT_CONFIGS['backend control and recordings']!)
+    for (const note of [
+      "routes['/api'].targets: exported with the target in use, 'local' (http://127.0.0.1:3000/) of local, staging",
+      "routes['/api'].latency: not exported (a dev-time fault)",
+      "routes['/api'].failRate: not exported (a dev-time fault), no request is answered with a reset on purpose.",
+      "routes['/api'].throttle: not exported (a dev-time fault)",
+      "routes['/api'].faults ('GET /users/:id'): not exported",
+      "routes['/recorded'].record: not exported, nothing is recorded.",
+      "routes['/recorded'].replay: not exported, a target that is down is answered 502",
+      "routes['/offline'].replay: not exported, every request is forwarded to the target",
+    ]) {
+      expect(output).toContain(`# Needs attention: ${note}`)
+    }
+    expect(output).toContain('127.0.0.1:3000')
+    expect(output).not.toContain('127.0.0.1:4000')
+  })
+
   it('names what it cannot export, route by route', () => {
     const output = render(EXPORT_CONFIGS['what cannot be exported']!)
     for (const note of [

@@ -15,13 +15,15 @@ export type FailWith = number | 'reset'
  */
 export interface FaultOptions {
   /**
-   * Milliseconds added before the request is forwarded, or `[min, max]`.
+   * Milliseconds added before the request is forwarded (on a `ws` route, before the WebSocket
+   * handshake is), or `[min, max]`.
    * @default 0
    * @example [100, 400]
    */
   latency?: Latency
   /**
-   * The share of requests (0 to 1) answered with `failWith` instead of being forwarded.
+   * The share of requests (0 to 1) answered with `failWith` instead of being forwarded
+   * (WebSocket handshakes included).
    * @default 0
    * @example 0.5
    */
@@ -33,7 +35,8 @@ export interface FaultOptions {
    */
   failWith?: FailWith
   /**
-   * Bytes per second: the answer is streamed to the client no faster.
+   * Bytes per second, each way: the request body is sent to the target no faster (the client's
+   * upload is held back), and the answer is streamed to the client no faster.
    * @default no limit
    * @example 16384
    */

@@ -1,42 +1,12 @@
-import type { ResolvedControl, ResolvedFaults } from '../config/resolve-control.js'
+import type { ResolvedFaults } from '../config/resolve-control.js'
+import { paceUpload } from '../http/paced-upload.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { paceBody } from '../http/response-head.js'
 import type { RequestNotes } from '../pipeline/request-notes.js'
 import type { NextFunction, RouteStep } from '../pipeline/route-pipeline.js'
 import { answerFault } from './fault-answer.js'
+import { delayOf, failsNow, faultsFor } from './request-faults.js'
 import type { RouteControl } from './route-control.js'
-
-/** The path after the route's prefix, without its query, as `faults` patterns are written. */
-function relativePath(prefix: string, path: string): string {
-  const query = path.indexOf('?')
-  const bare = query === -1 ? path : path.slice(0, query)
-  const rest = prefix === '/' ? bare : bare.slice(prefix.length)
-  return rest === '' ? '/' : rest
-}
-
-/** The faults for one request: the first `faults` entry that matches, else the route's own. */
-function faultsFor(
-  control: ResolvedControl,
-  routeWide: ResolvedFaults | undefined,
-  prefix: string,
-  req: ProxyRequest,
-  path: string,
-) {
-  if (control.rules.length === 0) return routeWide
-  const relative = relativePath(prefix, path)
-  for (const rule of control.rules) {
-    if ((rule.method === undefined || rule.method === req.method) && rule.pattern.test(relative))
-      return rule.faults
-  }
-  return routeWide
-}
-
-/** A delay drawn in `[min, max]`. */
-function delayOf(latency: ResolvedFaults['latency']): number {
-  if (latency === undefined) return 0
-  const [min, max] = latency
-  return min === max ? min : min + Math.random() * (max - min)
-}
 
 /** After the latency: fail, or throttle and hand on. */
 function act(
@@ -47,19 +17,23 @@ function act(
   next: NextFunction,
   hops: RequestNotes<string> | undefined,
 ) {
-  if (faults.failRate > 0 && Math.random() < faults.failRate) {
+  if (failsNow(faults)) {
     hops?.set(req, `fault injected (${faults.failWith})`)
     answerFault(req, res, faults.failWith, prefix)
     return
   }
-  if (faults.throttle !== undefined) paceBody(res, faults.throttle)
+  if (faults.throttle !== undefined) {
+    // Each way: the answer here, the upload where the forwarder sends it.
+    paceBody(res, faults.throttle)
+    paceUpload(req, faults.throttle)
+  }
   next()
 }
 
 /**
  * The control step of a route with control options (see pipeline/route-pipeline.ts): while
  * its faults are on, the request waits its `latency`, then fails (`failRate`, answered by
- * `answerFault`) or goes on with its answer paced to `throttle`. A client that leaves during the
+ * `answerFault`) or goes on with its upload and its answer paced to `throttle`. A client that leaves during the
  * wait is not forwarded. Targets are switched by the terminal step (`createTargetSwitch`).
  *
  * @example

@@ -1,9 +1,32 @@
+import type { Duplex } from 'node:stream'
 import type { FailWith } from '../config/control-options.js'
+import { answerSocket } from '../http/answer-socket.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { sendText } from '../http/send-text.js'
 
 /** The header on every answer a fault made up, so nobody takes it for the backend's. */
 export const FAULT_HEADER = 'x-cors-dev-proxy-fault'
+
+/** What a made-up failure says, so nobody takes it for the backend's. */
+function faultWords(prefix: string): string {
+  return `fault injected by cors-dev-proxy: route '${prefix}' fails this share of its requests (failRate)`
+}
+
+/**
+ * Refuses a WebSocket handshake `failRate` failed: `failWith`'s status on the raw socket, with
+ * `X-Cors-Dev-Proxy-Fault` (the client's `WebSocket` fails to open, as when the target refuses
+ * it); `'reset'` destroys the socket.
+ *
+ * @example
+ * refuseUpgradeFault(socket, 503, '/live')
+ */
+export function refuseUpgradeFault(socket: Duplex, failWith: FailWith, prefix: string): void {
+  if (failWith === 'reset') {
+    socket.destroy()
+    return
+  }
+  answerSocket(socket, failWith, `${faultWords(prefix)}\n`, [[FAULT_HEADER, `failRate; ${failWith}`]])
+}
 
 /**
  * Answers a request `failRate` failed: `failWith`'s status with a short body (JSON when the
@@ -19,7 +42,7 @@ export function answerFault(req: ProxyRequest, res: ProxyResponse, failWith: Fai
     res.destroy()
     return
   }
-  const words = `fault injected by cors-dev-proxy: route '${prefix}' fails this share of its requests (failRate)`
+  const words = faultWords(prefix)
   const json = (req.headers.accept ?? '').includes('json')
   sendText(
     res,

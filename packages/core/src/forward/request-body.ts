@@ -1,6 +1,7 @@
 import type { Http2ServerRequest } from 'node:http2'
 import type { Readable } from 'node:stream'
 import { isJsonMimeType, mimeEssence } from '../http/mime.js'
+import { pacedUpload } from '../http/paced-upload.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import { requestStream } from './request-stream.js'
 
@@ -152,7 +153,9 @@ export function requestBodyOf(req: ProxyRequest): RequestBody {
 
 /**
  * What undici sends for a body: the client's stream through a wrapper of its own (see
- * `requestStream`), after a hook's bytes when there are any, or the bytes to send again.
+ * `requestStream`), after a hook's bytes when there are any, paced where the route's `throttle`
+ * noted a rate (`pacedUpload`), or the bytes to send again (a body parser read them whole, so
+ * the client's upload is over: they go at once).
  *
  * @example
  * pool.dispatch({ method, path, headers, body: upstreamBodyOf(req, body) }, handler)
@@ -160,9 +163,9 @@ export function requestBodyOf(req: ProxyRequest): RequestBody {
 export function upstreamBodyOf(req: ProxyRequest, body: RequestBody): Readable | Buffer | null {
   switch (body.kind) {
     case 'stream':
-      return requestStream(req)
+      return pacedUpload(req, requestStream(req))
     case 'prefixed':
-      return requestStream(req, body.prefix)
+      return pacedUpload(req, requestStream(req, body.prefix))
     case 'parsed':
       return body.bytes
     default:

@@ -8,21 +8,21 @@
  * request on, or `next(error)` to leave the chain (the error goes to the dev server's
  * `next`, as in connect). Steps never throw on purpose; a throw is passed on like `next(error)`.
  *
- * Order, and where the other steps go (`createRoutePipeline` in proxy/create-route-pipeline.ts,
- * before the terminal step):
+ * Order (`createRoutePipeline` in proxy/create-route-pipeline.ts):
  * 1. CORS, when `route.cors` is set: first, so its headers are on every response of the route,
  *    the forwarder's and the error answers included, and so it can answer a preflight (204)
  *    before anything is forwarded. With `preflightContinue` it calls `next()` instead.
  *    Without `route.cors` there is no step: preflights are forwarded untouched.
- * 2. Backend control, when `route.control` is set (`latency`, `failRate`, `throttle`, `faults`,
- *    `targets`): waits, fails (an answer the CORS step's headers are on) or paces the answer,
- *    from the route's live state. Without it there is no step.
- * 3. JSONP, when `route.jsonp` is set: takes over a GET carrying the callback parameter by
- *    intercepting the next step's answer (the target's or the mock's) and wrapping it.
- * 4. The terminal step: the mock backend when `route.mock` is set (it replaces the forwarder),
- *    else the forwarder (`createForwarder`, forward/create-forwarder.ts), or with `targets` the
- *    forwarder of the target in use. It always answers and never
- *    calls `next`.
+ * 2. JSONP, when `route.jsonp` is set: takes over a GET carrying the callback parameter by
+ *    intercepting the next step's answer (the target's, the mock's, a replayed or an injected
+ *    one) and wrapping it.
+ * 3. The backend (`createBackendStep`, proxy/create-backend-step.ts), the last step: it always
+ *    answers and never calls `next`. Inside it, each only where the route uses it: the faults of
+ *    backend control (`latency`, `failRate`, `throttle`, `faults`: wait, fail, or pace both
+ *    bodies), the `mocks` slot, the recordings (`record`, `replay`), then the target: the mock
+ *    backend when `route.mock` is set, else the forwarder (`createForwarder`,
+ *    forward/create-forwarder.ts), or with `targets` the forwarder of the target in use. A plain
+ *    route's backend is the forwarder itself.
  */
 import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 

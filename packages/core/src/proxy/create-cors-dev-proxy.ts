@@ -360,8 +360,8 @@ export function buildCorsDevProxy(
     async close() {
       for (const socket of sockets) socket.destroy()
       sockets.clear()
-      const mocks = [...pipelines.values()].flatMap((pipeline) => pipeline.mock ?? [])
-      await Promise.all([pool.close(), ...mocks.map((mock) => mock.backend.close()), recordings?.flush()])
+      const routes = [...pipelines.values()].map((pipeline) => pipeline.close())
+      await Promise.all([pool.close(), ...routes, recordings?.flush()])
       failures.flush()
       logger.flush()
     },

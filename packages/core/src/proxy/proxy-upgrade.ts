@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { ResolvedRoute } from '../config/resolved-route.js'
+import { controlUpgrade, routeInUse } from '../control/upgrade-control.js'
 import { allowOriginExample } from '../cors/allow-origin-example.js'
 import { createUpgradeOriginCheck, type UpgradeOriginCheck } from '../cors/upgrade-origin.js'
 import type { FailureLog } from '../forward/failure-log.js'
@@ -40,16 +41,24 @@ interface RouteUpgrade {
   readonly path: string
 }
 
-/** The route takes the upgrade: the mock's echo, or the target's socket. */
+/**
+ * The route takes the upgrade: the mock's echo, or the target's socket (with `targets`, the
+ * target in use), after the route's faults where it has control options.
+ */
 function passUpgrade(context: UpgradeContext, upgrade: RouteUpgrade): void {
   const { req, socket, head, route, path } = upgrade
-  if (route.kind === 'mock') {
-    if (!context.pipelines.get(route)?.mock?.upgrade(req, socket, head, path))
-      answerSocket(socket, 404, 'Not Found\n')
-    return
+  const pipeline = context.pipelines.get(route)
+  const control = pipeline?.control
+  const take = (): void => {
+    if (route.kind === 'mock') {
+      if (!pipeline?.mock?.upgrade(req, socket, head, path)) answerSocket(socket, 404, 'Not Found\n')
+      return
+    }
+    const { logger, sockets, failures } = context
+    forwardUpgrade(req, socket, head, routeInUse(route, control), path, { logger, sockets, failures })
   }
-  const { logger, sockets, failures } = context
-  forwardUpgrade(req, socket, head, route, path, { logger, sockets, failures })
+  if (control === undefined) take()
+  else controlUpgrade(control, req, socket, path, take)
 }
 
 /** A page the route's `cors` does not allow may not open a WebSocket there: 403, logged once per route every 10 s. */
@@ -128,7 +137,8 @@ function gateUpgrade(context: UpgradeContext, upgrade: RouteUpgrade): boolean | 
  * `true`, or returns `false` without touching the socket (the dev server's own sockets). An
  * upgrade to another protocol on any route's path is answered 400 (and `true` returned). On a
  * route with `cors`, the handshake's `Origin` must pass the route's origin policy (see
- * `createUpgradeOriginCheck`), else 403, since browsers apply no CORS to WebSockets.
+ * `createUpgradeOriginCheck`), else 403, since browsers apply no CORS to WebSockets. A route
+ * with control options delays or refuses it by its faults (`controlUpgrade`).
  *
  * @example
  * server.on('upgrade', createUpgradeHandler(deps))
@@ -154,7 +164,7 @@ export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
     const upgrade: RouteUpgrade = { req, socket, head, route, path }
     const gated = gateUpgrade(context, upgrade)
     if (gated !== undefined) return gated
-    if (route.kind === 'mock' && !checks.has(route))
+    if (route.kind === 'mock' && !checks.has(route) && deps.pipelines.get(route)?.control === undefined)
       return deps.pipelines.get(route)?.mock?.upgrade(req, socket, head, path) ?? false
     admitUpgrade(context, upgrade)
     return true

@@ -30,11 +30,19 @@ let local: Started
 let staging: Started
 let routes: Routes
 
-/** A bare `http` dev server with the set-up; `close` is its restart's first half. */
-async function startDevServer(config: Routes) {
+/**
+ * A bare `http` dev server with the set-up; `close` is its restart's first half. `overrideDir`:
+ * where its `cors-dev-proxy.local.json` is read (the working directory otherwise).
+ */
+async function startDevServer(config: Routes, overrideDir?: string) {
   const server = createServer()
   const sink = captureLogSink()
-  const proxy = createDevServerProxy(resolveOptions(config, { log: 'info', logger: sink }), { server })
+  const resolved = resolveOptions(config, { log: 'info', logger: sink })
+  const picked =
+    overrideDir === undefined
+      ? resolved
+      : { ...resolved, routes: pickTargets(resolved.routes, { cwd: overrideDir, env: {} }) }
+  const proxy = createDevServerProxy(picked, { server })
   server.on('request', (req, res) => proxy.middleware(req, res, () => res.end('dev server')))
   const front = await listen(server)
   return {
@@ -147,6 +155,80 @@ describe('targets, switched live', () => {
       expect(body(await sendRequest(`${dev.url}/api/users`))).toMatchObject({ backend: 'local' })
     } finally {
       await dev.close()
+    }
+  })
+})
+
+describe('a restart', () => {
+  const backendOf = async (url: string) => body(await sendRequest(`${url}/api/users`)).backend
+
+  it('forgets the faults set live: the route comes back as configured', async () => {
+    const dev = await startDevServer(routes)
+    try {
+      await post(dev.url, { route: '/slow', latency: 50, failRate: 1, failWith: 502 })
+      expect((await sendRequest(`${dev.url}/slow/x`)).status).toBe(502)
+    } finally {
+      await dev.close()
+    }
+    const restarted = await startDevServer(routes)
+    try {
+      expect((await sendRequest(`${restarted.url}/slow/x`)).status).toBe(200)
+      const view = body(await sendRequest(`${restarted.url}/__cors-dev-proxy/control`))
+      expect(view.faultsOn).toBe(false)
+      expect(view.routes).toContainEqual(
+        expect.objectContaining({
+          route: '/slow',
+          faultsOn: true,
+          faults: expect.objectContaining({ failRate: 0 }),
+        }),
+      )
+    } finally {
+      await restarted.close()
+    }
+  })
+
+  it('comes back to the target cors-dev-proxy.local.json picks, whatever was switched live', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cdp-targets-'))
+    writeFileSync(join(dir, 'cors-dev-proxy.local.json'), JSON.stringify({ targets: { '/api': 'staging' } }))
+    try {
+      const dev = await startDevServer(routes, dir)
+      try {
+        expect(await backendOf(dev.url)).toBe('staging')
+        await post(dev.url, { route: '/api', target: 'local' })
+        expect(await backendOf(dev.url)).toBe('local')
+      } finally {
+        await dev.close()
+      }
+      const restarted = await startDevServer(routes, dir)
+      try {
+        expect(await backendOf(restarted.url)).toBe('staging')
+      } finally {
+        await restarted.close()
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('comes back to the target CORS_DEV_PROXY_TARGETS picks, whatever was switched live', async () => {
+    process.env.CORS_DEV_PROXY_TARGETS = '/api=staging'
+    try {
+      const dev = await startDevServer(routes)
+      try {
+        expect(await backendOf(dev.url)).toBe('staging')
+        await post(dev.url, { route: '/api', target: 'local' })
+        expect(await backendOf(dev.url)).toBe('local')
+      } finally {
+        await dev.close()
+      }
+      const restarted = await startDevServer(routes)
+      try {
+        expect(await backendOf(restarted.url)).toBe('staging')
+      } finally {
+        await restarted.close()
+      }
+    } finally {
+      delete process.env.CORS_DEV_PROXY_TARGETS
     }
   })
 })
