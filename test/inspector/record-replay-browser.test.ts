@@ -1,0 +1,129 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { launchChromium } from '../support/browser.ts'
+import { SECRETS, startRecordBackend, startRecordDevServer } from './record-replay-app.ts'
+
+/*
+ * Record and replay as a page lives them, in headless Chromium (one browser for the file): the
+ * backend up and `record: true`, then the backend gone and `replay: 'fallback'` (or a HAR
+ * Chromium made, imported, under `replay: 'only'`), and the inspector's live record switch.
+ */
+
+/** Every file under `dir`, recursively, with its text. */
+async function filesOf(dir: string): Promise<Array<{ name: string; text: string }>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  const files = entries.filter((entry) => entry.isFile())
+  return Promise.all(
+    files.map(async (entry) => ({
+      name: join(entry.parentPath, entry.name),
+      text: await readFile(join(entry.parentPath, entry.name), 'utf8'),
+    })),
+  )
+}
+
+describe('record and replay in Chromium', () => {
+  let browser: Browser
+  const folders: string[] = []
+
+  beforeAll(async () => {
+    browser = await launchChromium()
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    for (const folder of folders) await rm(folder, { recursive: true, force: true })
+  })
+
+  async function folder(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'cdp-record-browser-'))
+    folders.push(dir)
+    return dir
+  }
+
+  test('a page recorded with the backend up gets the same answers from the recordings once it is down, marked replayed; no secret is written', async () => {
+    const dir = await folder()
+    const backend = await startRecordBackend()
+    let backendUp = true
+    const runScenario = async (url: string) => {
+      const context = await browser.newContext()
+      try {
+        const page = await context.newPage()
+        await page.goto(`${url}/`)
+        return await page.evaluate(() => (window as unknown as { scenario(): Promise<unknown> }).scenario())
+      } finally {
+        await context.close()
+      }
+    }
+    try {
+      // Phase 1: the backend up, every exchange recorded.
+      const recording = await startRecordDevServer(
+        { '/api': { target: backend.url, record: true } },
+        { recordings: { dir } },
+      )
+      let recorded: unknown
+      try {
+        recorded = await runScenario(recording.url)
+      } finally {
+        await recording.close()
+      }
+      // The backend really answered: the login worked and the CRUD calls were authorized.
+      expect(recorded).toMatchObject({
+        calls: [
+          { url: '/api/login', status: 200 },
+          { method: 'GET', status: 200, body: [{ id: 1, name: 'first' }] },
+          { method: 'POST', status: 201, body: { id: 2, name: 'second' } },
+          { method: 'PUT', status: 200, body: { id: 1, name: 'renamed' } },
+          { method: 'DELETE', status: 204, body: null },
+          { method: 'GET', status: 200, body: [{ id: 1, name: 'renamed' }] },
+          { url: '/api/graphql', status: 200, body: { data: { items: [{ name: 'renamed' }] } } },
+        ],
+        events: [
+          { id: '1', data: { tick: 1 } },
+          { id: '2', data: { tick: 2 } },
+          { id: '3', data: { tick: 3 } },
+        ],
+      })
+
+      // Phase 2: the backend stopped; a new dev server replays from the same folder.
+      await backend.close()
+      backendUp = false
+      const replaying = await startRecordDevServer(
+        { '/api': { target: backend.url, record: false, replay: 'fallback' } },
+        { recordings: { dir } },
+      )
+      try {
+        expect(await runScenario(replaying.url)).toEqual(recorded)
+
+        // The inspector lists each of those exchanges as replayed.
+        const context = await browser.newContext()
+        try {
+          const inspector = await context.newPage()
+          await inspector.goto(`${replaying.url}/__cors-dev-proxy/`)
+          const rows = inspector.locator('tbody tr', { hasText: '/api/' })
+          await expect.poll(() => rows.count()).toBe(8)
+          const texts = await rows.allInnerTexts()
+          for (const text of texts) expect(text).toContain('(replayed)')
+          for (const path of ['/api/login', '/api/items/1', '/api/items/2', '/api/events', '/api/graphql'])
+            expect(texts.some((text) => text.includes(path))).toBe(true)
+        } finally {
+          await context.close()
+        }
+      } finally {
+        await replaying.close()
+      }
+
+      // Nothing secret in the recordings: the token, the password, the session cookie.
+      const files = await filesOf(dir)
+      expect(files.length).toBeGreaterThanOrEqual(7)
+      // The login's answer is there, its cookie masked.
+      expect(files.some((file) => file.text.includes('sid=[masked]'))).toBe(true)
+      for (const file of files) {
+        for (const secret of Object.values(SECRETS)) expect(file.text, file.name).not.toContain(secret)
+      }
+    } finally {
+      if (backendUp) await backend.close()
+    }
+  }, 60_000)
+})
