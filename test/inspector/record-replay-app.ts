@@ -94,10 +94,10 @@ export function startRecordBackend() {
 /**
  * The page's scenario, as the dev server serves it: log in, CRUD, the event stream, a GraphQL
  * query; `window.scenario()` resolves with everything the page saw (status and body of each call,
- * the events in order).
+ * the events in order); `window.scenario({ events: false })` leaves the event stream out.
  */
 const SCENARIO = `
-window.scenario = async () => {
+window.scenario = async ({ events: withEvents = true } = {}) => {
   const auth = { authorization: 'Bearer ${SECRETS.token}' }
   const json = { 'content-type': 'application/json' }
   const call = async (method, url, body, headers = {}) => {
@@ -116,7 +116,7 @@ window.scenario = async () => {
   calls.push(await call('PUT', '/api/items/1', { name: 'renamed' }, auth))
   calls.push(await call('DELETE', '/api/items/2', undefined, auth))
   calls.push(await call('GET', '/api/items', undefined, auth))
-  const events = await new Promise((resolve, reject) => {
+  const events = !withEvents ? [] : await new Promise((resolve, reject) => {
     const seen = []
     const source = new EventSource('/api/events')
     source.onmessage = (event) => {

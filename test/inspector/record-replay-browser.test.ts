@@ -1,9 +1,11 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { runCliHere } from '../../packages/cli/test/support/cli-process.ts'
 import { launchChromium } from '../support/browser.ts'
+import { recordDevToolsHar } from './cdp-har.ts'
 import { SECRETS, startRecordBackend, startRecordDevServer } from './record-replay-app.ts'
 
 /*
@@ -121,6 +123,68 @@ describe('record and replay in Chromium', () => {
       expect(files.some((file) => file.text.includes('sid=[masked]'))).toBe(true)
       for (const file of files) {
         for (const secret of Object.values(SECRETS)) expect(file.text, file.name).not.toContain(secret)
+      }
+    } finally {
+      if (backendUp) await backend.close()
+    }
+  }, 60_000)
+
+  test('a HAR Chromium made through the DevTools protocol imports with import-har and replays under replay: only', async () => {
+    const cwd = await folder()
+    const backend = await startRecordBackend()
+    let backendUp = true
+    const scenario = (page: import('playwright-core').Page) =>
+      page.evaluate(() =>
+        (window as unknown as { scenario(options: object): Promise<unknown> }).scenario({ events: false }),
+      )
+    try {
+      const live = await startRecordDevServer({ '/api': backend.url }, {})
+      let seen: unknown
+      let har: unknown
+      try {
+        const context = await browser.newContext()
+        try {
+          const page = await context.newPage()
+          const recorder = await recordDevToolsHar(page)
+          await page.goto(`${live.url}/`)
+          seen = await scenario(page)
+          har = await recorder.har()
+        } finally {
+          await context.close()
+        }
+      } finally {
+        await live.close()
+      }
+      await backend.close()
+      backendUp = false
+      // The backend answered: the login worked and the CRUD calls were authorized.
+      const calls = (seen as { calls: Array<{ status: number }> }).calls
+      expect(calls.map((call) => call.status)).toEqual([200, 200, 201, 200, 204, 200, 200])
+
+      await writeFile(join(cwd, 'devtools.har'), JSON.stringify(har))
+      const imported = await runCliHere(['import-har', 'devtools.har', '--route', '/api'], { cwd })
+      expect(imported.code, imported.stderr).toBe(0)
+      // 7 calls under /api; the page and the overlay's script are outside it.
+      expect(imported.stdout).toContain('imported 7 entries of devtools.har into 6 recording files')
+      const dir = join(cwd, 'cors-dev-proxy', 'recordings')
+      for (const file of await filesOf(dir))
+        for (const secret of Object.values(SECRETS)) expect(file.text, file.name).not.toContain(secret)
+
+      const replaying = await startRecordDevServer(
+        { '/api': { target: backend.url, replay: 'only' } },
+        { recordings: { dir } },
+      )
+      try {
+        const context = await browser.newContext()
+        try {
+          const page = await context.newPage()
+          await page.goto(`${replaying.url}/`)
+          expect(await scenario(page)).toEqual(seen)
+        } finally {
+          await context.close()
+        }
+      } finally {
+        await replaying.close()
       }
     } finally {
       if (backendUp) await backend.close()
