@@ -190,4 +190,50 @@ describe('record and replay in Chromium', () => {
       if (backendUp) await backend.close()
     }
   }, 60_000)
+
+  test("the inspector's record switch turns recording on and off for the page's next calls", async () => {
+    const dir = await folder()
+    const backend = await startRecordBackend()
+    const dev = await startRecordDevServer(
+      { '/api': { target: backend.url, replay: 'fallback' } },
+      { recordings: { dir } },
+    )
+    const context = await browser.newContext()
+    const routeDir = join(dir, 'api')
+    try {
+      const app = await context.newPage()
+      await app.goto(`${dev.url}/`)
+      const call = (path: string) => app.evaluate(async (url) => (await fetch(url)).status, path)
+      const inspector = await context.newPage()
+      await inspector.goto(`${dev.url}/__cors-dev-proxy/`)
+      const record = inspector.getByLabel('Record /api')
+      await record.waitFor()
+      expect(await record.isChecked()).toBe(false)
+      expect(await call('/api/items?before')).toBe(401)
+
+      await record.check()
+      const state = () =>
+        inspector.evaluate(async () => {
+          const view = (await (await fetch('/__cors-dev-proxy/control')).json()) as {
+            routes: Array<{ record: boolean | null }>
+          }
+          return view.routes[0]?.record
+        })
+      await expect.poll(state).toBe(true)
+      expect(await call('/api/items?during')).toBe(401)
+      // Recorded once the answer is out: the file appears without a restart.
+      await expect.poll(async () => (await readdir(routeDir).catch(() => [])).length).toBe(1)
+
+      await record.uncheck()
+      await expect.poll(state).toBe(false)
+      expect(await call('/api/items?after')).toBe(401)
+    } finally {
+      await context.close()
+      await dev.close()
+      await backend.close()
+    }
+    const files = await filesOf(dir)
+    expect(files).toHaveLength(1)
+    expect(files[0]?.text).toContain('"path": "/items?during"')
+  }, 60_000)
 })

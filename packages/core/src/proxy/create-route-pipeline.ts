@@ -32,7 +32,7 @@ export interface RoutePipelineDeps extends ForwardDeps {
  * Builds a route's pipeline once from its resolved options (nothing is validated here: the
  * configuration was resolved whole, earlier): the CORS step (with `cors`), the control step
  * (with `control`: its live state), the JSONP step (with `jsonp`), the recordings step (with
- * `record` or `replay`), then the terminal step (with `targets`, the forwarder of the target in
+ * `record` or `replay`; it reads the record switch of `control`'s state), then the terminal step (with `targets`, the forwarder of the target in
  * use), wrapped with the CORS diagnostics when the route has no `cors`. The mock step goes in as described at
  * the top of pipeline/route-pipeline.ts, and is also returned as `mock`.
  *
@@ -48,13 +48,14 @@ export function createRoutePipeline(
   const steps: RouteStep[] = []
   const cors = createCorsRouteStep(route, deps.logger)
   if (cors !== undefined) steps.push(cors)
-  if (control !== undefined) steps.push(createControlStep(control, deps.hops))
+  // A route with recordings and no control options has live state (its record switch), no control step.
+  if (control !== undefined && route.control !== undefined) steps.push(createControlStep(control, deps.hops))
   const jsonp = createJsonpRouteStep(route, deps.logger)
   if (jsonp !== undefined) steps.push(jsonp)
   const mock = route.kind === 'mock' ? createMockRouteStep(route, deps.logger.warn) : undefined
   const recordings =
     route.kind === 'forward' && deps.recordings !== undefined
-      ? createRouteRecordings(route, deps.recordings, deps.logger)
+      ? createRouteRecordings(route, deps.recordings, deps.logger, control?.state)
       : undefined
   if (recordings !== undefined) steps.push(recordings.step)
   const forwardDeps = recordings === undefined ? deps : { ...deps, fallback: recordings.fallback }
