@@ -14,11 +14,11 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../test/support/chromium-launch.mjs'
+import { startDocsVite } from './vite-app.mjs'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 const out = join(root, 'docs/public/screenshots')
 const { corsDevProxy } = await import(join(root, 'packages/vite/dist/index.js'))
-const vite = await import('vite8')
 
 /** A backend that names itself in its answers. */
 async function startBackend(name) {
@@ -52,19 +52,8 @@ document.querySelector('#answers').textContent = answers.join('\\n')
 </script></body></html>`,
 )
 
-async function startVite(routes) {
-  const server = await vite.createServer({
-    configFile: false,
-    root: app,
-    logLevel: 'silent',
-    optimizeDeps: { noDiscovery: true, include: [] },
-    server: { host: '127.0.0.1', port: 0, watch: null },
-    plugins: [corsDevProxy(routes, { log: 'silent', recordings: { dir: recordings } })],
-  })
-  server.httpServer.listen(0, '127.0.0.1')
-  await once(server.httpServer, 'listening')
-  return { server, origin: `http://127.0.0.1:${server.httpServer.address().port}` }
-}
+const startVite = (routes) =>
+  startDocsVite(app, [corsDevProxy(routes, { log: 'silent', recordings: { dir: recordings } })])
 
 const local = await startBackend('local')
 const staging = await startBackend('staging')

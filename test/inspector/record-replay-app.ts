@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
-import { createDevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
+import { startBareDevServer } from '../support/bare-dev-server.ts'
 import { listen } from '../support/servers.ts'
 
 /*
@@ -146,26 +146,14 @@ window.scenario = async ({ events: withEvents = true } = {}) => {
  * A dev server on `createDevServerProxy` with `routes` and `options`; its `/` is the scenario's
  * page, with the overlay client the adapters inject.
  */
-export async function startRecordDevServer(
-  routes: Parameters<typeof resolveOptions>[0],
-  options: Parameters<typeof resolveOptions>[1],
+export function startRecordDevServer(
+  routes: Parameters<typeof startBareDevServer>[0],
+  options: Parameters<typeof startBareDevServer>[1],
 ) {
-  const server: Server = createServer()
-  const proxy = createDevServerProxy(resolveOptions(routes, { log: 'silent', ...options }), { server })
-  server.on('request', (req, res) =>
-    proxy.middleware(req, res, () => {
-      res.setHeader('content-type', 'text/html')
-      res.end(
-        `<!doctype html><title>app</title><script src="${proxy.overlayClient?.path}"></script><script>${SCENARIO}</script>`,
-      )
-    }),
+  return startBareDevServer(
+    routes,
+    options,
+    (client) =>
+      `<!doctype html><title>app</title><script src="${client}"></script><script>${SCENARIO}</script>`,
   )
-  const front = await listen(server)
-  return {
-    url: front.url,
-    async close() {
-      await front.close()
-      await proxy.close()
-    },
-  }
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runCliHere } from '../../packages/cli/test/support/cli-process.ts'
 import { launchChromium } from '../support/browser.ts'
@@ -26,6 +26,19 @@ async function filesOf(dir: string): Promise<Array<{ name: string; text: string 
   )
 }
 
+/** No file holds the token, the password or the session cookie the scenario used. */
+function expectNoSecret(files: ReadonlyArray<{ name: string; text: string }>): void {
+  for (const file of files)
+    for (const secret of Object.values(SECRETS)) expect(file.text, file.name).not.toContain(secret)
+}
+
+/** The page's scenario (see record-replay-app.ts), run once. */
+const scenario = (page: Page, options: { events: boolean }) =>
+  page.evaluate(
+    (given) => (window as unknown as { scenario(options: object): Promise<unknown> }).scenario(given),
+    options,
+  )
+
 describe('record and replay in Chromium', () => {
   let browser: Browser
   const folders: string[] = []
@@ -38,6 +51,16 @@ describe('record and replay in Chromium', () => {
     for (const folder of folders) await rm(folder, { recursive: true, force: true })
   })
 
+  /** Runs `use` on a page of a fresh context, closed afterwards. */
+  async function withPage<T>(use: (page: Page) => Promise<T>): Promise<T> {
+    const context = await browser.newContext()
+    try {
+      return await use(await context.newPage())
+    } finally {
+      await context.close()
+    }
+  }
+
   async function folder(): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'cdp-record-browser-'))
     folders.push(dir)
@@ -48,16 +71,11 @@ describe('record and replay in Chromium', () => {
     const dir = await folder()
     const backend = await startRecordBackend()
     let backendUp = true
-    const runScenario = async (url: string) => {
-      const context = await browser.newContext()
-      try {
-        const page = await context.newPage()
+    const runScenario = (url: string) =>
+      withPage(async (page) => {
         await page.goto(`${url}/`)
-        return await page.evaluate(() => (window as unknown as { scenario(): Promise<unknown> }).scenario())
-      } finally {
-        await context.close()
-      }
-    }
+        return scenario(page, { events: true })
+      })
     try {
       // Phase 1: the backend up, every exchange recorded.
       const recording = await startRecordDevServer(
@@ -99,19 +117,15 @@ describe('record and replay in Chromium', () => {
         expect(await runScenario(replaying.url)).toEqual(recorded)
 
         // The inspector lists each of those exchanges as replayed.
-        const context = await browser.newContext()
-        try {
-          const inspector = await context.newPage()
+        const texts = await withPage(async (inspector) => {
           await inspector.goto(`${replaying.url}/__cors-dev-proxy/`)
           const rows = inspector.locator('tbody tr', { hasText: '/api/' })
           await expect.poll(() => rows.count()).toBe(8)
-          const texts = await rows.allInnerTexts()
-          for (const text of texts) expect(text).toContain('(replayed)')
-          for (const path of ['/api/login', '/api/items/1', '/api/items/2', '/api/events', '/api/graphql'])
-            expect(texts.some((text) => text.includes(path))).toBe(true)
-        } finally {
-          await context.close()
-        }
+          return rows.allInnerTexts()
+        })
+        for (const text of texts) expect(text).toContain('(replayed)')
+        for (const path of ['/api/login', '/api/items/1', '/api/items/2', '/api/events', '/api/graphql'])
+          expect(texts.some((text) => text.includes(path))).toBe(true)
       } finally {
         await replaying.close()
       }
@@ -121,9 +135,7 @@ describe('record and replay in Chromium', () => {
       expect(files.length).toBeGreaterThanOrEqual(7)
       // The login's answer is there, its cookie masked.
       expect(files.some((file) => file.text.includes('sid=[masked]'))).toBe(true)
-      for (const file of files) {
-        for (const secret of Object.values(SECRETS)) expect(file.text, file.name).not.toContain(secret)
-      }
+      expectNoSecret(files)
     } finally {
       if (backendUp) await backend.close()
     }
@@ -133,25 +145,17 @@ describe('record and replay in Chromium', () => {
     const cwd = await folder()
     const backend = await startRecordBackend()
     let backendUp = true
-    const scenario = (page: import('playwright-core').Page) =>
-      page.evaluate(() =>
-        (window as unknown as { scenario(options: object): Promise<unknown> }).scenario({ events: false }),
-      )
     try {
       const live = await startRecordDevServer({ '/api': backend.url }, {})
       let seen: unknown
       let har: unknown
       try {
-        const context = await browser.newContext()
-        try {
-          const page = await context.newPage()
+        await withPage(async (page) => {
           const recorder = await recordDevToolsHar(page)
           await page.goto(`${live.url}/`)
-          seen = await scenario(page)
+          seen = await scenario(page, { events: false })
           har = await recorder.har()
-        } finally {
-          await context.close()
-        }
+        })
       } finally {
         await live.close()
       }
@@ -167,22 +171,18 @@ describe('record and replay in Chromium', () => {
       // 7 calls under /api; the page and the overlay's script are outside it.
       expect(imported.stdout).toContain('imported 7 entries of devtools.har into 6 recording files')
       const dir = join(cwd, 'cors-dev-proxy', 'recordings')
-      for (const file of await filesOf(dir))
-        for (const secret of Object.values(SECRETS)) expect(file.text, file.name).not.toContain(secret)
+      expectNoSecret(await filesOf(dir))
 
       const replaying = await startRecordDevServer(
         { '/api': { target: backend.url, replay: 'only' } },
         { recordings: { dir } },
       )
       try {
-        const context = await browser.newContext()
-        try {
-          const page = await context.newPage()
+        const replayed = await withPage(async (page) => {
           await page.goto(`${replaying.url}/`)
-          expect(await scenario(page)).toEqual(seen)
-        } finally {
-          await context.close()
-        }
+          return scenario(page, { events: false })
+        })
+        expect(replayed).toEqual(seen)
       } finally {
         await replaying.close()
       }
