@@ -63,13 +63,13 @@ const NO_CONTROL: ResolvedControl = Object.freeze({
 /**
  * Whether a route gets a live record switch: it has a recordings step that can record, which
  * only `record: true` or `replay: 'fallback'` gives it (under `replay: 'only'` the target is never
- * contacted, so there is nothing to record).
+ * contacted, so there is nothing to record, `record: true` or not).
  *
  * @example
  * recordSwitchable(route) // true for { target, record: true }
  */
 export function recordSwitchable(route: ResolvedRoute): boolean {
-  return route.kind === 'forward' && (route.record || route.replay === 'fallback')
+  return route.kind === 'forward' && route.replay !== 'only' && (route.record || route.replay === 'fallback')
 }
 
 /**

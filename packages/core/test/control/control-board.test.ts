@@ -27,6 +27,7 @@ describe('the control board’s record switch', () => {
       '/rec': { target, record: true },
       '/fallback': { target, replay: 'fallback' },
       '/only': { target, replay: 'only' },
+      '/only-recorded': { target, record: true, replay: 'only' },
       '/slow': { target, latency: 100 },
       '/plain': target,
     })
