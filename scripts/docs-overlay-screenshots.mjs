@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
+import { startDocsVite } from '../docs/scripts/vite-app.mjs'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../test/support/chromium-launch.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const { corsDevProxy } = await import(join(root, 'packages/vite/dist/index.js'))
-const vite = await import('vite8')
 
 // A backend without CORS headers.
 const backend = createServer((req, res) => {
@@ -44,19 +44,7 @@ await writeFile(
 <body><h1>Shop</h1><p>Products:</p><ul id="list"></ul></body></html>`,
 )
 
-async function startVite(routes) {
-  const server = await vite.createServer({
-    configFile: false,
-    root: app,
-    logLevel: 'silent',
-    optimizeDeps: { noDiscovery: true, include: [] },
-    server: { host: '127.0.0.1', port: 0, watch: null },
-    plugins: [corsDevProxy(routes)],
-  })
-  server.httpServer.listen(0, '127.0.0.1')
-  await once(server.httpServer, 'listening')
-  return { server, origin: `http://127.0.0.1:${server.httpServer.address().port}` }
-}
+const startVite = (routes) => startDocsVite(app, [corsDevProxy(routes)])
 
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] })
 try {

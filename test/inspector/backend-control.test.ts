@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http'
-import { createDevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
+import { createServer } from 'node:http'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startBareDevServer } from '../support/bare-dev-server.ts'
 import { launchChromium } from '../support/browser.ts'
 import { listen } from '../support/servers.ts'
 
@@ -19,23 +19,12 @@ function startBackend(name: string) {
  * A bare dev server: its page loads the overlay client the adapters inject; everything else goes
  * through the set-up the adapters share.
  */
-async function startDevServer(routes: Parameters<typeof resolveOptions>[0]) {
-  const server: Server = createServer()
-  const proxy = createDevServerProxy(resolveOptions(routes, { log: 'silent' }), { server })
-  server.on('request', (req, res) =>
-    proxy.middleware(req, res, () => {
-      res.setHeader('content-type', 'text/html')
-      res.end(`<!doctype html><title>app</title><script src="${proxy.overlayClient?.path}"></script>`)
-    }),
+function startDevServer(routes: Parameters<typeof startBareDevServer>[0]) {
+  return startBareDevServer(
+    routes,
+    {},
+    (client) => `<!doctype html><title>app</title><script src="${client}"></script>`,
   )
-  const front = await listen(server)
-  return {
-    url: front.url,
-    async close() {
-      await front.close()
-      await proxy.close()
-    },
-  }
 }
 
 describe('backend control in Chromium', () => {

@@ -1,8 +1,9 @@
 /**
  * The inspector page's live switches (served after the inspector's script, as the body of an
- * immediately invoked function; self-contained): for each route with control options, a target
- * select (with `targets`) and a faults switch, read from `GET /__cors-dev-proxy/control` and
- * changed by a same-origin JSON `POST` to it. Shows nothing when no route has control options.
+ * immediately invoked function; self-contained): for each route with control options or
+ * recordings, a target select (with `targets`), a faults switch (with faults) and a record switch
+ * (with `record: true` or `replay: 'fallback'`), read from `GET /__cors-dev-proxy/control` and
+ * changed by a same-origin JSON `POST` to it. Shows nothing when no route has any.
  */
 export function controlPanel(): void {
   const url = '/__cors-dev-proxy/control'
@@ -18,6 +19,7 @@ export function controlPanel(): void {
       throttle: number | null
     } | null
     paths: string[]
+    record: boolean | null
   }
   const panel = document.querySelector('#control') as HTMLElement | null
   if (panel === null) return
@@ -47,6 +49,17 @@ export function controlPanel(): void {
     })
       .then((res) => res.json())
       .then(() => load())
+  }
+
+  function recordSwitch(view: RouteView, on: boolean): HTMLElement {
+    const label = document.createElement('label')
+    const box = document.createElement('input')
+    box.type = 'checkbox'
+    box.checked = on
+    box.setAttribute('aria-label', `Record ${view.route}`)
+    box.addEventListener('change', () => change({ route: view.route, record: box.checked }))
+    label.append(box, ' record')
+    return label
   }
 
   function row(view: RouteView): HTMLElement {
@@ -80,6 +93,7 @@ export function controlPanel(): void {
       label.append(box, ` faults: ${summary}`)
       item.append(label)
     }
+    if (view.record !== null) item.append(recordSwitch(view, view.record))
     return item
   }
 

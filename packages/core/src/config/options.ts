@@ -341,7 +341,8 @@ export interface RouteOptions {
   /**
    * Writes each exchange of the route to a file in the project (`recordings.dir`, one JSON file
    * per distinct request holding its answers in order, secrets masked), for `replay` to answer
-   * from later. A recording is on disk when the proxy's `close()` resolves.
+   * from later. A recording is on disk when the proxy's `close()` resolves. The inspector's record
+   * switch turns it on and off live on a route with `record: true` or `replay: 'fallback'`.
    * @default false
    * @example true
    */

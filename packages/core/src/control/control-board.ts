@@ -14,6 +14,8 @@ export interface RouteControlView {
   readonly faults: Readonly<Record<string, unknown>> | null
   /** The `faults` keys (`'GET /users/:id'`), which apply while `faultsOn`. */
   readonly paths: readonly string[]
+  /** Whether the route records now; `null`: it cannot (no `record: true` or `replay: 'fallback'`). */
+  readonly record: boolean | null
 }
 
 /** What `GET /__cors-dev-proxy/control` answers. */
@@ -34,7 +36,7 @@ export interface ControlBoard {
   readonly routes: readonly RouteControl[]
   /** Every switchable route and its state. */
   view(): ControlView
-  /** Applies `{ route, target?, faultsOn?, latency?, failRate?, failWith?, throttle? }`; never throws. */
+  /** Applies `{ route, target?, faultsOn?, latency?, failRate?, failWith?, throttle?, record? }`; never throws. */
   apply(change: unknown): ControlAnswer
   /** Whether any fault or latency is on now. */
   faultsOn(): boolean
@@ -64,6 +66,7 @@ function viewOf(entry: RouteControl): RouteControlView {
         ? null
         : { ...faults, latency: faults.latency ?? null, throttle: faults.throttle ?? null },
     paths: entry.control.rules.map((rule) => rule.key),
+    record: entry.state.record ?? null,
   }
 }
 
@@ -78,6 +81,27 @@ function mergeFaults(
     merged[name] = change[name] === null ? undefined : change[name]
   }
   return resolveFaults(merged, (name) => name)
+}
+
+/** A route's state as the log line of a change says it: target, faults, and recording where it can. */
+function describeState({ state }: RouteControl): string {
+  const target = state.target === undefined ? '(its own)' : `'${state.target}'`
+  const faults = state.faultsOn ? describeFaults(state.faults) : 'off'
+  const record = state.record === undefined ? '' : `, recording ${state.record ? 'on' : 'off'}`
+  return `target ${target}, faults ${faults}${record}`
+}
+
+/** Why `record` cannot be applied to the route (400), or `undefined` when it can (or is absent). */
+function refuseRecord(entry: RouteControl, record: unknown): ControlAnswer | undefined {
+  if (record === undefined) return undefined
+  if (typeof record !== 'boolean') return { status: 400, body: { error: 'record must be true or false' } }
+  if (entry.state.record !== undefined) return undefined
+  return {
+    status: 400,
+    body: {
+      error: `route '${entry.route.prefix}' has no recordings to switch: give it record: true or replay: 'fallback' in the config (the switch then turns recording on and off live)`,
+    },
+  }
 }
 
 /** Applies a change to one route's state, or says what is wrong with it (400/404). */
@@ -98,6 +122,8 @@ function applyTo(entry: RouteControl, change: Record<string, unknown>): ControlA
   if (change.faultsOn !== undefined && typeof change.faultsOn !== 'boolean') {
     return { status: 400, body: { error: 'faultsOn must be true or false' } }
   }
+  const refused = refuseRecord(entry, change.record)
+  if (refused !== undefined) return refused
   let faults = state.faults
   try {
     faults = mergeFaults(state.faults, change)
@@ -108,6 +134,7 @@ function applyTo(entry: RouteControl, change: Record<string, unknown>): ControlA
   }
   if (typeof change.target === 'string') state.target = change.target
   if (typeof change.faultsOn === 'boolean') state.faultsOn = change.faultsOn
+  if (typeof change.record === 'boolean') state.record = change.record
   state.faults = faults
   return { status: 200, body: viewOf(entry) }
 }
@@ -154,14 +181,14 @@ export function createControlBoard(routes: readonly RouteControl[], logger: Logg
         const known = routes.map((candidate) => candidate.route.prefix).join(', ') || 'none'
         return {
           status: 404,
-          body: { error: `no route ${JSON.stringify(body.route)} with control options; routes: ${known}` },
+          body: {
+            error: `no route ${JSON.stringify(body.route)} with control options or recordings; routes: ${known}`,
+          },
         }
       }
       const answer = applyTo(entry, body)
       if (answer.status === 200) {
-        logger.info(
-          `control: route '${entry.route.prefix}' now uses target ${entry.state.target === undefined ? '(its own)' : `'${entry.state.target}'`}, faults ${entry.state.faultsOn ? describeFaults(entry.state.faults) : 'off'}`,
-        )
+        logger.info(`control: route '${entry.route.prefix}' now uses ${describeState(entry)}`)
       }
       return answer
     },

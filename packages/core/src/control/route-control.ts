@@ -13,13 +13,15 @@ export interface RouteControlState {
   faults: ResolvedFaults | undefined
   /** Whether the faults (route-wide and per path) apply: the inspector's on/off switch. */
   faultsOn: boolean
-  /*
-   * Recording and replay switches (`record`, `replay`) belong here too, beside these: the
-   * control step reads this object per request, and the API writes it.
+  /**
+   * Whether the route records its exchanges now (the inspector's record switch), read by its
+   * recordings step per request; `undefined` on a route that cannot record (neither `record: true`
+   * nor `replay: 'fallback'` configured: it has no recordings step).
    */
+  record: boolean | undefined
 }
 
-/** A route with control options, its resolved options and its live state. */
+/** A route with control options or a record switch, its resolved options and its live state. */
 export interface RouteControl {
   readonly route: ResolvedRoute
   readonly control: ResolvedControl
@@ -50,18 +52,46 @@ export function anyFaultOn(entry: RouteControl): boolean {
   return faultsActive(entry.state.faults) || entry.control.rules.some((rule) => faultsActive(rule.faults))
 }
 
+/** The control options of a route that only has a record switch: no faults, no targets. */
+const NO_CONTROL: ResolvedControl = Object.freeze({
+  faults: undefined,
+  rules: Object.freeze([]),
+  targets: Object.freeze([]),
+  initial: undefined,
+})
+
 /**
- * The live state of a route with control options, from its configuration: the start-up
- * target, the configured faults, on.
+ * Whether a route gets a live record switch: it has a recordings step that can record, which
+ * only `record: true` or `replay: 'fallback'` gives it (under `replay: 'only'` the target is never
+ * contacted, so there is nothing to record, `record: true` or not).
  *
  * @example
- * const entry = createRouteControl(route) // route.control !== undefined
+ * recordSwitchable(route) // true for { target, record: true }
  */
-export function createRouteControl(route: ResolvedRoute & { control: ResolvedControl }): RouteControl {
-  const { control } = route
+export function recordSwitchable(route: ResolvedRoute): boolean {
+  return route.kind === 'forward' && route.replay !== 'only' && (route.record || route.replay === 'fallback')
+}
+
+/**
+ * The live state of a route with control options or a record switch, from its configuration:
+ * the start-up target, the configured faults, on; recording as configured. `undefined` for a
+ * route with neither, which has no live state at all.
+ *
+ * @example
+ * const entry = createRouteControl(route) // route.control !== undefined, or route.record
+ */
+export function createRouteControl(route: ResolvedRoute): RouteControl | undefined {
+  const switchable = recordSwitchable(route)
+  if (route.control === undefined && !switchable) return undefined
+  const control = route.control ?? NO_CONTROL
   return {
     route,
     control,
-    state: { target: control.initial, faults: control.faults, faultsOn: true },
+    state: {
+      target: control.initial,
+      faults: control.faults,
+      faultsOn: true,
+      record: switchable && route.kind === 'forward' ? route.record : undefined,
+    },
   }
 }

@@ -7,10 +7,10 @@ const CONTROL_LIMIT = 16 * 1024
 
 /**
  * `/__cors-dev-proxy/control`, the live switches' API (the guard ran before): `GET` lists each
- * route with control options (its targets and the one in use, its faults and whether they are
- * on); `POST` with a JSON body (`{ "route": "/api", "target": "staging" }`, `{ "route": "/api",
- * "latency": 300, "failRate": 0.5, "faultsOn": true }`) changes one route's state and answers its
- * new view. A change is never made by `GET`, nor by a body that is not `application/json`, which
+ * route with control options or recordings (its targets and the one in use, its faults and
+ * whether they are on, whether it records); `POST` with a JSON body (`{ "route": "/api",
+ * "target": "staging" }`, `{ "route": "/api", "latency": 300, "failRate": 0.5, "faultsOn": true }`,
+ * `{ "route": "/api", "record": false }`) changes one route's state and answers its new view. A change is never made by `GET`, nor by a body that is not `application/json`, which
  * a cross-site form cannot send. Returns `false` for any other method, for the caller's 404.
  *
  * @example

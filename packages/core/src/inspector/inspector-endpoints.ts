@@ -32,7 +32,7 @@ export interface InspectorEndpointsOptions {
   readonly ownUrl: () => string | undefined
   /** The overlay's client script and the inspector page's script (from `client/`). */
   readonly scripts: { readonly client: string; readonly inspector: string }
-  /** The routes' live switches (`/control`); `undefined`: no route has control options. */
+  /** The routes' live switches (`/control`); `undefined`: no route has control options or recordings. */
   readonly controls?: ControlBoard | undefined
 }
 

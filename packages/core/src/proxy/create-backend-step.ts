@@ -72,11 +72,12 @@ export function createBackendStep(
 ): BackendStep {
   const { control, mocks } = parts
   const before: RouteStep[] = []
-  if (control !== undefined) before.push(createControlStep(control, deps.hops))
+  // A route with recordings and no control options has live state (its record switch), no control step.
+  if (control !== undefined && route.control !== undefined) before.push(createControlStep(control, deps.hops))
   if (mocks !== undefined) before.push(mocks.step)
   const recordings =
     route.kind === 'forward' && deps.recordings !== undefined
-      ? createRouteRecordings(route, deps.recordings, deps.logger)
+      ? createRouteRecordings(route, deps.recordings, deps.logger, control?.state)
       : undefined
   if (recordings !== undefined) before.push(recordings.step)
   const mock = route.kind === 'mock' ? createMockRouteStep(route, deps.logger.warn) : undefined

@@ -87,7 +87,7 @@ export interface CorsDevProxy {
  * request once.
  */
 export interface EngineProxy extends CorsDevProxy {
-  /** The live switches of the routes with control options (latency, faults, targets), for the inspector's API. */
+  /** The live switches of the routes with control options (latency, faults, targets) or recordings (record), for the inspector's API. */
   readonly controls: ControlBoard
   /** The proxy's logger (one per proxy: de-duplication and summaries cover everything). */
   readonly logger: Logger
@@ -268,9 +268,9 @@ function buildRoutes(resolved: ResolvedCorsDevProxyOptions, logger: Logger, deps
   const gates = new Map<ResolvedRoute, RouteGate>()
   const controls: RouteControl[] = []
   for (const route of resolved.routes) {
-    // Only a route with control options gets live state and a control step: the others pay nothing.
-    const control =
-      route.control === undefined ? undefined : createRouteControl({ ...route, control: route.control })
+    // Only a route with control options (a control step) or recordings (a record switch) gets
+    // live state: the others pay nothing.
+    const control = createRouteControl(route)
     if (control !== undefined) controls.push(control)
     pipelines.set(route, createRoutePipeline(route, deps, control))
     const gate = createRouteGate(route, logger)

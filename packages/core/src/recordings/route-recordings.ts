@@ -26,28 +26,39 @@ export interface RouteRecordings {
 }
 
 /**
+ * The route's live record switch (the control board's state for it): read per request, so the
+ * inspector turns recording on and off without a restart. `record: undefined` reads as off.
+ */
+export interface RecordSwitch {
+  readonly record: boolean | undefined
+}
+
+/**
  * A route's recordings step and fallback; `undefined` for a route with neither `record` nor
- * `replay`, which gets nothing at all.
+ * `replay`, which gets nothing at all. With `live`, the step records while `live.record` is
+ * true (a route with `replay: 'fallback'` can then record too); without it, as configured.
  *
  * @example
- * const recordings = createRouteRecordings(route, store, logger)
+ * const recordings = createRouteRecordings(route, store, logger, entry.state)
  * if (recordings) steps.push(recordings.step)
  */
 export function createRouteRecordings(
   route: ResolvedForwardRoute,
   store: RecordingStore,
   logger: Logger,
+  live: RecordSwitch = { record: route.record },
 ): RouteRecordings | undefined {
   if (!route.record && route.replay === undefined) return undefined
   const replayer = route.replay === undefined ? undefined : createReplayer(route, store, logger)
   if (route.replay === 'only' && replayer !== undefined) return { step: replayer.step, fallback: undefined }
-  const tap = route.record ? createRecordTap(route, store, logger) : undefined
+  // Built once whatever the switch says: turning it on later costs no set-up per request.
+  const tap = createRecordTap(route, store, logger)
   const { maxBodyBytes } = store.options
   return {
     step: function recordingsStep(req, res, next, path) {
       ;(req as Carrier)[MATCHED_PATH] = path
-      if (tap !== undefined) tap.begin(req, res, path)
-      else copyRequestBody(req, maxBodyBytes)
+      if (live.record === true) tap.begin(req, res, path)
+      else if (replayer !== undefined) copyRequestBody(req, maxBodyBytes)
       next()
     },
     async fallback(req, res) {
