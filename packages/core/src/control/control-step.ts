@@ -1,18 +1,11 @@
 import type { ResolvedControl, ResolvedFaults } from '../config/resolve-control.js'
+import { pathAfterPrefix } from '../http/path-pattern.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { paceBody } from '../http/response-head.js'
 import type { RequestNotes } from '../pipeline/request-notes.js'
 import type { NextFunction, RouteStep } from '../pipeline/route-pipeline.js'
 import { answerFault } from './fault-answer.js'
 import type { RouteControl } from './route-control.js'
-
-/** The path after the route's prefix, without its query, as `faults` patterns are written. */
-function relativePath(prefix: string, path: string): string {
-  const query = path.indexOf('?')
-  const bare = query === -1 ? path : path.slice(0, query)
-  const rest = prefix === '/' ? bare : bare.slice(prefix.length)
-  return rest === '' ? '/' : rest
-}
 
 /** The faults for one request: the first `faults` entry that matches, else the route's own. */
 function faultsFor(
@@ -23,7 +16,7 @@ function faultsFor(
   path: string,
 ) {
   if (control.rules.length === 0) return routeWide
-  const relative = relativePath(prefix, path)
+  const relative = pathAfterPrefix(prefix, path)
   for (const rule of control.rules) {
     if ((rule.method === undefined || rule.method === req.method) && rule.pattern.test(relative))
       return rule.faults
