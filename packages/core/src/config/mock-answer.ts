@@ -1,6 +1,6 @@
 import { HTTP_TOKEN } from '../http/http-token.js'
 import { didYouMean } from './did-you-mean.js'
-import { describeType, isPlainObject } from './option-path.js'
+import { describeType, isPlainObject, optionEntry } from './option-path.js'
 
 /*
  * One mocked answer checked: the same rules at start-up (a `mocks` entry in the config, where a
@@ -18,7 +18,7 @@ export interface ResolvedMockAnswer {
 
 /** What is wrong with an answer: the field, and the problem in words. */
 export interface MockAnswerProblem {
-  /** `status`, `headers.x-a`, `json`...; `''` for the answer as a whole. */
+  /** `status`, `headers['x-a']`, `json`...; `''` for the answer as a whole. */
   readonly field: string
   readonly problem: string
 }
@@ -52,7 +52,7 @@ function headersOf(value: unknown): Record<string, string | readonly string[]> |
   }
   const headers: Record<string, string | readonly string[]> = {}
   for (const [name, item] of Object.entries(value)) {
-    const field = `headers.${name}`
+    const field = optionEntry('headers', name)
     if (!HTTP_TOKEN.test(name)) return { field, problem: 'is not a valid header name' }
     const lower = name.toLowerCase()
     if (FRAMING.has(lower)) return { field, problem: 'is set by the dev server: remove it' }

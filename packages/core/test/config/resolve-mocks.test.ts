@@ -31,11 +31,11 @@ describe('resolveMocks', () => {
     ],
     [
       { 'GET /a': { headers: { 'content-length': '3' } } },
-      `${AT}['GET /a'].headers.content-length is set by the dev server`,
+      `${AT}['GET /a'].headers['content-length'] is set by the dev server`,
     ],
     [
       { 'GET /a': { headers: { 'x-a': 'b\r\nc' } } },
-      `${AT}['GET /a'].headers.x-a must be a string (or strings) without CR, LF or NUL`,
+      `${AT}['GET /a'].headers['x-a'] must be a string (or strings) without CR, LF or NUL`,
     ],
     [
       { 'GET /a': 'hello' },
