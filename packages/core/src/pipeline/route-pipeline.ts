@@ -17,6 +17,8 @@
  * 2. Backend control, when `route.control` is set (`latency`, `failRate`, `throttle`, `faults`,
  *    `targets`): waits, fails (an answer the CORS step's headers are on) or paces the answer,
  *    from the route's live state. Without it there is no step.
+ * 2b. Mocks, when `route.mocks` is set (route-mocks/route-mocks.ts): a request a mock file or a
+ *    key matches is answered there (the CORS step's headers go on it); any other goes on.
  * 3. JSONP, when `route.jsonp` is set: takes over a GET carrying the callback parameter by
  *    intercepting the next step's answer (the target's or the mock's) and wrapping it.
  * 4. The terminal step: the mock backend when `route.mock` is set (it replaces the forwarder),

@@ -59,7 +59,7 @@ export interface DevServerHost {
   readonly serverFetchAlternative?: ((path: string) => string) | undefined
   /**
    * The dev server's root (Vite's `config.root`, webpack's `context`): where a relative
-   * `recordings.dir` goes.
+   * `recordings.dir` and the routes' mock folders go.
    * @default the working directory
    */
   readonly root?: string | undefined

@@ -100,7 +100,18 @@ describe('/__cors-dev-proxy/mock', () => {
       expect(next.headers['x-cors-dev-proxy-mocked']).toBe(file)
       expect(next.headers['access-control-allow-origin']).toBe('http://localhost:5173')
       expect(JSON.parse(next.body.toString())).toEqual({ url: '/users/42?full=1', password: '[masked]' })
-      const again = await post(JSON.stringify({ id: await idOf('/api/users/42?again') }))
+      const againId = await idOf('/api/users/42?again')
+      const exchanges = JSON.parse(
+        (await sendRequest(`${dev.url}/__cors-dev-proxy/exchanges`)).body.toString(),
+      ) as {
+        id: number
+      }[]
+      expect(exchanges.find((exchange) => exchange.id === againId)).toMatchObject({
+        upstreamUrl: `mocked by ${file}`,
+        upstreamProtocol: 'mock',
+        mockedFrom: file,
+      })
+      const again = await post(JSON.stringify({ id: againId }))
       expect(JSON.parse(again.body.toString()).error).toBe('this answer came from a mock already')
     } finally {
       events.destroy()
