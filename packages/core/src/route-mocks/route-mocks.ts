@@ -8,7 +8,7 @@ import {
 import type { MockFunction } from '../config/mocks-options.js'
 import type { ResolvedMockRule } from '../config/resolve-mocks.js'
 import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
-import { createLocationRewrite } from '../forward/location-rewrite.js'
+import { createLocationRewrite, type LocationRewriter } from '../forward/location-rewrite.js'
 import { matchPathPattern, pathAfterPrefix } from '../http/path-pattern.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { sendText } from '../http/send-text.js'
@@ -61,6 +61,99 @@ function takesMethod(method: string | undefined, req: ProxyRequest): boolean {
   return !(req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined)
 }
 
+/** What one route's mocks work from, built once. */
+interface MocksContext {
+  readonly route: ResolvedForwardRoute
+  readonly rules: readonly ResolvedMockRule[]
+  readonly folder: MockFolder
+  readonly logger: Logger
+  readonly hops: RequestNotes<string> | undefined
+  readonly rewriteLocation: LocationRewriter | undefined
+}
+
+/** A mock that cannot answer: a 500 naming it, and one log line per mock every 10 s. */
+function fail(context: MocksContext, res: ProxyResponse, source: string, problem: string): void {
+  const words = `mock ${source} of route '${context.route.prefix}' ${problem}`
+  context.logger.limited('error', `mock ${context.route.prefix} ${source}`, () => words)
+  sendText(res, 500, 'text/plain; charset=utf-8', `cors-dev-proxy: ${words}\n`, [[MOCKED_HEADER, 'error']])
+}
+
+/** Writes what a mock gave, or the 500 that names what is wrong with it. */
+function answer(
+  context: MocksContext,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  source: string,
+  found: ResolvedMockAnswer | MockAnswerProblem,
+): void {
+  if (isMockAnswerProblem(found)) {
+    fail(context, res, source, `cannot be used: ${found.field === '' ? 'it' : found.field} ${found.problem}`)
+    return
+  }
+  context.hops?.set(req, `mocked by ${source}`)
+  writeMockAnswer(req, res, found, source, context.route, context.rewriteLocation)
+}
+
+/** A function key: `false` when it returned `undefined` (the request goes on). */
+async function fromFunction(
+  context: MocksContext,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  rule: ResolvedMockRule,
+  relative: string,
+  params: Record<string, string>,
+): Promise<boolean> {
+  const source = `'${rule.key}'`
+  const limit = MOCKS_DEFAULTS.maxBodyBytes
+  let outcome: Awaited<ReturnType<typeof askFunctionMock>>
+  try {
+    outcome = await askFunctionMock(rule.answer as MockFunction, req, relative, params, limit)
+  } catch (error) {
+    fail(context, res, source, `threw: ${error instanceof Error ? error.message : String(error)}`)
+    return true
+  }
+  if (outcome === undefined) return false
+  if (outcome === 'too-large') {
+    const words = `mock ${source} of route '${context.route.prefix}' takes request bodies up to ${limit} bytes`
+    sendText(res, 413, 'text/plain; charset=utf-8', `cors-dev-proxy: ${words}\n`)
+    return true
+  }
+  answer(context, req, res, source, outcome)
+  return true
+}
+
+/** The config's keys, in the order written: `true` when one answered. */
+async function fromRules(
+  context: MocksContext,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  relative: string,
+): Promise<boolean> {
+  for (const rule of context.rules) {
+    if (!takesMethod(rule.method, req)) continue
+    const params = matchPathPattern(rule.pattern, relative)
+    if (params === undefined) continue
+    if (typeof rule.answer !== 'function') {
+      answer(context, req, res, `'${rule.key}'`, rule.answer)
+      return true
+    }
+    if (await fromFunction(context, req, res, rule, relative, params)) return true
+  }
+  return false
+}
+
+/** The route's files first (the most specific first), then its keys: `true` when one answered. */
+async function handle(context: MocksContext, req: ProxyRequest, res: ProxyResponse, path: string) {
+  const relative = pathAfterPrefix(context.route.prefix, path)
+  const { folder } = context
+  for (const rule of await folder.rules()) {
+    if (!takesMethod(rule.method, req) || matchPathPattern(rule.pattern, relative) === undefined) continue
+    answer(context, req, res, folder.label(rule.name), await folder.answer(rule))
+    return true
+  }
+  return fromRules(context, req, res, relative)
+}
+
 /**
  * A route's mocks step; `undefined` for a route without `mocks`, which gets nothing at all. Mock
  * files are tried first (the most specific first), then the config's keys in the order written.
@@ -71,116 +164,26 @@ function takesMethod(method: string | undefined, req: ProxyRequest): boolean {
  */
 export function createRouteMocks(route: ResolvedRoute, deps: RouteMocksDeps): RouteMocks | undefined {
   if (route.kind !== 'forward' || route.mocks === undefined) return undefined
-  return buildRouteMocks(route, route.mocks.rules, deps)
-}
-
-function buildRouteMocks(
-  route: ResolvedForwardRoute,
-  rules: readonly ResolvedMockRule[],
-  deps: RouteMocksDeps,
-): RouteMocks {
-  const { logger, hops } = deps
-  const { prefix } = route
-  const folder = createMockFolder(folderOf(route, deps.root), deps.root)
   const location = createLocationRewrite(route)
-  const rewriteLocation = location.kind === 'rewrite' ? location.rewrite : undefined
-
-  /** A mock that cannot answer: a 500 naming it, and one log line per mock every 10 s. */
-  function fail(res: ProxyResponse, source: string, problem: string): void {
-    const words = `mock ${source} of route '${prefix}' ${problem}`
-    logger.limited('error', `mock ${prefix} ${source}`, () => words)
-    sendText(res, 500, 'text/plain; charset=utf-8', `cors-dev-proxy: ${words}\n`, [[MOCKED_HEADER, 'error']])
+  const context: MocksContext = {
+    route,
+    rules: route.mocks.rules,
+    folder: createMockFolder(folderOf(route, deps.root), deps.root),
+    logger: deps.logger,
+    hops: deps.hops,
+    rewriteLocation: location.kind === 'rewrite' ? location.rewrite : undefined,
   }
-
-  function answer(
-    req: ProxyRequest,
-    res: ProxyResponse,
-    source: string,
-    found: ResolvedMockAnswer | MockAnswerProblem,
-  ): void {
-    if (isMockAnswerProblem(found)) {
-      fail(res, source, `cannot be used: ${found.field === '' ? 'it' : found.field} ${found.problem}`)
-      return
-    }
-    hops?.set(req, `mocked by ${source}`)
-    writeMockAnswer(req, res, found, source, route, rewriteLocation)
-  }
-
-  /** The config's keys: `true` when one answered. */
-  async function fromRules(req: ProxyRequest, res: ProxyResponse, relative: string): Promise<boolean> {
-    for (const rule of rules) {
-      if (!takesMethod(rule.method, req)) continue
-      const params = matchPathPattern(rule.pattern, relative)
-      if (params === undefined) continue
-      if (typeof rule.answer !== 'function') {
-        answer(req, res, `'${rule.key}'`, rule.answer)
-        return true
-      }
-      if (await fromFunction(req, res, rule, relative, params)) return true
-    }
-    return false
-  }
-
-  /** A function key: `false` when it returned `undefined` (the request goes on). */
-  async function fromFunction(
-    req: ProxyRequest,
-    res: ProxyResponse,
-    rule: ResolvedMockRule,
-    relative: string,
-    params: Record<string, string>,
-  ): Promise<boolean> {
-    const source = `'${rule.key}'`
-    let outcome: Awaited<ReturnType<typeof askFunctionMock>>
-    try {
-      outcome = await askFunctionMock(
-        rule.answer as MockFunction,
-        req,
-        relative,
-        params,
-        MOCKS_DEFAULTS.maxBodyBytes,
-      )
-    } catch (error) {
-      fail(res, source, `threw: ${error instanceof Error ? error.message : String(error)}`)
-      return true
-    }
-    if (outcome === undefined) return false
-    if (outcome === 'too-large') {
-      const words = `takes request bodies up to ${MOCKS_DEFAULTS.maxBodyBytes} bytes`
-      sendText(
-        res,
-        413,
-        'text/plain; charset=utf-8',
-        `cors-dev-proxy: mock ${source} of route '${prefix}' ${words}\n`,
-      )
-      return true
-    }
-    answer(req, res, source, outcome)
-    return true
-  }
-
-  async function handle(req: ProxyRequest, res: ProxyResponse, path: string): Promise<boolean> {
-    const relative = pathAfterPrefix(prefix, path)
-    for (const rule of await folder.rules()) {
-      if (!takesMethod(rule.method, req) || matchPathPattern(rule.pattern, relative) === undefined) continue
-      answer(req, res, folder.label(rule.name), await folder.answer(rule))
-      return true
-    }
-    return fromRules(req, res, relative)
-  }
-
   return {
     route,
-    folder,
+    folder: context.folder,
     step: function routeMocksStep(req, res, next, path) {
-      handle(req, res, path).then(
+      handle(context, req, res, path).then(
         (answered) => {
           if (!answered) next()
         },
         (error: unknown) => next(error),
       )
     },
-    async close() {
-      await folder.flush()
-    },
+    close: () => context.folder.flush(),
   }
 }
