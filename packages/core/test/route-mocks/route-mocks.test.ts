@@ -7,7 +7,14 @@ import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { captureLogSink, listen, type StartedServer, sendRequest } from '../../../../test/support/servers.js'
+import { serveProxy } from '../../../../test/support/proxy-server.js'
+import {
+  captureLogSink,
+  listen,
+  type StartedServer,
+  sendHttp2Request,
+  sendRequest,
+} from '../../../../test/support/servers.js'
 import { createDevServerProxy, type DevServerProxy, resolveOptions } from '../../src/adapter.js'
 import { createFetchHandler, type Routes, SERVER_URL_VARIABLE, serverFetch } from '../../src/index.js'
 
@@ -208,6 +215,30 @@ describe('mock files, read again when they change', () => {
 })
 
 describe('mocks reach every front end', () => {
+  it('answers an HTTP/2 client, repeated fields joined but Set-Cookie lines kept apart', async () => {
+    const h2 = await serveProxy(
+      {
+        '/api': {
+          target: target.url,
+          mocks: {
+            'GET /two': { headers: { 'x-many': ['a', 'b'], 'set-cookie': ['a=1', 'b=2'] }, body: 'two' },
+          },
+        },
+      },
+      { log: 'silent' },
+      'h2c',
+    )
+    try {
+      const answer = await sendHttp2Request(`${h2.url}/api/two`)
+      expect(answer.status).toBe(200)
+      expect(answer.headers['x-many']).toBe('a, b')
+      expect(answer.headers['set-cookie']).toEqual(['a=1', 'b=2'])
+      expect(answer.body.toString()).toBe('two')
+    } finally {
+      await h2.close()
+    }
+  })
+
   it('answers serverFetch from the mocks, as the page', async () => {
     const before = process.env[SERVER_URL_VARIABLE]
     process.env[SERVER_URL_VARIABLE] = dev.url
