@@ -56,6 +56,8 @@ export { CorsDevProxyError } from './config/errors.js'
 export type { InspectorOptions } from './config/inspector-options.js'
 // The mock backend
 export type { MockBackendOptions, MockCorsMode } from './config/mock-options.js'
+// Mocks beside real routes (a route's `mocks`)
+export type { MockAnswer, MockFunction, MockRequest, MocksOption } from './config/mocks-options.js'
 export type {
   CookieRewrite,
   CorsDevProxyOptions,

@@ -2,7 +2,7 @@
  * The inspector page's script (served as `/__cors-dev-proxy/inspector.js`, as the body of an
  * immediately invoked function; self-contained). Lists the recorded exchanges, adds new ones
  * as the server streams them, filters by route, status and text, shows one in detail, replays
- * it, links the HAR export, and lists the overlay's explanations of failed calls.
+ * it or writes its answer as a mock file (on routes with `mocks`), links the HAR export, and lists the overlay's explanations of failed calls.
  */
 export function inspectorApp(): void {
   const base = '/__cors-dev-proxy'
@@ -30,8 +30,12 @@ export function inspectorApp(): void {
     aborted: boolean
     replayOf?: number
     replayedFrom?: string
+    mockedFrom?: string
   }
   const exchanges: View[] = []
+  // The routes with `mocks` ("Mock this answer" is offered on their exchanges), and what it said per exchange.
+  const mockRoutes = new Set<string>()
+  const mocked = new Map<number, string>()
   // What a replay answered, per exchange: the detail is rebuilt when the replay itself arrives.
   const replays = new Map<number, string>()
   let selected: number | undefined
@@ -71,7 +75,7 @@ export function inspectorApp(): void {
     if (view.id === selected) tr.className = 'selected'
     const status = el(
       'td',
-      `${view.status}${view.aborted ? ' (aborted)' : ''}${view.replayedFrom !== undefined ? ' (replayed)' : ''}`,
+      `${view.status}${view.aborted ? ' (aborted)' : ''}${view.replayedFrom !== undefined ? ' (replayed)' : ''}${view.mockedFrom !== undefined ? ' (mocked)' : ''}`,
       `s${String(view.status)[0]}`,
     )
     // The URL columns are cut to fit the list: the whole URL is in the cell's tooltip.
@@ -135,6 +139,9 @@ export function inspectorApp(): void {
         })
     })
     head.append(replay)
+    if (mockRoutes.has(view.route) && view.mockedFrom === undefined && view.status > 0) {
+      head.append(mockButton(view))
+    }
     detail.append(head)
     const facts: [string, string][] = [
       ['route', view.route],
@@ -153,6 +160,7 @@ export function inspectorApp(): void {
     if (view.cors.fix !== undefined) facts.push(['fix', view.cors.fix])
     if (view.replayOf !== undefined) facts.push(['replay of', `#${view.replayOf}`])
     if (view.replayedFrom !== undefined) facts.push(['replayed from', view.replayedFrom])
+    if (view.mockedFrom !== undefined) facts.push(['mocked by', view.mockedFrom])
     detail.append(headerTable('Exchange', facts))
     detail.append(headerTable('Request headers', view.requestHeaders))
     detail.append(headerTable('Response headers', view.responseHeaders))
@@ -165,6 +173,29 @@ export function inspectorApp(): void {
       section.append(el('pre', body ?? 'not kept (bodies are copied only while an inspector is open)'))
       detail.append(section)
     }
+  }
+
+  /** Writes the exchange's answer as a mock file of its route (`POST /mock`): the next call to its path gets it. */
+  function mockButton(view: View): HTMLButtonElement {
+    const button = el('button', mocked.get(view.id) ?? 'Mock this answer') as HTMLButtonElement
+    button.title = 'Write this answer as a mock file: the next request to this path is answered from it'
+    button.addEventListener('click', () => {
+      button.disabled = true
+      fetch(`${base}/mock`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: view.id }),
+      })
+        .then((answer) => answer.json())
+        .then((answer: { file?: string; error?: string }) => {
+          mocked.set(view.id, answer.error ?? `Mocked: ${answer.file ?? ''}`)
+          render()
+        })
+        .finally(() => {
+          button.disabled = false
+        })
+    })
+    return button
   }
 
   function render(): void {
@@ -212,6 +243,15 @@ export function inspectorApp(): void {
     .then((list: Explained[]) => {
       explained.push(...list)
       showExplained()
+    })
+
+  void fetch(`${base}/mock`)
+    .then((answer) =>
+      answer.ok ? (answer.json() as Promise<{ routes: { route: string }[] }>) : { routes: [] },
+    )
+    .then((list) => {
+      for (const { route } of list.routes) mockRoutes.add(route)
+      render()
     })
 
   void fetch(`${base}/exchanges`)

@@ -74,6 +74,14 @@ export const RECORDINGS_DEFAULTS = Object.freeze({
   maxGap: 1000,
 })
 
+/** Defaults of a route's `mocks`: the folder its mock files are read from and written to. */
+export const MOCKS_DEFAULTS = Object.freeze({
+  /** Beside the recordings, one sub-folder per route (`api` for `/api`); no `package.json` needed. */
+  dir: 'cors-dev-proxy/mocks',
+  /** Bytes of a request body a function mock is given; a longer one is answered 413. */
+  maxBodyBytes: 1024 * 1024,
+})
+
 /** Defaults of a CORS policy (`CorsOptions`) besides `origin`, whose default is the loopback rule. */
 export const CORS_DEFAULTS = Object.freeze({
   /** The `cors` package's method list, kept for the same meaning. */

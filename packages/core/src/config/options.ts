@@ -15,6 +15,7 @@ import type {
 } from './hook-options.js'
 import type { InspectorOptions } from './inspector-options.js'
 import type { MockBackendOptions } from './mock-options.js'
+import type { MocksOption } from './mocks-options.js'
 import type { RecordingsOptions } from './recordings-options.js'
 import type { TargetObject } from './validate-target.js'
 
@@ -356,6 +357,18 @@ export interface RouteOptions {
    * @example 'fallback'
    */
   replay?: 'fallback' | 'only'
+  /**
+   * Answers some paths here while the rest goes to the target: `'METHOD /path/:param'` (or
+   * `'/path'`, any method) keys relative to the route's prefix, each an answer `{ status, headers,
+   * json | body }` or a function of the request (returning `undefined` lets it go on to the
+   * target); `true` reads mock files from `cors-dev-proxy/mocks/<route>/` (also read with keys,
+   * first), a string from that folder instead. Files are read again when they change, without a
+   * restart, and the inspector's "Mock this answer" writes one. Mocked answers get the route's
+   * CORS policy and cookie and redirect rewriting, and carry `X-Cors-Dev-Proxy-Mocked`.
+   * @default undefined (no mocks)
+   * @example { 'GET /users/:id': { status: 200, json: { id: 1, name: 'Ada' } } }
+   */
+  mocks?: MocksOption
 }
 
 /** The object form of a route's `jsonp` option. */

@@ -1,3 +1,4 @@
+import { compilePathPattern, parsePatternKey } from '../http/path-pattern.js'
 import type { FailWith } from './control-options.js'
 import { didYouMean } from './did-you-mean.js'
 import { CorsDevProxyError } from './errors.js'
@@ -148,28 +149,10 @@ export function resolveFaults(
   return set ? Object.freeze(faults) : undefined
 }
 
-/**
- * Compiles a path pattern (`/users/:id`, `/files/*`) relative to the prefix: `:name` is one
- * segment, a final `*` the rest (or nothing), everything else literal.
- */
-export function compilePathPattern(path: string): RegExp {
-  const wildcard = path.endsWith('/*')
-  const fixed = wildcard ? path.slice(0, -2) : path
-  const source = fixed
-    .split('/')
-    .map((segment) =>
-      segment.startsWith(':') && segment.length > 1
-        ? '[^/]+'
-        : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-    )
-    .join('/')
-  return new RegExp(`^${source}${wildcard ? '(?:/.*)?' : '/?'}$`)
-}
-
 function resolveRule(key: string, value: unknown, option: string): ResolvedFaultRule {
   const example = "{ faults: { 'GET /users/:id': { failRate: 0.5, failWith: 500 } } }"
-  const parts = /^(?:([A-Za-z]+) +)?(\/\S*)$/.exec(key.trim())
-  if (parts === null) {
+  const parts = parsePatternKey(key)
+  if (parts === undefined) {
     throw invalid(
       option,
       "is not a path pattern: write 'METHOD /path' or '/path', relative to the route's prefix",
@@ -192,8 +175,8 @@ function resolveRule(key: string, value: unknown, option: string): ResolvedFault
     resolveFaults(value, (name) => `${option}.${name}`) ?? resolveFaults({ failRate: 0 }, () => option)
   return Object.freeze({
     key,
-    method: parts[1]?.toUpperCase(),
-    pattern: compilePathPattern(parts[2] as string),
+    method: parts.method,
+    pattern: compilePathPattern(parts.path).regex,
     faults: faults as ResolvedFaults,
   })
 }

@@ -9,6 +9,7 @@ import { checkTargetsAlone, type ResolvedControl, resolveControl } from './resol
 import { type ResolvedCorsOptions, resolveCorsOptions } from './resolve-cors-options.js'
 import { mergeHooks, NO_HOOKS, type ResolvedHooks, resolveHooks, runConfigure } from './resolve-hooks.js'
 import { resolveMockBackendOptions } from './resolve-mock-options.js'
+import { resolveMocks } from './resolve-mocks.js'
 import { resolvePathFilter } from './resolve-path-filter.js'
 import { checkEjectPlugins, resolvePlugins } from './resolve-plugins.js'
 import { checkReplay } from './resolve-recordings-options.js'
@@ -82,6 +83,7 @@ const FORWARD_ONLY: ReadonlyArray<readonly [name: string, example: string]> = [
   ['logger', 'console'],
   ['record', 'true'],
   ['replay', "'fallback'"],
+  ['mocks', "{ 'GET /users/:id': { status: 200, json: { id: 1 } } }"],
 ]
 
 /** The first of the route's `targets`, as `validateTarget` gives a target; `undefined` without `targets`. */
@@ -270,5 +272,6 @@ export function resolveRoute(
     ),
     record: checkBoolean(options.record, at('record'), 'record') ?? false,
     replay: checkReplay(options.replay, at('replay')),
+    mocks: resolveMocks(options.mocks, at('mocks')),
   })
 }

@@ -8,6 +8,7 @@ import type { ResolvedCorsOptions } from './resolve-cors-options.js'
 import type { ResolvedHooks } from './resolve-hooks.js'
 import type { ResolvedInspectorOptions } from './resolve-inspector-options.js'
 import type { ResolvedMockBackendOptions } from './resolve-mock-options.js'
+import type { ResolvedMocks } from './resolve-mocks.js'
 import type { ResolvedPathFilter } from './resolve-path-filter.js'
 import type { ResolvedRecordingsOptions } from './resolve-recordings-options.js'
 import type { ResolvedRouter } from './resolve-router.js'
@@ -86,6 +87,8 @@ export interface ResolvedForwardRoute extends ResolvedRouteBase {
   readonly record: boolean
   /** Answers from the recordings: when the target fails, or always; `undefined`: never. */
   readonly replay: 'fallback' | 'only' | undefined
+  /** Per-path answers beside the target (`mocks`); `undefined`: none, and no mocks step. */
+  readonly mocks: ResolvedMocks | undefined
 }
 
 /** A route that answers from the built-in mock backend. */

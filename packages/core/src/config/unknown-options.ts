@@ -62,6 +62,7 @@ export const ROUTE_OPTION_NAMES: readonly string[] = keyList<RouteOptions>({
   targets: true,
   record: true,
   replay: true,
+  mocks: true,
 })
 
 /** Keys a CORS policy accepts: `CorsOptions`'s, the `cors` package's option names. */
@@ -205,6 +206,7 @@ const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, strin
     faults: "{ 'GET /users/:id': { failRate: 0.5 } }",
     targets: "{ local: 'http://localhost:3000', staging: 'https://staging.example.com' }",
     replay: "'fallback'",
+    mocks: "{ 'GET /users/:id': { status: 200, json: { id: 1 } } }",
   },
   global: {
     changeOrigin: 'true',

@@ -1,13 +1,6 @@
 import type { ResolvedControl, ResolvedFaults } from '../config/resolve-control.js'
+import { pathAfterPrefix } from '../http/path-pattern.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
-
-/** The path after the route's prefix, without its query, as `faults` patterns are written. */
-function relativePath(prefix: string, path: string): string {
-  const query = path.indexOf('?')
-  const bare = query === -1 ? path : path.slice(0, query)
-  const rest = prefix === '/' ? bare : bare.slice(prefix.length)
-  return rest === '' ? '/' : rest
-}
 
 /**
  * The faults for one request (or WebSocket handshake) at the matched `path`: the first
@@ -24,7 +17,7 @@ export function faultsFor(
   path: string,
 ): ResolvedFaults | undefined {
   if (control.rules.length === 0) return routeWide
-  const relative = relativePath(prefix, path)
+  const relative = pathAfterPrefix(prefix, path)
   for (const rule of control.rules) {
     if ((rule.method === undefined || rule.method === req.method) && rule.pattern.test(relative))
       return rule.faults

@@ -44,6 +44,8 @@ export interface ExchangeView {
   readonly replayOf: number | undefined
   /** The recording a route with `replay` answered from (its `X-Cors-Dev-Proxy-Replayed`), else `undefined`. */
   readonly replayedFrom: string | undefined
+  /** The mock file or key that answered (its `X-Cors-Dev-Proxy-Mocked`), else `undefined`. */
+  readonly mockedFrom: string | undefined
 }
 
 /**
@@ -166,5 +168,7 @@ export function viewExchange(record: ExchangeRecord): ExchangeView {
     replayOf: record.replayOf,
     // The header recordings/replay-answer.ts sets (a layer above this one, hence the name written out).
     replayedFrom: getHeader(pairs(responseLines), 'x-cors-dev-proxy-replayed'),
+    // And the one route-mocks/mock-answer-writer.ts sets.
+    mockedFrom: getHeader(pairs(responseLines), 'x-cors-dev-proxy-mocked'),
   }
 }

@@ -15,6 +15,7 @@ import { harOf } from './har-export.js'
 import { INSPECTOR_BASE, refusalOf } from './inspector-guard.js'
 import { inspectorPage } from './inspector-page.js'
 import { maskUrlsIn } from './mask-secrets.js'
+import { type MockWriter, serveMock } from './mock-endpoint.js'
 import { readJsonBody } from './read-json-body.js'
 import type { ExchangeRecorder } from './record-exchange.js'
 import { createReplayer } from './replay-exchange.js'
@@ -34,6 +35,8 @@ export interface InspectorEndpointsOptions {
   readonly scripts: { readonly client: string; readonly inspector: string }
   /** The routes' live switches (`/control`); `undefined`: no route has control options or recordings. */
   readonly controls?: ControlBoard | undefined
+  /** "Mock this answer" (`/mock`); `undefined`: no route has `mocks`. */
+  readonly mocks?: MockWriter | undefined
 }
 
 /** The endpoints: a handler for every request under `/__cors-dev-proxy`, and `close`. */
@@ -105,7 +108,7 @@ function failedCallOf(body: unknown): FailedCall | undefined {
  * the overlay's client script (`/client.js`), the exchanges as JSON (`/exchanges`) and live
  * (`/events`, server-sent events), the HAR 1.2 export (`/har`), replay (`POST /replay/<id>`),
  * explain (`POST /explain`) and the recent explanations (`/explanations`, also streamed as
- * `explanation` events), the live switches (`/control`, see `serveControl`). Each request is checked first (see `refusalOf`): only the dev
+ * `explanation` events), the live switches (`/control`, see `serveControl`), "Mock this answer" (`/mock`, see `serveMock`). Each request is checked first (see `refusalOf`): only the dev
  * server's own pages are answered. Nothing here throws at a request: a bad body is a 400.
  *
  * @example
@@ -255,6 +258,10 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
     if (read && path === '/inspector.js') {
       sendText(res, 200, 'text/javascript; charset=utf-8', scripts.inspector, COMMON)
       return
+    }
+    if (path === '/mock' && options.mocks !== undefined) {
+      const ring = recorder.ring
+      if (serveMock(req, res, options.mocks, (id) => ring.get(id), sendJson)) return
     }
     if (read && path === '/exchanges') {
       sendJson(res, 200, recorder.ring.list().map(viewExchange))

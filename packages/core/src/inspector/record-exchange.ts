@@ -91,6 +91,8 @@ function hooksOf(route: ResolvedRoute): readonly string[] {
 function upstreamOf(hop: string | undefined, mock: boolean): [string | undefined, string | undefined] {
   if (mock) return [undefined, 'mock']
   if (hop === undefined) return [undefined, undefined]
+  // What route-mocks/ notes for an answer a mock made: no upstream hop, shown as the mock's.
+  if (hop.startsWith('mocked by ')) return [hop, 'mock']
   const over = hop.lastIndexOf(' over ')
   if (over > 0) return [hop.slice(0, over), hop.slice(over + 6) === 'h2' ? 'h2' : 'http/1.1']
   return [hop, 'http/1.1']

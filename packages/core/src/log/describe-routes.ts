@@ -38,6 +38,8 @@ function differences(route: ResolvedRoute): string[] {
   if (control !== undefined && control.targets.length > 0)
     notes.push(`target '${control.initial}' of ${control.targets.map((target) => target.name).join(', ')}`)
   if (control?.faults !== undefined || (control?.rules.length ?? 0) > 0) notes.push('faults')
+  if (forward?.mocks !== undefined)
+    notes.push(forward.mocks.dir === undefined ? 'mocks' : `mocks: ${forward.mocks.dir}`)
   if (route.jsonp)
     notes.push(route.jsonp.param === JSONP_DEFAULTS.param ? 'jsonp' : `jsonp: ${route.jsonp.param}`)
   return notes

@@ -19,7 +19,8 @@
  * 3. The backend (`createBackendStep`, proxy/create-backend-step.ts), the last step: it always
  *    answers and never calls `next`. Inside it, each only where the route uses it: the faults of
  *    backend control (`latency`, `failRate`, `throttle`, `faults`: wait, fail, or pace both
- *    bodies), the `mocks` slot, the recordings (`record`, `replay`), then the target: the mock
+ *    bodies), the `mocks` (route-mocks/route-mocks.ts: a request a mock file or key matches is
+ *    answered there, with the CORS step's headers on it; JSONP wraps it like any answer), the recordings (`record`, `replay`), then the target: the mock
  *    backend when `route.mock` is set, else the forwarder (`createForwarder`,
  *    forward/create-forwarder.ts), or with `targets` the forwarder of the target in use. A plain
  *    route's backend is the forwarder itself.

@@ -39,6 +39,7 @@ import { refuseConnect, refuseRequest } from '../pipeline/refuse-request.js'
 import type { RequestNotes } from '../pipeline/request-notes.js'
 import { createRouteGate, type GateVerdict, type RouteGate } from '../pipeline/route-gate.js'
 import { createRecordingStore } from '../recordings/recording-store.js'
+import type { RouteMocks } from '../route-mocks/route-mocks.js'
 import { subscribeUpgradeOnFirstRequest } from './auto-upgrade.js'
 import {
   type BuiltRoutePipeline,
@@ -89,6 +90,8 @@ export interface CorsDevProxy {
 export interface EngineProxy extends CorsDevProxy {
   /** The live switches of the routes with control options (latency, faults, targets) or recordings (record), for the inspector's API. */
   readonly controls: ControlBoard
+  /** The routes with `mocks`, where the inspector's "Mock this answer" writes. */
+  readonly mocks: readonly RouteMocks[]
   /** The proxy's logger (one per proxy: de-duplication and summaries cover everything). */
   readonly logger: Logger
   /** The route of a request, matched once per request (see `createRequestMatcher`). */
@@ -317,8 +320,10 @@ export function buildCorsDevProxy(
     hops,
     heads: recorder?.heads,
     recordings,
+    root,
   })
   const engine: Engine = { logger, matchOf, pipelines, gates, hops, recorder, unwired: new Set() }
+  const routeMocks = [...pipelines.values()].flatMap((pipeline) => pipeline.mocks ?? [])
 
   function corsDevProxyMiddleware(req: ProxyRequest, res: ProxyResponse, next?: NextFunction): void {
     if (refuseRequest(req, res)) return
@@ -355,6 +360,7 @@ export function buildCorsDevProxy(
     connect: refuseConnect,
     routes: resolved.routes,
     controls,
+    mocks: routeMocks,
     logger,
     matchOf,
     async close() {

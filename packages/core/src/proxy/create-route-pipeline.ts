@@ -4,6 +4,7 @@ import { createCorsRouteStep } from '../cors/cors-route-step.js'
 import { createJsonpRouteStep } from '../jsonp/jsonp-route-step.js'
 import type { MockRouteStep } from '../mock/mock-route-step.js'
 import { composeSteps, type RoutePipeline, type RouteStep } from '../pipeline/route-pipeline.js'
+import { createRouteMocks, type RouteMocks } from '../route-mocks/route-mocks.js'
 import { type BackendDeps, createBackendStep } from './create-backend-step.js'
 
 /** A route's pipeline, with what the proxy needs beside it for upgrades and `close()`. */
@@ -15,12 +16,17 @@ export interface BuiltRoutePipeline {
   readonly mock: MockRouteStep | undefined
   /** The route's live switches (faults, `targets`), which WebSocket upgrades obey too; `undefined` on a plain route. */
   readonly control: RouteControl | undefined
+  /** The route's `mocks` (its step is in the backend), kept for the inspector's "Mock this answer". */
+  readonly mocks: RouteMocks | undefined
   /** Ends what the route holds: the mock backend's open event streams, held `?delay=` answers and echo sockets. */
   close(): Promise<void>
 }
 
-/** What the steps need from the proxy: the upstream pools, the logger, the failure log, the recordings folder. */
-export type RoutePipelineDeps = BackendDeps
+/** What the steps need from the proxy: the upstream pools, the logger, the failure log, the recordings folder, the root. */
+export interface RoutePipelineDeps extends BackendDeps {
+  /** Where a relative mocks folder goes: the dev server's root, or the working directory. */
+  readonly root?: string | undefined
+}
 
 /**
  * Builds a route's pipeline once from its resolved options (nothing is validated here: the
@@ -42,7 +48,8 @@ export function createRoutePipeline(
   if (cors !== undefined) steps.push(cors)
   const jsonp = createJsonpRouteStep(route, deps.logger)
   if (jsonp !== undefined) steps.push(jsonp)
-  const backend = createBackendStep(route, deps, { control })
+  const mocks = createRouteMocks(route, { ...deps, root: deps.root ?? process.cwd() })
+  const backend = createBackendStep(route, deps, { control, mocks })
   steps.push(backend.step)
-  return { run: composeSteps(steps), mock: backend.mock, control, close: backend.close }
+  return { run: composeSteps(steps), mock: backend.mock, control, mocks, close: backend.close }
 }

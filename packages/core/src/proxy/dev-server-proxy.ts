@@ -15,6 +15,7 @@ import { describeRoutes } from '../log/describe-routes.js'
 import { createLogger, type Logger } from '../log/logger.js'
 import { watchServerFetches } from '../log/server-fetch-hint.js'
 import { refuseConnectOn } from '../pipeline/refuse-request.js'
+import { createMockWriter } from '../route-mocks/mock-from-exchange.js'
 import { buildCorsDevProxy, type EngineProxy } from './create-cors-dev-proxy.js'
 
 /** What an adapter tells the set-up about its dev server. */
@@ -58,7 +59,7 @@ export interface DevServerHost {
   readonly serverFetchAlternative?: ((path: string) => string) | undefined
   /**
    * The dev server's root (Vite's `config.root`, webpack's `context`): where a relative
-   * `recordings.dir` goes.
+   * `recordings.dir` and the routes' mock folders go.
    * @default the working directory
    */
   readonly root?: string | undefined
@@ -154,6 +155,7 @@ export function createDevServerProxy(
           ownUrl: () => (ownServer === undefined ? undefined : loopbackUrl(ownServer)),
           scripts: CLIENT_SCRIPTS,
           controls: proxy.controls.routes.length === 0 ? undefined : proxy.controls,
+          mocks: proxy.mocks.length === 0 ? undefined : createMockWriter(proxy.mocks, logger),
         })
   const middleware: DevServerProxy['middleware'] =
     endpoints === undefined

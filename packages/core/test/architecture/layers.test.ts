@@ -26,6 +26,17 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   inspector: ['http', 'config', 'log', 'browser', 'pipeline', 'client', 'control'],
   fetch: ['http', 'config'],
   recordings: ['http', 'config', 'log', 'browser', 'pipeline', 'client', 'inspector'],
+  'route-mocks': [
+    'http',
+    'config',
+    'log',
+    'browser',
+    'pipeline',
+    'forward',
+    'client',
+    'inspector',
+    'recordings',
+  ],
   proxy: [
     'http',
     'config',
@@ -41,6 +52,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'inspector',
     'fetch',
     'recordings',
+    'route-mocks',
   ],
   '.': [
     'http',
@@ -57,6 +69,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'inspector',
     'fetch',
     'recordings',
+    'route-mocks',
     'proxy',
   ],
 }

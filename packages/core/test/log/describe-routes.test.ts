@@ -66,6 +66,12 @@ describe('describeRoutes', () => {
       `routes: /api → ${T} (jsonp: cb)`,
     ],
     ['mock', { '/mock': { mock: true } }, 'routes: /mock → mock backend'],
+    ['mocks', { '/api': { target: T, mocks: { 'GET /a': { json: 1 } } } }, `routes: /api → ${T} (mocks)`],
+    [
+      'mocks from a folder',
+      { '/api': { target: T, mocks: 'test/mocks' } },
+      `routes: /api → ${T} (mocks: test/mocks)`,
+    ],
     ['auth, never its value', { '/api': { target: T, auth: 'u:secret' } }, `routes: /api → ${T} (auth)`],
     [
       'followRedirects',

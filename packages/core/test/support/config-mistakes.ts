@@ -575,6 +575,16 @@ function targeted(): ConfigMistake[] {
   for (const value of [-0.1, 2, '0.5']) add(`failRate ${label(value)}`, routeWith({ failRate: value }))
   for (const value of [200, 'drop', 503.5]) add(`failWith ${label(value)}`, routeWith({ failWith: value }))
   for (const value of [0, 1.5, '16k']) add(`throttle ${label(value)}`, routeWith({ throttle: value }))
+  // Mocks beside the target (config/resolve-mocks.ts, config/mock-answer.ts).
+  add('mocks a number', routeWith({ mocks: 3 }))
+  add('mocks an empty folder', routeWith({ mocks: ' ' }))
+  add('mocks key not a pattern', routeWith({ mocks: { users: { json: [] } } }))
+  add('mocks answer a string', routeWith({ mocks: { 'GET /users': 'hello' } }))
+  add('mocks answer with a typo', routeWith({ mocks: { 'GET /users': { jsno: [] } } }))
+  add('mocks status out of range', routeWith({ mocks: { 'GET /users': { status: 99 } } }))
+  add('mocks json beside body', routeWith({ mocks: { 'GET /users': { json: [], body: 'x' } } }))
+  add('mocks framing header', routeWith({ mocks: { 'GET /users': { headers: { 'content-length': '1' } } } }))
+  add('mocks on a mock route', route({ mock: true, mocks: true }))
   return cases
 }
 
