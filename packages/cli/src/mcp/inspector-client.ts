@@ -191,11 +191,14 @@ export function createInspectorClient(origin: string, options: InspectorClientOp
         }
         // The stream must not keep the process alive once the MCP client is gone.
         req.once('socket', (socket) => socket.unref())
+        // A bound on the wait for the head only: an open stream may stay quiet (heartbeats every 15 s).
+        req.setTimeout(timeout, () => req.destroy())
         req.once('error', ended)
         req.once('close', ended)
         req.once('response', (res: IncomingMessage) => {
           // The dev server subscribed before it sent this head: from now on, bodies are kept.
           resolve(res.statusCode === 200)
+          req.setTimeout(0)
           if (res.statusCode !== 200) req.destroy()
           // The events themselves are not read: the list is asked for when a tool needs it.
           res.resume()

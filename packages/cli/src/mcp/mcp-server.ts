@@ -59,8 +59,10 @@ export async function serveMcpOnStdio(
   })
   await mcp.server.connect(new StdioServerTransport(stdin, process.stdout))
   // Attached from the start, as an open inspector page is: the calls made from now on keep their bodies.
-  void mcp.inspector.listen()
-  log(`[cors-dev-proxy] mcp: serving the inspector of ${origin} over stdio`)
+  const attached = await mcp.inspector.listen()
+  log(
+    `[cors-dev-proxy] mcp: serving the inspector of ${origin} over stdio${attached ? '' : ` (not reachable now: each tool call tries again)`}`,
+  )
   await Promise.race([ended, ...(stop === undefined ? [] : [stop])])
   await mcp.close()
 }
