@@ -80,7 +80,7 @@ export function exchangeDetail(view: ExchangeView, limit: number): string {
   const headers = (pairs: ExchangeView['requestHeaders']) =>
     pairs.length === 0 ? '  (none)' : pairs.map(([name, value]) => `  ${name}: ${value}`).join('\n')
   const body = (text: string | undefined) =>
-    bodyPreview(text, limit) ??
+    (text === '' ? '(empty)' : bodyPreview(text, limit)) ??
     '(not kept: bodies are copied while the MCP server or an inspector page is attached; make the call again)'
   const lines = [
     `#${view.id} ${view.method} ${view.url} → ${view.status}${view.aborted ? ' (aborted)' : ''}`,

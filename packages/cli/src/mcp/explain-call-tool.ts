@@ -21,7 +21,9 @@ function explanationText(call: FailedCall, explanation: CallExplanation): string
     `${call.method} ${call.url} from a page of the dev server: ${explanation.kind}`,
     ...(explanation.message === undefined ? [] : [`console: ${explanation.message}`]),
     `cause: ${explanation.cause}`,
-    `fix: ${explanation.routeExists ? 'call the configured route' : 'add the route'} ${explanation.route} and call ${explanation.call}`,
+    explanation.routeExists
+      ? `fix: call ${explanation.call} instead: the configured route ${explanation.route} forwards it`
+      : `fix: add the route ${explanation.route} to the dev server's config and call ${explanation.call} instead`,
     ...(explanation.serverFix === undefined ? [] : [`or on the server: ${explanation.serverFix}`]),
     ...explanation.cookies.map((line) => `cookie: ${line}`),
     `certainty: ${explanation.certainty}; ${explanation.probe.text}`,

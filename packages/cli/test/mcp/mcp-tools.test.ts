@@ -180,6 +180,9 @@ describe('cors-dev-proxy mcp tools', () => {
     expect(structured.explanation).toMatchObject({ kind: 'cors', route: expect.stringContaining('/api') })
     expect(text).toContain(`PUT ${dev.local.url}/users from a page of the dev server: cors`)
     expect(text).toMatch(/^console: Access to fetch at .+ has been blocked by CORS policy: /m)
+    expect(text).toMatch(
+      /^fix: call fetch\('\/api\/users', \{ method: 'PUT' \}\) instead: the configured route '\/api'/m,
+    )
     // The PUT itself is never sent: at most a preflight and a GET or HEAD.
     expect(structured.explanation).toMatchObject({ probe: { notRepeated: 'PUT' } })
   })
