@@ -73,9 +73,9 @@ describe('cors-dev-proxy mcp over stdio', () => {
     expect(tools).toHaveLength(8)
 
     const list = await call('list_exchanges', { failedOnly: true })
-    const failed = list.structured.exchanges as { id: number; url: string }[]
+    const failed = list.structured.exchanges as [{ id: number; url: string }, { id: number; url: string }]
     expect(failed.map((exchange) => exchange.url)).toEqual(['/api/items', '/down/users'])
-    const [blocked, down] = failed as [{ id: number }, { id: number }]
+    const [blocked, down] = failed
 
     const why = await call('explain_failure', { id: down.id })
     expect(why.text).toContain(`cause: connection refused: is the server at ${DOWN_TARGET} running?`)
