@@ -1,8 +1,11 @@
 import { createServer } from 'node:http'
+import { createSecureServer } from 'node:http2'
+import { createDevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listen } from '../../../../test/support/servers.js'
+import { listen, sendRequest } from '../../../../test/support/servers.js'
+import { localhostCertificate } from '../../../../test/support/tls.js'
 import { createInspectorMcpServer, type InspectorMcpServer } from '../../src/mcp/mcp-server.js'
 import {
   DOWN_TARGET,
@@ -291,6 +294,31 @@ describe('cors-dev-proxy mcp without its dev server', () => {
       await loneClient.close()
       await lone.close()
       await other.close()
+    }
+  })
+})
+
+describe('cors-dev-proxy mcp on an HTTPS dev server', () => {
+  it("trusts its self-signed certificate on a loopback address (Vite's HTTP/2 with HTTP/1.1 fallback)", async () => {
+    const { cert, key } = await localhostCertificate()
+    const server = createSecureServer({ cert, key, allowHTTP1: true })
+    const proxy = createDevServerProxy(resolveOptions({ '/down': DOWN_TARGET }, { log: 'silent' }), {
+      server,
+    })
+    server.on('request', (req, res) => proxy.middleware(req, res, () => res.end('app')))
+    const front = await listen(server, 'https')
+    const { mcp: secure, client: secureClient, call: callSecure } = await connect(front.url)
+    try {
+      await sendRequest(`${front.url}/down/x`)
+      const answer = await callSecure('list_exchanges')
+      expect(answer.isError).toBe(false)
+      expect(answer.structured.exchanges).toEqual([expect.objectContaining({ url: '/down/x', status: 502 })])
+      expect(await secure.inspector.listen()).toBe(true)
+    } finally {
+      await secureClient.close()
+      await secure.close()
+      await front.close()
+      await proxy.close()
     }
   })
 })
