@@ -1,33 +1,10 @@
-import type { ExchangeView } from '@cors-dev-proxy/core/adapter'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { bodyPreview, exchangeDetail, exchangeLine, summarizeExchange } from './exchange-text.js'
-import { explainCallTool } from './explain-call-tool.js'
-import { explainExchange } from './explain-exchange.js'
-import { type InspectorClient, InspectorError } from './inspector-client.js'
+import { registerExplainFailure } from './explain-failure-tool.js'
+import type { InspectorClient } from './inspector-client.js'
+import { fetchExchange, fetchExchanges } from './recorded-exchanges.js'
 import { guarded, toolResult } from './tool-result.js'
-
-/** The recorded exchanges, oldest first; the event stream is (re)opened so the next ones keep their bodies. */
-export async function fetchExchanges(inspector: InspectorClient): Promise<ExchangeView[]> {
-  void inspector.listen()
-  return (await inspector.call('GET', '/exchanges')) as ExchangeView[]
-}
-
-/** One exchange by id, or an error saying which ids the inspector still holds. */
-export async function fetchExchange(inspector: InspectorClient, id: number): Promise<ExchangeView> {
-  const exchanges = await fetchExchanges(inspector)
-  const view = exchanges.find((candidate) => candidate.id === id)
-  if (view === undefined) {
-    const range =
-      exchanges.length === 0
-        ? 'it holds none yet'
-        : `it holds #${exchanges[0]?.id} to #${exchanges.at(-1)?.id}`
-    throw new InspectorError(
-      `no exchange #${id}: the inspector keeps the most recent ones only (${range}); list_exchanges shows them`,
-    )
-  }
-  return view
-}
 
 const LIST_LIMIT = 200
 
@@ -157,85 +134,6 @@ function registerReplayExchange(server: McpServer, inspector: InspectorClient): 
         return toolResult(text, { replayOf: id, status: answer.status, id: replay?.id ?? null })
       }),
   )
-}
-
-/** `explain_failure`: why a call failed, in Chromium's words when the browser blocks it. */
-function registerExplainFailure(server: McpServer, inspector: InspectorClient): void {
-  server.registerTool(
-    'explain_failure',
-    {
-      title: 'Explain why a call failed',
-      description:
-        "Explains why a call failed, with the console message Chromium prints when the browser blocks it, the cause in plain words and the fix (the route to add, the header the server must send). Give the id of a recorded call (list_exchanges), or, for a call the page made straight to another origin (which never reached the dev server), its url, method and headers: the dev server then probes that URL as the overlay does (at most a preflight and one GET or HEAD; it never repeats a POST). With neither, explains the latest failed call and lists the overlay's recent explanations.",
-      inputSchema: {
-        id: z.number().int().min(0).optional().describe('a recorded call, from list_exchanges'),
-        url: z
-          .string()
-          .optional()
-          .describe('the absolute URL the page called, e.g. http://localhost:3000/users'),
-        method: z.string().optional().describe('its method (default GET)'),
-        headers: z.record(z.string(), z.string()).optional().describe('the headers the script set'),
-        credentials: z
-          .enum(['omit', 'same-origin', 'include'])
-          .optional()
-          .describe("fetch's credentials mode"),
-        initiator: z.enum(['fetch', 'XMLHttpRequest', 'EventSource', 'WebSocket']).optional(),
-      },
-      outputSchema: {
-        exchange: z.looseObject({ kind: z.string(), cause: z.string() }).nullable(),
-        explanation: z.looseObject({ kind: z.string(), cause: z.string() }).nullable(),
-        recent: z.array(z.looseObject({ url: z.string() })),
-      },
-      annotations: { readOnlyHint: true, openWorldHint: true },
-    },
-    (args) =>
-      guarded(async () => {
-        if (args.url !== undefined) return explainCallTool(inspector, { ...args, url: args.url })
-        const view =
-          args.id !== undefined
-            ? await fetchExchange(inspector, args.id)
-            : (await fetchExchanges(inspector)).findLast((candidate) => explainExchange(candidate).failed)
-        const recent = args.id === undefined ? await recentExplanations(inspector) : []
-        if (view === undefined) {
-          const text =
-            recent.length === 0
-              ? 'No failed call recorded, and the overlay explained none. Make the call in the app, then ask again (or pass the url the page called).'
-              : `No failed call through the dev server. The overlay explained these calls the page made elsewhere:\n${recent.map(recentLine).join('\n')}`
-          return toolResult(text, { exchange: null, explanation: null, recent })
-        }
-        const explained = explainExchange(view)
-        const lines = [
-          `#${explained.id} ${explained.call}: ${explained.kind}${explained.failed ? '' : ' (it did not fail)'}`,
-          ...(explained.message === undefined ? [] : [`console: ${explained.message}`]),
-          `cause: ${explained.cause}`,
-          ...(explained.fix === undefined ? [] : [`fix: ${explained.fix}`]),
-          ...(recent.length === 0
-            ? []
-            : [
-                '',
-                "The overlay's recent explanations of calls the page made elsewhere:",
-                ...recent.map(recentLine),
-              ]),
-        ]
-        return toolResult(lines.join('\n'), { exchange: explained, explanation: null, recent })
-      }),
-  )
-}
-
-type Explained = { method: string; url: string; explanation: { message?: string; cause: string } }
-
-/** The overlay's explanations, newest first (at most 5), or none when the overlay is off. */
-async function recentExplanations(inspector: InspectorClient): Promise<Explained[]> {
-  try {
-    return ((await inspector.call('GET', '/explanations')) as Explained[]).slice(0, 5)
-  } catch (error) {
-    if (error instanceof InspectorError && error.status === 404) return []
-    throw error
-  }
-}
-
-function recentLine({ method, url, explanation }: Explained): string {
-  return `- ${method} ${url}: ${explanation.message ?? explanation.cause}`
 }
 
 /**
