@@ -322,3 +322,57 @@ describe('cors-dev-proxy mcp on an HTTPS dev server', () => {
     }
   })
 })
+
+describe('set_recording where the dev server offers the switch', () => {
+  it("posts { route, record } as the inspector's guard asks (the dev server's own Origin, JSON) and shows the state", async () => {
+    // A stand-in for the record switch of /control (GET: `record` per route, `null` where it cannot
+    // record; POST { route, record }), which another part of the work adds to the core.
+    const posted: { origin: string | undefined; type: string | undefined; body: string }[] = []
+    let record = false
+    const view = () => ({
+      route: '/api',
+      targets: [],
+      target: null,
+      faultsOn: false,
+      faults: null,
+      paths: [],
+      record,
+    })
+    const stand = await listen(
+      createServer((req, res) => {
+        let body = ''
+        req.on('data', (chunk: Buffer) => (body += chunk))
+        req.on('end', () => {
+          res.setHeader('content-type', 'application/json')
+          if (req.method === 'POST') {
+            posted.push({ origin: req.headers.origin, type: req.headers['content-type'], body })
+            record = (JSON.parse(body) as { record: boolean }).record
+            res.end(JSON.stringify(view()))
+            return
+          }
+          if (req.url === '/__cors-dev-proxy/control')
+            res.end(JSON.stringify({ faultsOn: false, routes: [view()] }))
+          else res.end('[]')
+        })
+      }),
+    )
+    const { mcp: lone, client: loneClient, call: callLone } = await connect(stand.url)
+    try {
+      expect((await callLone('get_controls')).text).toContain('- /api; no faults; recording off')
+      const answer = await callLone('set_recording', { route: '/api', on: true })
+      expect(answer).toMatchObject({ isError: false, structured: { route: { route: '/api', record: true } } })
+      expect(answer.text).toContain('/api; no faults; recording on')
+      expect(posted).toEqual([
+        {
+          origin: stand.url,
+          type: 'application/json',
+          body: JSON.stringify({ route: '/api', record: true }),
+        },
+      ])
+    } finally {
+      await loneClient.close()
+      await lone.close()
+      await stand.close()
+    }
+  })
+})
