@@ -55,6 +55,13 @@ async function change(inspector: InspectorClient, body: Record<string, unknown>)
 }
 
 const ROUTE = z.string().describe("the route's prefix as get_controls shows it, e.g. /api")
+/** What a switch is for the client: a change of the dev server's state, the same each time it is made. */
+const SWITCH_HINTS = Object.freeze({
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+})
 const ROUTE_OUTPUT = { route: z.looseObject({ route: z.string(), target: z.string().nullable() }) }
 
 function registerGetControls(server: McpServer, inspector: InspectorClient): void {
@@ -96,12 +103,7 @@ function registerSwitchTarget(server: McpServer, inspector: InspectorClient): vo
         target: z.string().describe('the name of one of its targets, e.g. staging'),
       },
       outputSchema: ROUTE_OUTPUT,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: SWITCH_HINTS,
     },
     ({ route, target }) => guarded(() => change(inspector, { route, target })),
   )
@@ -141,12 +143,7 @@ function registerSetFaults(server: McpServer, inspector: InspectorClient): void 
           .describe('bytes per second each way; null: none'),
       },
       outputSchema: ROUTE_OUTPUT,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: SWITCH_HINTS,
     },
     ({ route, on, ...values }) =>
       guarded(() => {
@@ -167,12 +164,7 @@ function registerSetRecording(server: McpServer, inspector: InspectorClient): vo
         "Switches the recording of a route's exchanges to files (cors-dev-proxy/recordings/) on or off, where the dev server offers that switch (get_controls shows `recording on/off` then). Recordings let the route answer from them when the backend is down (replay: 'fallback').",
       inputSchema: { route: ROUTE, on: z.boolean().describe('record or not') },
       outputSchema: ROUTE_OUTPUT,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: SWITCH_HINTS,
     },
     ({ route, on }) =>
       guarded(async () => {
