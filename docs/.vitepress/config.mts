@@ -61,6 +61,7 @@ const guide = [
     text: 'In the browser',
     items: [
       { text: 'Overlay and inspector', link: '/guide/overlay-and-inspector' },
+      { text: 'For coding agents (MCP)', link: '/guide/mcp' },
       { text: 'HTTP/3', link: '/guide/http3' },
       { text: 'The protocol lab', link: '/guide/protocol-lab' },
     ],

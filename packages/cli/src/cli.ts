@@ -30,6 +30,7 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Comman
     async () =>
       import('./commands/import-har.js').then((m) => ({ spec: m.importHarSpec, run: m.runImportHar })),
   ],
+  ['mcp', async () => import('./commands/mcp.js').then((m) => ({ spec: m.mcpSpec, run: m.runMcp }))],
 ]
 
 const COMMAND_NAMES = COMMANDS.map(([name]) => name)

@@ -24,9 +24,10 @@ function sources(dir: string): string[] {
 }
 
 const imports = sources(SRC).flatMap((file) =>
-  [...readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'([^']+)'/g)].map((match) => ({
+  [...readFileSync(file, 'utf8').matchAll(/(from|import\()\s*'([^']+)'/g)].map((match) => ({
     file: file.slice(SRC.length),
-    specifier: match[1] as string,
+    specifier: match[2] as string,
+    lazy: match[1] === 'import(',
   })),
 )
 
@@ -52,5 +53,17 @@ describe('the CLI imports', () => {
           .join('/'),
       )
     expect([...new Set(packages)].filter((name) => !(name in manifest.dependencies))).toEqual([])
+  })
+
+  it('load the MCP SDK only in mcp/, which the mcp command alone imports, when it runs', () => {
+    const sdk = imports.filter(
+      ({ specifier }) => specifier.startsWith('@modelcontextprotocol/') || specifier === 'zod',
+    )
+    expect(sdk.length).toBeGreaterThan(3)
+    expect(sdk.filter(({ file }) => !file.startsWith('mcp/'))).toEqual([])
+    const intoMcp = imports.filter(
+      ({ file, specifier }) => !file.startsWith('mcp/') && /(^|\/)mcp\//.test(specifier),
+    )
+    expect(intoMcp).toEqual([{ file: 'commands/mcp.ts', specifier: '../mcp/mcp-server.js', lazy: true }])
   })
 })

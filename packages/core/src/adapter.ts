@@ -16,9 +16,15 @@ export type {
   ResolvedMockRoute,
   ResolvedRoute,
 } from './config/resolved-route.js'
+export type { ControlView, RouteControlView } from './control/control-board.js'
 export { isHostAllowed } from './http/allowed-hosts.js'
 export { answerSocket } from './http/answer-socket.js'
 export { publishServerUrl } from './http/server-fetch.js'
+// The JSON the inspector's endpoints answer, for clients of its HTTP API (the CLI's `mcp`).
+export type { ExplainedCall } from './inspector/call-explainer.js'
+export type { CallExplanation, FailedCall } from './inspector/call-explanation.js'
+export type { ExchangeCorsVerdict, ExchangeView } from './inspector/exchange-view.js'
+export { INSPECTOR_BASE } from './inspector/inspector-guard.js'
 export type { Logger } from './log/logger.js'
 export type { RouteMatch } from './pipeline/match-route.js'
 export { matchRoute, prefixMatches } from './pipeline/match-route.js'

@@ -64,7 +64,11 @@ export function createReplayer(ownUrl: () => string | undefined): Replayer {
       return answer.statusCode
     },
     async close() {
-      await agent?.close()
+      // Once only: a dev server closes the proxy on its own `close` and again when told to, and
+      // undici rejects a second close of the same agent.
+      const closing = agent
+      agent = undefined
+      await closing?.close()
     },
   }
 }
