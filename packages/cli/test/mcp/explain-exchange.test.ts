@@ -33,6 +33,7 @@ function view(fields: Partial<ExchangeView>): ExchangeView {
     aborted: false,
     replayOf: undefined,
     replayedFrom: undefined,
+    mockedFrom: undefined,
     ...fields,
   }
 }
