@@ -95,7 +95,8 @@ export function exchangeDetail(view: ExchangeView, limit: number): string {
   if (view.hooks.length > 0) lines.push(`hooks: ${view.hooks.join(', ')}`)
   if (view.replayOf !== undefined) lines.push(`replay of: #${view.replayOf}`)
   if (view.replayedFrom !== undefined) lines.push(`replayed from: ${view.replayedFrom}`)
-  if (view.mockedFrom !== undefined) lines.push(`mocked by: ${view.mockedFrom} (the route's mocks, not the target)`)
+  if (view.mockedFrom !== undefined)
+    lines.push(`mocked by: ${view.mockedFrom} (the route's mocks, not the target)`)
   lines.push(
     'request headers:',
     headers(view.requestHeaders),
