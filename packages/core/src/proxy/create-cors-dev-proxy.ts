@@ -89,6 +89,8 @@ export interface CorsDevProxy {
 export interface EngineProxy extends CorsDevProxy {
   /** The live switches of the routes with control options (latency, faults, targets), for the inspector's API. */
   readonly controls: ControlBoard
+  /** A route's live switches, for the Fetch front end's WebSocket handshakes; `undefined` on a plain route. */
+  controlOf(route: ResolvedRoute): RouteControl | undefined
   /** The proxy's logger (one per proxy: de-duplication and summaries cover everything). */
   readonly logger: Logger
   /** The route of a request, matched once per request (see `createRequestMatcher`). */
@@ -355,6 +357,7 @@ export function buildCorsDevProxy(
     connect: refuseConnect,
     routes: resolved.routes,
     controls,
+    controlOf: (route: ResolvedRoute) => pipelines.get(route)?.control,
     logger,
     matchOf,
     async close() {

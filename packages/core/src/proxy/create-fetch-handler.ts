@@ -124,6 +124,6 @@ export function fetchHandlerOf(
     })
   }
 
-  const webSocket = createFetchWebSocket(resolved.routes, engine.matchOf, logger)
+  const webSocket = createFetchWebSocket(resolved.routes, engine.matchOf, logger, engine.controlOf)
   return Object.assign(corsDevProxyFetch, { close, webSocket, routes: resolved.routes })
 }
