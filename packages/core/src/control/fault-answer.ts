@@ -29,6 +29,22 @@ export function refuseUpgradeFault(socket: Duplex, failWith: FailWith, prefix: s
 }
 
 /**
+ * A WebSocket handshake `failRate` failed, behind the Fetch handler (which has no socket to
+ * answer on): `failWith`'s status as a `Response` with `X-Cors-Dev-Proxy-Fault`, or for
+ * `'reset'` a network error (`Response.error()`).
+ *
+ * @example
+ * return upgradeFaultResponse(503, '/live')
+ */
+export function upgradeFaultResponse(failWith: FailWith, prefix: string): Response {
+  if (failWith === 'reset') return Response.error()
+  return new Response(`${faultWords(prefix)}\n`, {
+    status: failWith,
+    headers: { 'content-type': 'text/plain; charset=utf-8', [FAULT_HEADER]: `failRate; ${failWith}` },
+  })
+}
+
+/**
  * Answers a request `failRate` failed: `failWith`'s status with a short body (JSON when the
  * client accepts it) and `X-Cors-Dev-Proxy-Fault`, through the response's head hooks, so the
  * route's CORS headers are on it and the page sees the status, not a CORS error; `'reset'`

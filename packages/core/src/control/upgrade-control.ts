@@ -1,9 +1,26 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
+import type { ResolvedFaults } from '../config/resolve-control.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import { refuseUpgradeFault } from './fault-answer.js'
 import { delayOf, failsNow, faultsFor } from './request-faults.js'
 import type { RouteControl } from './route-control.js'
+
+/**
+ * The faults a WebSocket handshake at `path` gets now: `undefined` while they are off or none
+ * applies. Shared by the Node and the Fetch front ends.
+ *
+ * @example
+ * const faults = upgradeFaultsOf(entry, req, '/live')
+ */
+export function upgradeFaultsOf(
+  entry: RouteControl,
+  req: Pick<IncomingMessage, 'method'>,
+  path: string,
+): ResolvedFaults | undefined {
+  const { state, control, route } = entry
+  return state.faultsOn ? faultsFor(control, state.faults, route.prefix, req as never, path) : undefined
+}
 
 /**
  * Backend control on a WebSocket handshake of a `ws` route, as the control step does it for a
@@ -22,8 +39,8 @@ export function controlUpgrade(
   path: string,
   pass: () => void,
 ): void {
-  const { state, control, route } = entry
-  const faults = state.faultsOn ? faultsFor(control, state.faults, route.prefix, req, path) : undefined
+  const faults = upgradeFaultsOf(entry, req, path)
+  const { route } = entry
   if (faults === undefined) {
     pass()
     return

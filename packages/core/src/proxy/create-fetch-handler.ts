@@ -122,6 +122,6 @@ export function fetchHandlerOf(
     return res.response
   }
 
-  const webSocket = createFetchWebSocket(resolved.routes, engine.matchOf, logger)
+  const webSocket = createFetchWebSocket(resolved.routes, engine.matchOf, logger, engine.controlOf)
   return Object.assign(corsDevProxyFetch, { close, webSocket, routes: resolved.routes })
 }

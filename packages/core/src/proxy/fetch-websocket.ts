@@ -8,6 +8,10 @@
 import { WebSocket as UndiciWebSocket } from 'undici'
 import { joinTargetPath } from '../config/path-rewrite.js'
 import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
+import { upgradeFaultResponse } from '../control/fault-answer.js'
+import { delayOf, failsNow } from '../control/request-faults.js'
+import type { RouteControl } from '../control/route-control.js'
+import { routeInUse, upgradeFaultsOf } from '../control/upgrade-control.js'
 import { createUpgradeOriginCheck, type UpgradeOriginCheck } from '../cors/upgrade-origin.js'
 import type { FetchConnectionInfo } from '../fetch/fetch-request.js'
 import { FetchRequest } from '../fetch/fetch-request.js'
@@ -46,7 +50,9 @@ function handshakeHeaders(route: ResolvedForwardRoute, request: Request): Record
 /**
  * The `webSocket` member of a Fetch handler: resolves a bridge for an upgrade a forwarding `ws`
  * route takes, a 403 when the route's `cors` does not admit the page's origin, a 501 for a
- * mock route's echo (served on Node only), and `undefined` for any other request.
+ * mock route's echo (served on Node only), and `undefined` for any other request. A route with
+ * control options (`controlOf`) delays or refuses the handshake by its faults, as on Node, and
+ * bridges to the target in use.
  *
  * @example
  * const webSocket = createFetchWebSocket(resolved.routes, engine.matchOf, engine.logger)
@@ -56,6 +62,7 @@ export function createFetchWebSocket(
   routes: readonly ResolvedRoute[],
   matchOf: RequestMatcher,
   logger: Logger,
+  controlOf: (route: ResolvedRoute) => RouteControl | undefined = () => undefined,
 ) {
   const checks = new Map<ResolvedRoute, UpgradeOriginCheck>()
   for (const route of routes)
@@ -82,13 +89,31 @@ export function createFetchWebSocket(
       logOriginRefusal(logger, route, req.url, origin)
       return refusal(403, `Forbidden: the origin ${origin} may not open WebSockets on ${route.prefix}`)
     }
-    try {
-      const upstreamPath = await route.rewritePath(path, req as never, logger.warn)
-      const url = webSocketOrigin(route.target) + joinTargetPath(route.target, upstreamPath)
-      return createWebSocketBridge(url, handshakeHeaders(route, request), Client)
-    } catch {
-      // A throwing `pathRewrite` function: the answer names the route; nothing is forwarded.
-      return refusal(502, `Bad Gateway: the pathRewrite of route '${route.prefix}' failed`)
+    const control = controlOf(route)
+    const faults = control === undefined ? undefined : upgradeFaultsOf(control, req, path)
+    if (faults !== undefined) {
+      const delay = delayOf(faults.latency)
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
+      if (failsNow(faults)) return upgradeFaultResponse(faults.failWith, route.prefix)
     }
+    return bridgeTo(routeInUse(route, control), request, req, path, logger)
+  }
+}
+
+/** The bridge to the target's socket, at the route's path rewritten, or a 502 when the rewrite throws. */
+async function bridgeTo(
+  route: ResolvedForwardRoute,
+  request: Request,
+  req: FetchRequest,
+  path: string,
+  logger: Logger,
+): Promise<FetchWebSocketAnswer> {
+  try {
+    const upstreamPath = await route.rewritePath(path, req as never, logger.warn)
+    const url = webSocketOrigin(route.target) + joinTargetPath(route.target, upstreamPath)
+    return createWebSocketBridge(url, handshakeHeaders(route, request), Client)
+  } catch {
+    // A throwing `pathRewrite` function: the answer names the route; nothing is forwarded.
+    return refusal(502, `Bad Gateway: the pathRewrite of route '${route.prefix}' failed`)
   }
 }

@@ -99,6 +99,8 @@ beforeAll(async () => {
     '/throttled': { target: backend.url, throttle: 16 * 2 ** 20 },
     '/small': { target: backend.url, throttle: 50_000 },
     '/uploads': { target: backend.url, throttle: 128 * 1024 },
+    '/jsonp-slow': { target: backend.url, latency: 100, jsonp: true },
+    '/jsonp-failing': { target: backend.url, failRate: 1, failWith: 500, jsonp: true },
   }
   proxy = await serveProxy(routes, { log: 'info', logger: sink })
 })
@@ -142,6 +144,25 @@ describe('latency', () => {
     } finally {
       await baseline.close()
     }
+  })
+})
+
+describe('with jsonp on the route', () => {
+  it('delays the answer, then wraps it for the callback like any other', async () => {
+    const { ms, body } = await timed(`${proxy.url}/jsonp-slow/users?callback=cb`)
+    expect(ms).toBeGreaterThanOrEqual(99)
+    expect(body.toString()).toBe(
+      `/**/ typeof cb === 'function' && cb(${JSON.stringify({ backend: 'local', url: '/users?callback=cb' })});`,
+    )
+  })
+
+  it('wraps an injected JSON failure for the callback, with its status', async () => {
+    const res = await sendRequest(`${proxy.url}/jsonp-failing/users?callback=cb`, {
+      headers: { accept: 'application/json' },
+    })
+    expect(res.status).toBe(500)
+    expect(res.headers['x-cors-dev-proxy-fault']).toBe('failRate; 500')
+    expect(res.body.toString()).toMatch(/^\/\*\*\/ typeof cb === 'function' && cb\(\{"error":"fault injected/)
   })
 })
 

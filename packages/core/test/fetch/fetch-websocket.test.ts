@@ -100,6 +100,25 @@ describe('createFetchHandler: webSocket', () => {
     expect(await closed).toBe(1000)
   })
 
+  it("applies the route's faults to the handshake, as on Node", async () => {
+    // Port 9: nothing listens there, and no bridge is opened: the handshake's fate is the point.
+    const proxy = handler(
+      {
+        '/slow': { target: 'http://127.0.0.1:9', ws: true, latency: 200 },
+        '/failing': { target: 'http://127.0.0.1:9', ws: true, failRate: 1, failWith: 502 },
+        '/reset': { target: 'http://127.0.0.1:9', ws: true, failRate: 1, failWith: 'reset' },
+      },
+      { log: 'silent' },
+    )
+    const start = performance.now()
+    const slow = await proxy.webSocket(upgrade('http://localhost/slow/x'))
+    expect(performance.now() - start).toBeGreaterThanOrEqual(199)
+    expect(slow).not.toBeInstanceOf(Response)
+    const failed = (await proxy.webSocket(upgrade('http://localhost/failing/x'))) as Response
+    expect([failed.status, failed.headers.get('x-cors-dev-proxy-fault')]).toEqual([502, 'failRate; 502'])
+    expect(((await proxy.webSocket(upgrade('http://localhost/reset/x'))) as Response).type).toBe('error')
+  })
+
   it('answers undefined for a plain request and for a route without ws', async () => {
     const proxy = handler(
       { '/live': { target: 'http://127.0.0.1:9', ws: true }, '/api': 'http://127.0.0.1:9' },
