@@ -240,7 +240,7 @@ describe('cors-dev-proxy mcp tools', () => {
 
     const wrong = await call('set_faults', { route: '/nope', latency: 10 })
     expect(wrong).toMatchObject({ isError: true })
-    expect(wrong.text).toContain('no route "/nope" with control options; routes: /api')
+    expect(wrong.text).toContain('no route "/nope" with control options or recordings; routes: /api')
   })
 
   it('set_recording says what to do on a dev server without that switch', async () => {
