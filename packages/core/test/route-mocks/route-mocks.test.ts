@@ -275,4 +275,20 @@ describe('mocks reach every front end', () => {
       await handler.close()
     }
   })
+
+  it("wraps a mocked answer for a JSONP callback on a jsonp route, as the target's", async () => {
+    const handler = createFetchHandler(
+      { '/api': { target: target.url, jsonp: true, mocks: { 'GET /users/:id': { json: { id: 1 } } } } },
+      { log: 'silent' },
+    )
+    try {
+      const wrapped = (await handler(new Request('http://localhost/api/users/3?callback=show'))) as Response
+      expect(wrapped.headers.get('content-type')).toMatch(/javascript/)
+      expect(await wrapped.text()).toMatch(/show\(\{"id":1\}\)/)
+      const plain = (await handler(new Request('http://localhost/api/users/3'))) as Response
+      expect(await plain.json()).toEqual({ id: 1 })
+    } finally {
+      await handler.close()
+    }
+  })
 })
