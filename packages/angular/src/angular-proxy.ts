@@ -11,6 +11,7 @@ import {
   type WebpackDevServerFields,
   webpackDevServerFields,
 } from './webpack-dev-server-fields.js'
+import { angularWorkspaceRoot } from './workspace-root.js'
 
 /** The part of Vite's http-proxy instance an entry's `configure` replaces. */
 export interface ViteProxyServer {
@@ -89,11 +90,13 @@ export function angularProxy(
   // One proxy per `ng serve` server: a server Angular starts again gets a new one.
   let current: ServingProxy | undefined
   const host: EntryHost = { kind: undefined }
+  // Where a relative `recordings.dir` goes: the workspace `ng serve` serves, found once.
+  const root = angularWorkspaceRoot()
 
   function serving(): ServingProxy {
     if (current !== undefined) return current
     const relay = createDevServerRelay()
-    const proxy = createDevServerProxy(resolved, { isOwnUpgrade: isViteSocket })
+    const proxy = createDevServerProxy(resolved, { isOwnUpgrade: isViteSocket, root })
     proxy.attach(relay)
     const serving = { proxy, relay }
     relay.once('close', () => {

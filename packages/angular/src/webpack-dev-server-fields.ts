@@ -68,6 +68,8 @@ export function takeServerUpgrades(req: IncomingMessage, { proxy, relay }: Servi
  * const entry = { ws, configure, bypass, ...webpackDevServerFields(serving, host) }
  */
 export function webpackDevServerFields(serving: () => ServingProxy, host: EntryHost): WebpackDevServerFields {
+  /** The upgrades already handed to the relay. */
+  const relayed = new WeakSet<IncomingMessage>()
   function web(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { proxy, relay } = serving()
     relay.learn(req.socket)
@@ -86,6 +88,10 @@ export function webpackDevServerFields(serving: () => ServingProxy, host: EntryH
   }
 
   function ws(req: IncomingMessage, socket: Duplex, _options: unknown, head: Buffer): void {
+    // webpack-dev-server 6 hands each upgrade to the proxy of every entry with `ws`, and each
+    // entry's `context` claims every route's path: the first hands it over, the others leave it.
+    if (relayed.has(req)) return
+    relayed.add(req)
     const { relay } = serving()
     relay.learn(req.socket)
     relay.emit('upgrade', req, socket, head)

@@ -56,6 +56,8 @@ describe.each([
         {
           '/api': { target: target.url, secure: false, changeOrigin: true, pathRewrite: { '^/api': '' } },
           '/socket': { target: target.url, ws: true },
+          // A second ws route: webpack-dev-server hands each upgrade to every ws entry's proxy.
+          '/second-socket': { target: target.url, ws: true },
           '/dead': `http://127.0.0.1:${await closedPort()}`,
         },
         { logger },
@@ -97,12 +99,16 @@ describe.each([
       expect((await send(`${origin}/api/redirect/absolute`)).headers.location).toBe(`${origin}/api/posts`)
     })
 
-    it('forwards a WebSocket of a ws route', async () => {
-      // A browser sends its page's Origin; webpack-dev-server refuses an upgrade without one (403).
-      const { socket, first } = await openWebSocket(`${origin.replace('http', 'ws')}/socket/chat`, { origin })
-      expect((JSON.parse(first) as { url: string }).url).toBe('/chat')
-      expect(await roundTrip(socket, 'hello')).toBe('hello')
-      await closeWebSocket(socket)
+    it('forwards a WebSocket of each ws route once, with two ws routes', async () => {
+      for (const prefix of ['/socket', '/second-socket']) {
+        // A browser sends its page's Origin; webpack-dev-server refuses an upgrade without one (403).
+        const { socket, first } = await openWebSocket(`${origin.replace('http', 'ws')}${prefix}/chat`, {
+          origin,
+        })
+        expect((JSON.parse(first) as { url: string }).url).toBe('/chat')
+        expect(await roundTrip(socket, 'hello')).toBe('hello')
+        await closeWebSocket(socket)
+      }
     })
 
     it('answers a dead backend 502 with the cause', async () => {

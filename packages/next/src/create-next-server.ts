@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { resolve } from 'node:path'
 import type { CorsDevProxyConfig, CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
 import { createDevServerProxy, type DevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
 import { keepFetchHintOverNext } from './next-fetch-hint.js'
@@ -91,6 +92,8 @@ export async function createNextServer(
     server,
     isOwnUpgrade: isNextUpgrade,
     unclaimedUpgrade: upgrades.unclaimed,
+    // Next's project folder, as `next()` resolves its `dir`: where a relative `recordings.dir` goes.
+    root: resolve(nextOptions.dir ?? '.'),
   })
   // The proxy's hint about a server-side fetch('/api/…') stays in front of the fetch Next installs later.
   server.once('close', keepFetchHintOverNext())

@@ -1,6 +1,9 @@
 import { EventEmitter } from 'node:events'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createMockBackend, SERVER_URL_VARIABLE } from '@cors-dev-proxy/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listen, type StartedServer } from '../../../test/support/servers.js'
@@ -131,5 +134,32 @@ describe('createNextServer', () => {
       createNextServer(next, { dev: true }, { '/api': { target: backend.url, changeOrgin: true } as never }),
     ).rejects.toThrow(/changeOrgin/)
     expect(started).toBe(false)
+  })
+
+  it("writes a record: true route's recordings under Next's dir, not the working directory", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cdp-next-dir-'))
+    const created = await createNextServer(
+      fakeNext,
+      { dev: true, dir },
+      { '/rec': { target: backend.url, record: true } },
+      { logger: sink },
+    )
+    try {
+      await new Promise<void>((resolve) => created.server.listen(0, '127.0.0.1', resolve))
+      const { port } = created.server.address() as AddressInfo
+      const res = await fetch(`http://127.0.0.1:${port}/rec/items?n=1`)
+      expect(res.status).toBe(200)
+      await res.arrayBuffer()
+      // A recording is on disk once the proxy has closed.
+      await created.proxy.close()
+      const folder = join(dir, 'cors-dev-proxy/recordings/rec')
+      const [file] = await readdir(folder)
+      const recording = JSON.parse(await readFile(join(folder, file ?? ''), 'utf8'))
+      expect(recording.request).toMatchObject({ method: 'GET', path: '/items?n=1' })
+    } finally {
+      created.server.closeAllConnections()
+      await new Promise((resolve) => created.server.close(resolve))
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -91,11 +91,15 @@ function resolveWithoutFrames(options: unknown): ResolvedCorsDevProxyOptions {
   }
 }
 
-/** Attaches one proxy to `nuxt dev`'s listener; returns what closes it with this Nuxt instance. */
+/**
+ * Attaches one proxy to `nuxt dev`'s listener, with `root` (Nuxt's `rootDir`) for a relative
+ * `recordings.dir`; returns what closes it with this Nuxt instance.
+ */
 function attach(
   server: EventEmitter,
   resolved: ResolvedCorsDevProxyOptions,
   facts: ReturnType<typeof createViteFacts>,
+  root: string,
 ): () => Promise<void> {
   const upgrades = upgradesFirst(server, facts.isOwnUpgrade)
   const proxy: DevServerProxy = createDevServerProxy(resolved, {
@@ -104,6 +108,7 @@ function attach(
     isOwnUpgrade: facts.isOwnUpgrade,
     isAllowedUpgrade: facts.isAllowed,
     unclaimedUpgrade: upgrades.unclaimedUpgrade,
+    root,
   })
   const restore = serveBeforeNuxt(server, {
     middleware: proxy.middleware as AppMiddleware,
@@ -176,7 +181,7 @@ export const corsDevProxyModule = defineNuxtModule<CorsDevProxyModuleOptions>({
     // `listen` runs once per Nuxt instance (again after a restart), with the listener's server,
     // after nuxi has added its own request and upgrade listeners and before Nuxt builds.
     nuxt.hook('listen', (server) => {
-      detach = attach(server, resolved, facts)
+      detach = attach(server, resolved, facts, nuxt.options.rootDir)
     })
     nuxt.hook('close', async () => {
       const closing = detach

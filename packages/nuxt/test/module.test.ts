@@ -1,5 +1,8 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Duplex } from 'node:stream'
 import {
   CorsDevProxyError,
@@ -15,6 +18,9 @@ import { listen, type StartedServer } from '../../../test/support/servers.js'
 import { corsDevProxyModule } from '../src/module.js'
 
 type Hook = (...args: never[]) => unknown
+
+/** A logger that keeps nothing, for cases that read no log line. */
+const silentSink: LogSink = { info() {}, warn() {}, error() {} }
 
 /** The parts of a Nuxt instance the module and @nuxt/kit's `defineNuxtModule` use. */
 function fakeNuxt(options: Record<string, unknown>) {
@@ -225,6 +231,32 @@ describe('the module in nuxt dev (a listhen-like listener, as nuxi dev leaves it
     expect(nuxi.started.server.listenerCount('request')).toBe(2)
     expect(await echoOverWebSocket(`ws://127.0.0.1:${nuxi.started.port}/ws`)).toBe('status 404')
     expect(nuxi.nitroUpgrades).toEqual(['/ws'])
+  })
+})
+
+describe("the module's recordings", () => {
+  it("writes a record: true route's recordings under Nuxt's rootDir, not the working directory", async () => {
+    const rootDir = await mkdtemp(join(tmpdir(), 'cdp-nuxt-root-'))
+    const backend = await startMockBackend()
+    const nuxi = await startNuxiLike()
+    const nuxt = fakeNuxt({
+      rootDir,
+      corsDevProxy: { routes: { '/rec': { target: backend.origin, record: true } }, logger: silentSink },
+    })
+    try {
+      await install(nuxt)
+      await nuxt.callHook('listen', nuxi.started.server, { https: false })
+      expect((await send(`${nuxi.started.url}/rec/items?n=1`)).status).toBe(200)
+      // A recording is on disk once the proxy has closed.
+      await nuxt.callHook('close', nuxt)
+      const folder = join(rootDir, 'cors-dev-proxy/recordings/rec')
+      const [file] = await readdir(folder)
+      const recording = JSON.parse(await readFile(join(folder, file ?? ''), 'utf8'))
+      expect(recording.request).toMatchObject({ method: 'GET', path: '/items?n=1' })
+    } finally {
+      await Promise.all([nuxi.started.close(), backend.close()])
+      await rm(rootDir, { recursive: true, force: true })
+    }
   })
 })
 

@@ -4,13 +4,16 @@
 // hint about a server-side fetch that missed the proxy (naming only what the framework has), no
 // framework warning about our plugin, the overlay for a direct cross-origin call with the
 // inspector and HAR beside it, a dead backend answered 502 with the dev server still up, a
-// preflight from another origin answered by our `cors` route, and a misspelt option refusing the
-// start with its name. An app declares what it has not (`hmrFile`, `ssrPath`, `missedPath`,
-// `overlay: false`, `websocket: false` in its app.mjs): that check returns its reason, printed as not applicable.
-import { readFileSync, writeFileSync } from 'node:fs'
+// preflight from another origin answered by our `cors` route, a `record` route's recording in
+// the app's own folder, a `failRate` route's made-up answer (and the overlay's badge for it),
+// and a misspelt option refusing the start with its name. An app declares what it has not
+// (`hmrFile`, `ssrPath`, `missedPath`, `overlay: false`, `websocket: false` in its app.mjs): that
+// check returns its reason, printed as not applicable.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
-import { TYPO } from '../apps/routes.mjs'
+import { FAULT_STATUS, TYPO } from '../apps/routes.mjs'
+import { webSocketEcho } from './page-calls.mjs'
 
 const UPLOAD_BYTES = 20 * 1024 * 1024
 /** What the error of a misspelt option shows as the fix. */
@@ -28,6 +31,18 @@ function plainText(output) {
 /** Throws with `message` unless `condition`. */
 function expect(condition, message) {
   if (!condition) throw new Error(message)
+}
+
+/** The recording in `folder` whose request path is `path`, or undefined (none yet, or no folder). */
+function recordingOf(folder, path) {
+  if (!existsSync(folder)) return undefined
+  for (const name of readdirSync(folder)) {
+    try {
+      const recording = JSON.parse(readFileSync(join(folder, name), 'utf8'))
+      if (recording.request?.path === path) return recording
+    } catch {}
+  }
+  return undefined
 }
 
 /**
@@ -181,20 +196,7 @@ export const CHECKS = [
     name: 'a WebSocket route echoes',
     async run({ page, app }) {
       if (app.websocket === false) return 'not applicable: the app carries no WebSocket route'
-      const reply = await page.evaluate(
-        () =>
-          new Promise((resolve, reject) => {
-            const socket = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/live`)
-            const timer = setTimeout(() => reject(new Error('no answer in 10 s')), 10_000)
-            socket.onopen = () => socket.send('ping through the proxy')
-            socket.onerror = () => reject(new Error('the WebSocket failed'))
-            socket.onmessage = (event) => {
-              clearTimeout(timer)
-              socket.close()
-              resolve(String(event.data))
-            }
-          }),
-      )
+      const reply = await webSocketEcho(page, '/live', 'ping through the proxy')
       expect(reply === 'ping through the proxy', `the WebSocket answered ${reply}`)
     },
   },
@@ -403,6 +405,52 @@ export const CHECKS = [
       )
       // Only the route's policy (`maxAge: 321` in routes.mjs) sends this value.
       expect(header('access-control-max-age') === '321', 'the preflight was not answered by our cors policy')
+    },
+  },
+  {
+    name: "a record: true route writes its recording into the app's own folder",
+    async run({ page, appDir }) {
+      const mark = `check-${Date.now()}`
+      const status = await page.evaluate(async (url) => {
+        const res = await fetch(url)
+        await res.arrayBuffer()
+        return res.status
+      }, `/rec-api/items?mark=${mark}`)
+      expect(status === 200, `status ${status}`)
+      // The dev server's root is the app's folder: cors-dev-proxy/recordings/<route>/ under it.
+      // The file is written once the answer ended: waited for, up to 10 s.
+      const folder = join(appDir, 'cors-dev-proxy/recordings/rec-api')
+      // Recorded by its path under the route (the prefix removed), as replay matches it.
+      const path = `/items?mark=${mark}`
+      let recording = recordingOf(folder, path)
+      for (let tries = 0; tries < 100 && recording === undefined; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        recording = recordingOf(folder, path)
+      }
+      const held = existsSync(folder) ? readdirSync(folder).join(', ') || 'nothing' : 'no such folder'
+      expect(recording !== undefined, `no recording of GET ${path} in ${folder} (it holds ${held})`)
+      expect(
+        recording.request.method === 'GET' && recording.answers?.[0]?.status === 200,
+        `the recording holds ${JSON.stringify(recording).slice(0, 300)}`,
+      )
+    },
+  },
+  {
+    name: 'a route with failRate: 1 answers its failWith status, marked as a fault',
+    async run({ page, app }) {
+      const answer = await page.evaluate(async () => {
+        const res = await fetch('/fault-api/items')
+        return {
+          status: res.status,
+          fault: res.headers.get('x-cors-dev-proxy-fault'),
+          text: await res.text(),
+        }
+      })
+      expect(answer.status === FAULT_STATUS, `status ${answer.status}: ${answer.text.slice(0, 200)}`)
+      expect(answer.fault === `failRate; ${FAULT_STATUS}`, `X-Cors-Dev-Proxy-Fault: ${answer.fault}`)
+      if (app.overlay === false) return
+      // While a fault is on, the overlay's client keeps a badge in the page (it polls every 2 s).
+      await page.waitForSelector('#cors-dev-proxy-fault-badge', { timeout: 15_000 })
     },
   },
   {

@@ -19,9 +19,13 @@ function spawnApp({ app, cwd, bin, port, env }) {
   const child = spawn(file, rest, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   let exited
+  /** Resolvers of `printed()` promises, settled by the next chunk. */
+  let waiting = []
   const keep = (chunk) => {
     output += chunk.toString()
     if (output.length > KEPT_CHARS) output = output.slice(-KEPT_CHARS)
+    for (const resolve of waiting) resolve()
+    waiting = []
   }
   child.stdout.on('data', keep)
   child.stderr.on('data', keep)
@@ -38,6 +42,8 @@ function spawnApp({ app, cwd, bin, port, env }) {
     output: () => output,
     /** Its exit code or signal; undefined while it runs. */
     exited: () => exited,
+    /** Settles when it prints something next. */
+    printed: () => new Promise((resolve) => waiting.push(resolve)),
     /** Settles when it exited. */
     exit,
   }
@@ -98,23 +104,29 @@ const FAILURE_TIMEOUT_MS = 120_000
 
 /**
  * Starts the app as `startApp` does, for a start that must fail: resolves once the process
- * exited or printed what `done` looks for, asking for `/` every second meanwhile (a framework
- * that loads its config on the first request shows the error there), then stops the process
- * group. Bounded: after 120 s it resolves with what was printed.
+ * exited or printed what `done` looks for (looked for at each thing it prints), asking for `/`
+ * at most every second meanwhile (a framework that loads its config on the first request shows
+ * the error there), then stops the process group. Bounded: after 120 s it resolves with what
+ * was printed.
  * @param {Parameters<typeof startApp>[0]} input
  * @param {(output: string) => boolean} done
  * @returns {Promise<{ output: string, exited: number | string | undefined }>}
  */
 export async function startUntil(input, done) {
   const { port } = input
-  const { group, output, exited, exit } = spawnApp(input)
+  const { group, output, exited, exit, printed } = spawnApp(input)
   const started = Date.now()
+  let asked = 0
   while (exited() === undefined && !done(output()) && Date.now() - started < FAILURE_TIMEOUT_MS) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) })
-      await res.arrayBuffer()
-    } catch {}
-    await Promise.race([exit, new Promise((resolve) => setTimeout(resolve, 1000))])
+    if (Date.now() - asked >= 1000) {
+      asked = Date.now()
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(1000) })
+        await res.arrayBuffer()
+      } catch {}
+    }
+    // Looked at again as soon as it prints (the error is usually the next line), or after 1 s.
+    await Promise.race([exit, printed(), new Promise((resolve) => setTimeout(resolve, 1000))])
   }
   const exitedBefore = exited()
   // The whole group, even after the first process exited: a framework's workers may outlive it.

@@ -217,6 +217,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
           server,
           isAllowedUpgrade: (req) => checkRequestHost(isAllowed, req).allowed,
           unclaimedUpgrade: refuseUpgrade,
+          // The project folder, as `import-har` takes it: where a relative `recordings.dir` goes.
+          root: options.cwd,
         })
   if (proxy !== undefined) middlewares.push(proxy.middleware as Middleware)
   else {

@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer, type IncomingHttpHeaders, request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -90,6 +98,29 @@ describe('serve: start-up', () => {
     const ws = serve.url.replace(/^http/, 'ws').replace(/\/$/, '')
     expect(serve.output()).toContain(`➜  WebSocket: ${ws}/m → mock backend (echo at /m/ws)`)
     expect(serve.output()).not.toContain(`WebSocket: ${ws}/api`)
+  })
+})
+
+describe('serve: recordings', () => {
+  it("writes a record: true route's recordings under the project folder it runs in", async () => {
+    const project = mkdtempSync(join(dir, 'project-'))
+    writeFileSync(
+      join(project, 'cors-dev-proxy.config.mjs'),
+      `export default { routes: { '/rec': { target: '${target.url}', record: true } } }\n`,
+    )
+    const recording = await startCliServerHere(['serve', '--port', '0'], { cwd: project })
+    try {
+      const res = await fetch(`${recording.origin}/rec/items?n=1`)
+      expect(res.status).toBe(200)
+      await res.arrayBuffer()
+    } finally {
+      // A recording is on disk once the proxy has closed.
+      await recording.stop()
+    }
+    const folder = join(project, 'cors-dev-proxy/recordings/rec')
+    const [file] = readdirSync(folder)
+    const written = JSON.parse(readFileSync(join(folder, file ?? ''), 'utf8'))
+    expect(written.request).toMatchObject({ method: 'GET', path: '/items?n=1' })
   })
 })
 

@@ -7,7 +7,8 @@
  */
 export interface RecordingsOptions {
   /**
-   * The folder, relative to the working directory (the adapters use the dev server's root),
+   * The folder, relative to the project's root (the dev server's root in the adapters, see the
+   * Record and replay guide; else the working directory),
    * or absolute. One sub-folder per route, one JSON file per distinct request.
    * @default 'cors-dev-proxy/recordings'
    * @example 'test/recordings'

@@ -20,7 +20,7 @@ import { refuseNodeOptions } from '../fetch/refuse-node-options.js'
 import type { UpstreamPoolOptions } from '../forward/upstream-pool.js'
 import { createLogger } from '../log/logger.js'
 import { buildCorsDevProxy, type EngineProxy, logStepError } from './create-cors-dev-proxy.js'
-import { createFetchInspector } from './fetch-inspector.js'
+import { createFetchInspector, createFetchRecorder } from './fetch-inspector.js'
 import { createFetchWebSocket, type FetchWebSocketAnswer } from './fetch-websocket.js'
 
 export type { FetchConnectionInfo, NodeIncoming, NodeOutgoing } from '../fetch/fetch-request.js'
@@ -96,9 +96,11 @@ export function fetchHandlerOf(
   poolOptions: UpstreamPoolOptions,
 ): FetchHandler {
   const logger = createLogger(resolved.log, resolved.logger ?? consoleLogSink)
-  // The overlay's script and the inspector under /__cors-dev-proxy/, as createDevServerProxy serves them.
-  const inspector = createFetchInspector(resolved, logger)
-  const engine = buildCorsDevProxy(resolved, logger, inspector?.recorder, poolOptions)
+  const recorder = createFetchRecorder(resolved)
+  const engine = buildCorsDevProxy(resolved, logger, recorder, poolOptions)
+  // The overlay's script, the inspector and its live switches under /__cors-dev-proxy/, as
+  // createDevServerProxy serves them.
+  const inspector = createFetchInspector(resolved, logger, recorder, engine.controls)
   const close = async (): Promise<void> => {
     await Promise.all([engine.close(), inspector?.close()])
   }

@@ -6,6 +6,7 @@
  * HAR, explain and replay.
  */
 import type { ResolvedCorsDevProxyOptions } from '../config/resolved-route.js'
+import type { ControlBoard } from '../control/control-board.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { SERVER_URL_VARIABLE } from '../http/server-fetch.js'
 import { CLIENT_SCRIPTS } from '../inspector/client-scripts.js'
@@ -37,20 +38,25 @@ function publishedServerUrl(): string | undefined {
 }
 
 /**
- * Creates the recorder and the endpoints under `/__cors-dev-proxy/` for a Fetch handler, as the
- * resolved `inspector` and `overlay` options ask: `undefined` when both are off.
+ * Creates the endpoints under `/__cors-dev-proxy/` for a Fetch handler, with the recorder the
+ * engine was built with and the engine's live switches (`controls`, for the inspector's
+ * `/control` and the overlay's "faults on" badge): `undefined` when the inspector, the overlay and
+ * every control option are off, as `createDevServerProxy` decides on Node.
  *
  * @example
- * const inspector = createFetchInspector(resolved, logger)
- * const engine = buildCorsDevProxy(resolved, logger, inspector?.recorder)
+ * const recorder = createFetchRecorder(resolved)
+ * const engine = buildCorsDevProxy(resolved, logger, recorder)
+ * const inspector = createFetchInspector(resolved, logger, recorder, engine.controls)
  * if (inspector?.claims(req.url)) inspector.handle(req, res)
  */
 export function createFetchInspector(
   resolved: ResolvedCorsDevProxyOptions,
   logger: Logger,
+  recorder: ExchangeRecorder | undefined,
+  controls: ControlBoard,
 ): FetchInspector | undefined {
-  if (resolved.inspector === undefined && !resolved.overlay) return undefined
-  const recorder = resolved.inspector === undefined ? undefined : createExchangeRecorder(resolved.inspector)
+  const controlled = controls.routes.length > 0
+  if (recorder === undefined && !resolved.overlay && !controlled) return undefined
   const endpoints = createInspectorEndpoints({
     recorder,
     inspector: resolved.inspector,
@@ -59,6 +65,7 @@ export function createFetchInspector(
     logger,
     ownUrl: publishedServerUrl,
     scripts: CLIENT_SCRIPTS,
+    controls: controlled ? controls : undefined,
   })
   return {
     recorder,
@@ -66,4 +73,15 @@ export function createFetchInspector(
     handle: endpoints.handle,
     close: endpoints.close,
   }
+}
+
+/**
+ * The recorder a Fetch handler's engine hands each exchange to, as the resolved `inspector`
+ * asks: `undefined` with `inspector: false`.
+ *
+ * @example
+ * const engine = buildCorsDevProxy(resolved, logger, createFetchRecorder(resolved))
+ */
+export function createFetchRecorder(resolved: ResolvedCorsDevProxyOptions): ExchangeRecorder | undefined {
+  return resolved.inspector === undefined ? undefined : createExchangeRecorder(resolved.inspector)
 }

@@ -53,6 +53,21 @@ describe('the Fetch handler under /__cors-dev-proxy/', () => {
     expect(har.log.entries.map((entry) => entry.request.url)).toEqual([`${ORIGIN}/api/items?from=inspector`])
   })
 
+  it("serves the live switches of a route with faults, which the overlay's badge reads", async () => {
+    const proxy = createFetchHandler(
+      { '/api': { mock: true }, '/flaky': { target: 'http://127.0.0.1:9', failRate: 1, failWith: 429 } },
+      { log: 'silent' },
+    )
+    cleanup.push(proxy)
+    const res = await proxy(ownPage('/__cors-dev-proxy/control'))
+    expect(res?.status).toBe(200)
+    const board = (await res?.json()) as { faultsOn: boolean; routes: { route: string; faultsOn: boolean }[] }
+    expect(board.faultsOn).toBe(true)
+    expect(board.routes.map(({ route, faultsOn }) => ({ route, faultsOn }))).toEqual([
+      { route: '/flaky', faultsOn: true },
+    ])
+  })
+
   it('serves the inspector page', async () => {
     const res = await handler()(ownPage('/__cors-dev-proxy/'))
     expect(res?.status).toBe(200)

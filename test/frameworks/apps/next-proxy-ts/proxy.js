@@ -12,5 +12,12 @@ export const proxy = createNextProxy(httpRoutes, { timeout: 90_000 })
 
 // The routes' prefixes, and the overlay's and inspector's endpoints (Next reads this statically).
 export const config = {
-  matcher: ['/api/:path*', '/cors-api/:path*', '/down/:path*', '/__cors-dev-proxy/:path*'],
+  matcher: [
+    '/api/:path*',
+    '/cors-api/:path*',
+    '/rec-api/:path*',
+    '/fault-api/:path*',
+    '/down/:path*',
+    '/__cors-dev-proxy/:path*',
+  ],
 }

@@ -1,0 +1,55 @@
+// Angular's own checks, run after the shared ones of lib/checks.mjs: a proxy.conf.json moved to
+// angularProxy unchanged (legacy-proxy-conf.mjs) behaves as ng serve's own proxy did with it
+// (the prefix removed by `pathRewrite`, `Host` the target's by `changeOrigin`), and its
+// WebSocket route and an event stream work through it.
+
+import { firstEventsGap, webSocketEcho } from '../../lib/page-calls.mjs'
+
+/** Throws with `message` unless `condition`. */
+function expect(condition, message) {
+  if (!condition) throw new Error(message)
+}
+
+/** Milliseconds between the event stream's two events. */
+const EVENT_GAP_MS = 1500
+
+/** @type {Array<{ name: string, run(ctx: any): Promise<void | string> }>} */
+export const CHECKS = [
+  {
+    name: "proxy.conf.json's entry (secure, changeOrigin, pathRewrite) reaches the backend as ng serve's proxy did",
+    async run({ page, backend }) {
+      const echo = await page.evaluate(async () => {
+        const res = await fetch('/old/items/3?q=1', { method: 'POST', body: 'moved' })
+        return { status: res.status, ...(await res.json()) }
+      })
+      expect(echo.status === 200, `status ${echo.status}`)
+      // pathRewrite { '^/old': '' } removed the prefix, the query kept.
+      expect(
+        echo.path === '/items/3' && echo.query?.q === '1',
+        `the backend saw ${echo.path} ${JSON.stringify(echo.query)}`,
+      )
+      // changeOrigin: the target's host and port, as http-proxy sets it under ng serve.
+      const host = new URL(backend.url).host
+      expect(echo.headers.host === host, `the backend saw Host ${echo.headers.host}, not ${host}`)
+      expect(
+        echo.method === 'POST' && echo.body === 'moved',
+        `the backend got ${echo.method} ${JSON.stringify(echo.body)}`,
+      )
+    },
+  },
+  {
+    name: "proxy.conf.json's WebSocket route (ws: true) echoes",
+    async run({ page }) {
+      const reply = await webSocketEcho(page, '/old-ws', 'ping through proxy.conf.json')
+      expect(reply === 'ping through proxy.conf.json', `the WebSocket answered ${reply}`)
+    },
+  },
+  {
+    name: "an event stream through proxy.conf.json's entry delivers its first event before it ends",
+    async run({ page }) {
+      const gap = await firstEventsGap(page, `/old/events?count=2&interval=${EVENT_GAP_MS}`, 20_000)
+      // Held back until the stream ends, both events would arrive together.
+      expect(gap >= EVENT_GAP_MS / 2, `the first event came ${Math.round(gap)} ms before the end`)
+    },
+  },
+]

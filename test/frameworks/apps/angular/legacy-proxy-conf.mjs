@@ -1,0 +1,26 @@
+// What an Angular workspace's proxy.conf.json holds before it moves to angularProxy, as the
+// Angular docs write it (the suite's backend as target, prefixes of its own): the same option
+// names and values, handed to angularProxy unchanged, must behave as ng serve's own proxy did
+// (checks.mjs).
+const backend = process.env.CDP_BACKEND ?? 'http://127.0.0.1:9'
+
+/** The proxy.conf.json entries, as JSON would hold them. */
+export const legacyProxyConf = {
+  // No longer than '/api', to the same target: the overlay's advice for a call to the backend
+  // names the first route that reaches it, longest prefix first, and the shared check wants '/api'.
+  '/old': {
+    target: backend,
+    secure: false,
+    changeOrigin: true,
+    pathRewrite: { '^/old': '' },
+  },
+  // A WebSocket route as proxy.conf.json writes one (a ws: target, `ws: true`); the backend's
+  // echo answers on /ws only.
+  '/old-ws': {
+    target: backend.replace(/^http/, 'ws'),
+    secure: false,
+    changeOrigin: true,
+    ws: true,
+    pathRewrite: { '^/old-ws': '/ws' },
+  },
+}
