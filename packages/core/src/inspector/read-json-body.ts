@@ -1,4 +1,5 @@
 import type { ProxyRequest } from '../http/proxy-types.js'
+import { readLimitedBody } from '../http/read-limited-body.js'
 
 /**
  * Reads a small JSON body of at most `limit` bytes (what the inspector's `POST`s send);
@@ -7,22 +8,12 @@ import type { ProxyRequest } from '../http/proxy-types.js'
  * @example
  * const change = await readJsonBody(req, 16 * 1024)
  */
-export function readJsonBody(req: ProxyRequest, limit: number): Promise<unknown> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.byteLength
-      if (size <= limit) chunks.push(chunk)
-    })
-    req.on('error', () => resolve(undefined))
-    req.on('end', () => {
-      if (size > limit) return resolve(undefined)
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')))
-      } catch {
-        resolve(undefined)
-      }
-    })
-  })
+export async function readJsonBody(req: ProxyRequest, limit: number): Promise<unknown> {
+  const body = await readLimitedBody(req, limit)
+  if (body === undefined || body === 'too-large') return undefined
+  try {
+    return JSON.parse(body.toString('utf8'))
+  } catch {
+    return undefined
+  }
 }

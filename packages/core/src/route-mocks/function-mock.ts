@@ -4,6 +4,7 @@ import type { MockFunction, MockRequest } from '../config/mocks-options.js'
 import { hasBody } from '../forward/request-body.js'
 import { isJsonMimeType } from '../http/mime.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
+import { readLimitedBody } from '../http/read-limited-body.js'
 
 /** What a function mock came to. */
 export type FunctionMockOutcome =
@@ -20,24 +21,12 @@ export type FunctionMockOutcome =
  * the function passes on is still forwarded with it (the forwarder sends a read `req.body` again).
  * A body a parser already read is taken as it is.
  */
-function readBody(req: ProxyRequest, limit: number): Promise<Buffer | 'too-large' | undefined> {
+async function readBody(req: ProxyRequest, limit: number): Promise<Buffer | 'too-large' | undefined> {
   const carrier = req as { body?: unknown }
-  if (carrier.body !== undefined || !hasBody(req) || req.readableEnded) return Promise.resolve(undefined)
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.byteLength
-      if (size <= limit) chunks.push(chunk)
-    })
-    req.once('end', () => {
-      if (size > limit) return resolve('too-large')
-      const body = Buffer.concat(chunks)
-      carrier.body = body
-      resolve(body)
-    })
-    req.once('error', () => resolve(undefined))
-  })
+  if (carrier.body !== undefined || !hasBody(req) || req.readableEnded) return undefined
+  const body = await readLimitedBody(req, limit)
+  if (body !== undefined && body !== 'too-large') carrier.body = body
+  return body
 }
 
 /** The body as the function sees it: JSON data for a JSON type that parses, else text. */
