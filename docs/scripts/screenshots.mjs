@@ -1,8 +1,9 @@
-// Takes the screenshots of the inspector's live controls for docs/guide/backend-control.md and
-// docs/guide/record-replay.md, in headless Chromium, into docs/public/screenshots/:
+// Takes the screenshots of the inspector's live controls for docs/guide/backend-control.md,
+// docs/guide/record-replay.md and docs/guide/mocks.md, in headless Chromium, into docs/public/screenshots/:
 //   inspector-controls.png  the inspector with a target select, a faults switch and a record switch
 //   inspector-replayed.png  an exchange answered from the recordings, selected (replayed from …)
 //   overlay-faults-badge.png  an app page with the overlay's "faults on" badge
+//   inspector-mock-this-answer.png  a forwarded exchange written as a mock file ("Mock this answer")
 // A Vite 8 dev server with the plugin, as users run it. Re-runnable, not part of `pnpm test`;
 // run after `pnpm build`:
 //   node docs/scripts/screenshots.mjs
@@ -96,6 +97,22 @@ try {
   await inspector.getByText('replayed from').waitFor()
   await inspector.screenshot({ path: join(out, 'inspector-replayed.png') })
   await dev.server.close()
+
+  // 3. A route with mocks beside its target: a forwarded answer written as a mock file. The
+  // inspector is opened first, as bodies are copied only while it is open.
+  const mocking = await startVite({
+    '/api': { target: staging.url, mocks: { 'GET /orders': { json: { orders: [] } } } },
+  })
+  await inspector.goto(`${mocking.origin}/__cors-dev-proxy/`)
+  await inspector.locator('#live', { hasText: 'live' }).waitFor()
+  await page.goto(`${mocking.origin}/`)
+  await page.waitForFunction(() => document.querySelector('#answers')?.textContent?.includes('/payments'))
+  await inspector.locator('#rows tr', { hasText: '(mocked)' }).first().waitFor()
+  await inspector.locator('#rows tr', { hasText: '/api/users' }).first().click()
+  await inspector.getByRole('button', { name: 'Mock this answer' }).click()
+  await inspector.getByRole('button', { name: /^Mocked: / }).waitFor()
+  await inspector.screenshot({ path: join(out, 'inspector-mock-this-answer.png') })
+  await mocking.server.close()
 } finally {
   await browser.close()
   local.server.close()
