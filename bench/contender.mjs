@@ -121,6 +121,18 @@ const contenders = {
     const listener = getRequestListener(async (request, env) => (await proxy(request, env)) ?? notFound())
     return listen(http.createServer(listener))
   },
+  /**
+   * `ours-fetch` with the inspector off, the feature set of `ours-node` (`createCorsDevProxy` keeps
+   * no exchanges): what the Fetch front end itself costs.
+   */
+  async 'ours-fetch-bare'() {
+    const { createFetchHandler } = await import(core)
+    const { getRequestListener } = await import('@hono/node-server')
+    const proxy = createFetchHandler({ '/api': upstream }, { log: 'error', inspector: false, overlay: false })
+    const notFound = () => new Response(null, { status: 404 })
+    const listener = getRequestListener(async (request, env) => (await proxy(request, env)) ?? notFound())
+    return listen(http.createServer(listener))
+  },
   /** A route with a `proxyRes` hook that does nothing: what observing every answer costs. */
   async 'ours-hooked'() {
     const { createCorsDevProxy } = await import(core)

@@ -66,6 +66,7 @@ export function serverSpecs({ upstream, tlsUpstream, tlsDir }) {
       ? contender('ours-node24', NODE24, upstream, 'ours-node')
       : { skip: `needs Node 24 in ${NODE24} (pnpm test:tools installs it)` },
     'ours-fetch': contender('ours-fetch'),
+    'ours-fetch-bare': contender('ours-fetch-bare'),
     'ours-hooked': contender('ours-hooked'),
     'ours-transform': contender('ours-transform'),
     'ours-record': contender('ours-record'),
@@ -118,6 +119,11 @@ const CONTENDERS = {
   'ours-fetch': {
     label: 'cors-dev-proxy Fetch handler on Node, behind @hono/node-server',
     server: 'ours-fetch',
+    group: 'ours',
+  },
+  'ours-fetch-bare': {
+    label: 'cors-dev-proxy Fetch handler on Node, inspector off (what ours-node leaves out)',
+    server: 'ours-fetch-bare',
     group: 'ours',
   },
   'ours-hooked': {
@@ -222,6 +228,7 @@ const SMALL_GET = [
   'ours-hooked',
   'ours-transform',
   'ours-fetch',
+  'ours-fetch-bare',
   'undici-request',
   'undici-dispatch',
   'undici-dispatch-xfwd',
@@ -234,6 +241,7 @@ const SMALL_GET = [
 /** The contenders that differ from `ours-node` only in what a small GET shows. */
 const VARIANTS = new Set([
   'ours-fetch',
+  'ours-fetch-bare',
   'ours-cors',
   'ours-cors-origin',
   'ours-hooked',

@@ -5,6 +5,7 @@
  * `Readable` that pulls from `request.body` one chunk per `_read` (back-pressure: nothing is
  * read from the client while the upstream side is full).
  */
+import { IncomingMessage } from 'node:http'
 import { Readable } from 'node:stream'
 
 /** The `node:http` response a runtime on Node answers through: its `'close'` before the end means the client left. */
@@ -75,10 +76,16 @@ function nodeHeaders(request: Request, url: URL, hasBody: boolean): Record<strin
   return headers
 }
 
-/** Whether a symbol of @hono/node-server's lightweight `Request` is among `keys`. */
-function hasKey(keys: readonly symbol[], description: string): boolean {
-  for (const key of keys) if (key.description === description) return true
-  return false
+/**
+ * @hono/node-server's key from its lightweight `Request` to the `incoming` it was made from,
+ * found by its description on the first such request, then compared by identity.
+ */
+let incomingKey: symbol | undefined
+
+/** The symbol among `keys` described as `description`. */
+function keyOf(keys: readonly symbol[], description: string): symbol | undefined {
+  for (const key of keys) if (key.description === description) return key
+  return undefined
 }
 
 /**
@@ -86,15 +93,40 @@ function hasKey(keys: readonly symbol[], description: string): boolean {
  * request, and `request` @hono/node-server's lightweight `Request` made from it whose headers
  * nothing has built yet (once built they can be changed, and the full `Request` may be another
  * one). Building them is most of what the adapter costs a small GET: a `Headers` object filled
- * field by field, which this front end would only turn back into Node's layout.
+ * field by field, which this front end would only turn back into Node's layout. An untouched one
+ * carries two keys, to `incoming` and to its URL; building its headers or the full `Request` adds
+ * more, so any other count is read as touched.
  */
 function untouchedIncoming(request: Request, incoming: NodeIncoming | undefined): NodeIncoming | undefined {
   if (incoming?.httpVersionMajor !== 1 || incoming.rawHeaders === undefined) return undefined
   if (incoming.headers === undefined || incoming.url?.[0] !== '/') return undefined
   const keys = Object.getOwnPropertySymbols(request)
-  if (!hasKey(keys, 'incomingKey') || hasKey(keys, 'headersKey') || hasKey(keys, 'requestCache'))
+  if (keys.length !== 2) return undefined
+  incomingKey ??= keyOf(keys, 'incomingKey')
+  if (incomingKey === undefined || (request as unknown as Record<symbol, unknown>)[incomingKey] !== incoming)
     return undefined
   return incoming.method === request.method ? incoming : undefined
+}
+
+/**
+ * The `node:http` request itself, for the engine to read as the Node front end reads one, when
+ * `request` is @hono/node-server's lightweight `Request` made from it and nothing has built its
+ * headers or its full `Request` yet (so nothing has changed the head or read the body either),
+ * and `outgoing` is there to tell when the client leaves. A look-alike in between would only
+ * copy what `incoming` already is, a `Readable` per request; the body then streams from the
+ * socket as on Node, not through a `ReadableStream` made from it.
+ *
+ * @example
+ * const req = nodeRequestOf(request, env) ?? new FetchRequest(request, env, res)
+ */
+export function nodeRequestOf(
+  request: Request,
+  info: FetchConnectionInfo | undefined,
+): IncomingMessage | undefined {
+  if (info?.outgoing === undefined || info.remoteAddress !== undefined) return undefined
+  const { incoming } = info
+  if (!(incoming instanceof IncomingMessage) || incoming.readableDidRead) return undefined
+  return untouchedIncoming(request, incoming) === undefined ? undefined : incoming
 }
 
 /** The flat `[name, value, …]` list of `rawHeaders`, one entry per value. */
@@ -104,6 +136,21 @@ function rawHeaders(headers: Record<string, string | string[]>): string[] {
     for (const item of Array.isArray(value) ? value : [value]) raw.push(name, item)
   }
   return raw
+}
+
+/**
+ * Calls `leave` when the client goes before its answer was written whole (`outgoing` closes
+ * unfinished), a microtask later: the runtime's own `close` listeners run first, and
+ * @hono/node-server's cancels the body it is writing, which ends the answer quietly, where the
+ * body failing under it would be printed as an error of the server.
+ *
+ * @example
+ * onClientLeaving(env.outgoing, () => res.destroy())
+ */
+export function onClientLeaving(outgoing: NodeOutgoing, leave: () => void): void {
+  outgoing.once('close', () => {
+    if (!outgoing.writableFinished) queueMicrotask(leave)
+  })
 }
 
 /** The answer a request's client can leave: destroyed when it does, unless it has ended. */
@@ -169,9 +216,7 @@ export class FetchRequest extends Readable {
   /** Listens for the client's leaving, once: on `outgoing` when there is one, else on the signal. */
   #watchClient(request: Request, outgoing: NodeOutgoing | undefined): void {
     if (outgoing !== undefined) {
-      outgoing.once('close', () => {
-        if (!outgoing.writableFinished) this.handleEvent()
-      })
+      onClientLeaving(outgoing, () => this.handleEvent())
       return
     }
     const { signal } = request

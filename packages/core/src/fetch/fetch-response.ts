@@ -10,7 +10,7 @@
  */
 import { EventEmitter } from 'node:events'
 import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http'
-import { headFields } from './response-head.js'
+import { type HeadFields, headFields, headFieldsOfList } from './response-head.js'
 
 /** Statuses whose `Response` must have a null body (Fetch, "null body status"). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304])
@@ -84,6 +84,12 @@ export class FetchResponse extends EventEmitter {
    */
   readonly response: Promise<Response | undefined>
   readonly #headers = new Map<string, OutgoingHttpHeader>()
+  /**
+   * The flat `[name, value, …]` list `writeHead` was given over no other header, kept as it is:
+   * the forwarder's usual head, which becomes the `Response`'s in one pass. Moved into `#headers`
+   * only if something reads the head back.
+   */
+  #list: readonly unknown[] | undefined
   readonly #method: string
   #settle!: (response: Response | undefined) => void
   #controller: ReadableStreamDefaultController<Uint8Array> | undefined
@@ -122,11 +128,11 @@ export class FetchResponse extends EventEmitter {
   }
 
   getHeader(name: string): OutgoingHttpHeader | undefined {
-    return this.#headers.get(name.toLowerCase())
+    return this.#map().get(name.toLowerCase())
   }
 
   hasHeader(name: string): boolean {
-    return this.#headers.has(name.toLowerCase())
+    return this.#map().has(name.toLowerCase())
   }
 
   removeHeader(name: string): void {
@@ -135,13 +141,23 @@ export class FetchResponse extends EventEmitter {
   }
 
   getHeaderNames(): string[] {
-    return [...this.#headers.keys()]
+    return [...this.#map().keys()]
   }
 
   getHeaders(): OutgoingHttpHeaders {
     const headers: OutgoingHttpHeaders = Object.create(null)
-    for (const [key, value] of this.#headers) headers[key] = value
+    for (const [key, value] of this.#map()) headers[key] = value
     return headers
+  }
+
+  /** The head as a map, the kept list moved into it first. */
+  #map(): Map<string, OutgoingHttpHeader> {
+    const list = this.#list
+    if (list !== undefined) {
+      this.#list = undefined
+      for (let i = 0; i + 1 < list.length; i += 2) this.#append(String(list[i]), String(list[i + 1]))
+    }
+    return this.#headers
   }
 
   /** `writeHead(status, [reason], [headers])`, headers as an object or a flat `[name, value, …]` list. */
@@ -150,7 +166,10 @@ export class FetchResponse extends EventEmitter {
     const reason = typeof rest[0] === 'string' ? rest.shift() : undefined
     const headers = rest[0]
     if (Array.isArray(headers)) {
-      for (let i = 0; i + 1 < headers.length; i += 2) this.#append(String(headers[i]), String(headers[i + 1]))
+      if (this.#headers.size === 0) this.#list = headers
+      else
+        for (let i = 0; i + 1 < headers.length; i += 2)
+          this.#append(String(headers[i]), String(headers[i + 1]))
     } else if (headers !== null && typeof headers === 'object') {
       for (const [name, value] of Object.entries(headers as OutgoingHttpHeaders))
         if (value !== undefined) this.setHeader(name, value)
@@ -188,19 +207,25 @@ export class FetchResponse extends EventEmitter {
     return false
   }
 
-  end(...args: unknown[]): this {
+  /** `end([chunk], [encoding], [callback])`, each optional, as on a `ServerResponse`. */
+  end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
     if (this.writableEnded || this.destroyed) return this
-    const done = args.find((arg) => typeof arg === 'function') as (() => void) | undefined
-    const chunk = typeof args[0] === 'function' ? undefined : args[0]
+    let done = callback
+    if (typeof chunk === 'function') {
+      done = chunk
+      chunk = undefined
+    } else if (typeof encoding === 'function') {
+      done = encoding
+    }
     if (chunk !== undefined && chunk !== null)
-      this.write(chunk, typeof args[1] === 'string' ? args[1] : undefined)
+      this.write(chunk, typeof encoding === 'string' ? encoding : undefined)
     if (!this.#headSent) this.#sendHead()
     this.writableEnded = true
     if (this.#pending !== undefined) this.handOver(true)
     else this.#controller?.close()
     this.writableFinished = true
     queueMicrotask(() => {
-      done?.()
+      if (typeof done === 'function') (done as () => void)()
       this.emit('finish')
       this.#close()
     })
@@ -225,10 +250,12 @@ export class FetchResponse extends EventEmitter {
     return this
   }
 
+  /** Adds a value to the head map (before or while the head is sent), a repeat making a list. */
   #append(name: string, value: string): void {
-    const existing = this.getHeader(name)
-    if (existing === undefined) this.setHeader(name, value)
-    else this.setHeader(name, [...(Array.isArray(existing) ? existing : [String(existing)]), value])
+    const key = name.toLowerCase()
+    const existing = this.#headers.get(key)
+    if (existing === undefined) this.#headers.set(key, value)
+    else this.#headers.set(key, [...(Array.isArray(existing) ? existing : [String(existing)]), value])
   }
 
   /** `'close'` once, after `'finish'` or on destruction, as Node's response emits it. */
@@ -262,9 +289,7 @@ export class FetchResponse extends EventEmitter {
     else body = this.#bodiless ? null : this.#bodyStream(pending)
     this.#pendingBytes = 0
     try {
-      this.#settle(
-        new Response(body, { status, statusText: this.statusMessage, headers: headFields(this.#headers) }),
-      )
+      this.#settle(new Response(body, { status, statusText: this.statusMessage, headers: this.#fields() }))
     } catch (error) {
       // A status `Response` refuses (a 1xx the engine never writes here): a 502 that says so.
       const message = error instanceof Error ? error.message : String(error)
@@ -273,6 +298,12 @@ export class FetchResponse extends EventEmitter {
         new Response(`cors-dev-proxy could not answer status ${status}: ${message}\n`, { status: 502 }),
       )
     }
+  }
+
+  /** The head for the `Response`, from the kept list when there is one. */
+  #fields(): HeadFields {
+    const list = this.#list
+    return list === undefined ? headFields(this.#headers) : headFieldsOfList(list)
   }
 
   #bodyStream(written: readonly Uint8Array[]): ReadableStream<Uint8Array> {

@@ -14,7 +14,7 @@ import { resolveOptions } from '../config/resolve-options.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from '../config/resolved-route.js'
 import { createFetchDispatcher, undiciDispatches } from '../fetch/fetch-dispatcher.js'
 import type { FetchConnectionInfo } from '../fetch/fetch-request.js'
-import { FetchRequest } from '../fetch/fetch-request.js'
+import { FetchRequest, type NodeOutgoing, nodeRequestOf, onClientLeaving } from '../fetch/fetch-request.js'
 import { FetchResponse } from '../fetch/fetch-response.js'
 import { refuseNodeOptions } from '../fetch/refuse-node-options.js'
 import type { UpstreamPoolOptions } from '../forward/upstream-pool.js'
@@ -51,9 +51,9 @@ export interface FetchHandler {
 }
 
 /** A step handed the request on with an error (a throwing `cors.origin` function): 500, logged as on Node. */
-function answerStepError(engine: EngineProxy, req: FetchRequest, error: unknown): Response {
+function answerStepError(engine: EngineProxy, req: IncomingMessage, error: unknown): Response {
   const match = engine.matchOf.withoutMemo(req)
-  if (match !== undefined) logStepError(engine.logger, req as unknown as IncomingMessage, match.route, error)
+  if (match !== undefined) logStepError(engine.logger, req, match.route, error)
   return new Response('Internal Server Error\n', {
     status: 500,
     headers: { 'content-type': 'text/plain; charset=utf-8' },
@@ -107,16 +107,24 @@ export function fetchHandlerOf(
 
   function corsDevProxyFetch(request: Request, info?: FetchConnectionInfo): Promise<Response | undefined> {
     const res = new FetchResponse(request.method)
-    // When the client leaves, its answer is gone too, as a closed socket's is (the forwarder
-    // aborts upstream): the request destroys `res` then.
-    const req = new FetchRequest(request, info, res)
+    // Behind @hono/node-server, the `node:http` request itself while nothing has touched the
+    // `Request` made from it; else a look-alike of the `Request`. When the client leaves, its
+    // answer is gone too, as a closed socket's is (the forwarder aborts upstream).
+    const node = nodeRequestOf(request, info)
+    // The engine's types are Node's; the shims carry every member it reads (see their files).
+    let req: IncomingMessage
+    if (node === undefined) req = new FetchRequest(request, info, res) as unknown as IncomingMessage
+    else {
+      req = node
+      onClientLeaving(info?.outgoing as NodeOutgoing, () => {
+        if (!res.writableEnded) res.destroy()
+      })
+    }
     const next = (error?: unknown): void =>
       res.pass(error === undefined || error === null ? undefined : answerStepError(engine, req, error))
     try {
-      // The engine's types are Node's; the shims carry every member it reads (see their files).
-      if (inspector?.claims(req.url))
-        inspector.handle(req as unknown as IncomingMessage, res as unknown as ServerResponse)
-      else engine.middleware(req as unknown as IncomingMessage, res as unknown as ServerResponse, next)
+      if (inspector?.claims(req.url as string)) inspector.handle(req, res as unknown as ServerResponse)
+      else engine.middleware(req, res as unknown as ServerResponse, next)
     } catch (error) {
       // The handler never rejects: a runtime would answer its own 500 without our log line.
       next(error)

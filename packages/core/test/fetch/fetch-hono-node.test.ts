@@ -1,12 +1,24 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createFetchHandler, type FetchHandler } from '../../src/proxy/create-fetch-handler.js'
 
-/** The upstream: answers the request line and headers it received, as JSON. */
+/** Resolves when the upstream's endless answer (`/endless`) loses its client, the proxy. */
+let endlessClosed: Promise<void> = new Promise(() => {})
+
+/**
+ * The upstream: answers the request line and headers it received, as JSON; `/endless` sends a
+ * head and one chunk and never ends.
+ */
 function startEcho(): Promise<Server> {
   const server = createServer((req, res) => {
+    if (req.url === '/endless') {
+      endlessClosed = new Promise((resolve) => res.once('close', () => resolve()))
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.write('first')
+      return
+    }
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
@@ -123,10 +135,45 @@ describe('the Fetch handler behind @hono/node-server', () => {
     expect(seen.headers.cookie).toBe('a=1; b=2')
   })
 
-  it('streams an upload, whose body builds the full Request', async () => {
+  it('streams an upload from `incoming` itself, building no full Request', async () => {
     const seen = await send(urlOf(untouched), '/api/upload', 'POST', 'hello body')
     expect(seen).toMatchObject({ method: 'POST', url: '/upload', body: 'hello body' })
     expect(seen.headers['x-multi']).toBe('one, two')
+    expect(built).not.toContain('requestCache')
+  })
+
+  it('streams an upload through a Request a middleware touched', async () => {
+    const seen = await send(urlOf(changed), '/api/upload', 'POST', 'hello body')
+    expect(seen).toMatchObject({ method: 'POST', url: '/upload', body: 'hello body' })
+    expect(seen.headers['x-added']).toBe('by a middleware')
+  })
+
+  it('aborts the upstream request when the client leaves mid-answer, with nothing printed', async () => {
+    // node-server prints a body that fails under it as an error of the server.
+    const printed = vi.spyOn(console, 'error')
+    const { port } = untouched.address() as AddressInfo
+    const firstChunk = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, path: '/api/endless' }, (res) => {
+        res.once('data', (chunk: Buffer) => {
+          resolve(chunk.toString())
+          // The client goes away with the answer still open.
+          req.destroy()
+        })
+      })
+      req.on('error', (error) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(error)
+      })
+      req.end()
+    })
+    expect(firstChunk).toBe('first')
+    const gone = await Promise.race([
+      endlessClosed.then(() => 'closed'),
+      new Promise((resolve) => setTimeout(resolve, 5000, 'still open after 5 s')),
+    ])
+    expect(gone).toBe('closed')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(printed).not.toHaveBeenCalled()
+    printed.mockRestore()
   })
 
   it('leaves a request no route takes to the next handler', async () => {
