@@ -150,9 +150,14 @@ export function createExchangeRecorder(options: ResolvedInspectorOptions): Excha
       hooks = hooksOf(route)
       hookNames.set(route, hooks)
     }
-    // The Fetch front end's request has a socket look-alike that counts nothing: the length then.
+    // The bytes the response's own socket took. The Fetch front end's response has none (the
+    // runtime writes its answer after the engine is done, even over node:http's socket): the
+    // length then.
+    const responseSocket = (res as { socket?: { bytesWritten?: unknown } | null }).socket
     const socket =
-      req.httpVersionMajor === 1 && typeof req.socket?.bytesWritten === 'number' ? req.socket : undefined
+      req.httpVersionMajor === 1 && typeof responseSocket?.bytesWritten === 'number'
+        ? (responseSocket as { bytesWritten: number })
+        : undefined
     const written = socket?.bytesWritten ?? 0
     const record: ExchangeRecord = {
       id: ring.nextId(),

@@ -128,6 +128,19 @@ describe('the Fetch handler behind @hono/node-server', () => {
     expect(seen.headers['x-forwarded-host']).toBe(`127.0.0.1:${(untouched.address() as AddressInfo).port}`)
   })
 
+  it('records the size of an answer the runtime writes after the engine is done', async () => {
+    const answer = await fetch(`${urlOf(untouched)}/api/sized`)
+    const length = Number(answer.headers.get('content-length'))
+    await answer.text()
+    const list = (await (await fetch(`${urlOf(untouched)}/__cors-dev-proxy/exchanges`)).json()) as {
+      url: string
+      responseBytes: number
+    }[]
+    const exchange = list.find((item) => item.url === '/api/sized')
+    expect(length).toBeGreaterThan(100)
+    expect(exchange?.responseBytes).toBe(length)
+  })
+
   it('forwards the headers a middleware changed on the Request', async () => {
     const seen = await send(urlOf(changed), '/api/items')
     expect(seen.headers['x-added']).toBe('by a middleware')
