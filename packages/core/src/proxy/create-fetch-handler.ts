@@ -120,8 +120,13 @@ export function fetchHandlerOf(
         if (!res.writableEnded) res.destroy()
       })
     }
-    const next = (error?: unknown): void =>
+    // A `bypass` that names a path rewrites `req.url` for the dev server behind; here the request
+    // goes back to the runtime as it came, so node:http's own request gets its URL back.
+    const url = req.url
+    const next = (error?: unknown): void => {
+      req.url = url
       res.pass(error === undefined || error === null ? undefined : answerStepError(engine, req, error))
+    }
     try {
       if (inspector?.claims(req.url as string)) inspector.handle(req, res as unknown as ServerResponse)
       else engine.middleware(req, res as unknown as ServerResponse, next)

@@ -85,7 +85,10 @@ describe('the Fetch handler behind @hono/node-server', () => {
   beforeAll(async () => {
     echo = await startEcho()
     proxy = createFetchHandler(
-      { '/api': { target: urlOf(echo), pathRewrite: { '^/api': '' } } },
+      {
+        '/api': { target: urlOf(echo), pathRewrite: { '^/api': '' } },
+        '/skip': { target: urlOf(echo), bypass: () => '/served-by-the-dev-server' },
+      },
       { log: 'silent' },
     )
     const notFound = (): Response => new Response('no route\n', { status: 404 })
@@ -93,7 +96,7 @@ describe('the Fetch handler behind @hono/node-server', () => {
       getRequestListener(async (request, env) => {
         const answer = await proxy(request, env)
         built = Object.getOwnPropertySymbols(request).map((key) => key.description)
-        return answer ?? notFound()
+        return answer ?? new Response(`no route for ${env.incoming.url}\n`, { status: 404 })
       }),
     )
     changed = createServer(
@@ -192,6 +195,12 @@ describe('the Fetch handler behind @hono/node-server', () => {
   it('leaves a request no route takes to the next handler', async () => {
     const answer = await fetch(`${urlOf(untouched)}/elsewhere`)
     expect(answer.status).toBe(404)
-    expect(await answer.text()).toBe('no route\n')
+    expect(await answer.text()).toBe('no route for /elsewhere\n')
+  })
+
+  it('hands a request a bypass passes on to the next handler with its own URL', async () => {
+    const answer = await fetch(`${urlOf(untouched)}/skip/page?x=1`)
+    expect(answer.status).toBe(404)
+    expect(await answer.text()).toBe('no route for /skip/page?x=1\n')
   })
 })
