@@ -21,6 +21,9 @@ const CUT_SHORT = 'cors-dev-proxy: the response was destroyed before its end'
 /** How many bytes may wait for the consumer before `write` asks the writer to wait. */
 const HIGH_WATER_MARK = 64 * 1024
 
+/** The head of a response nothing set a field of yet, to read from. */
+const NO_HEADERS: ReadonlyMap<string, OutgoingHttpHeader> = new Map()
+
 /** Node's error for a header changed after the head went out, so the engine's guards behave the same. */
 function headersSentError(): Error {
   return Object.assign(new Error('Cannot set headers after they are sent to the client'), {
@@ -83,7 +86,8 @@ export class FetchResponse extends EventEmitter {
    * first), or with what `pass` gives when the engine hands the request on.
    */
   readonly response: Promise<Response | undefined>
-  readonly #headers = new Map<string, OutgoingHttpHeader>()
+  /** The head set field by field; made by the first field, as the usual head comes as a list. */
+  #headers: Map<string, OutgoingHttpHeader> | undefined
   /**
    * The flat `[name, value, …]` list `writeHead` was given over no other header, kept as it is:
    * the forwarder's usual head, which becomes the `Response`'s in one pass. Moved into `#headers`
@@ -123,6 +127,7 @@ export class FetchResponse extends EventEmitter {
 
   setHeader(name: string, value: OutgoingHttpHeader): this {
     if (this.#headSent) throw headersSentError()
+    this.#headers ??= new Map()
     this.#headers.set(name.toLowerCase(), value)
     return this
   }
@@ -137,7 +142,7 @@ export class FetchResponse extends EventEmitter {
 
   removeHeader(name: string): void {
     if (this.#headSent) throw headersSentError()
-    this.#headers.delete(name.toLowerCase())
+    this.#headers?.delete(name.toLowerCase())
   }
 
   getHeaderNames(): string[] {
@@ -150,14 +155,14 @@ export class FetchResponse extends EventEmitter {
     return headers
   }
 
-  /** The head as a map, the kept list moved into it first. */
-  #map(): Map<string, OutgoingHttpHeader> {
+  /** The head as a map to read, the kept list moved into it first. */
+  #map(): ReadonlyMap<string, OutgoingHttpHeader> {
     const list = this.#list
     if (list !== undefined) {
       this.#list = undefined
       for (let i = 0; i + 1 < list.length; i += 2) this.#append(String(list[i]), String(list[i + 1]))
     }
-    return this.#headers
+    return this.#headers ?? NO_HEADERS
   }
 
   /** `writeHead(status, [reason], [headers])`, headers as an object or a flat `[name, value, …]` list. */
@@ -166,7 +171,7 @@ export class FetchResponse extends EventEmitter {
     const reason = typeof rest[0] === 'string' ? rest.shift() : undefined
     const headers = rest[0]
     if (Array.isArray(headers)) {
-      if (this.#headers.size === 0) this.#list = headers
+      if (this.#headers === undefined || this.#headers.size === 0) this.#list = headers
       else
         for (let i = 0; i + 1 < headers.length; i += 2)
           this.#append(String(headers[i]), String(headers[i + 1]))
@@ -253,9 +258,10 @@ export class FetchResponse extends EventEmitter {
   /** Adds a value to the head map (before or while the head is sent), a repeat making a list. */
   #append(name: string, value: string): void {
     const key = name.toLowerCase()
-    const existing = this.#headers.get(key)
-    if (existing === undefined) this.#headers.set(key, value)
-    else this.#headers.set(key, [...(Array.isArray(existing) ? existing : [String(existing)]), value])
+    const headers = (this.#headers ??= new Map())
+    const existing = headers.get(key)
+    if (existing === undefined) headers.set(key, value)
+    else headers.set(key, [...(Array.isArray(existing) ? existing : [String(existing)]), value])
   }
 
   /** `'close'` once, after `'finish'` or on destruction, as Node's response emits it. */
@@ -303,7 +309,8 @@ export class FetchResponse extends EventEmitter {
   /** The head for the `Response`, from the kept list when there is one. */
   #fields(): HeadFields {
     const list = this.#list
-    return list === undefined ? headFields(this.#headers) : headFieldsOfList(list)
+    if (list !== undefined) return headFieldsOfList(list)
+    return this.#headers === undefined ? {} : headFields(this.#headers)
   }
 
   #bodyStream(written: readonly Uint8Array[]): ReadableStream<Uint8Array> {
