@@ -125,6 +125,14 @@ export class FetchResponse extends EventEmitter {
     return this.#headSent
   }
 
+  /**
+   * The flat `[name, value, …]` list the head was written from, while kept as it is: what the
+   * inspector records, read as it is instead of through a map built for it.
+   */
+  get sentHeadList(): readonly unknown[] | undefined {
+    return this.#headSent ? this.#list : undefined
+  }
+
   setHeader(name: string, value: OutgoingHttpHeader): this {
     if (this.#headSent) throw headersSentError()
     this.#headers ??= new Map()

@@ -30,10 +30,11 @@ export interface ExchangeRecord {
   /** Milliseconds from the request to the end of the response. */
   total: number | undefined
   /**
-   * The response head as sent to the client, kept as Node has it (HTTP/1.1: the head's text;
-   * HTTP/2: the header object) and parsed only when shown (see `responseHeaderLines`).
+   * The response head as sent to the client, kept as the response has it (HTTP/1.1: the head's
+   * text; HTTP/2: the header object; the Fetch front end: the flat `[name, value, …]` list the
+   * engine wrote) and parsed only when shown (see `responseHeaderLines`).
    */
-  responseHead: string | Readonly<Record<string, unknown>> | undefined
+  responseHead: string | readonly unknown[] | Readonly<Record<string, unknown>> | undefined
   requestBytes: number
   responseBytes: number
   /** The route's hooks that ran on it (`proxyReq`, `proxyRes`, `transformResponse`...). */
@@ -149,6 +150,9 @@ export function responseHeaderLines(record: ExchangeRecord): readonly string[] {
       const colon = line.indexOf(':')
       if (colon > 0) lines.push(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim())
     }
+  } else if (Array.isArray(head)) {
+    for (let index = 0; index + 1 < head.length; index += 2)
+      lines.push(String(head[index]).toLowerCase(), String(head[index + 1]))
   } else if (head !== undefined) {
     for (const [name, value] of Object.entries(head)) {
       if (value === undefined || value === null) continue

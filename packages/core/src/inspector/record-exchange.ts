@@ -38,15 +38,23 @@ function finishRecording(this: ProxyResponse): void {
   record.upstreamProtocol = upstreamProtocol
   record.ttfb = recording.headAt === undefined ? undefined : recording.headAt - recording.start
   record.total = performance.now() - recording.start
-  // Kept as Node has it; parsed only when shown.
+  // Kept as the response has it; parsed only when shown.
   const sent = (this as { _header?: unknown })._header
-  record.responseHead = typeof sent === 'string' ? sent : this.getHeaders()
+  record.responseHead = typeof sent === 'string' ? sent : (sentHeadList(this) ?? this.getHeaders())
   record.aborted = !this.writableFinished
   record.responseBytes =
     socket !== undefined
       ? socket.bytesWritten - recording.written
       : Number(this.getHeader('content-length') ?? record.responseBody?.byteLength ?? 0)
   recording.ring.push(record)
+}
+
+/**
+ * The flat head list a response kept as the engine wrote it (the Fetch front end's, see
+ * fetch/fetch-response.ts), which costs nothing to keep, where `getHeaders()` would build a map.
+ */
+function sentHeadList(res: ProxyResponse): readonly unknown[] | undefined {
+  return (res as { sentHeadList?: readonly unknown[] | undefined }).sentHeadList
 }
 
 const { addListener } = EventEmitter.prototype

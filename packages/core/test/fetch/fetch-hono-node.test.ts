@@ -131,17 +131,21 @@ describe('the Fetch handler behind @hono/node-server', () => {
     expect(seen.headers['x-forwarded-host']).toBe(`127.0.0.1:${(untouched.address() as AddressInfo).port}`)
   })
 
-  it('records the size of an answer the runtime writes after the engine is done', async () => {
+  it('records the size and head of an answer the runtime writes after the engine is done', async () => {
     const answer = await fetch(`${urlOf(untouched)}/api/sized`)
     const length = Number(answer.headers.get('content-length'))
     await answer.text()
     const list = (await (await fetch(`${urlOf(untouched)}/__cors-dev-proxy/exchanges`)).json()) as {
       url: string
       responseBytes: number
+      responseHeaders: [string, string][]
     }[]
     const exchange = list.find((item) => item.url === '/api/sized')
     expect(length).toBeGreaterThan(100)
     expect(exchange?.responseBytes).toBe(length)
+    // The head as the engine wrote it, names as Node lays them out.
+    expect(exchange?.responseHeaders).toContainEqual(['content-type', 'application/json'])
+    expect(exchange?.responseHeaders).toContainEqual(['content-length', String(length)])
   })
 
   it('forwards the headers a middleware changed on the Request', async () => {
