@@ -266,6 +266,7 @@ const MIB = 1024 * 1024
  * @property {string} [method] the request method, for every contender (else the contender's, else GET)
  * @property {number} [seconds]
  * @property {number} [warmup]
+ * @property {string} [partner] loaded at the same time as each contender, by a wrk of its own
  */
 
 /** @type {Scenario[]} */
@@ -277,6 +278,19 @@ export const SCENARIOS = [
     connections: 50,
     path: '/items',
     contenders: SMALL_GET,
+  },
+  {
+    // The small GET again, each contender loaded at the same time as `partner`, each by its own
+    // wrk: whatever else the machine runs weighs on both alike, so the per-round ratio of two
+    // front ends of the same engine holds steadier than between runs seconds apart.
+    id: 'get-paired',
+    title: 'Small GET, 50 connections each, loaded at the same time as cors-dev-proxy on node:http',
+    tool: 'wrk',
+    connections: 50,
+    path: '/items',
+    partner: 'ours-node',
+    contenders: ['ours-fetch', 'ours-fetch-bare', 'ours-vite'],
+    seconds: 3,
   },
   {
     id: 'preflight',

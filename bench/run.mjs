@@ -146,9 +146,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stopAll().t
 
 const tls = await writeCertificate()
 const wanted = new Set(
-  [...scenarios.flatMap((s) => s.contenders), ...(withMemory ? MEMORY_CONTENDERS : [])].map(
-    (id) => contender(id).server,
-  ),
+  [
+    ...scenarios.flatMap((s) => [...s.contenders, ...(s.partner ? [s.partner] : [])]),
+    ...(withMemory ? MEMORY_CONTENDERS : []),
+  ].map((id) => contender(id).server),
 )
 console.log(`Starting ${wanted.size} servers (each a process of its own) ...`)
 const serversStarted = performance.now()
@@ -250,6 +251,32 @@ async function measureLoad(scenario, id, { warm = false, retry = false } = {}) {
   return result
 }
 
+/**
+ * `id` and the scenario's partner loaded at the same time, each by its own wrk: the contender's
+ * result, with the partner's beside it (`partner`) and the two ratios of the round.
+ */
+async function measurePaired(scenario, id, warm) {
+  const failed = (error) => ({ error: error.message })
+  const [mine, theirs] = await Promise.all([
+    measureLoad(scenario, id, { warm }).catch(failed),
+    measureLoad(scenario, scenario.partner, { warm }).catch(failed),
+  ])
+  if (mine.error !== undefined) return mine
+  if (theirs.error !== undefined) return { error: `${scenario.partner}, loaded beside it: ${theirs.error}` }
+  if (!warm && theirs.errors > 0)
+    problem(
+      `${scenario.id} ${scenario.partner}`,
+      `${theirs.errors} errors beside ${id}: ${JSON.stringify(theirs.errorKinds)}`,
+    )
+  const partner = { rps: theirs.rps, cpuUsPerRequest: theirs.cpuUsPerRequest, errors: theirs.errors }
+  return {
+    ...mine,
+    partner,
+    rpsRatio: mine.rps / theirs.rps,
+    cpuRatio: mine.cpuUsPerRequest / theirs.cpuUsPerRequest,
+  }
+}
+
 /** One client process for all contenders of an `sse` or `ws` scenario, in order. */
 async function measureClients(scenario, ids) {
   const jobs = ids.map((id) =>
@@ -314,7 +341,13 @@ async function runRound(round, { warm = false } = {}) {
 async function runScenario(scenario, round, warm) {
   const ids = scenario.contenders.filter(isRunning)
   const failed = (error) => ({ error: error.message })
-  if (scenario.tool === 'wrk' || scenario.tool === 'h2load') {
+  if (scenario.partner !== undefined) {
+    if (!isRunning(scenario.partner)) return
+    for (const id of ids) {
+      const result = await measurePaired(scenario, id, warm)
+      if (!warm || result.error) record(scenario, id, round, result)
+    }
+  } else if (scenario.tool === 'wrk' || scenario.tool === 'h2load') {
     // The one-connection runs go through the same code as the 50-connection ones.
     if (warm && scenario.connections === 1) return
     for (const id of ids) {

@@ -266,7 +266,8 @@ export class FetchResponse extends EventEmitter {
   /** Adds a value to the head map (before or while the head is sent), a repeat making a list. */
   #append(name: string, value: string): void {
     const key = name.toLowerCase()
-    const headers = (this.#headers ??= new Map())
+    this.#headers ??= new Map()
+    const headers = this.#headers
     const existing = headers.get(key)
     if (existing === undefined) headers.set(key, value)
     else headers.set(key, [...(Array.isArray(existing) ? existing : [String(existing)]), value])
