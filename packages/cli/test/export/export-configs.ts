@@ -1,4 +1,5 @@
 import type { CorsDevProxyConfig } from '@cors-dev-proxy/core'
+import { expect } from 'vitest'
 
 /**
  * Configurations both exports must turn into something nginx and Caddy accept, covering every
@@ -99,4 +100,24 @@ export const EXPORT_CONFIGS: Record<string, CorsDevProxyConfig> = {
     headers: { 'x-shared': '1' },
     timeout: 5000,
   },
+}
+
+/**
+ * The config comment's notes on the dev-time options of `EXPORT_CONFIGS['backend control and
+ * recordings']`: the same for every export.
+ */
+export const DEV_ONLY_NOTES: readonly string[] = [
+  "routes['/api'].targets: exported with the target in use, 'local' (http://127.0.0.1:3000/) of local, staging",
+  "routes['/api'].latency: not exported (a dev-time fault)",
+  "routes['/api'].failRate: not exported (a dev-time fault), no request is answered with a reset on purpose.",
+  "routes['/api'].throttle: not exported (a dev-time fault)",
+  "routes['/api'].faults ('GET /users/:id'): not exported",
+  "routes['/recorded'].record: not exported, nothing is recorded.",
+  "routes['/recorded'].replay: not exported, a target that is down is answered 502",
+  "routes['/offline'].replay: not exported, every request is forwarded to the target",
+]
+
+/** Asserts that an export's output names each of `notes` in a "Needs attention" line. */
+export function expectNeedsAttention(output: string, notes: readonly string[]): void {
+  for (const note of notes) expect(output).toContain(`# Needs attention: ${note}`)
 }

@@ -3,7 +3,7 @@ import { resolveOptions } from '@cors-dev-proxy/core/adapter'
 import { describe, expect, it } from 'vitest'
 import { validateNginx } from '../../../../test/support/reverse-proxy.js'
 import { renderNginx } from '../../src/export/nginx.js'
-import { EXPORT_CONFIGS } from './export-configs.js'
+import { DEV_ONLY_NOTES, EXPORT_CONFIGS, expectNeedsAttention } from './export-configs.js'
 
 function render(config: CorsDevProxyConfig, listen = '127.0.0.1:8080', serverName?: string): string {
   return renderNginx(resolveOptions(config), { listen, serverName })
@@ -122,25 +122,14 @@ describe('renderNginx', () => {
 
   it('forwards a backend-controlled route to the target in use, naming each dev-time option it leaves out', () => {
     const output = render(EXPORT_CONFIGS['backend control and recordings']!)
-    for (const note of [
-      "routes['/api'].targets: exported with the target in use, 'local' (http://127.0.0.1:3000/) of local, staging",
-      "routes['/api'].latency: not exported (a dev-time fault)",
-      "routes['/api'].failRate: not exported (a dev-time fault), no request is answered with a reset on purpose.",
-      "routes['/api'].throttle: not exported (a dev-time fault)",
-      "routes['/api'].faults ('GET /users/:id'): not exported",
-      "routes['/recorded'].record: not exported, nothing is recorded.",
-      "routes['/recorded'].replay: not exported, a target that is down is answered 502",
-      "routes['/offline'].replay: not exported, every request is forwarded to the target",
-    ]) {
-      expect(output).toContain(`# Needs attention: ${note}`)
-    }
+    expectNeedsAttention(output, DEV_ONLY_NOTES)
     expect(output).toContain('127.0.0.1:3000')
     expect(output).not.toContain('127.0.0.1:4000')
   })
 
   it('names what it cannot export, route by route', () => {
     const output = render(EXPORT_CONFIGS['what cannot be exported']!)
-    for (const note of [
+    expectNeedsAttention(output, [
       "routes['/router'].router picks a target per request",
       "routes['/filter'].pathFilter: not exported",
       "routes['/hooks'].on.proxyReq run in Node",
@@ -149,9 +138,7 @@ describe('renderNginx', () => {
       "routes['/map'].pathRewrite is a RegExp map",
       "routes['/origin-function'].cors.origin is a function",
       "routes['/mock'] answers from the built-in mock backend",
-    ]) {
-      expect(output).toContain(`# Needs attention: ${note}`)
-    }
+    ])
     expect(locationOf(output, "routes['/origin-function']")).not.toContain('add_header')
     expect(locationOf(output, "routes['/cookies']")).toContain(
       'proxy_cookie_domain "~(?-i)^old\\\\.example$" "new.example";',
