@@ -100,6 +100,7 @@ export class FetchResponse extends EventEmitter {
   /** What was written between the head and the hand-over; `undefined` outside that span. */
   #pending: Uint8Array[] | undefined
   #pendingBytes = 0
+  #bodyBytes = 0
   #headSent = false
   #bodiless = false
   #waiting = false
@@ -131,6 +132,14 @@ export class FetchResponse extends EventEmitter {
    */
   get sentHeadList(): readonly unknown[] | undefined {
     return this.#headSent ? this.#list : undefined
+  }
+
+  /**
+   * The body's bytes written so far, what the inspector records as the answer's size: the
+   * runtime writes the answer after the engine is done, on no socket the engine sees.
+   */
+  get bodyBytesWritten(): number {
+    return this.#bodyBytes
   }
 
   setHeader(name: string, value: OutgoingHttpHeader): this {
@@ -203,6 +212,7 @@ export class FetchResponse extends EventEmitter {
     const done = typeof encoding === 'function' ? encoding : callback
     const bytes = toBytes(chunk, encoding)
     if (typeof done === 'function') queueMicrotask(done as () => void)
+    if (!this.#bodiless) this.#bodyBytes += bytes.byteLength
     const pending = this.#pending
     if (pending !== undefined) {
       if (this.#bodiless || bytes.byteLength === 0) return true

@@ -1,4 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
+// The module's binding, not the global: Node's global `performance` is an accessor, read per use.
+import { performance } from 'node:perf_hooks'
 import type { Dispatcher } from 'undici'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { EventEmitter } from 'node:events'
+// The module's binding, not the global: Node's global `performance` is an accessor, read per use.
+import { performance } from 'node:perf_hooks'
 import type { ResolvedInspectorOptions } from '../config/resolve-inspector-options.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
@@ -43,10 +45,19 @@ function finishRecording(this: ProxyResponse): void {
   record.responseHead = typeof sent === 'string' ? sent : (sentHeadList(this) ?? this.getHeaders())
   record.aborted = !this.writableFinished
   record.responseBytes =
-    socket !== undefined
-      ? socket.bytesWritten - recording.written
-      : Number(this.getHeader('content-length') ?? record.responseBody?.byteLength ?? 0)
+    socket !== undefined ? socket.bytesWritten - recording.written : unsocketedBytes(this, record)
   recording.ring.push(record)
+}
+
+/**
+ * The size of an answer whose response has no socket: the body bytes the Fetch front end's
+ * response counted (fetch/fetch-response.ts), else its length. Not read through `getHeader`,
+ * which would build that response's header map for one field.
+ */
+function unsocketedBytes(res: ProxyResponse, record: ExchangeRecord): number {
+  const counted = (res as { bodyBytesWritten?: unknown }).bodyBytesWritten
+  if (typeof counted === 'number') return counted
+  return Number(res.getHeader('content-length') ?? record.responseBody?.byteLength ?? 0)
 }
 
 /**

@@ -19,6 +19,13 @@ function startEcho(): Promise<Server> {
       res.write('first')
       return
     }
+    if (req.url === '/chunked') {
+      // No length: the body's framing is chunked, its parts a turn of the event loop apart.
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      res.write('part one, ')
+      setTimeout(() => res.end('part two'), 20)
+      return
+    }
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
@@ -146,6 +153,17 @@ describe('the Fetch handler behind @hono/node-server', () => {
     // The head as the engine wrote it, names as Node lays them out.
     expect(exchange?.responseHeaders).toContainEqual(['content-type', 'application/json'])
     expect(exchange?.responseHeaders).toContainEqual(['content-length', String(length)])
+  })
+
+  it('records the size of an answer streamed without a length, as the bytes its body took', async () => {
+    const answer = await fetch(`${urlOf(untouched)}/api/chunked`)
+    expect(answer.headers.get('content-length')).toBeNull()
+    expect(await answer.text()).toBe('part one, part two')
+    const list = (await (await fetch(`${urlOf(untouched)}/__cors-dev-proxy/exchanges`)).json()) as {
+      url: string
+      responseBytes: number
+    }[]
+    expect(list.find((item) => item.url === '/api/chunked')?.responseBytes).toBe('part one, part two'.length)
   })
 
   it('forwards the headers a middleware changed on the Request', async () => {
