@@ -82,7 +82,11 @@ beforeAll(async () => {
         gzip.flush()
         held.add(res)
       } else if (req.url === '/accept-encoding') {
-        res.end(String(req.headers['accept-encoding']))
+        const chunks: Buffer[] = []
+        req.on('data', (chunk: Buffer) => chunks.push(chunk))
+        req.on('end', () =>
+          res.end(`${req.headers['accept-encoding']}${chunks.length > 0 ? ` ${Buffer.concat(chunks)}` : ''}`),
+        )
       } else if (req.url === '/unknown-coding') {
         res.writeHead(200, { 'content-encoding': 'compress' })
         res.end('????')
@@ -197,6 +201,15 @@ describe('createNextProxy', () => {
       }),
     )
     expect(await asked?.text()).toBe('gzip, br')
+    // The request rebuilt with the narrower list keeps its body.
+    const upload = await proxy(
+      new Request(`${PAGE}/api/accept-encoding`, {
+        method: 'POST',
+        body: 'the upload',
+        headers: { 'accept-encoding': 'compress, gzip' },
+      }),
+    )
+    expect(await upload?.text()).toBe('gzip the upload')
     const unknown = await proxy(new Request(`${PAGE}/api/unknown-coding`))
     expect(unknown?.status).toBe(502)
     expect(await unknown?.text()).toContain('Content-Encoding: compress')
