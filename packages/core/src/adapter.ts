@@ -17,6 +17,8 @@ export type {
   ResolvedRoute,
 } from './config/resolved-route.js'
 export type { ControlView, RouteControlView } from './control/control-board.js'
+export type { NodeOptionsHost } from './fetch/refuse-node-options.js'
+export { refuseNodeOptions } from './fetch/refuse-node-options.js'
 export { isHostAllowed } from './http/allowed-hosts.js'
 export { answerSocket } from './http/answer-socket.js'
 export { publishServerUrl } from './http/server-fetch.js'

@@ -1,11 +1,13 @@
 import {
   type CorsDevProxyConfig,
-  CorsDevProxyError,
   type CorsDevProxyOptions,
   createFetchHandler,
   type FetchHandler,
   type Routes,
 } from '@cors-dev-proxy/core'
+import { matchRoute, resolveOptions } from '@cors-dev-proxy/core/adapter'
+import { acceptingDecodable, decodedForNext } from './decode-for-next.js'
+import { refuseProxyTsOptions } from './proxy-ts-refusals.js'
 
 /** The handler `proxy.ts` exports: a `Response` for a route's path, `undefined` for Next's own. */
 export interface NextProxyHandler {
@@ -20,10 +22,9 @@ export interface NextProxyHandler {
  * request with a 500 "Invalid URL"; the engine keeps a target's relative `Location` relative,
  * under the route's prefix. Next makes it relative again for the browser.
  */
-function absoluteLocation(response: Response | undefined, request: Request): Response | undefined {
-  const location = response?.headers.get('location')
-  if (response === undefined || location === null || location === undefined || URL.canParse(location))
-    return response
+function absoluteLocation(response: Response, request: Request): Response {
+  const location = response.headers.get('location')
+  if (location === null || URL.canParse(location)) return response
   try {
     response.headers.set('location', new URL(location, request.url).href)
   } catch {
@@ -37,11 +38,15 @@ function absoluteLocation(response: Response | undefined, request: Request): Res
  * `runtime: 'nodejs'`): the routes answered by the engine of `@cors-dev-proxy/core`
  * (`createFetchHandler`), and every other path left to Next (`undefined`, which Next reads as
  * "carry on"). Validated once, when `proxy.ts` is loaded: a mistake throws `CorsDevProxyError`
- * naming the option. Event streams stay event by event: Next gzips a `proxy.ts` answer but
- * flushes the gzip stream after each chunk it pipes (`pipeToNodeResponse`).
+ * naming the option, and so are what `proxy.ts` cannot serve: `ws` routes, `on.proxyReq`,
+ * `configure` and `agent` (the custom server, `createNextServer`, serves them). Next drops a
+ * `proxy.ts` answer's `Content-Encoding` and compresses its body again, so a compressed answer
+ * (the target's, a mock's, a replayed one) is handed over decoded, as a stream, and the target
+ * is asked only for codings this Node decodes. Event streams stay event by event: Next gzips a
+ * `proxy.ts` answer but flushes the gzip stream after each chunk it pipes (`pipeToNodeResponse`).
  *
  * The overlay's script and the inspector are served under `/__cors-dev-proxy/` when the matcher
- * lists it. WebSocket routes (`ws`) need the Node server itself: use `createNextServer` for those.
+ * lists it.
  * Next hands proxy.ts at most `experimental.proxyClientMaxBodySize` of a request body (10 MB).
  *
  * @example
@@ -54,20 +59,16 @@ export function createNextProxy(
   routes: Routes | CorsDevProxyConfig,
   options?: CorsDevProxyOptions,
 ): NextProxyHandler {
+  // Refused in proxy.ts's words (and the custom server named) before the Fetch handler would in its own.
+  refuseProxyTsOptions(resolveOptions(routes, options).routes)
   const handler = createFetchHandler(routes, options)
-  // The Fetch handler carries a ws route where the runtime hands it the upgrade (Bun, Deno, Hono);
-  // Next runs proxy.ts for HTTP requests only, so such a route would never answer there.
-  const ws = handler.routes.find((route) => route.ws)
-  if (ws !== undefined) {
-    void handler.close()
-    throw new CorsDevProxyError(
-      'INVALID_OPTION',
-      `routes['${ws.prefix}'].ws`,
-      'is not supported in proxy.ts: Next runs it for HTTP requests only and hands it no WebSocket upgrade; serve WebSocket routes with createNextServer (the custom server) instead',
-      `{ '${ws.prefix}': { target: '${ws.kind === 'forward' ? ws.target.origin : 'http://localhost:3000'}' } }`,
-    )
+  const corsDevProxy = async (request: Request): Promise<Response | undefined> => {
+    // Only a route's request is rebuilt; Next's own pass through untouched.
+    const { pathname, search } = new URL(request.url)
+    const routed =
+      matchRoute(handler.routes, pathname + search) === undefined ? request : acceptingDecodable(request)
+    const response = await handler(routed)
+    return response === undefined ? undefined : absoluteLocation(decodedForNext(response), request)
   }
-  const corsDevProxy = async (request: Request): Promise<Response | undefined> =>
-    absoluteLocation(await handler(request), request)
   return Object.assign(corsDevProxy, { handler })
 }

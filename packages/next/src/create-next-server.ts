@@ -4,7 +4,9 @@ import { resolve } from 'node:path'
 import type { CorsDevProxyConfig, CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
 import { createDevServerProxy, type DevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
 import { keepFetchHintOverNext } from './next-fetch-hint.js'
+import { markNextServer } from './next-server-marker.js'
 import { isNextUpgrade, routeUpgrades } from './next-upgrades.js'
+import { checkAtStart } from './start-error.js'
 
 /** The options of `next()` this package passes on (`dev`, `turbopack`, `dir`, `hostname`, `port`...). */
 export interface NextAppOptions {
@@ -56,8 +58,9 @@ function answerFailure(res: ServerResponse, proxy: DevServerProxy, error: unknow
  * socket and every other upgrade go to Next's own upgrade handling, once the server listens
  * the routes line is printed and `CORS_DEV_PROXY_URL` tells `serverFetch` where it is, and a
  * server component's `fetch('/api/…')` is explained in the log (`keepFetchHintOverNext`). The
- * routes are validated first: a misspelt option throws `CorsDevProxyError` with its name before
- * Next starts.
+ * routes are validated first: a misspelt option rejects with `CorsDevProxyError` with its name
+ * before Next starts, and when nothing handles that rejection (the `await` at the top of
+ * `server.mjs`), the process prints the message alone and ends with exit code 1.
  *
  * Why Next gets a stand-in for `httpServer`: a custom server's Next app adds its own `upgrade`
  * listener (the one that serves its HMR socket) to the server of its first request, where it
@@ -79,7 +82,9 @@ export async function createNextServer(
   routes: Routes | CorsDevProxyConfig,
   options?: CorsDevProxyOptions,
 ): Promise<NextServer> {
-  const resolved = resolveOptions(routes, options)
+  const resolved = checkAtStart(() => resolveOptions(routes, options))
+  // Before next(), which loads next.config: withCorsDevProxy then knows every option is served.
+  markNextServer()
   const nextUpgrades = new EventEmitter()
   const app = next({ ...nextOptions, httpServer: nextUpgrades })
   await app.prepare()

@@ -5,7 +5,9 @@ import {
   type Routes,
   SERVER_URL_VARIABLE,
 } from '@cors-dev-proxy/core'
-import { resolveOptions } from '@cors-dev-proxy/core/adapter'
+import { type ResolvedRoute, resolveOptions } from '@cors-dev-proxy/core/adapter'
+import { runsUnderNextServer } from './next-server-marker.js'
+import { refuseProxyTsOptions } from './proxy-ts-refusals.js'
 
 /** The part of Next's config this package reads and writes; the rest passes through as it is. */
 export interface NextConfigLike {
@@ -28,10 +30,10 @@ export const PHASE_DEVELOPMENT_SERVER = 'phase-development-server'
  */
 const EXTERNAL_PACKAGES = ['@cors-dev-proxy/core', '@cors-dev-proxy/next']
 
-/** Resolves the routes for the check alone, with frames that would point into Next's config loader removed. */
-function checkRoutes(routes: Routes | CorsDevProxyConfig, options: CorsDevProxyOptions | undefined): void {
+/** Runs a check, with frames that would point into Next's config loader removed from its error. */
+function checked<T>(check: () => T): T {
   try {
-    resolveOptions(routes, options)
+    return check()
   } catch (error) {
     // The message names the option and shows the fix; the stack would be ours and Next's loader.
     if (error instanceof CorsDevProxyError) error.stack = `${error.name}: ${error.message}`
@@ -59,7 +61,9 @@ function withExternals<C extends NextConfigLike>(config: C): C {
 
 /**
  * Wraps a `next.config`: the routes checked when Next loads its config (a misspelt option stops
- * `next dev` at start-up with the option's name and the fix), `@cors-dev-proxy/core` kept out of
+ * `next dev` at start-up with the option's name and the fix; under plain `next dev`, where only
+ * `proxy.ts` can serve them, so does what `proxy.ts` cannot serve: a `ws` route, `on.proxyReq`,
+ * `configure`, `agent`), `@cors-dev-proxy/core` kept out of
  * Next's server bundles, and, in `next dev`, `CORS_DEV_PROXY_URL` set so that `serverFetch` in
  * server components and route handlers reaches the routes. The routes themselves are served by
  * `createNextProxy` in `proxy.ts` or by `createNextServer`; give both the same routes (a module
@@ -76,8 +80,14 @@ export function withCorsDevProxy<C extends NextConfigLike>(
   routes?: Routes | CorsDevProxyConfig,
   options?: CorsDevProxyOptions,
 ): (phase: string, context: { defaultConfig: NextConfigLike }) => Promise<C> {
-  if (routes !== undefined) checkRoutes(routes, options)
+  const resolved: readonly ResolvedRoute[] | undefined =
+    routes === undefined ? undefined : checked(() => resolveOptions(routes, options).routes)
   return async function nextConfigWithCorsDevProxy(phase, context) {
+    // Next evaluates proxy.ts at the first request it matches, where a refusal would be a 500
+    // for every matched request after `✓ Ready`: under `next dev` (no createNextServer in this
+    // process) the routes can only be proxy.ts's, so they are refused here, and Next stops.
+    if (phase === PHASE_DEVELOPMENT_SERVER && resolved !== undefined && !runsUnderNextServer())
+      checked(() => refuseProxyTsOptions(resolved))
     const config = typeof nextConfig === 'function' ? await nextConfig(phase, context) : nextConfig
     if (phase === PHASE_DEVELOPMENT_SERVER) publishNextDevUrl()
     return withExternals(config)

@@ -1,9 +1,14 @@
 import { CorsDevProxyError, SERVER_URL_VARIABLE } from '@cors-dev-proxy/core'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { NEXT_SERVER_VARIABLE } from '../src/next-server-marker.js'
 import { PHASE_DEVELOPMENT_SERVER, withCorsDevProxy } from '../src/with-cors-dev-proxy.js'
 
 const context = { defaultConfig: {} }
-const saved = { url: process.env[SERVER_URL_VARIABLE], port: process.env.PORT }
+const saved = {
+  url: process.env[SERVER_URL_VARIABLE],
+  port: process.env.PORT,
+  nextServer: process.env[NEXT_SERVER_VARIABLE],
+}
 
 function restore(name: string, value: string | undefined): void {
   if (value === undefined) delete process.env[name]
@@ -14,10 +19,13 @@ describe('withCorsDevProxy', () => {
   beforeEach(() => {
     delete process.env[SERVER_URL_VARIABLE]
     delete process.env.PORT
+    // createNextServer's mark, left by another file of this worker.
+    delete process.env[NEXT_SERVER_VARIABLE]
   })
   afterEach(() => {
     restore(SERVER_URL_VARIABLE, saved.url)
     restore('PORT', saved.port)
+    restore(NEXT_SERVER_VARIABLE, saved.nextServer)
   })
 
   it('stops at start-up on a misspelt option, naming it, with the stack trimmed to the message', () => {
@@ -70,5 +78,41 @@ describe('withCorsDevProxy', () => {
     process.env[SERVER_URL_VARIABLE] = 'http://127.0.0.1:9999'
     await withCorsDevProxy({})(PHASE_DEVELOPMENT_SERVER, context)
     expect(process.env[SERVER_URL_VARIABLE]).toBe('http://127.0.0.1:9999')
+  })
+
+  it.each([
+    [
+      'a ws route',
+      { '/live': { target: 'ws://localhost:3001/socket', ws: true } },
+      "routes['/live'].ws",
+      /createNextServer/,
+    ],
+    [
+      'on.proxyReq',
+      { '/api': { target: 'http://localhost:3001', on: { proxyReq: () => {} } } },
+      "routes['/api'].on.proxyReq",
+      /headers.*router/,
+    ],
+  ])(
+    'stops next dev when it loads the config on %s, which proxy.ts cannot serve, naming what to use instead',
+    async (_name, routes, option, advice) => {
+      const wrapped = withCorsDevProxy({}, routes as never)
+      const error = await wrapped(PHASE_DEVELOPMENT_SERVER, context).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      )
+      expect(error).toBeInstanceOf(CorsDevProxyError)
+      expect((error as CorsDevProxyError).option).toBe(option)
+      expect((error as Error).message).toMatch(advice)
+      expect((error as Error).message).toContain('http://localhost:3001')
+      expect((error as Error).stack).toBe(`CorsDevProxyError: ${(error as Error).message}`)
+    },
+  )
+
+  it('leaves them to the custom server (createNextServer runs Next), and to builds', async () => {
+    const routes = { '/live': { target: 'ws://localhost:3001', ws: true } }
+    await expect(withCorsDevProxy({}, routes)('phase-production-build', context)).resolves.toBeDefined()
+    process.env[NEXT_SERVER_VARIABLE] = '1'
+    await expect(withCorsDevProxy({}, routes)(PHASE_DEVELOPMENT_SERVER, context)).resolves.toBeDefined()
   })
 })

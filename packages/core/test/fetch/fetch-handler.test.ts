@@ -273,32 +273,39 @@ describe('createFetchHandler', () => {
   it.each([
     [
       'configure',
-      { '/api': { target: 'http://localhost:3000', configure: () => {} } },
+      { '/api': { target: 'http://localhost:3001/v1', configure: () => {} } },
       "routes['/api'].configure",
       /on\.proxyRes/,
     ],
     [
       'on.proxyReq',
-      { '/api': { target: 'http://localhost:3000', on: { proxyReq: () => {} } } },
+      { '/api': { target: 'http://localhost:3001/v1', on: { proxyReq: () => {} } } },
       "routes['/api'].on.proxyReq",
       /ClientRequest/,
     ],
     [
       'agent',
-      { '/api': { target: 'http://localhost:3000', agent: new Agent() } },
+      { '/api': { target: 'https://localhost:3001/v1', agent: new Agent() } },
       "routes['/api'].agent",
       /secure: false/,
     ],
-  ])('refuses %s by name, with what to use instead', (_name, routes, option, advice) => {
-    let error: unknown
-    try {
-      createFetchHandler(routes as never, { log: 'silent' })
-    } catch (caught) {
-      error = caught
-    }
-    expect(error).toBeInstanceOf(CorsDevProxyError)
-    expect((error as CorsDevProxyError).option).toBe(option)
-    expect((error as Error).message).toMatch(advice)
-    expect((error as Error).message).toContain('Fix it like this:')
-  })
+  ])(
+    "refuses %s by name, with what to use instead and the route's own target in the fix",
+    (_name, routes, option, advice) => {
+      let error: unknown
+      try {
+        createFetchHandler(routes as never, { log: 'silent' })
+      } catch (caught) {
+        error = caught
+      }
+      expect(error).toBeInstanceOf(CorsDevProxyError)
+      expect((error as CorsDevProxyError).option).toBe(option)
+      expect((error as Error).message).toMatch(advice)
+      expect((error as Error).message).toContain('Fix it like this:')
+      expect((error as Error).message).toMatch(
+        /Fix it like this: \{ '\/api': \{ target: 'https?:\/\/localhost:3001\/v1'/,
+      )
+      expect((error as Error).message).toContain('createFetchHandler')
+    },
+  )
 })
