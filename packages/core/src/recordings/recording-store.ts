@@ -10,6 +10,8 @@ import {
   serializeRecording,
 } from './recording-format.js'
 import { type RequestKey, routeFolderOf } from './recording-key.js'
+import { answersFor, type MatchedAnswers, withAnswer } from './secret-answers.js'
+import { createSecretVerifier } from './secret-verifier.js'
 
 /** The recordings folder of one proxy: where answers are appended and read back. */
 export interface RecordingStore {
@@ -21,6 +23,8 @@ export interface RecordingStore {
   append(prefix: string, key: RequestKey, method: string, answer: RecordedAnswer): void
   /** A request's recording, `undefined` when there is none (or the file is not one). */
   read(prefix: string, key: RequestKey): Promise<RecordingFile | undefined>
+  /** The answers of `recording` for the request of `key` (its secret verified), `undefined` when none fits. */
+  answersFor(recording: RecordingFile, key: RequestKey): Promise<MatchedAnswers | undefined>
   /** The file of the recording closest to a request (same method and path first), relative to the folder. */
   closest(prefix: string, method: string, path: string): Promise<string | undefined>
   /** The file of `key`, relative to the working directory (for messages). */
@@ -70,6 +74,8 @@ export function createRecordingStore(
   let known: Promise<Set<string>> | undefined
   let stopped = false
   const chains = new Map<string, Promise<void>>()
+  // One per proxy: a secret checked against a file's verifier once is known for the process.
+  const verifier = createSecretVerifier()
 
   async function appendNow(prefix: string, key: RequestKey, method: string, answer: RecordedAnswer) {
     const file = inside(root, routeFolderOf(prefix), key.fileName)
@@ -84,13 +90,12 @@ export function createRecordingStore(
       return
     }
     files.add(name)
-    const written = await updateFileAtomically(file, (current) => {
-      const existing = current === undefined ? undefined : parseRecording(current)
-      const answers = [...(existing?.answers ?? []), answer].slice(-options.maxAnswers)
-      return serializeRecording({
-        request: existing?.request ?? { method, path: key.path, body: key.body },
-        answers,
-      })
+    const written = await updateFileAtomically(file, async (current) => {
+      const existing = (current === undefined ? undefined : parseRecording(current)) ?? {
+        request: { method, path: key.path, body: key.body },
+        answers: [],
+      }
+      return serializeRecording(await withAnswer(existing, key.secret, answer, verifier, options.maxAnswers))
     }).catch((error: unknown) => {
       if (isNew) files.delete(name)
       throw error
@@ -146,6 +151,9 @@ export function createRecordingStore(
       const file = inside(root, routeFolderOf(prefix), key.fileName)
       const text = await readFile(file, 'utf8').catch(() => undefined)
       return text === undefined ? undefined : parseRecording(text)
+    },
+    answersFor(recording, key) {
+      return answersFor(recording, key.secret, verifier)
     },
     async closest(prefix, method, path) {
       const folder = inside(root, routeFolderOf(prefix))

@@ -72,7 +72,9 @@ describe('the recording file', () => {
     const text = serializeRecording(file)
     expect(text).toBe(serializeRecording(parseRecording(text) ?? file))
     expect(text.indexOf('"content-type"')).toBeLessThan(text.indexOf('"x-b"'))
-    expect(text.indexOf('"a"')).toBeLessThan(text.indexOf('"z"'))
+    // A JSON body keeps the keys in the order the backend sent them, at every depth.
+    expect(text.indexOf('"z"')).toBeLessThan(text.indexOf('"a"'))
+    expect(text.indexOf('"y"')).toBeLessThan(text.indexOf('"b"'))
     expect(Object.keys(JSON.parse(text))).toEqual(['version', 'request', 'answers'])
     expect(text.endsWith('}\n')).toBe(true)
   })
