@@ -18,6 +18,9 @@ export type RequestSecret =
   | { readonly kind: 'value'; readonly material: string }
   | { readonly kind: 'masked' }
 
+/** The mask as a form body writes it. */
+const FORM_MASK = encodeURIComponent(MASK)
+
 /** Names of values that change from one session to the next: never part of the match. */
 const ROTATING = /(tokens?|jwt|session|sessionid|sid|code|sig|signature|nonce|csrf|xsrf)$/
 
@@ -83,8 +86,8 @@ function bodySecrets(
 }
 
 /**
- * The secrets a request's answer depends on, from its body (only when masking changed it:
- * `maskedBody !== body`) and its `Authorization: Basic` credentials; `undefined` when it has none.
+ * The secrets a request's answer depends on, from its body (only when masking changed it,
+ * `maskedBody !== body`, or it holds the mask already) and its `Authorization: Basic` credentials; `undefined` when it has none.
  *
  * @example
  * requestSecret('{"user":"ada","password":"x"}', '{"user":"ada","password":"[masked]"}', 'application/json', undefined, rules)
@@ -98,7 +101,10 @@ export function requestSecret(
   rules: MaskRules,
 ): RequestSecret | undefined {
   const found: [string, string][] = []
-  if (body !== undefined && maskedBody !== body) bodySecrets(body, contentType, rules, found)
+  // Masking left the body as it was: it has no secret, unless one was masked before (a HAR).
+  if (body !== undefined && (maskedBody !== body || body.includes(MASK) || body.includes(FORM_MASK))) {
+    bodySecrets(body, contentType, rules, found)
+  }
   const basic = /^basic\s+(\S+)\s*$/i.exec(authorization ?? '')
   if (basic?.[1] !== undefined) found.push(['authorization basic', basic[1]])
   if (found.length === 0) return undefined
