@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { maskUrl } from '../inspector/mask-secrets.js'
+import { multipartAsForm } from './multipart-form.js'
 import { type MaskRules, maskedText } from './recorded-answer.js'
 import { type RequestSecret, requestSecret } from './request-secrets.js'
 
@@ -8,7 +9,7 @@ import { type RequestSecret, requestSecret } from './request-secrets.js'
  * compares the method (case-sensitive, as the browser sends it), the path, the query with its
  * pairs in any order, and the body as data: JSON by value whatever its spacing and key order,
  * a GraphQL call by its operation name and variables (the query text's formatting does not
- * matter), a form by its pairs. Secrets are masked before any of this, so the key (and the
+ * matter), a form by its pairs (a multipart one too, whatever its boundary). Secrets are masked before any of this, so the key (and the
  * file name) never derives from a password or a token, and a replay with another token
  * still finds the recording. What the answer depends on among those secrets (a password, Basic
  * credentials: see request-secrets.ts) comes with the key as `secret`, matched inside the file
@@ -40,6 +41,8 @@ export interface RequestKey {
 
 /** The inspector's rules alone (what the key masks when the caller has no recordings options). */
 const INSPECTOR_RULES: MaskRules = Object.freeze({ mask: true, maskNames: Object.freeze([]) })
+
+const FORM_TYPE = 'application/x-www-form-urlencoded'
 
 /** Longest readable part of a file name; the hash makes it unique. */
 const SLUG_LENGTH = 60
@@ -123,10 +126,13 @@ function bodyKey(
       secret: requestSecret(undefined, undefined, contentType, authorization, rules),
     }
   }
-  const masked = maskedText(text, contentType, rules)
+  // A multipart form is keyed as the form it holds: its fields, not its random boundary.
+  const form = multipartAsForm(text, contentType)
+  const [keyed, keyedType] = form === undefined ? [text, contentType] : [form, FORM_TYPE]
+  const masked = maskedText(keyed, keyedType, rules)
   return {
-    body: maskedBodyKey(masked, contentType),
-    secret: requestSecret(text, masked, contentType, authorization, rules),
+    body: form === undefined ? maskedBodyKey(masked, contentType) : `multipart ${sortedQuery(masked)}`,
+    secret: requestSecret(keyed, masked, keyedType, authorization, rules),
   }
 }
 

@@ -124,6 +124,39 @@ describe('the secret of a key', () => {
       expect(`${key.fileName} ${key.path} ${key.body}`).not.toMatch(/"a"|"b"|=a|=b|ada:/)
   })
 
+  it('reads a multipart form (a FormData login) by its fields, not its boundary, its password out of the key', () => {
+    const multipart = (boundary: string, password: string, file = 'a,b') =>
+      post(
+        '/login',
+        [
+          `--${boundary}`,
+          'Content-Disposition: form-data; name="user"',
+          '',
+          'ada',
+          `--${boundary}`,
+          'Content-Disposition: form-data; name="password"',
+          '',
+          password,
+          `--${boundary}`,
+          'Content-Disposition: form-data; name="sheet"; filename="s.csv"',
+          'Content-Type: text/csv',
+          '',
+          file,
+          `--${boundary}--`,
+          '',
+        ].join('\r\n'),
+        `multipart/form-data; boundary=${boundary}`,
+      )
+    const right = multipart('----WebKitFormBoundaryA1', 'hunter2')
+    const key = requestKey(right)
+    expect(key.fileName).toBe(requestKey(multipart('----WebKitFormBoundaryZ9', 'other')).fileName)
+    expect(`${key.fileName} ${key.path} ${key.body}`).not.toContain('hunter2')
+    expect(key.body).toMatch(/^multipart .*user=ada/)
+    expect(material(right)).toContain('hunter2')
+    expect(material(multipart('----WebKitFormBoundaryZ9', 'hunter2'))).toBe(material(right))
+    expect(requestKey(multipart('x', 'hunter2', 'c,d')).fileName).not.toBe(key.fileName)
+  })
+
   it('compares JSON secrets whatever the key order and spacing', () => {
     expect(material(post('/login', '{"user":"ada","password":"a","otp":"1"}'))).toBe(
       material(post('/login', '{ "otp": "1", "password": "a", "user": "ada" }')),
