@@ -10,7 +10,7 @@ import {
   serializeRecording,
 } from './recording-format.js'
 import { type RequestKey, routeFolderOf } from './recording-key.js'
-import { answersFor, type MatchedAnswers, withAnswer } from './secret-answers.js'
+import { answersFor, type MatchedAnswers, prepareSecret, withAnswer } from './secret-answers.js'
 import { createSecretVerifier } from './secret-verifier.js'
 
 /** The recordings folder of one proxy: where answers are appended and read back. */
@@ -90,12 +90,15 @@ export function createRecordingStore(
       return
     }
     files.add(name)
+    // scrypt before the lock, not under it: another dev server waits at most 5 s for the file.
+    const sealed = await prepareSecret(await readRecording(file), key.secret, verifier)
     const written = await updateFileAtomically(file, async (current) => {
       const existing = (current === undefined ? undefined : parseRecording(current)) ?? {
         request: { method, path: key.path, body: key.body },
         answers: [],
       }
-      return serializeRecording(await withAnswer(existing, key.secret, answer, verifier, options.maxAnswers))
+      const next = await withAnswer(existing, key.secret, answer, verifier, options.maxAnswers, sealed)
+      return serializeRecording(next)
     }).catch((error: unknown) => {
       if (isNew) files.delete(name)
       throw error
@@ -147,10 +150,8 @@ export function createRecordingStore(
       pending.add(done)
       void done.finally(() => pending.delete(done))
     },
-    async read(prefix, key) {
-      const file = inside(root, routeFolderOf(prefix), key.fileName)
-      const text = await readFile(file, 'utf8').catch(() => undefined)
-      return text === undefined ? undefined : parseRecording(text)
+    read(prefix, key) {
+      return readRecording(inside(root, routeFolderOf(prefix), key.fileName))
     },
     answersFor(recording, key) {
       return answersFor(recording, key.secret, verifier)
@@ -176,6 +177,12 @@ export function createRecordingStore(
       while (pending.size > 0) await Promise.all(pending)
     },
   }
+}
+
+/** The recording in `file`, `undefined` when there is none (or it is not one). */
+async function readRecording(file: string): Promise<RecordingFile | undefined> {
+  const text = await readFile(file, 'utf8').catch(() => undefined)
+  return text === undefined ? undefined : parseRecording(text)
 }
 
 /** How alike two requests are: the same method counts most, then the length of the path in common. */

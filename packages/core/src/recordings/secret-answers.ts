@@ -59,9 +59,27 @@ export async function answersFor(
 }
 
 /**
- * `file` with `answer` appended to the answers of `secret` (a new group, sealed with a fresh
- * salt, when none verifies), keeping the last `maxAnswers` of each and the last
- * `MAX_SECRETS_PER_FILE` secrets.
+ * The slow part of `withAnswer`, done before the file's lock is taken: checks `secret` against
+ * the groups of `file` as read then (the results are remembered), and seals a new verifier
+ * when none matches; `undefined` when there is nothing to seal.
+ *
+ * @example
+ * const sealed = await prepareSecret(await store.read(prefix, key), key.secret, verifier)
+ */
+export async function prepareSecret(
+  file: RecordingFile | undefined,
+  secret: RequestSecret | undefined,
+  verifier: SecretVerifier,
+): Promise<string | undefined> {
+  if (secret?.kind !== 'value') return undefined
+  if ((await groupIndex(file?.bySecret ?? [], secret, verifier)) >= 0) return undefined
+  return verifier.seal(secret.material)
+}
+
+/**
+ * `file` with `answer` appended to the answers of `secret` (a new group when none verifies,
+ * under `sealed` from `prepareSecret` or a verifier sealed now), keeping the last `maxAnswers`
+ * of each and the last `MAX_SECRETS_PER_FILE` secrets.
  *
  * @example
  * const next = await withAnswer(existing, key.secret, answer, verifier, 20)
@@ -72,6 +90,7 @@ export async function withAnswer(
   answer: RecordedAnswer,
   verifier: SecretVerifier,
   maxAnswers: number,
+  sealed?: string,
 ): Promise<RecordingFile> {
   const append = (answers: readonly RecordedAnswer[]) => [...answers, answer].slice(-maxAnswers)
   if (secret === undefined) return { ...file, answers: append(file.answers) }
@@ -81,8 +100,9 @@ export async function withAnswer(
   if (found !== undefined) {
     groups[index] = { verifier: found.verifier, answers: append(found.answers) }
   } else {
-    const sealed = secret.kind === 'masked' ? MASKED_SECRET : await verifier.seal(secret.material)
-    groups.push({ verifier: sealed, answers: [answer] })
+    const fresh =
+      secret.kind === 'masked' ? MASKED_SECRET : (sealed ?? (await verifier.seal(secret.material)))
+    groups.push({ verifier: fresh, answers: [answer] })
   }
   return { ...file, bySecret: groups.slice(-MAX_SECRETS_PER_FILE) }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { RecordedAnswer, RecordingFile } from '../../src/recordings/recording-format.js'
-import { answersFor, withAnswer } from '../../src/recordings/secret-answers.js'
+import { answersFor, prepareSecret, withAnswer } from '../../src/recordings/secret-answers.js'
 import { createSecretVerifier } from '../../src/recordings/secret-verifier.js'
 
 const answer = (status: number): RecordedAnswer => ({
@@ -37,6 +37,17 @@ describe('withAnswer and answersFor', () => {
     expect(file.bySecret?.[0]?.verifier).toBe('masked')
     expect(statuses(await answersFor(file, secret('anything'), verifier))).toEqual([200])
     expect(statuses(await answersFor(file, secret('wrong'), verifier))).toEqual([401])
+  }, 60_000)
+
+  it('seals a new secret before the lock, and nothing for one the file has', async () => {
+    const verifier = createSecretVerifier()
+    const sealed = await prepareSecret(empty, secret('right'), verifier)
+    expect(sealed).toMatch(/^scrypt\$/)
+    const file = await withAnswer(empty, secret('right'), answer(200), verifier, 20, sealed)
+    expect(file.bySecret?.[0]?.verifier).toBe(sealed)
+    expect(await prepareSecret(file, secret('right'), verifier)).toBeUndefined()
+    expect(await prepareSecret(file, undefined, verifier)).toBeUndefined()
+    expect(await prepareSecret(file, { kind: 'masked' }, verifier)).toBeUndefined()
   }, 60_000)
 
   it('answers a version 1 file as it did: its answers whatever the secret', async () => {
