@@ -9,9 +9,9 @@ import { type RequestSecret, requestSecret } from './request-secrets.js'
  * compares the method (case-sensitive, as the browser sends it), the path, the query with its
  * pairs in any order, and the body as data: JSON by value whatever its spacing and key order,
  * a GraphQL call by its operation name and variables (the query text's formatting does not
- * matter), a form by its pairs (a multipart one too, whatever its boundary). Secrets are masked before any of this, so the key (and the
- * file name) never derives from a password or a token, and a replay with another token
- * still finds the recording. What the answer depends on among those secrets (a password, Basic
+ * matter), a form by its pairs (a multipart one too, whatever its boundary). Secrets are masked
+ * before any of this, so the key (and the file name) never derives from a password or a token,
+ * and a replay with another token still finds the recording. What the answer depends on among those secrets (a password, Basic
  * credentials: see request-secrets.ts) comes with the key as `secret`, matched inside the file
  * against a verifier, never written.
  */
@@ -91,7 +91,10 @@ function graphqlKey(body: Record<string, unknown>): string | undefined {
   return `graphql ${operation} ${canonicalJson(body.variables ?? {})}`
 }
 
-/** The masked body as the match compares it: JSON as canonical data (GraphQL by operation and variables), a form by its sorted pairs, other text as it is. */
+/**
+ * The masked body as the match compares it: JSON as canonical data (GraphQL by operation and
+ * variables), a form by its sorted pairs, other text as it is.
+ */
 function maskedBodyKey(masked: string, contentType: string | undefined): string {
   const type = (contentType ?? '').toLowerCase()
   if (type.includes('application/x-www-form-urlencoded')) return `form ${sortedQuery(masked)}`

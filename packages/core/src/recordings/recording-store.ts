@@ -150,7 +150,7 @@ export function createRecordingStore(
       pending.add(done)
       void done.finally(() => pending.delete(done))
     },
-    read(prefix, key) {
+    async read(prefix, key) {
       return readRecording(inside(root, routeFolderOf(prefix), key.fileName))
     },
     answersFor(recording, key) {
