@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -190,6 +191,91 @@ describe('record and replay in Chromium', () => {
       if (backendUp) await backend.close()
     }
   }, 60_000)
+
+  test('a login recorded with a wrong and the right password replays each its own answer, and Chromium keeps the replayed session', async () => {
+    const dir = await folder()
+    const backend = await startRecordBackend()
+    let backendUp = true
+    /** In the page: a login with `password`, or the items with the token (the session cookie goes along). */
+    const login = (page: Page, password: string) =>
+      page.evaluate(
+        async ({ password, user }) =>
+          (
+            await fetch('/api/login', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ user, password }),
+            })
+          ).status,
+        { password, user: 'ann' },
+      )
+    const items = (page: Page) =>
+      page.evaluate(
+        async (token) =>
+          (await fetch('/api/items', { headers: { authorization: `Bearer ${token}` } })).status,
+        SECRETS.token,
+      )
+    try {
+      const recording = await startRecordDevServer(
+        { '/api': { target: backend.url, record: true } },
+        { recordings: { dir } },
+      )
+      try {
+        await withPage(async (page) => {
+          await page.goto(`${recording.url}/`)
+          expect(await login(page, 'pw-wrong-0001')).toBe(401)
+          expect(await login(page, SECRETS.password)).toBe(200)
+          expect(await items(page)).toBe(200)
+        })
+      } finally {
+        await recording.close()
+      }
+      await backend.close()
+      backendUp = false
+
+      const replaying = await startRecordDevServer(
+        { '/api': { target: backend.url, replay: 'fallback' } },
+        { recordings: { dir } },
+      )
+      try {
+        const context = await browser.newContext()
+        try {
+          const page = await context.newPage()
+          await page.goto(`${replaying.url}/`)
+          const statuses = [
+            await login(page, SECRETS.password),
+            await login(page, SECRETS.password),
+            await login(page, SECRETS.password),
+            await login(page, 'pw-wrong-0001'),
+          ]
+          expect(statuses).toEqual([200, 200, 200, 401])
+          // Chromium took the replayed session's cookie (a stand-in, not the mask) and sends it on.
+          const cookie = (await context.cookies()).find((one) => one.name === 'sid')
+          expect(cookie?.value).toMatch(/^replayed-[0-9a-f]{32}$/)
+          expect(cookie?.httpOnly).toBe(true)
+          expect(await items(page)).toBe(200)
+        } finally {
+          await context.close()
+        }
+      } finally {
+        await replaying.close()
+      }
+
+      const files = await filesOf(dir)
+      expectNoSecret(files)
+      const password = SECRETS.password
+      for (const file of files) {
+        for (const form of [
+          Buffer.from(password).toString('base64'),
+          createHash('sha256').update(password).digest('hex'),
+          createHash('sha256').update(password).digest('base64'),
+        ])
+          expect(file.text, file.name).not.toContain(form)
+      }
+    } finally {
+      if (backendUp) await backend.close()
+    }
+  }, 90_000)
 
   test("the inspector's record switch turns recording on and off for the page's next calls", async () => {
     const dir = await folder()

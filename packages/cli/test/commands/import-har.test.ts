@@ -116,12 +116,15 @@ describe('cors-dev-proxy import-har', () => {
       expect([first.body.toString(), second.body.toString()]).toEqual(['{"n":1}', '{"n":2}'])
       // The HAR holds the decoded body: no Content-Encoding replayed over it.
       expect(first.headers['content-encoding']).toBeUndefined()
-      const login = await sendRequest(`${proxy.url}/api/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{"password":"another","user":"ada"}',
-      })
-      expect(JSON.parse(login.body.toString())).toEqual({ token: '[masked]' })
+      const login = (password: string) =>
+        sendRequest(`${proxy.url}/api/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: `{"password":"${password}","user":"ada"}`,
+        })
+      // The HAR's password matches through the file's verifier of it; another one finds nothing.
+      expect(JSON.parse((await login('har-password')).body.toString())).toEqual({ token: '[masked]' })
+      expect((await login('another')).status).toBe(404)
     } finally {
       await proxy.close()
     }

@@ -17,7 +17,9 @@ export interface RecordingsOptions {
   /**
    * Secrets are masked at write time by the inspector's rules (`Authorization`, cookies,
    * token-like query values, `password`-like body fields). An array adds header and body field
-   * names to mask; `false` writes values as they came (never commit such files).
+   * names to mask; `false` writes answers as they came (never commit such files). A password, a
+   * body field added here and Basic credentials still tell requests apart, through a salted
+   * verifier in the file, never their value.
    * @default true
    * @example ['x-tenant']
    */

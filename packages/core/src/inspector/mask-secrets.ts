@@ -130,8 +130,12 @@ export function maskUrlsIn(text: string): string {
  * `authorization`, compared without case, `-`, `_` or `.` (`accessToken`, `refresh_token`,
  * `client-secret`, `newPassword`). Stricter than the query rule: in a body, `code` or `key` is
  * usually an error code or a name.
+ *
+ * @example
+ * isSecretField('newPassword') // true
+ * isSecretField('code') // false
  */
-function isSecretField(name: string): boolean {
+export function isSecretField(name: string): boolean {
   const flat = name.toLowerCase().replace(/[-_.]/g, '')
   return (
     /passw(or)?d|secret/.test(flat) || /(token|apikey|privatekey|jwt|credentials?|authorization)$/.test(flat)

@@ -42,7 +42,7 @@ async function takeLock(lock: string): Promise<boolean> {
 /**
  * Replaces `file` with what `update` makes of its current text (`undefined` when it does not
  * exist yet), under a lock that holds across processes, through a temp file and a rename.
- * `update` returning `undefined` leaves the file as it is. Resolves `false` when the lock could
+ * `update` (sync or async) returning `undefined` leaves the file as it is. Resolves `false` when the lock could
  * not be had within 5 s.
  *
  * @example
@@ -50,7 +50,7 @@ async function takeLock(lock: string): Promise<boolean> {
  */
 export async function updateFileAtomically(
   file: string,
-  update: (current: string | undefined) => string | undefined,
+  update: (current: string | undefined) => string | undefined | Promise<string | undefined>,
 ): Promise<boolean> {
   await mkdir(dirname(file), { recursive: true })
   const lock = `${file}.lock`
@@ -60,7 +60,8 @@ export async function updateFileAtomically(
       if (error.code === 'ENOENT') return undefined
       throw error
     })
-    const next = update(current)
+    // An update may take a while (a new secret's verifier): the lock holds, and waits stay under 5 s.
+    const next = await update(current)
     if (next === undefined) return true
     const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
     await writeFile(temp, next)

@@ -40,20 +40,34 @@ export function createReplayer(route: ResolvedForwardRoute, store: RecordingStor
     const body = await copyRequestBody(req, store.options.maxBodyBytes)()
     const method = req.method ?? 'GET'
     const relative = relativePath(prefix, path)
-    const key = requestKey({ method, path: relative, body, contentType: req.headers['content-type'] })
+    const key = requestKey(
+      {
+        method,
+        path: relative,
+        body,
+        contentType: req.headers['content-type'],
+        authorization: req.headers.authorization,
+      },
+      store.options,
+    )
     const recording = await store.read(prefix, key)
+    // A secret is checked against the file's verifiers only once its key has a file.
+    const matched = recording === undefined ? undefined : await store.answersFor(recording, key)
     if (res.destroyed || res.headersSent) return
     const file = store.describe(prefix, key)
-    if (recording === undefined || recording.answers.length === 0) {
+    if (matched === undefined || matched.answers.length === 0) {
       await answerNoMatch(req, res, relative, mode)
       return
     }
-    const index = served.get(key.fileName) ?? 0
-    served.set(key.fileName, index + 1)
-    const recorded = recording.answers[Math.min(index, recording.answers.length - 1)]
+    // Counted per secret: the right password's answers replay in order whatever the wrong one got.
+    const counter = `${key.fileName}\n${matched.group}`
+    const index = served.get(counter) ?? 0
+    served.set(counter, index + 1)
+    const { answers } = matched
+    const recorded = answers[Math.min(index, answers.length - 1)]
     if (recorded === undefined) return
     logger.debug(
-      `replayed ${method} ${req.url} from ${file} (answer ${Math.min(index, recording.answers.length - 1) + 1} of ${recording.answers.length})`,
+      `replayed ${method} ${req.url} from ${file} (answer ${Math.min(index, answers.length - 1) + 1} of ${answers.length})`,
     )
     replayAnswer(res, recorded, file, store.options.maxGap)
   }

@@ -37,7 +37,12 @@ interface HarPair {
 
 interface HarEntry {
   startedDateTime?: unknown
-  request?: { method?: unknown; url?: unknown; postData?: { text?: unknown; mimeType?: unknown } }
+  request?: {
+    method?: unknown
+    url?: unknown
+    headers?: unknown
+    postData?: { text?: unknown; mimeType?: unknown }
+  }
   response?: {
     status?: unknown
     headers?: unknown
@@ -139,13 +144,17 @@ export async function importHar(
       options,
     )
     const postData = request.postData
-    const key = requestKey({
-      method: request.method,
-      path: relativePath(prefix, `${path}${url.search}`),
-      body:
-        typeof postData?.text === 'string' && postData.text !== '' ? Buffer.from(postData.text) : undefined,
-      contentType: typeof postData?.mimeType === 'string' ? postData.mimeType : undefined,
-    })
+    const key = requestKey(
+      {
+        method: request.method,
+        path: relativePath(prefix, `${path}${url.search}`),
+        body:
+          typeof postData?.text === 'string' && postData.text !== '' ? Buffer.from(postData.text) : undefined,
+        contentType: typeof postData?.mimeType === 'string' ? postData.mimeType : undefined,
+        authorization: pairsOf(request.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1],
+      },
+      options,
+    )
     const started = typeof entry.startedDateTime === 'string' ? entry.startedDateTime : answer.recordedAt
     store.append(prefix, key, request.method, { ...answer, recordedAt: started })
     files.add(key.fileName)

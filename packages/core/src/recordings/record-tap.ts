@@ -115,12 +115,16 @@ export function createRecordTap(
             tooLarge()
             return
           }
-          const key = requestKey({
-            method: req.method ?? 'GET',
-            path: relativePath(route.prefix, path),
-            body: requestBody,
-            contentType: req.headers['content-type'],
-          })
+          const key = requestKey(
+            {
+              method: req.method ?? 'GET',
+              path: relativePath(route.prefix, path),
+              body: requestBody,
+              contentType: req.headers['content-type'],
+              authorization: req.headers.authorization,
+            },
+            rules,
+          )
           store.append(route.prefix, key, req.method ?? 'GET', recordedAnswer(seen, rules))
         })
         store.track(work)

@@ -75,9 +75,24 @@ export function maskedText(text: string, contentType: string | undefined, rules:
   return maskExtraFields(maskBody(text, contentType), contentType, rules.maskNames)
 }
 
+/** JSON text without the whitespace between its tokens (strings kept as written). */
+function withoutSpace(text: string): string {
+  return text.replace(/"(?:[^"\\]|\\.)*"|\s+/g, (token) => (token.startsWith('"') ? token : ''))
+}
+
+/**
+ * Whether JSON data written back gives the backend's text, spacing aside: not when the text has
+ * integer-like keys after others (an object lists those first, so their order would change),
+ * numbers such as `1.0` or `1e3`, or escapes such as `\u00e9`. Such a body is kept as text.
+ */
+function writesBackAsSent(text: string, data: unknown): boolean {
+  return JSON.stringify(data) === withoutSpace(text)
+}
+
 /**
  * A body as recorded: base64 when it is encoded (`Content-Encoding`) or not UTF-8, JSON data for
- * a JSON type that parses, else text; `undefined` when empty.
+ * a JSON type that parses and writes back as it came (its keys in the backend's order), else
+ * text; `undefined` when empty.
  */
 function recordedBody(
   body: Buffer,
@@ -93,7 +108,8 @@ function recordedBody(
   const masked = maskedText(text, contentType, rules)
   if (isJsonMimeType(contentType)) {
     try {
-      return { kind: 'json', json: JSON.parse(masked) as unknown }
+      const json: unknown = JSON.parse(masked)
+      if (writesBackAsSent(masked, json)) return { kind: 'json', json }
     } catch {
       // Not JSON after all: kept as the text it is.
     }

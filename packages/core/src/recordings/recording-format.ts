@@ -1,12 +1,20 @@
 /*
  * The recording file: one per distinct request (see recording-key.ts), holding its answers in
  * the order they were recorded. Written with a fixed key order and sorted headers so a diff
- * shows what changed and nothing else; bodies as text, as JSON data, or as base64 when they are
- * not UTF-8 text or are encoded (gzip).
+ * shows what changed and nothing else; bodies as text, as JSON data in the order the backend
+ * sent its keys, or as base64 when they are not UTF-8 text or are encoded (gzip).
+ *
+ * Version 2 adds `bySecret`: the answers to the same request with a secret (a password, Basic
+ * credentials), one group per secret, each under a verifier of it (see secret-verifier.ts);
+ * `answers` then holds the answers to the request without one. A version 1 file (no `bySecret`)
+ * reads as it did: its `answers` answer the request whatever its secret.
  */
 
 /** The version of the file format, written first in each file. */
-export const RECORDING_FORMAT = 1
+export const RECORDING_FORMAT = 2
+
+/** The group of answers recorded from a request whose secret was masked already (an inspector HAR): it cannot be verified. */
+export const MASKED_SECRET = 'masked'
 
 /** A request as its recording file names it (secrets already masked). */
 export interface RecordedRequest {
@@ -42,25 +50,28 @@ export interface RecordedAnswer {
   readonly recordedAt: string
 }
 
+/** The answers to one secret of a request. */
+export interface SecretAnswers {
+  /** `scrypt$ln=…,r=…,p=…$<salt>$<hash>` of the secret, or `masked` (see `MASKED_SECRET`). */
+  readonly verifier: string
+  readonly answers: readonly RecordedAnswer[]
+}
+
 /** A whole recording file. */
 export interface RecordingFile {
+  /** The version the file was written in; `RECORDING_FORMAT` when omitted (a new file). */
+  readonly version?: number
   readonly request: RecordedRequest
+  /** The answers to the request without a secret (version 1: with any). */
   readonly answers: readonly RecordedAnswer[]
+  /** The answers to the request with a secret, one group per secret (none when omitted). */
+  readonly bySecret?: readonly SecretAnswers[]
 }
 
 function bodyJson(body: RecordedBody): Record<string, unknown> {
   if (body.kind === 'text') return { text: body.text }
   if (body.kind === 'json') return { json: body.json }
   return { base64: body.base64 }
-}
-
-/** Object keys sorted at every depth, for JSON data written into a file (stable diffs). */
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys)
-  if (value === null || typeof value !== 'object') return value
-  const out: Record<string, unknown> = {}
-  for (const name of Object.keys(value).sort()) out[name] = sortKeys((value as Record<string, unknown>)[name])
-  return out
 }
 
 /**
@@ -71,7 +82,31 @@ function sortKeys(value: unknown): unknown {
  * await writeFile(file, serializeRecording({ request, answers: [answer] }))
  */
 export function serializeRecording(file: RecordingFile): string {
-  const answers = file.answers.map((answer) => ({
+  const request = {
+    method: file.request.method,
+    path: file.request.path,
+    ...(file.request.body === undefined ? {} : { body: file.request.body }),
+  }
+  const bySecret = (file.bySecret ?? []).map(({ verifier, answers }) => ({
+    verifier,
+    answers: answers.map(answerJson),
+  }))
+  const text = JSON.stringify(
+    {
+      version: RECORDING_FORMAT,
+      request,
+      answers: file.answers.map(answerJson),
+      ...(bySecret.length === 0 ? {} : { bySecret }),
+    },
+    null,
+    2,
+  )
+  return `${text}\n`
+}
+
+/** One answer as its file holds it: headers sorted; a JSON body's keys as the backend sent them. */
+function answerJson(answer: RecordedAnswer): Record<string, unknown> {
+  return {
     status: answer.status,
     headers: Object.fromEntries(
       [...answer.headers]
@@ -83,21 +118,7 @@ export function serializeRecording(file: RecordingFile): string {
       ? {}
       : { chunks: answer.chunks.map(({ after, text }) => ({ after, text })) }),
     recordedAt: answer.recordedAt,
-  }))
-  const request = {
-    method: file.request.method,
-    path: file.request.path,
-    ...(file.request.body === undefined ? {} : { body: file.request.body }),
   }
-  return `${JSON.stringify(sortKeysOfData({ version: RECORDING_FORMAT, request, answers }), null, 2)}\n`
-}
-
-/** Sorts the keys of JSON bodies only; the file's own keys keep the order written above. */
-function sortKeysOfData<T extends { answers: { body?: Record<string, unknown> }[] }>(file: T): T {
-  for (const answer of file.answers) {
-    if (answer.body !== undefined && 'json' in answer.body) answer.body = { json: sortKeys(answer.body.json) }
-  }
-  return file
 }
 
 function parseBody(value: unknown): RecordedBody | undefined {
@@ -151,12 +172,22 @@ export function parseRecording(text: string): RecordingFile | undefined {
     return undefined
   }
   if (data === null || typeof data !== 'object') return undefined
-  const { request, answers } = data as Record<string, unknown>
+  const { version, request, answers, bySecret } = data as Record<string, unknown>
   if (request === null || typeof request !== 'object' || !Array.isArray(answers)) return undefined
   const { method, path, body } = request as Record<string, unknown>
   if (typeof method !== 'string' || typeof path !== 'string') return undefined
   return {
+    // A file without a version predates the field: the first format.
+    version: typeof version === 'number' ? version : 1,
     request: { method, path, body: typeof body === 'string' ? body : undefined },
     answers: answers.flatMap((answer) => parseAnswer(answer) ?? []),
+    bySecret: Array.isArray(bySecret) ? bySecret.flatMap((group) => parseGroup(group) ?? []) : [],
   }
+}
+
+function parseGroup(value: unknown): SecretAnswers | undefined {
+  if (value === null || typeof value !== 'object') return undefined
+  const { verifier, answers } = value as Record<string, unknown>
+  if (typeof verifier !== 'string' || !Array.isArray(answers)) return undefined
+  return { verifier, answers: answers.flatMap((answer) => parseAnswer(answer) ?? []) }
 }

@@ -10,6 +10,8 @@ import {
   serializeRecording,
 } from './recording-format.js'
 import { type RequestKey, routeFolderOf } from './recording-key.js'
+import { answersFor, type MatchedAnswers, prepareSecret, withAnswer } from './secret-answers.js'
+import { createSecretVerifier } from './secret-verifier.js'
 
 /** The recordings folder of one proxy: where answers are appended and read back. */
 export interface RecordingStore {
@@ -21,6 +23,8 @@ export interface RecordingStore {
   append(prefix: string, key: RequestKey, method: string, answer: RecordedAnswer): void
   /** A request's recording, `undefined` when there is none (or the file is not one). */
   read(prefix: string, key: RequestKey): Promise<RecordingFile | undefined>
+  /** The answers of `recording` for the request of `key` (its secret verified), `undefined` when none fits. */
+  answersFor(recording: RecordingFile, key: RequestKey): Promise<MatchedAnswers | undefined>
   /** The file of the recording closest to a request (same method and path first), relative to the folder. */
   closest(prefix: string, method: string, path: string): Promise<string | undefined>
   /** The file of `key`, relative to the working directory (for messages). */
@@ -70,6 +74,8 @@ export function createRecordingStore(
   let known: Promise<Set<string>> | undefined
   let stopped = false
   const chains = new Map<string, Promise<void>>()
+  // One per proxy: a secret checked against a file's verifier once is known for the process.
+  const verifier = createSecretVerifier()
 
   async function appendNow(prefix: string, key: RequestKey, method: string, answer: RecordedAnswer) {
     const file = inside(root, routeFolderOf(prefix), key.fileName)
@@ -84,13 +90,15 @@ export function createRecordingStore(
       return
     }
     files.add(name)
-    const written = await updateFileAtomically(file, (current) => {
-      const existing = current === undefined ? undefined : parseRecording(current)
-      const answers = [...(existing?.answers ?? []), answer].slice(-options.maxAnswers)
-      return serializeRecording({
-        request: existing?.request ?? { method, path: key.path, body: key.body },
-        answers,
-      })
+    // scrypt before the lock, not under it: another dev server waits at most 5 s for the file.
+    const sealed = await prepareSecret(await readRecording(file), key.secret, verifier)
+    const written = await updateFileAtomically(file, async (current) => {
+      const existing = (current === undefined ? undefined : parseRecording(current)) ?? {
+        request: { method, path: key.path, body: key.body },
+        answers: [],
+      }
+      const next = await withAnswer(existing, key.secret, answer, verifier, options.maxAnswers, sealed)
+      return serializeRecording(next)
     }).catch((error: unknown) => {
       if (isNew) files.delete(name)
       throw error
@@ -143,9 +151,10 @@ export function createRecordingStore(
       void done.finally(() => pending.delete(done))
     },
     async read(prefix, key) {
-      const file = inside(root, routeFolderOf(prefix), key.fileName)
-      const text = await readFile(file, 'utf8').catch(() => undefined)
-      return text === undefined ? undefined : parseRecording(text)
+      return readRecording(inside(root, routeFolderOf(prefix), key.fileName))
+    },
+    answersFor(recording, key) {
+      return answersFor(recording, key.secret, verifier)
     },
     async closest(prefix, method, path) {
       const folder = inside(root, routeFolderOf(prefix))
@@ -168,6 +177,12 @@ export function createRecordingStore(
       while (pending.size > 0) await Promise.all(pending)
     },
   }
+}
+
+/** The recording in `file`, `undefined` when there is none (or it is not one). */
+async function readRecording(file: string): Promise<RecordingFile | undefined> {
+  const text = await readFile(file, 'utf8').catch(() => undefined)
+  return text === undefined ? undefined : parseRecording(text)
 }
 
 /** How alike two requests are: the same method counts most, then the length of the path in common. */

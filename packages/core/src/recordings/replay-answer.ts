@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto'
 import type { ProxyResponse } from '../http/proxy-types.js'
+import { MASK } from '../inspector/mask-secrets.js'
 import { REPLAYED_HEADER } from './recorded-answer.js'
 import type { RecordedAnswer, RecordedBody } from './recording-format.js'
 
@@ -7,7 +9,27 @@ import type { RecordedAnswer, RecordedBody } from './recording-format.js'
  * naming the file (the page, the inspector and the log tell a replay by it), and its body; an
  * event stream piece by piece, with the recorded gaps capped at `maxGap`, stopped when the
  * client leaves.
+ *
+ * A recorded `Set-Cookie` holds no value (`session=[masked]; Path=/`): the replay hands out a
+ * fresh stand-in instead (`session=replayed-<random>`), a valid cookie the browser keeps and
+ * sends back, as it would a session the backend opened. The calls after it still find their
+ * recordings: a cookie is a rotating credential, which no key compares.
  */
+
+/**
+ * A `Set-Cookie` value whose masked value is replaced by a fresh stand-in; others as they are.
+ *
+ * @example
+ * standInCookie('session=[masked]; HttpOnly; Path=/') // 'session=replayed-3f9c…; HttpOnly; Path=/'
+ */
+export function standInCookie(value: string): string {
+  const semicolon = value.indexOf(';')
+  const first = semicolon < 0 ? value : value.slice(0, semicolon)
+  const equals = first.indexOf('=')
+  if (equals < 0 || first.slice(equals + 1).trim() !== MASK) return value
+  const rest = semicolon < 0 ? '' : value.slice(semicolon)
+  return `${first.slice(0, equals)}=replayed-${randomBytes(16).toString('hex')}${rest}`
+}
 
 function bodyBytes(body: RecordedBody | undefined): Buffer {
   if (body === undefined) return Buffer.alloc(0)
@@ -19,7 +41,8 @@ function bodyBytes(body: RecordedBody | undefined): Buffer {
 /** Headers the answer gets, repeated fields (Set-Cookie) as arrays. */
 function headerObject(answer: RecordedAnswer, source: string): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {}
-  for (const [name, value] of answer.headers) {
+  for (const [name, recorded] of answer.headers) {
+    const value = name === 'set-cookie' ? standInCookie(recorded) : recorded
     const previous = headers[name]
     if (previous === undefined) headers[name] = value
     else headers[name] = Array.isArray(previous) ? [...previous, value] : [previous, value]

@@ -72,7 +72,9 @@ describe('the recording file', () => {
     const text = serializeRecording(file)
     expect(text).toBe(serializeRecording(parseRecording(text) ?? file))
     expect(text.indexOf('"content-type"')).toBeLessThan(text.indexOf('"x-b"'))
-    expect(text.indexOf('"a"')).toBeLessThan(text.indexOf('"z"'))
+    // A JSON body keeps the keys in the order the backend sent them, at every depth.
+    expect(text.indexOf('"z"')).toBeLessThan(text.indexOf('"a"'))
+    expect(text.indexOf('"y"')).toBeLessThan(text.indexOf('"b"'))
     expect(Object.keys(JSON.parse(text))).toEqual(['version', 'request', 'answers'])
     expect(text.endsWith('}\n')).toBe(true)
   })
@@ -111,6 +113,29 @@ describe('the recording file', () => {
       base64: '//4A',
     })
     expect(seen('text/plain', Buffer.from('hi'), [['Content-Encoding', 'gzip']]).body?.kind).toBe('base64')
+  })
+
+  it('keeps a JSON body as data in the order sent, or as text when data would not write back as sent', () => {
+    const body = (text: string) =>
+      recordedAnswer(
+        {
+          status: 200,
+          headers: [['content-type', 'application/json']],
+          chunks: [[Buffer.from(text), 1]],
+          headAt: 0,
+        },
+        { mask: true, maskNames: [] },
+      ).body
+    const spaced = '{ "z": 1,\n  "a": { "y": [2, 3], "b": "x y" } }'
+    const data = body(spaced)
+    expect(data?.kind).toBe('json')
+    expect(JSON.stringify(data?.kind === 'json' ? data.json : undefined)).toBe(
+      '{"z":1,"a":{"y":[2,3],"b":"x y"}}',
+    )
+    // An object lists integer-like keys first; 1.0 and \u00e9 would come back as 1 and é.
+    for (const text of ['{"b":1,"2":3}', '{"price":1.0}', '{"name":"\\u00e9"}']) {
+      expect(body(text)).toEqual({ kind: 'text', text })
+    }
   })
 
   it('keeps an event stream as its pieces with their gaps', () => {
