@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import * as http from 'node:http'
 import * as https from 'node:https'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { resolveOptions, splitConfig } from '@cors-dev-proxy/core/adapter'
 import { describe, expect, it } from 'vitest'
 import { extractOptions, type OptionEntry } from '../../docs/.vitepress/option-reference/extract-options.ts'
@@ -57,6 +59,16 @@ function runSample(code: string): void {
 }
 
 describe('the options page', () => {
+  // Committed, so that a link to it works where the docs are read in the repository (GitHub, an
+  // editor), not only on the built site.
+  it('is in the repository, as the core\'s option interfaces render it (-u rewrites it)', async () => {
+    const tracked = spawnSync('git', ['ls-files', '--error-unmatch', 'docs/reference/options.md'], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    })
+    expect(tracked.status, 'docs/reference/options.md is not committed').toBe(0)
+    await expect(renderOptionsPage()).toMatchFileSnapshot('../../docs/reference/options.md')
+  })
+
   it('has a section for every list of keys the validator accepts', () => {
     expect(OPTION_SECTIONS.map((section) => section.name).sort()).toEqual(Object.keys(ACCEPTED).sort())
   })
