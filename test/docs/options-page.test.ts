@@ -61,7 +61,7 @@ function runSample(code: string): void {
 describe('the options page', () => {
   // Committed, so that a link to it works where the docs are read in the repository (GitHub, an
   // editor), not only on the built site.
-  it('is in the repository, as the core\'s option interfaces render it (-u rewrites it)', async () => {
+  it("is in the repository, as the core's option interfaces render it (-u rewrites it)", async () => {
     const tracked = spawnSync('git', ['ls-files', '--error-unmatch', 'docs/reference/options.md'], {
       cwd: fileURLToPath(new URL('../../', import.meta.url)),
     })
