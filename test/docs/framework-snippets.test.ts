@@ -31,6 +31,7 @@ type Runner =
   | { kind: 'angular-proxy' }
   | { kind: 'storybook-middleware' }
   | { kind: 'storybook-preview-head' }
+  | { kind: 'server-fetch'; call: 'load' | 'loader' }
   | { kind: 'rsbuild-config' }
   | { kind: 'node-server'; port: string }
   | { kind: 'fetch-handler-test' }
@@ -53,6 +54,10 @@ function runnerOf(sample: DocSample): Runner {
   if (page === 'frameworks/next.md')
     return { kind: 'suite', app: nextApp(code), why: 'Next is not installed here' }
   if (page === 'frameworks/nuxt.md') return { kind: 'suite', app: 'nuxt', why: 'Nuxt is not installed here' }
+  // A route module's data function that calls serverFetch: called while a dev server runs.
+  if (/^export async function (load|loader)\(/m.test(code) && code.includes("from '@cors-dev-proxy/core'")) {
+    return { kind: 'server-fetch', call: code.includes('function loader(') ? 'loader' : 'load' }
+  }
   if (/^\/\/ (src|app)\//m.test(code) || sample.language === 'jsx') {
     return {
       kind: 'suite',
@@ -95,11 +100,14 @@ async function importSample(sample: DocSample, code: string): Promise<Record<str
   const folder = join(ROOT, 'test-results/doc-samples')
   mkdirSync(folder, { recursive: true })
   let js = ts.transpileModule(code, {
+    // JSX as React.createElement: the component is not rendered here, only the module's loader runs.
     compilerOptions: {
       module: ts.ModuleKind.ESNext,
       target: ts.ScriptTarget.ES2022,
       verbatimModuleSyntax: true,
+      jsx: ts.JsxEmit.React,
     },
+    fileName: `sample.${sample.language}`,
   }).outputText
   js = js.replaceAll("from 'vite'", "from 'vite8'")
   for (const [name, text] of Object.entries(STAND_INS)) {
@@ -215,6 +223,18 @@ describe('the code samples of the framework pages', () => {
           const module = await importSample(sample, sample.code)
           const head = (module.default as { previewHead: (head: string) => string }).previewHead('<meta>')
           expect(head).toContain('<script type="module" src="/__cors-dev-proxy/client.js"></script>')
+          break
+        }
+        case 'server-fetch': {
+          // The page's route module, in a dev server with the route it calls (serverFetch finds
+          // the dev server by the URL it publishes when it listens).
+          const { corsDevProxy } = await import('@cors-dev-proxy/vite')
+          const origin = await startVite({ plugins: [corsDevProxy({ '/api': backend.url })] })
+          const module = await importSample(sample, sample.code)
+          const call = module[runner.call] as (event: unknown) => Promise<unknown>
+          // SvelteKit's own `fetch` of a load, as it reaches a relative URL on the dev server.
+          const data = await call({ fetch: (path: string) => fetch(new URL(path, origin)) })
+          expect(JSON.stringify(data)).toContain('"path":"/items"')
           break
         }
         case 'rsbuild-config': {
