@@ -338,6 +338,54 @@ describe('cors-dev-proxy mcp without its dev server', () => {
   })
 })
 
+describe("mcp.md's table of failures", () => {
+  // Each row's message, as the tool prints it on a dev server (or a server) that fails that way.
+  it('shows each message as a tool prints it', async () => {
+    const page = readFileSync(new URL('../../../../docs/guide/mcp.md', import.meta.url), 'utf8')
+    const section = page.slice(page.indexOf('## When a tool fails'))
+    const table = section.slice(0, section.indexOf('\n## ') < 0 ? undefined : section.indexOf('\n## '))
+    const documented = [...table.matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1] as string)
+    expect(documented.length).toBeGreaterThanOrEqual(6)
+    const printed: string[] = []
+    const print = async (origin: string, tool: string, args: Record<string, unknown> = {}) => {
+      const { mcp: lone, client: loneClient, call: callLone } = await connect(origin)
+      try {
+        const answer = await callLone(tool, args)
+        // The page writes the dev server as http://localhost:5173.
+        printed.push(answer.text.replaceAll(origin, 'http://localhost:5173'))
+      } finally {
+        await loneClient.close()
+        await lone.close()
+      }
+    }
+    // Nothing listens; another server; the inspector off; a host check's 403.
+    await print(DOWN_TARGET, 'list_exchanges')
+    const other = await listen(createServer((_req, res) => res.writeHead(404).end('Not Found')))
+    await print(other.url, 'list_exchanges')
+    await other.close()
+    const off = createServer()
+    const offProxy = createDevServerProxy(
+      resolveOptions({ '/down': DOWN_TARGET }, { log: 'silent', inspector: false }),
+      { server: off },
+    )
+    off.on('request', (req, res) => offProxy.middleware(req, res, () => res.writeHead(404).end()))
+    const offServer = await listen(off)
+    await print(offServer.url, 'list_exchanges')
+    await print(offServer.url, 'get_controls')
+    await offServer.close()
+    await offProxy.close()
+    const hostCheck = await listen(
+      createServer((_req, res) => res.writeHead(403).end('Blocked request. This host is not allowed.')),
+    )
+    await print(hostCheck.url, 'list_exchanges')
+    await hostCheck.close()
+    // An exchange the inspector no longer keeps, on the dev server of the other tests.
+    printed.push((await call('get_exchange', { id: 999_999 })).text.replace('#999999', '#12'))
+    const unmatched = documented.filter((row) => !printed.some((text) => readsAsDocumented(row, text)))
+    expect(unmatched, printed.join('\n')).toEqual([])
+  })
+})
+
 describe('cors-dev-proxy mcp on an HTTPS dev server', () => {
   it("trusts its self-signed certificate on a loopback address (Vite's HTTP/2 with HTTP/1.1 fallback)", async () => {
     const { cert, key } = await localhostCertificate()
