@@ -170,6 +170,14 @@ describe('the code samples of the framework pages', () => {
     expect(elsewhere.filter(({ runner }) => runner.kind === 'fetch-handler-test')).toHaveLength(2)
   })
 
+  it("fetch-handler.md ## Deno: the suite app starts Deno with the page's command", () => {
+    const page = readFileSync(join(ROOT, 'docs/frameworks/fetch-handler.md'), 'utf8')
+    const command = /Run it with `deno (run [^`]*) server\.ts`/.exec(page)?.[1]?.split(' ') ?? []
+    expect(command).toContain('--unstable-no-legacy-abort')
+    const app = readFileSync(join(ROOT, 'test/frameworks/apps/deno/app.mjs'), 'utf8')
+    for (const word of command) expect(app).toContain(`'${word}'`)
+  })
+
   // The suite's apps proxy the suite's routes and serve their page, so they are not the page's
   // files; what the page shows of the runtime's wiring is theirs word for word.
   it.each([
