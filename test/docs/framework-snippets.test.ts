@@ -178,6 +178,20 @@ describe('the code samples of the framework pages', () => {
     for (const word of command) expect(app).toContain(`'${word}'`)
   })
 
+  // What a page shows that only the framework runs: the suite app's file has it token for token
+  // (a statement of the page, or its one line that wires our package beside the suite's routes).
+  it.each([
+    ['angular.md', 'if (isDevMode())', 'angular/src/main.ts', 'statement'],
+    ['nuxt.md', "modules: ['@cors-dev-proxy/nuxt']", 'nuxt/nuxt.config.ts', 'line'],
+  ])('%s: the framework suite app has `%s` as the page shows it', (page, start, file, extent) => {
+    const sample = samplesOf(join(ROOT, 'docs'), `frameworks/${page}`).find((candidate) =>
+      candidate.code.includes(start),
+    ) as DocSample
+    const rest = sample.code.slice(sample.code.indexOf(start))
+    const shown = (extent === 'line' ? rest.split('\n')[0] : rest.split('\n\n')[0]) as string
+    expect(tokens(readFileSync(join(ROOT, 'test/frameworks/apps', file), 'utf8'))).toContain(tokens(shown))
+  })
+
   // The suite's apps proxy the suite's routes and serve their page, so they are not the page's
   // files; what the page shows of the runtime's wiring is theirs word for word.
   it.each([
@@ -317,4 +331,12 @@ function blockOf(code: string, start: string): string {
     .replace(/\/\/.*$/gm, '')
     .replace(/\s+/g, ' ')
     .trim()
+}
+
+/** Code as its tokens: comments, white space and the trailing commas a formatter adds removed. */
+function tokens(code: string): string {
+  return code
+    .replace(/\/\/.*$/gm, '')
+    .replace(/,(\s*[)\]}])/g, '$1')
+    .replace(/\s+/g, '')
 }
