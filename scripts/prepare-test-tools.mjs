@@ -5,6 +5,8 @@
 //                     h2load for the benchmark, ...)
 //   Node 24           in .tools/node24 (git-ignored), for the webpack-dev-server 6 cell of
 //                     test/matrix/run-matrix.mjs, which needs Node >= 22.15
+//   Deno              in .tools/deno (git-ignored), the version the framework suite pins, for
+//                     test/docs/fetch-handler-snippets.test.ts (the docs' Deno server, run)
 //
 // When everything is present it only looks (no network). As root it runs apt-get itself; as any
 // other user it stops with exit code 1 and prints the command to run, because a test run must not
@@ -15,7 +17,7 @@
 //   CDP_TOOLS_PATH=<dirs>   look for the programs in these directories (PATH syntax) instead of PATH
 //   CDP_TOOLS_NOT_ROOT=1    behave as when not running as root
 import { spawnSync } from 'node:child_process'
-import { accessSync, constants, mkdirSync, realpathSync, rmSync } from 'node:fs'
+import { accessSync, constants, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -59,6 +61,24 @@ export const NODE24_DIR = '.tools/node24'
  * package links the platform's binary here (it comes from the npm registry too).
  */
 export const NODE24_BINARY = join(root, NODE24_DIR, 'node_modules/.bin/node')
+
+/** Where the docs' Deno server is run from, relative to the repository root. */
+export const DENO_DIR = '.tools/deno'
+
+/** The Deno binary: npm's `deno` package copies the platform's binary here when it installs. */
+export const DENO_BINARY = join(root, DENO_DIR, 'node_modules/deno/deno')
+
+/**
+ * The Deno version the framework suite pins (test/frameworks/package.json), so that the root's
+ * tests and the suite run the same Deno.
+ * @returns {string}
+ * @example
+ * pinnedDenoVersion() // → '2.9.6'
+ */
+export function pinnedDenoVersion() {
+  const manifest = JSON.parse(readFileSync(join(root, 'test/frameworks/package.json'), 'utf8'))
+  return manifest.dependencies.deno
+}
 
 /**
  * A command to run, as `spawnSync` takes it.
@@ -222,6 +242,31 @@ function prepareNode24() {
   console.log(`${TAG} Node ${NODE24_MAJOR}: ${version} (${NODE24_DIR})`)
 }
 
+/** The version a Deno binary prints (`deno 2.9.6 (stable, …)` → `2.9.6`), or undefined. */
+function denoVersion(binary) {
+  const result = spawnSync(binary, ['--version'], { encoding: 'utf8' })
+  return result.status === 0 ? /^deno (\S+)/.exec(result.stdout)?.[1] : undefined
+}
+
+/** Installs the pinned Deno into .tools/deno from the npm registry when it is missing or another version. */
+function prepareDeno() {
+  const wanted = pinnedDenoVersion()
+  if (denoVersion(DENO_BINARY) !== wanted) {
+    rmSync(join(root, DENO_DIR), { recursive: true, force: true })
+    mkdirSync(join(root, DENO_DIR), { recursive: true })
+    runOrExit({
+      file: 'npm',
+      args: ['i', '--prefix', DENO_DIR, '--no-audit', '--no-fund', '--no-save', `deno@${wanted}`],
+    })
+  }
+  const version = denoVersion(DENO_BINARY)
+  if (version !== wanted) {
+    console.error(`${TAG} ${DENO_BINARY} does not run Deno ${wanted} (it printed ${version ?? 'nothing'})`)
+    process.exit(1)
+  }
+  console.log(`${TAG} Deno: ${version} (${DENO_DIR})`)
+}
+
 /** Whether this file is the script node was asked to run (and not imported by a test). */
 function isMain() {
   return process.argv[1] !== undefined && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)
@@ -231,4 +276,5 @@ if (isMain()) {
   // The Debian check first: it can refuse at once, before any download.
   prepareDebianPackages()
   prepareNode24()
+  prepareDeno()
 }

@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { writeOptionsPage } from '../../docs/.vitepress/option-reference/write-options-page.ts'
 import { type DocSample, docPages, samplesOf } from './doc-samples.js'
 
 // The code samples of the docs site, checked as a reader would copy them: every JavaScript and
@@ -13,8 +12,6 @@ import { type DocSample, docPages, samplesOf } from './doc-samples.js'
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const docs = `${root}docs/`
 const CODE = new Set(['ts', 'js', 'mjs', 'jsx', 'tsx'])
-// The options page is generated (and git-ignored): write it as `docs:build` does, then read it.
-writeOptionsPage()
 const samples = docPages(docs)
   .flatMap((page) => samplesOf(docs, page))
   .filter((s) => CODE.has(s.language))

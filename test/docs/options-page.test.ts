@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import * as http from 'node:http'
 import * as https from 'node:https'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { resolveOptions, splitConfig } from '@cors-dev-proxy/core/adapter'
 import { describe, expect, it } from 'vitest'
 import { extractOptions, type OptionEntry } from '../../docs/.vitepress/option-reference/extract-options.ts'
@@ -18,6 +20,7 @@ import {
   ROUTE_OPTION_NAMES,
 } from '../../packages/core/src/config/unknown-options.ts'
 import { assertDocsBuilt, DIST } from './built-docs.js'
+import { docPages } from './doc-samples.js'
 
 // The options page (docs/reference/options.md) is generated from the JSDoc of the core's option
 // interfaces. These tests hold the two ends together: every key the validator accepts has an
@@ -57,6 +60,16 @@ function runSample(code: string): void {
 }
 
 describe('the options page', () => {
+  // Committed, so that a link to it works where the docs are read in the repository (GitHub, an
+  // editor), not only on the built site.
+  it("is in the repository, as the core's option interfaces render it (-u rewrites it)", async () => {
+    const tracked = spawnSync('git', ['ls-files', '--error-unmatch', 'docs/reference/options.md'], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    })
+    expect(tracked.status, 'docs/reference/options.md is not committed').toBe(0)
+    await expect(renderOptionsPage()).toMatchFileSnapshot('../../docs/reference/options.md')
+  })
+
   it('has a section for every list of keys the validator accepts', () => {
     expect(OPTION_SECTIONS.map((section) => section.name).sort()).toEqual(Object.keys(ACCEPTED).sort())
   })
@@ -88,6 +101,26 @@ describe('the options page', () => {
       expect(refused).toEqual([])
     })
   }
+
+  // GitHub resolves a link `/reference/options` against the repository's root, where no such
+  // file is; a relative link to the markdown file opens it there, and VitePress makes it the page.
+  it('is linked from the other pages by a relative link to its file, which opens in the repository too', () => {
+    const docs = fileURLToPath(new URL('../../docs/', import.meta.url))
+    const links: string[] = []
+    const wrong: string[] = []
+    for (const page of docPages(docs)) {
+      const text = readFileSync(join(docs, page), 'utf8')
+      for (const match of text.matchAll(/\]\(([^)\s]*reference\/options[^)\s]*)\)/g)) {
+        const target = match[1] as string
+        links.push(`${page}: ${target}`)
+        const file = resolve(docs, dirname(page), target.replace(/#.*$/, ''))
+        if (target.startsWith('/') || file !== join(docs, 'reference/options.md'))
+          wrong.push(`${page}: ${target}`)
+      }
+    }
+    expect(links.length).toBeGreaterThanOrEqual(10)
+    expect(wrong).toEqual([])
+  })
 
   it('gives every option a heading with its own anchor, and a row in its table', () => {
     const page = renderOptionsPage()

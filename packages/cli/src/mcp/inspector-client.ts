@@ -1,6 +1,6 @@
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { INSPECTOR_BASE } from '@cors-dev-proxy/core/adapter'
+import { INSPECTOR_ANSWER_HEADER, INSPECTOR_BASE } from '@cors-dev-proxy/core/adapter'
 
 /** A request to the inspector that did not give the answer asked for; its message is for the agent. */
 export class InspectorError extends Error {
@@ -87,11 +87,21 @@ function reasonOf(text: string): string {
     .slice(0, 300)
 }
 
-/** Why an answer that is not 2xx came back, in words that say what to do. */
-function refusal(origin: string, method: string, path: string, status: number, text: string): InspectorError {
+/**
+ * Why an answer that is not 2xx came back, in words that say what to do. `ours` says whether
+ * cors-dev-proxy's inspector gave it (its header): a 404 from anything else means that `--url`
+ * names a server without cors-dev-proxy, whatever that server wrote in its body.
+ */
+function refusal(
+  origin: string,
+  method: string,
+  path: string,
+  answer: { status: number; text: string; ours: boolean },
+): InspectorError {
+  const { status, text, ours } = answer
   const reason = reasonOf(text)
   const asked = `${method} ${INSPECTOR_BASE}${path}`
-  if (status === 404 && !text.startsWith('cors-dev-proxy:') && !text.includes('"error"')) {
+  if (status === 404 && !ours) {
     return new InspectorError(
       `${origin} answered 404 to ${asked}: is it the dev server that runs cors-dev-proxy (check the port), and is cors-dev-proxy in its config?`,
     )
@@ -156,7 +166,8 @@ export function createInspectorClient(origin: string, options: InspectorClientOp
           const text = Buffer.concat(chunks).toString('utf8')
           const status = res.statusCode ?? 0
           if (status < 200 || status > 299) {
-            reject(refusal(base.origin, method, path, status, text))
+            const ours = res.headers[INSPECTOR_ANSWER_HEADER] !== undefined
+            reject(refusal(base.origin, method, path, { status, text, ours }))
             return
           }
           try {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { createSecureServer } from 'node:http2'
 import { createDevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
@@ -44,6 +45,29 @@ async function connect(origin: string) {
     }
   }
   return { mcp, client, call }
+}
+
+/**
+ * The message docs/guide/mcp.md's "When a tool fails" table shows for a failure, found by a
+ * fragment of it: the code span of the row's first cell.
+ */
+function documentedMessage(fragment: string): string {
+  const page = readFileSync(new URL('../../../../docs/guide/mcp.md', import.meta.url), 'utf8')
+  const rows = [...page.matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1] as string)
+  const row = rows.find((message) => message.includes(fragment))
+  if (row === undefined) throw new Error(`docs/guide/mcp.md has no row with ${fragment}`)
+  return row
+}
+
+/** Whether `printed` reads as the page shows it: each part between the page's `…` in it, in order. */
+function readsAsDocumented(documented: string, printed: string): boolean {
+  let from = 0
+  for (const part of documented.split('…').map((text) => text.trim())) {
+    const at = printed.indexOf(part, from)
+    if (at < 0) return false
+    from = at + part.length
+  }
+  return true
 }
 
 let dev: InspectedDevServer
@@ -272,29 +296,93 @@ describe('cors-dev-proxy mcp without its dev server', () => {
     }
   })
 
-  it('says when the server at the URL is not a dev server with cors-dev-proxy', async () => {
-    const other = await listen(
-      createServer((_req, res) => {
-        res.statusCode = 404
-        res.end('Not Found')
-      }),
-    )
-    const { mcp: lone, client: loneClient, call: callLone } = await connect(other.url)
-    try {
-      const answer = await callLone('list_exchanges')
-      expect(answer.isError).toBe(true)
-      expect(answer.text).toBe(
-        `${other.url} answered 404 to GET /__cors-dev-proxy/exchanges: is it the dev server that runs cors-dev-proxy (check the port), and is cors-dev-proxy in its config?`,
+  // Another server's 404, in text as Express writes it or in JSON as an API does: either way the
+  // message says the URL names the wrong server, as docs/guide/mcp.md shows it.
+  for (const [kind, type, body] of [
+    ['text', 'text/plain', 'Not Found'],
+    ['JSON', 'application/json', '{"error":"no such path"}'],
+  ] as const) {
+    it(`says when the server at the URL is not a dev server with cors-dev-proxy (a 404 in ${kind}), as the docs show`, async () => {
+      const other = await listen(
+        createServer((_req, res) => {
+          res.writeHead(404, { 'content-type': type })
+          res.end(body)
+        }),
       )
-      expect(await callLone('get_controls')).toMatchObject({
-        isError: true,
-        text: expect.stringContaining('is it the dev server that runs cors-dev-proxy'),
-      })
-    } finally {
-      await loneClient.close()
-      await lone.close()
-      await other.close()
+      const { mcp: lone, client: loneClient, call: callLone } = await connect(other.url)
+      try {
+        const answer = await callLone('list_exchanges')
+        expect(answer.isError).toBe(true)
+        expect(answer.text).toBe(
+          `${other.url} answered 404 to GET /__cors-dev-proxy/exchanges: is it the dev server that runs cors-dev-proxy (check the port), and is cors-dev-proxy in its config?`,
+        )
+        const documented = documentedMessage('is it the dev server that runs cors-dev-proxy')
+        expect(readsAsDocumented(documented, answer.text), `the docs show: ${documented}`).toBe(true)
+        expect(await callLone('get_controls')).toMatchObject({
+          isError: true,
+          text: expect.stringContaining('is it the dev server that runs cors-dev-proxy'),
+        })
+      } finally {
+        await loneClient.close()
+        await lone.close()
+        await other.close()
+      }
+    })
+  }
+
+  it("keeps cors-dev-proxy's own 404 in JSON as it is (a route without live switches)", async () => {
+    const answer = await call('switch_target', { route: '/nowhere', target: 'other' })
+    expect(answer.isError).toBe(true)
+    expect(answer.text).toContain('no route "/nowhere"')
+    expect(answer.text).not.toContain('is it the dev server that runs cors-dev-proxy')
+  })
+})
+
+describe("mcp.md's table of failures", () => {
+  // Each row's message, as the tool prints it on a dev server (or a server) that fails that way.
+  it('shows each message as a tool prints it', async () => {
+    const page = readFileSync(new URL('../../../../docs/guide/mcp.md', import.meta.url), 'utf8')
+    const section = page.slice(page.indexOf('## When a tool fails'))
+    const table = section.slice(0, section.indexOf('\n## ') < 0 ? undefined : section.indexOf('\n## '))
+    const documented = [...table.matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1] as string)
+    expect(documented.length).toBeGreaterThanOrEqual(6)
+    const printed: string[] = []
+    const print = async (origin: string, tool: string, args: Record<string, unknown> = {}) => {
+      const { mcp: lone, client: loneClient, call: callLone } = await connect(origin)
+      try {
+        const answer = await callLone(tool, args)
+        // The page writes the dev server as http://localhost:5173.
+        printed.push(answer.text.replaceAll(origin, 'http://localhost:5173'))
+      } finally {
+        await loneClient.close()
+        await lone.close()
+      }
     }
+    // Nothing listens; another server; the inspector off; a host check's 403.
+    await print(DOWN_TARGET, 'list_exchanges')
+    const other = await listen(createServer((_req, res) => res.writeHead(404).end('Not Found')))
+    await print(other.url, 'list_exchanges')
+    await other.close()
+    const off = createServer()
+    const offProxy = createDevServerProxy(
+      resolveOptions({ '/down': DOWN_TARGET }, { log: 'silent', inspector: false }),
+      { server: off },
+    )
+    off.on('request', (req, res) => offProxy.middleware(req, res, () => res.writeHead(404).end()))
+    const offServer = await listen(off)
+    await print(offServer.url, 'list_exchanges')
+    await print(offServer.url, 'get_controls')
+    await offServer.close()
+    await offProxy.close()
+    const hostCheck = await listen(
+      createServer((_req, res) => res.writeHead(403).end('Blocked request. This host is not allowed.')),
+    )
+    await print(hostCheck.url, 'list_exchanges')
+    await hostCheck.close()
+    // An exchange the inspector no longer keeps, on the dev server of the other tests.
+    printed.push((await call('get_exchange', { id: 999_999 })).text.replace('#999999', '#12'))
+    const unmatched = documented.filter((row) => !printed.some((text) => readsAsDocumented(row, text)))
+    expect(unmatched, printed.join('\n')).toEqual([])
   })
 })
 

@@ -153,17 +153,18 @@ export function onClientLeaving(outgoing: NodeOutgoing, leave: () => void): void
   })
 }
 
-/** The answer a request's client can leave: destroyed when it does, unless it has ended. */
+/** The answer a request's client can leave: abandoned when it does, unless it has ended. */
 export interface AbandonableAnswer {
   readonly writableEnded: boolean
-  destroy(): unknown
+  /** Ends the answer nobody will read, with no error for the runtime to print. */
+  abandon(): unknown
 }
 
 /**
  * The engine's view of a Web `Request`: an HTTP/1.1 `IncomingMessage` look-alike whose body
  * streams from `request.body`. When the client goes (`request.signal` aborts) it is
- * destroyed, which emits `'aborted'` and `'close'` as Node's does, and so is `answer`, its
- * response: the forwarder aborts its upstream request. It is itself the signal's listener
+ * destroyed, which emits `'aborted'` and `'close'` as Node's does, and `answer`, its response,
+ * is abandoned: the forwarder aborts its upstream request. It is itself the signal's listener
  * (`handleEvent`), so no closure is made per request.
  *
  * @example
@@ -227,7 +228,7 @@ export class FetchRequest extends Readable {
   /** The client went away (the request's signal aborted, or `outgoing` closed before its end). */
   handleEvent(): void {
     this.#abort()
-    if (this.#answer !== undefined && !this.#answer.writableEnded) this.#answer.destroy()
+    if (this.#answer !== undefined && !this.#answer.writableEnded) this.#answer.abandon()
   }
 
   override _read(): void {

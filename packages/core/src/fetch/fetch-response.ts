@@ -273,6 +273,29 @@ export class FetchResponse extends EventEmitter {
     return this
   }
 
+  /**
+   * The client left (the request's signal aborted): ends the answer as `destroy` does, but with
+   * nothing that fails, because nobody reads it and a runtime prints a body that fails (Deno
+   * prints the error of a handler's answer it could not write). Before the head, an empty 502;
+   * mid-body, the stream ends.
+   */
+  abandon(): void {
+    if (this.destroyed) return
+    this.destroyed = true
+    if (!this.#headSent) {
+      this.#headSent = true
+      this.#settle(new Response(null, { status: 502 }))
+    } else if (!this.writableEnded) {
+      if (this.#pending !== undefined) this.handOver(false)
+      try {
+        this.#controller?.close()
+      } catch {
+        // The runtime cancelled the body already, as it does for a client that left.
+      }
+    }
+    queueMicrotask(() => this.#close())
+  }
+
   /** Adds a value to the head map (before or while the head is sent), a repeat making a list. */
   #append(name: string, value: string): void {
     const key = name.toLowerCase()

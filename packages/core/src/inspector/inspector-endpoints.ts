@@ -12,7 +12,7 @@ import { serveControl } from './control-endpoint.js'
 import type { ExchangeRecord } from './exchange-ring.js'
 import { viewExchange } from './exchange-view.js'
 import { harOf } from './har-export.js'
-import { INSPECTOR_BASE, refusalOf } from './inspector-guard.js'
+import { INSPECTOR_ANSWER_HEADER, INSPECTOR_BASE, refusalOf } from './inspector-guard.js'
 import { inspectorPage } from './inspector-page.js'
 import { maskUrlsIn } from './mask-secrets.js'
 import { type MockWriter, serveMock } from './mock-endpoint.js'
@@ -54,10 +54,11 @@ const CREATOR = Object.freeze({
 })
 const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
-/** Nothing here is cached, and nothing here is sniffed. */
+/** Nothing here is cached, nothing here is sniffed, and every answer says it is ours. */
 const COMMON: ReadonlyArray<readonly [string, string]> = [
   ['cache-control', 'no-store'],
   ['x-content-type-options', 'nosniff'],
+  [INSPECTOR_ANSWER_HEADER, '1'],
 ]
 const EXPLAIN_LIMIT = 64 * 1024
 /** Bytes an event stream may hold unsent before its events are dropped (a client that does not read). */

@@ -4,6 +4,13 @@ import { requestedOrigin } from '../http/request-origin.js'
 /** Where everything of the overlay and the inspector is served, whatever the dev server's `base`. */
 export const INSPECTOR_BASE = '/__cors-dev-proxy'
 
+/**
+ * The header every answer of the inspector's API carries, so a client outside the browser
+ * (`cors-dev-proxy mcp`) tells cors-dev-proxy's own 404 (`no exchange #12`) from another
+ * server's at the same URL (a backend's `{"error":"no such path"}`), which means a wrong `--url`.
+ */
+export const INSPECTOR_ANSWER_HEADER = 'x-cors-dev-proxy-inspector'
+
 /** Whether a request target is ours (`/__cors-dev-proxy`, `/__cors-dev-proxy/…`, with or without a query). */
 export function isInspectorPath(url: string | undefined): boolean {
   if (url === undefined || !url.startsWith(INSPECTOR_BASE)) return false
