@@ -3,7 +3,7 @@
 // WebSocket), HMR still live after the proxied WebSocket, the SSR page's server-side fetch, the
 // hint about a server-side fetch that missed the proxy (naming only what the framework has), no
 // framework warning about our plugin, the overlay for a direct cross-origin call with the
-// inspector and HAR beside it, a dead backend answered 502 with the dev server still up, a
+// inspector and HAR beside it, the inspector's page, a dead backend answered 502 with the dev server still up, a
 // preflight from another origin answered by our `cors` route, a `record` route's recording in
 // the app's own folder, a `failRate` route's made-up answer (and the overlay's badge for it),
 // the backend's habits (lib/backend-checks.mjs: compressed answers read intact, a 304, a
@@ -17,7 +17,7 @@ import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { FAULT_STATUS, TYPO } from '../apps/routes.mjs'
 import { BACKEND_CHECKS } from './backend-checks.mjs'
-import { NO_FAILED_REQUEST_OF_OURS } from './our-requests.mjs'
+import { INSPECTOR_PAGE, NO_FAILED_REQUEST_OF_OURS } from './our-requests.mjs'
 import { webSocketEcho } from './page-calls.mjs'
 
 export { BACKGROUND_CHECKS } from './backend-checks.mjs'
@@ -333,6 +333,7 @@ export const CHECKS = [
       await page.keyboard.press('Escape')
     },
   },
+  INSPECTOR_PAGE,
   {
     name: 'a dead backend is answered 502 with the reason, the dev server stays up',
     async run({ page, origin, running }) {
