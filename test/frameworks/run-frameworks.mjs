@@ -1,8 +1,11 @@
 // `pnpm test:frameworks`: the framework suite. Each app of test/frameworks/apps (Nuxt, SvelteKit,
 // Astro, React Router, Vite middleware mode, Rsbuild, Rspack, Bun, Deno, Hono on Node) is installed into a temporary folder
 // from the lockfile here and our packed tarballs, started on Node 24 as its users start it, and
-// driven in headless Chromium through the checks of lib/checks.mjs. One result line per app;
-// exit code 1 when any check failed. An app with `set` in its app.mjs runs on an older dependency
+// driven in headless Chromium through the checks of lib/checks.mjs, against the backend of
+// lib/backend.mjs (compressing, with ETags, a login, a prefixed WebSocket, a 40 s answer): the
+// background checks started first and awaited after the app's own, the closing ones last, with
+// the browser context watched all along for failed requests to our endpoints. One result line
+// per app; exit code 1 when any check failed. An app with `set` in its app.mjs runs on an older dependency
 // set (sets/<set>/), installed into a folder of its own only when such an app runs; one with
 // `base` runs the files of that app's folder with its own over them.
 //
@@ -16,9 +19,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { chromium } from 'playwright-core'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium-launch.mjs'
 import { freePort, startBackend } from './lib/backend.mjs'
-import { CHECKS } from './lib/checks.mjs'
+import { BACKGROUND_CHECKS, CHECKS, CLOSING_CHECKS } from './lib/checks.mjs'
 import { reachableFrom } from './lib/dependency-tree.mjs'
 import { composeApp, installApps, packPackages } from './lib/install.mjs'
+import { watchOurRequests } from './lib/our-requests.mjs'
 import { startApp, startUntil } from './lib/start-app.mjs'
 
 const suite = dirname(fileURLToPath(import.meta.url))
@@ -99,6 +103,21 @@ for (const name of appNames) {
   let failed = 0
   let notApplicable = 0
   const context = await browser.newContext()
+  // Failed requests to our endpoints, from every page the checks open, for the closing check.
+  const ours = watchOurRequests(context)
+  /** Runs one check into `lines`, counting what failed or did not apply. */
+  const settle = async (check, outcome) => {
+    try {
+      const note = await outcome
+      if (typeof note === 'string') {
+        notApplicable++
+        lines.push(`    - ${check.name}: ${note}`)
+      } else lines.push(`    ✓ ${check.name}`)
+    } catch (error) {
+      failed++
+      lines.push(`    ✗ ${check.name}: ${error instanceof Error ? error.message : error}`)
+    }
+  }
   try {
     const bin = join(installed, 'node_modules/.bin')
     const appEnv = (port) => ({
@@ -115,20 +134,18 @@ for (const name of appNames) {
       return startUntil({ app, cwd: appDir, bin, port: again, env: { ...appEnv(again), ...extra } }, done)
     }
     const page = await context.newPage()
+    const ctx = { page, origin: running.origin, app, appDir, backend, running, startAgain, ours }
+    // Started now, settled after the others: their waiting runs beside them. A rejection is held
+    // in the promise until then.
+    const background = BACKGROUND_CHECKS.map((check) => {
+      const outcome = check.run(ctx)
+      outcome.catch(() => {})
+      return { check, outcome }
+    })
     // The shared checks, then the app's own (`checks` of app.mjs), if any.
-    for (const check of [...CHECKS, ...(app.checks ?? [])]) {
-      try {
-        const ctx = { page, origin: running.origin, app, appDir, backend, running, startAgain }
-        const note = await check.run(ctx)
-        if (typeof note === 'string') {
-          notApplicable++
-          lines.push(`    - ${check.name}: ${note}`)
-        } else lines.push(`    ✓ ${check.name}`)
-      } catch (error) {
-        failed++
-        lines.push(`    ✗ ${check.name}: ${error instanceof Error ? error.message : error}`)
-      }
-    }
+    for (const check of [...CHECKS, ...(app.checks ?? [])]) await settle(check, check.run(ctx))
+    for (const { check, outcome } of background) await settle(check, outcome)
+    for (const check of CLOSING_CHECKS) await settle(check, check.run(ctx))
   } catch (error) {
     failed++
     lines.push(`    ✗ start: ${error instanceof Error ? error.message : error}`)
@@ -138,7 +155,7 @@ for (const name of appNames) {
       lines.push(`    last output of ${app.name}:\n${running.tail().replace(/^/gm, '      ')}`)
     await running?.stop()
   }
-  const total = CHECKS.length + (app.checks?.length ?? 0)
+  const total = BACKGROUND_CHECKS.length + CHECKS.length + (app.checks?.length ?? 0) + CLOSING_CHECKS.length
   const passed = total - failed - notApplicable
   const seconds = Math.round((Date.now() - appStarted) / 1000)
   const summary =
@@ -155,5 +172,10 @@ await backend.close()
 for (const into of installs.values()) rmSync(into, { recursive: true, force: true })
 rmSync(folder, { recursive: true, force: true })
 console.log(`\n${TAG} results (${Math.round((Date.now() - started) / 1000)} s):`)
+console.log(
+  `${TAG} the backend compressed ${Object.entries(backend.compressed)
+    .map(([coding, count]) => `${count} answers with ${coding}`)
+    .join(', ')}`,
+)
 for (const { summary } of results) console.log(summary)
 process.exit(results.some((result) => result.failed > 0) || results.length === 0 ? 1 : 0)

@@ -1,5 +1,6 @@
 // The routes every app of the framework suite proxies, the same in each: a backend run by
-// run-frameworks.mjs (CDP_BACKEND: the mock backend with an upload counter), its WebSocket echo,
+// run-frameworks.mjs (CDP_BACKEND: lib/backend.mjs), its WebSocket echo, the same echo under a
+// prefix the backend expects (kept with `pathRewrite: false`, as Vite's proxy keeps it),
 // a route that answers preflights itself (`cors`), one that records its exchanges into the
 // app's own folder (`record`), one that fails every request (`failRate`), and a target nobody
 // listens on (CDP_DOWN).
@@ -19,6 +20,9 @@ export const routes = {
   '/api': process.env.CDP_TYPO === '1' ? { target: backend, [TYPO.misspelt]: true } : backend,
   // `/live` itself goes to the target's path as written, `/ws` (its echo accepts only that).
   '/live': { target: `${backend}/ws`, ws: true },
+  // A WebSocket API under its own prefix: `/socket/echo` reaches the backend as it is (the
+  // backend refuses `/echo`). Written with a ws: target, so the overlay never suggests it for a fetch.
+  '/socket': { target: backend.replace(/^http/, 'ws'), ws: true, pathRewrite: false },
   // maxAge: a value only our preflight answer carries, so the check knows who answered. Under
   // `/cors` of the backend, so the overlay's advice for a call to the backend's root stays '/api'.
   '/cors-api': { target: `${backend}/cors`, cors: { maxAge: 321 } },

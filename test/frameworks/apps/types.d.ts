@@ -30,6 +30,12 @@ export interface FrameworkApp {
    * @default true
    */
   websocket?: false
+  /**
+   * `true` in one app of each front end (the Vite plugin, webpack, Angular, Next's custom server,
+   * Next's `proxy.ts`, the Fetch handler): it runs the 40 s answer, beside its other checks.
+   * Elsewhere that check is printed as not applicable.
+   */
+  slowAnswer?: true
   /** A server-rendered page whose HTML holds SSR-OK and what serverFetch('/api/ssr-probe') returned. */
   ssrPath?: string
   /** A server-rendered page whose server-side code calls fetch('/api/missed'), which misses the proxy. */

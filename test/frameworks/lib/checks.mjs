@@ -3,17 +3,24 @@
 // WebSocket), HMR still live after the proxied WebSocket, the SSR page's server-side fetch, the
 // hint about a server-side fetch that missed the proxy (naming only what the framework has), no
 // framework warning about our plugin, the overlay for a direct cross-origin call with the
-// inspector and HAR beside it, a dead backend answered 502 with the dev server still up, a
+// inspector and HAR beside it, the inspector's page, a dead backend answered 502 with the dev server still up, a
 // preflight from another origin answered by our `cors` route, a `record` route's recording in
 // the app's own folder, a `failRate` route's made-up answer (and the overlay's badge for it),
-// and a misspelt option refusing the start with its name. An app declares what it has not
-// (`hmrFile`, `ssrPath`, `missedPath`, `overlay: false`, `websocket: false` in its app.mjs): that
-// check returns its reason, printed as not applicable.
+// the backend's habits (lib/backend-checks.mjs: compressed answers read intact, a 304, a
+// prefixed WebSocket, a login, cookie attributes, and beside them all a 40 s answer), a
+// misspelt option refusing the start with its name, and, closing the list, no failed request
+// to our own endpoints in the whole run (lib/our-requests.mjs). An app declares what it has not
+// (`hmrFile`, `ssrPath`, `missedPath`, `overlay: false`, `websocket: false`, `slowAnswer` in its
+// app.mjs): that check returns its reason, printed as not applicable.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { FAULT_STATUS, TYPO } from '../apps/routes.mjs'
+import { BACKEND_CHECKS } from './backend-checks.mjs'
+import { INSPECTOR_PAGE, NO_FAILED_REQUEST_OF_OURS } from './our-requests.mjs'
 import { webSocketEcho } from './page-calls.mjs'
+
+export { BACKGROUND_CHECKS } from './backend-checks.mjs'
 
 const UPLOAD_BYTES = 20 * 1024 * 1024
 /** What the error of a misspelt option shows as the fix. */
@@ -47,7 +54,9 @@ function recordingOf(folder, path) {
 
 /**
  * The checks, in order; each throws on failure, or returns why it does not apply. `ctx`:
- * `{ page, origin, app, appDir, backend, running, startAgain }` (see run-frameworks.mjs).
+ * `{ page, origin, app, appDir, backend, running, startAgain, ours }` (see run-frameworks.mjs).
+ * BACKGROUND_CHECKS start before the first and are awaited after the app's own checks;
+ * CLOSING_CHECKS run last.
  * @type {Array<{ name: string, run(ctx: any): Promise<void> }>}
  */
 export const CHECKS = [
@@ -324,6 +333,7 @@ export const CHECKS = [
       await page.keyboard.press('Escape')
     },
   },
+  INSPECTOR_PAGE,
   {
     name: 'a dead backend is answered 502 with the reason, the dev server stays up',
     async run({ page, origin, running }) {
@@ -453,6 +463,7 @@ export const CHECKS = [
       await page.waitForSelector('#cors-dev-proxy-fault-badge', { timeout: 15_000 })
     },
   },
+  ...BACKEND_CHECKS,
   {
     name: 'a misspelt option stops the start with its name and the fix',
     async run({ startAgain }) {
@@ -469,3 +480,9 @@ export const CHECKS = [
     },
   },
 ]
+
+/**
+ * The checks run after every other, the app's own included: what the whole run left behind.
+ * @type {Array<{ name: string, run(ctx: any): Promise<void | string> }>}
+ */
+export const CLOSING_CHECKS = [NO_FAILED_REQUEST_OF_OURS]

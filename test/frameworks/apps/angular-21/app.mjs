@@ -6,4 +6,6 @@ export default {
   name: 'Angular 21 (application builder)',
   set: 'previous',
   base: 'angular',
+  // The 40 s answer runs in apps/angular only.
+  slowAnswer: undefined,
 }

@@ -1,4 +1,4 @@
-import { withoutSlowAnswer } from '../next/checks.mjs'
+import { CHECKS } from '../next/checks.mjs'
 
 /** @type {import('../types').FrameworkApp} */
 export default {
@@ -11,6 +11,7 @@ export default {
   // custom server's (createNextServer wraps Next's fetch); proxy.ts has none.
   // Next runs proxy.ts for HTTP requests only: the ws route stays with the custom server (apps/next).
   websocket: false,
-  // A minute of waiting saved: the slow answer runs once, in apps/next (the custom server).
-  checks: withoutSlowAnswer('the 60 s answer is checked once, in apps/next (a minute per app otherwise)'),
+  // Its front end's app for the 40 s answer (createNextProxy under Next's own server).
+  slowAnswer: true,
+  checks: CHECKS,
 }

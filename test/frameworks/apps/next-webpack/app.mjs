@@ -1,4 +1,4 @@
-import { withoutSlowAnswer } from '../next/checks.mjs'
+import { CHECKS } from '../next/checks.mjs'
 
 /** @type {import('../types').FrameworkApp} */
 export default {
@@ -8,8 +8,5 @@ export default {
   hmrFile: 'app/page.jsx',
   ssrPath: '/ssr',
   missedPath: '/ssr-missed',
-  // A minute of waiting saved: the custom server is apps/next's, on another bundler.
-  checks: withoutSlowAnswer(
-    "the route's timeout is the core's, whichever bundler Next runs: checked in apps/next, the same custom server",
-  ),
+  checks: CHECKS,
 }

@@ -8,5 +8,7 @@ export default {
   hmrFile: 'app/page.jsx',
   ssrPath: '/ssr',
   missedPath: '/ssr-missed',
+  // Its front end's app for the 40 s answer (the custom server's).
+  slowAnswer: true,
   checks: CHECKS,
 }
