@@ -1,7 +1,8 @@
 // Angular's own checks, run after the shared ones of lib/checks.mjs: a proxy.conf.json moved to
 // angularProxy unchanged (legacy-proxy-conf.mjs) behaves as ng serve's own proxy did with it
-// (the prefix removed by `pathRewrite`, `Host` the target's by `changeOrigin`), and its
-// WebSocket route and an event stream work through it.
+// (the prefix removed by `pathRewrite`, `Host` the target's by `changeOrigin`; without them the
+// path kept and ng serve's `Host`), and its WebSocket routes (with and without `pathRewrite`) and
+// an event stream work through it.
 
 import { firstEventsGap, webSocketEcho } from '../../lib/page-calls.mjs'
 
@@ -35,6 +36,26 @@ export const CHECKS = [
         echo.method === 'POST' && echo.body === 'moved',
         `the backend got ${echo.method} ${JSON.stringify(echo.body)}`,
       )
+    },
+  },
+  {
+    name: "proxy.conf.json's entry without pathRewrite or changeOrigin keeps the path and ng serve's Host",
+    async run({ page, origin }) {
+      const echo = await page.evaluate(async () => (await fetch('/raw/items/5?q=2')).json())
+      expect(echo.path === '/raw/items/5', `the backend saw ${echo.path}, not /raw/items/5`)
+      const host = new URL(origin).host
+      expect(echo.headers.host === host, `the backend saw Host ${echo.headers.host}, not ng serve's ${host}`)
+      expect(
+        echo.headers['x-forwarded-for'] === undefined,
+        `X-Forwarded-For ${echo.headers['x-forwarded-for']}: ng serve's proxy sends none without xfwd`,
+      )
+    },
+  },
+  {
+    name: "proxy.conf.json's WebSocket entry without pathRewrite reaches the backend's path as it is",
+    async run({ page }) {
+      const reply = await webSocketEcho(page, '/ws', 'ping at /ws')
+      expect(reply === 'ping at /ws', `the WebSocket answered ${reply}`)
     },
   },
   {
