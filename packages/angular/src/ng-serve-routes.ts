@@ -1,5 +1,6 @@
 import type { CorsDevProxyOptions, RouteOptions, Routes } from '@cors-dev-proxy/core'
 import { CorsDevProxyError } from '@cors-dev-proxy/core'
+import { WRITTEN_ROUTE } from '@cors-dev-proxy/core/adapter'
 
 /**
  * A route as a file written for `ng serve` holds it: our route options, plus Vite's `rewrite`,
@@ -49,13 +50,14 @@ function fromArrayForm(entries: readonly unknown[]): Routes {
  * Vite's `rewrite`) says otherwise, and `changeOrigin` and `xfwd` are off unless set here or in
  * the shared options, as http-proxy (under Vite) and http-proxy-middleware (under webpack) have
  * them. A string is Vite's shorthand, `{ target, changeOrigin: true }`. A `mock` route is ours
- * alone (no `ng serve` file has one) and keeps its meaning.
+ * alone (no `ng serve` file has one) and keeps its meaning. The entry as written goes with it
+ * (`WRITTEN_ROUTE`): the overlay shows it, and user code gets it, without the defaults filled in.
  */
 function fromNgServeEntry(entry: unknown, shared: CorsDevProxyOptions): unknown {
   const xfwd = shared.xfwd ?? false
-  if (typeof entry === 'string') return { target: entry, pathRewrite: false, xfwd }
+  if (typeof entry === 'string') return { target: entry, pathRewrite: false, xfwd, [WRITTEN_ROUTE]: entry }
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return entry
-  const route: Record<string, unknown> = { ...entry }
+  const route: Record<string | symbol, unknown> = { ...entry, [WRITTEN_ROUTE]: entry }
   if (route.mock !== undefined && route.mock !== false) return entry
   // Vite's `rewrite`, unless a `pathRewrite` is there too: the core then names `rewrite`.
   if (typeof route.rewrite === 'function' && route.pathRewrite === undefined) {

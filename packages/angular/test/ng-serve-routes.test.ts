@@ -90,3 +90,12 @@ describe('ngServeRoutes: a proxy.conf.json read as ng serve reads it', () => {
     ).toThrow("routes['/api'].rewrite")
   })
 })
+
+describe('ngServeRoutes: the entry as written', () => {
+  it('is what the overlay shows and user code gets, without the defaults filled in', () => {
+    const entry = { target: TARGET, pathRewrite: (path: string) => path }
+    const route = resolved({ '/api': TARGET, '/fn': entry })
+    expect(route('/api').source).toEqual({ target: TARGET })
+    expect(route('/fn').source).toEqual(entry)
+  })
+})
