@@ -1,4 +1,7 @@
 import { realpathSync, writeSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { angularWorkspaceRoot } from './workspace-root.js'
 
 /** The Angular CLI's executable, as `@angular/cli` publishes it (`"bin": { "ng": "./bin/ng.js" }`). */
 const ANGULAR_CLI_BIN = /[\\/]@angular[\\/]cli[\\/]bin[\\/]ng(?:\.js)?$/
@@ -42,12 +45,56 @@ function writeStderr(text: string): void {
   }
 }
 
+/** The packages of the Angular CLI's builders, whose esbuild the build started. */
+const BUILDERS = ['@angular/build', '@angular-devkit/build-angular']
+
+/** Where `builder` is installed, for `require` from there; `undefined` when it is not. */
+function requireFrom(workspace: NodeJS.Require, builder: string): NodeJS.Require | undefined {
+  for (const entry of [`${builder}/package.json`, builder]) {
+    try {
+      return createRequire(workspace.resolve(entry))
+    } catch {
+      // Not exported under that name, or not installed: the next, or none.
+    }
+  }
+  return undefined
+}
+
+/**
+ * Stops the esbuild service the Angular CLI's build runs, when it is loaded (its `stop()` kills the
+ * service's child process). Nothing when it is not.
+ *
+ * Why: the Angular CLI builds before it loads the proxy file, and exiting while esbuild's service
+ * has a request in flight makes the service print `fatal error: all goroutines are asleep -
+ * deadlock!` and a goroutine dump after our message (evanw/esbuild#2485, #3636); Ctrl-C does not,
+ * because the service gets the signal too. The module is looked up in the require cache only, so
+ * it is the instance the builder uses, never a second one.
+ *
+ * @example
+ * stopBuildersEsbuild('/work/shop') // before process.exit under ng serve
+ */
+export function stopBuildersEsbuild(root: string = angularWorkspaceRoot()): void {
+  const workspace = createRequire(join(root, 'package.json'))
+  for (const builder of BUILDERS) {
+    try {
+      const fromBuilder = requireFrom(workspace, builder)
+      const loaded = fromBuilder === undefined ? undefined : workspace.cache[fromBuilder.resolve('esbuild')]
+      ;(loaded?.exports as { stop?: () => unknown } | undefined)?.stop?.()
+    } catch {
+      // No esbuild beside that builder: nothing to stop.
+    }
+  }
+}
+
 const PROCESS_EXIT: ConfigurationErrorExit = {
   get angularCli() {
     return runByAngularCli()
   },
   write: writeStderr,
-  exit: (code) => process.exit(code),
+  exit: (code) => {
+    stopBuildersEsbuild()
+    process.exit(code)
+  },
 }
 
 /**

@@ -1,9 +1,14 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CorsDevProxyError } from '@cors-dev-proxy/core'
 import { describe, expect, it } from 'vitest'
-import { exitAngularCliOnConfigurationError, runByAngularCli } from '../src/angular-cli-exit.js'
+import {
+  exitAngularCliOnConfigurationError,
+  runByAngularCli,
+  stopBuildersEsbuild,
+} from '../src/angular-cli-exit.js'
 
 /** A host that records what would be written and the exit code. */
 function recordingHost(angularCli: boolean) {
@@ -61,6 +66,39 @@ describe('runByAngularCli', () => {
       expect(runByAngularCli(join(root, 'node_modules/.bin/ng'))).toBe(true)
       expect(runByAngularCli(join(root, 'node_modules/vitest/vitest.mjs'))).toBe(false)
       expect(runByAngularCli(undefined)).toBe(false)
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('stopBuildersEsbuild', () => {
+  it('stops the esbuild a builder loaded, the same instance, and nothing that is not loaded', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'cdp-ng-esbuild-'))
+    try {
+      const modules = join(root, 'node_modules')
+      await mkdir(join(modules, '@angular/build'), { recursive: true })
+      await mkdir(join(modules, 'esbuild'), { recursive: true })
+      await writeFile(
+        join(modules, '@angular/build/package.json'),
+        '{ "name": "@angular/build", "main": "index.js" }',
+      )
+      await writeFile(join(modules, '@angular/build/index.js'), "module.exports = require('esbuild')")
+      await writeFile(join(modules, 'esbuild/package.json'), '{ "name": "esbuild", "main": "main.js" }')
+      await writeFile(
+        join(modules, 'esbuild/main.js'),
+        'exports.stopped = 0; exports.stop = () => { exports.stopped++ }',
+      )
+      // Not loaded yet: nothing to stop, and nothing loaded by the lookup.
+      stopBuildersEsbuild(root)
+      const workspace = createRequire(join(root, 'package.json'))
+      expect(workspace.cache[join(modules, 'esbuild/main.js')]).toBeUndefined()
+      // Loaded by the builder, as the Angular CLI's build loads it: stopped once.
+      const esbuild = workspace('@angular/build') as { stopped: number }
+      stopBuildersEsbuild(root)
+      expect(esbuild.stopped).toBe(1)
+      // Another workspace, without the builders: nothing, and no throw.
+      expect(() => stopBuildersEsbuild(tmpdir())).not.toThrow()
     } finally {
       await rm(root, { recursive: true, force: true })
     }

@@ -2,9 +2,12 @@
 // angularProxy unchanged (legacy-proxy-conf.mjs) behaves as ng serve's own proxy did with it
 // (the prefix removed by `pathRewrite`, `Host` the target's by `changeOrigin`; without them the
 // path kept and ng serve's `Host`), and its WebSocket routes (with and without `pathRewrite`) and
-// an event stream work through it.
+// an event stream work through it; and a misspelt option ends `ng serve` with exit code 1, our
+// message the last thing it prints (Angular alone keeps running without listening).
 
+import { stripVTControlCharacters } from 'node:util'
 import { firstEventsGap, webSocketEcho } from '../../lib/page-calls.mjs'
+import { TYPO } from '../routes.mjs'
 
 /** Throws with `message` unless `condition`. */
 function expect(condition, message) {
@@ -71,6 +74,20 @@ export const CHECKS = [
       const gap = await firstEventsGap(page, `/old/events?count=2&interval=${EVENT_GAP_MS}`, 20_000)
       // Held back until the stream ends, both events would arrive together.
       expect(gap >= EVENT_GAP_MS / 2, `the first event came ${Math.round(gap)} ms before the end`)
+    },
+  },
+  {
+    name: 'a misspelt option ends ng serve with exit code 1, our message the last thing it prints',
+    async run({ startAgain }) {
+      // Waited for until it exits (at most 120 s): no early stop on the message, unlike the shared check.
+      const { output, exited } = await startAgain({ CDP_TYPO: '1' }, () => false)
+      const plain = stripVTControlCharacters(output).trimEnd()
+      expect(exited === 1, `ng serve ${exited === undefined ? 'still ran after 120 s' : `exited ${exited}`}`)
+      expect(
+        plain.endsWith(`Fix it like this: { ${TYPO.meant}: true }`) &&
+          !plain.includes('An unhandled exception'),
+        `it ended with:\n${plain.slice(-600)}`,
+      )
     },
   },
 ]
