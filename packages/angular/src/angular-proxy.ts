@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { CorsDevProxyConfig, CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
-import { createDevServerProxy, resolveOptions } from '@cors-dev-proxy/core/adapter'
+import { createDevServerProxy, resolveOptions, splitConfig } from '@cors-dev-proxy/core/adapter'
+import { exitAngularCliOnConfigurationError } from './angular-cli-exit.js'
 import { createDevServerRelay } from './dev-server-relay.js'
+import { type NgServeRoutes, ngServeRoutes } from './ng-serve-routes.js'
 import { dropViteCorsHeaders } from './vite-cors-headers.js'
 import {
   type EntryHost,
@@ -64,10 +66,35 @@ function entryKey(prefix: string): string {
 }
 
 /**
+ * The routes and shared options, resolved, with each route read in Angular's dialect
+ * (`ngServeRoutes`). A configuration mistake under the Angular CLI ends it with the message
+ * alone; anywhere else it is thrown.
+ */
+function resolveNgServeOptions(
+  routes: NgServeRoutes | Routes | CorsDevProxyConfig,
+  options: CorsDevProxyOptions | undefined,
+) {
+  try {
+    const [written, shared] = splitConfig(routes as Routes | CorsDevProxyConfig, options)
+    return resolveOptions(ngServeRoutes(written, shared), shared)
+  } catch (error) {
+    exitAngularCliOnConfigurationError(error)
+    throw error
+  }
+}
+
+/**
  * The proxy for `ng serve` (Angular CLI 21 and 22, the `application` builder and the webpack
  * `browser` builder), from the file
- * `angular.json`'s `proxyConfig` names. Routes and options are those of `createCorsDevProxy`;
- * every configuration mistake throws here, when `ng serve` loads the file, with the option's name.
+ * `angular.json`'s `proxyConfig` names. Routes and options are those of `createCorsDevProxy`,
+ * read as `ng serve` reads a `proxy.conf.json`, so such a file's entries move over unchanged:
+ * the path is kept unless `pathRewrite` (or Vite's `rewrite`) says otherwise, `changeOrigin`
+ * and `xfwd` are off unless set (a string target is Vite's shorthand, with `changeOrigin`), and
+ * the array form (`[{ context: ['/api'], target }]`) is taken too.
+ *
+ * A configuration mistake throws here, when the file is loaded, with the option's name; under
+ * the Angular CLI (`ng serve`), which would print it as an unhandled exception and then keep
+ * running without listening, the message is printed alone and the command ends with exit code 1.
  *
  * Angular passes the file's export to Vite as `server.proxy`; each entry's `configure` replaces
  * its http-proxy instance's `web` and `ws` with the core's proxy, so every route option (hooks,
@@ -80,13 +107,13 @@ function entryKey(prefix: string): string {
  * @example
  * // proxy.conf.mjs, named by angular.json: "serve": { "options": { "proxyConfig": "proxy.conf.mjs" } }
  * import { angularProxy } from '@cors-dev-proxy/angular'
- * export default angularProxy({ '/api': 'http://localhost:3000' })
+ * export default angularProxy({ '/api': 'http://localhost:3000' }) // /api/users → http://localhost:3000/api/users
  */
 export function angularProxy(
-  routes: Routes | CorsDevProxyConfig,
+  routes: NgServeRoutes | Routes | CorsDevProxyConfig,
   options?: CorsDevProxyOptions,
 ): AngularProxyConfig {
-  const resolved = resolveOptions(routes, options)
+  const resolved = resolveNgServeOptions(routes, options)
   // One proxy per `ng serve` server: a server Angular starts again gets a new one.
   let current: ServingProxy | undefined
   const host: EntryHost = { kind: undefined }

@@ -1,12 +1,7 @@
 import { once } from 'node:events'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { CorsDevProxyError, type CorsDevProxyOptions, type Routes } from '@cors-dev-proxy/core'
-import type { ViteDevServer } from 'vite8'
-import { createServer as createViteServer } from 'vite8'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
 import {
@@ -19,70 +14,11 @@ import {
 } from '../../../test/adapters/clients.js'
 import { closedPort, startTargetServer, type TargetServer } from '../../../test/adapters/target-server.js'
 import { angularProxy } from '../src/angular-proxy.js'
+import { asAngularLoads, startNgServeVite, type ViteHandle } from './ng-serve-vite.js'
 
 /** The issue's `proxy.conf.json`, with the test backend as target. */
 function proxyConfJson(target: string) {
   return { '/api': { target, secure: false, changeOrigin: true, pathRewrite: { '^/api': '' } } }
-}
-
-/**
- * What `ng serve` hands Vite from a `proxy.conf.json`: Angular's `loadProxyConfiguration` turns a
- * `pathRewrite` object into a `rewrite` function (the first pattern that changes the path).
- */
-function asAngularNormalises(config: ReturnType<typeof proxyConfJson>) {
-  const { pathRewrite, ...entry } = config['/api']
-  const rules = Object.entries(pathRewrite).map(([pattern, value]) => [new RegExp(pattern), value] as const)
-  const rewrite = (path: string) => {
-    for (const [pattern, value] of rules) {
-      const updated = path.replace(pattern, value)
-      if (updated !== path) return updated
-    }
-    return path
-  }
-  return { '/api': { ...entry, rewrite } }
-}
-
-/** A running Vite 8 dev server, configured the way `ng serve` configures it. */
-interface ViteHandle {
-  origin: string
-  logs: string[]
-  close(): Promise<void>
-}
-
-/**
- * Starts Vite 8 with `proxy` as `server.proxy` and the `server.cors` Angular sets
- * (`preflightContinue: true`), on 127.0.0.1 port 0, every log line captured.
- */
-async function startNgServeVite(proxy: unknown): Promise<ViteHandle> {
-  const root = await mkdtemp(join(tmpdir(), 'cdp-angular-'))
-  await writeFile(join(root, 'index.html'), '<!doctype html><title>fixture</title>')
-  const server: ViteDevServer = await createViteServer({
-    configFile: false,
-    root,
-    cacheDir: join(root, '.vite'),
-    appType: 'custom',
-    logLevel: 'silent',
-    optimizeDeps: { noDiscovery: true, include: [] },
-    server: {
-      host: '127.0.0.1',
-      port: 0,
-      watch: null,
-      proxy: proxy as never,
-      cors: { preflightContinue: true },
-    },
-  })
-  const listening = once(server.httpServer!, 'listening')
-  server.httpServer!.listen(0, '127.0.0.1')
-  await listening
-  const { port } = server.httpServer!.address() as AddressInfo
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    logs: [],
-    async close() {
-      await server.close()
-      await rm(root, { recursive: true, force: true })
-    },
-  }
 }
 
 /** `angularProxy` with every log line kept in `logs`. */
@@ -229,9 +165,9 @@ describe('angularProxy: on the Vite 8 server ng serve starts', () => {
     expect(await stream.rest()).toContain('data: two')
   })
 
-  it('forwards a WebSocket of a ws route, both ways', async () => {
+  it('forwards a WebSocket of a ws route, both ways, with its path kept as ng serve keeps it', async () => {
     const { socket, first } = await openWebSocket(`${dev.origin.replace('http', 'ws')}/socket/chat`)
-    expect((JSON.parse(first) as { url: string }).url).toBe('/chat')
+    expect((JSON.parse(first) as { url: string }).url).toBe('/socket/chat')
     expect(await roundTrip(socket, 'hello')).toBe('hello')
     await closeWebSocket(socket)
   })
@@ -282,7 +218,7 @@ describe('angularProxy: moving the issue’s proxy.conf.json over', () => {
   }
 
   it('sends the same upstream path and Host, and gets the same answer, as Angular’s own proxy', async () => {
-    const angular = await through(asAngularNormalises(proxyConfJson(target.url)))
+    const angular = await through(asAngularLoads(proxyConfJson(target.url)))
     const ours = await through(capturedProxy(proxyConfJson(target.url), []))
     expect(angular).toEqual({
       status: 200,
@@ -304,7 +240,7 @@ describe('angularProxy: moving the issue’s proxy.conf.json over', () => {
         await dev.close()
       }
     }
-    const angular = await locationThrough(asAngularNormalises(proxyConfJson(target.url)))
+    const angular = await locationThrough(asAngularLoads(proxyConfJson(target.url)))
     const ours = await locationThrough(capturedProxy(proxyConfJson(target.url), []))
     expect(angular.location).toBe(`${target.url}/posts`)
     expect(ours.location).toBe(`${ours.origin}/api/posts`)

@@ -16,6 +16,7 @@ export type {
   ResolvedMockRoute,
   ResolvedRoute,
 } from './config/resolved-route.js'
+export { WRITTEN_ROUTE } from './config/written-route.js'
 export type { ControlView, RouteControlView } from './control/control-board.js'
 export type { NodeOptionsHost } from './fetch/refuse-node-options.js'
 export { refuseNodeOptions } from './fetch/refuse-node-options.js'

@@ -30,6 +30,7 @@ import {
   checkPathRewrite,
   checkTimeout,
 } from './validate-values.js'
+import { writtenRoute } from './written-route.js'
 
 /**
  * The shared options (the second argument), resolved: what a route inherits when it does not
@@ -172,7 +173,8 @@ export function resolveRoute(
   const written = checkPathRewrite(options.pathRewrite, at('pathRewrite'))
   // `{ '^/api': '' }` on '/api' is the default written out: resolved as the default, so redirects can be undone.
   const pathRewrite = removesPrefixOnly(prefix, written) ? undefined : written
-  const source = Object.freeze({ ...options })
+  // As the user wrote it, before an adapter filled in its tool's defaults (see written-route.ts).
+  const source = Object.freeze({ ...writtenRoute(options) })
   const rewritePath = createPathRewriter({ prefix, pathRewrite, option: at('pathRewrite'), source })
   const common = {
     prefix,
