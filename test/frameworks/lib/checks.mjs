@@ -304,7 +304,9 @@ export const CHECKS = [
       const message = `Access to fetch at '${backend.url}/items' from origin '${pageOrigin}' has been blocked by CORS policy: No 'Access-Control-Allow-Origin' header is present on the requested resource.`
       expect(text.includes(message), `the overlay does not quote Chromium: ${text.slice(0, 300)}`)
       expect(
-        text.includes(`'/api': '${backend.url}'`),
+        // A plain route (`'/api': url`), or the object form where the app's routes are written with
+        // options, as the Angular apps' are (ng serve's dialect: `changeOrigin` spelled out).
+        text.includes(`'/api': '${backend.url}'`) || text.includes(`'/api': { target: '${backend.url}'`),
         `the overlay does not name the route: ${text.slice(0, 400)}`,
       )
       expect(text.includes("fetch('/api/items')"), 'the overlay does not name the call')
