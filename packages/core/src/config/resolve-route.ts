@@ -39,7 +39,7 @@ export interface RouteDefaults {
   readonly changeOrigin: boolean
   readonly xfwd: boolean
   readonly secure: boolean
-  readonly timeout: number
+  readonly timeout: number | undefined
   readonly headers: typeof ROUTE_DEFAULTS.headers
   readonly cors: ResolvedCorsOptions | undefined
   readonly jsonp: ResolvedJsonpOptions | undefined

@@ -65,8 +65,8 @@ export interface ResolvedForwardRoute extends ResolvedRouteBase {
   readonly secure: boolean
   /** Offer HTTP/2 to an `https:` target by ALPN. */
   readonly http2: boolean
-  /** Milliseconds to wait for response headers. */
-  readonly timeout: number
+  /** Milliseconds to wait for response headers; `undefined`: no deadline (the default). */
+  readonly timeout: number | undefined
   /** Fixed extra upstream headers, names lowercased. */
   readonly headers: readonly HeaderEntry[]
   readonly cookieDomainRewrite: CookieRewrite

@@ -22,8 +22,8 @@ export interface FailureContext {
   label: string
   /** The target's URL. */
   target: URL
-  /** The route's header timeout in milliseconds. */
-  timeout: number
+  /** The route's header timeout in milliseconds; `undefined`: it has none (the default). */
+  timeout: number | undefined
 }
 
 /** The target as users wrote it: the origin plus the base path, without a trailing `/`. */
@@ -143,7 +143,9 @@ function codeFailure(code: string | undefined, context: FailureContext): Upstrea
     case 'UND_ERR_HEADERS_TIMEOUT':
       return failure(
         504,
-        `no response within ${context.timeout} ms`,
+        // Only the route's own timer gives this code (undici's timers are off), so a route
+        // without `timeout` should never meet it; if it does, no number is made up.
+        context.timeout === undefined ? 'no response in time' : `no response within ${context.timeout} ms`,
         `the server at ${label} is slow or stuck: raise the route's \`timeout\` if it needs longer`,
         code,
       )

@@ -25,7 +25,7 @@ function differences(route: ResolvedRoute): string[] {
   if (forward && forward.xfwd !== ROUTE_DEFAULTS.xfwd) notes.push(`xfwd: ${forward.xfwd}`)
   if (route.ws) notes.push('ws')
   if (forward && forward.secure !== ROUTE_DEFAULTS.secure) notes.push(`secure: ${forward.secure}`)
-  if (forward && forward.timeout !== ROUTE_DEFAULTS.timeout) notes.push(`timeout: ${forward.timeout}`)
+  if (forward?.timeout !== undefined) notes.push(`timeout: ${forward.timeout}`)
   if (forward && forward.cookieDomainRewrite !== ROUTE_DEFAULTS.cookieDomainRewrite)
     notes.push(`cookieDomainRewrite: ${JSON.stringify(forward.cookieDomainRewrite)}`)
   if (forward && forward.cookiePathRewrite !== ROUTE_DEFAULTS.cookiePathRewrite)

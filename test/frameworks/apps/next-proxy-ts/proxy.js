@@ -7,8 +7,8 @@ import { routes } from '../routes.mjs'
 // custom server (apps/next) carries it.
 const httpRoutes = Object.fromEntries(Object.entries(routes).filter(([, route]) => route.ws !== true))
 
-// The routes' own timeout (30 s by default), raised for checks.mjs's 60 s answer.
-export const proxy = createNextProxy(httpRoutes, { timeout: 90_000 })
+// No `timeout`: checks.mjs's 60 s answer must come through with the defaults users have.
+export const proxy = createNextProxy(httpRoutes)
 
 // The routes' prefixes, and the overlay's and inspector's endpoints (Next reads this statically).
 export const config = {
