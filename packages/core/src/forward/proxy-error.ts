@@ -141,11 +141,12 @@ function codeFailure(code: string | undefined, context: FailureContext): Upstrea
         code,
       )
     case 'UND_ERR_HEADERS_TIMEOUT':
+      // Only the route's own timer gives this code (undici's timers are off): a route without
+      // `timeout` never meets it, and would get the general description rather than a number.
+      if (context.timeout === undefined) break
       return failure(
         504,
-        // Only the route's own timer gives this code (undici's timers are off), so a route
-        // without `timeout` should never meet it; if it does, no number is made up.
-        context.timeout === undefined ? 'no response in time' : `no response within ${context.timeout} ms`,
+        `no response within ${context.timeout} ms`,
         `the server at ${label} is slow or stuck: raise the route's \`timeout\` if it needs longer`,
         code,
       )
