@@ -139,7 +139,7 @@ async function startAngularVite(routes: Routes): Promise<Started> {
       host: '127.0.0.1',
       port: 0,
       watch: null,
-      proxy: angularProxy(routes) as never,
+      proxy: angularProxy(routes, { logger: sink }) as never,
       cors: { preflightContinue: true },
     },
   })
