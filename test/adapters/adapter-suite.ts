@@ -188,18 +188,14 @@ export function describeAdapter(harness: AdapterHarness): void {
 
     it('logs one startup line listing each route, with the options that differ from the defaults', async () => {
       await expect.poll(() => startupLines(server), LOG_POLL).toHaveLength(1)
-      // Longest prefix first, the order routes are matched in; plain routes show no options.
-      const [first, ...rest] = routeEntries(startupLines(server)[0] as string)
-      expect(first).toBe(`/cors-api → ${target.url} (cors)`)
-      expect(rest.slice(-1)).toEqual([`/api → ${target.url}`])
-      expect(rest.sort()).toEqual(
-        [
-          `/api → ${target.url}`,
-          `/dead → ${deadTarget}`,
-          `/socket → ${target.url} (ws)`,
-          `/stream → ${target.url}`,
-        ].sort(),
-      )
+      // In the order written (they are matched longest prefix first); plain routes show no options.
+      expect(routeEntries(startupLines(server)[0] as string)).toEqual([
+        `/api → ${target.url}`,
+        `/cors-api → ${target.url} (cors)`,
+        `/socket → ${target.url} (ws)`,
+        `/dead → ${deadTarget}`,
+        `/stream → ${target.url}`,
+      ])
     })
 
     it('shows both hops of each request at debug level, in one format', async () => {

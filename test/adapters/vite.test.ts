@@ -180,6 +180,6 @@ describe(`${viteHarness.name}: what the plugin leaves to Vite`, () => {
       headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'PUT' },
     })
     expect(forwarded.headers['x-answered-by']).toBe('target')
-    expect(server.logs.some((line) => line.includes('routes: /cors-api →'))).toBe(true)
+    expect(server.logs.some((line) => line.includes(`routes: /api → ${target.url}, /cors-api →`))).toBe(true)
   })
 })

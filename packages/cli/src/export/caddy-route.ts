@@ -105,9 +105,12 @@ function reverseProxyOf(plan: RoutePlan, notes: string[]): string[] {
   const transport = [
     // No Accept-Encoding of Caddy's own: the target sees what the client asked for, as through the dev proxy.
     'compression off',
-    `dial_timeout ${plan.timeout}ms`,
-    // The dev proxy's `timeout`: the time to the answer's head (its body and WebSockets may take longer).
-    `response_header_timeout ${plan.timeout}ms`,
+    // The dev proxy's `timeout`: the time to the answer's head (its body and WebSockets may take
+    // longer). Without one, Caddy's own default: no limit on the answer; the connection within
+    // the 10 s undici gives the dev proxy's.
+    ...(plan.timeout === undefined
+      ? ['dial_timeout 10s']
+      : [`dial_timeout ${plan.timeout}ms`, `response_header_timeout ${plan.timeout}ms`]),
   ]
   if (upstream.tls) {
     if (!/^[\d.:]+$/.test(upstream.serverName))

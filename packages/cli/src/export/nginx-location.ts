@@ -102,6 +102,24 @@ function cookieLinesOf(defs: NginxDefinitions, rules: readonly CookieRule[]): st
 }
 
 /**
+ * The route's `timeout`, the time to the answer's head; nginx's read timeout also applies between
+ * reads of the body, and to an open WebSocket: raise it for streams that stay silent longer.
+ * Without one the dev proxy waits as long as the target takes, and nginx has no "never": a day
+ * here, where its default of 60 s would cut a slow answer, and the connection within the 10 s
+ * undici gives the dev proxy's.
+ */
+function timeoutsOf(plan: RoutePlan): string[] {
+  const { timeout } = plan
+  if (timeout === undefined)
+    return ['proxy_connect_timeout 10s;', 'proxy_send_timeout 1d;', 'proxy_read_timeout 1d;']
+  return [
+    `proxy_connect_timeout ${timeout}ms;`,
+    `proxy_send_timeout ${timeout}ms;`,
+    `proxy_read_timeout ${timeout}ms;`,
+  ]
+}
+
+/**
  * One route's `location` block: the prefix matched on segment boundaries, the path rewritten as
  * the dev proxy rewrites it, keep-alive upstream connections, the request headers, streaming both
  * ways, the timeout, TLS, redirect and cookie rewrites, and the CORS policy. What cannot be
@@ -132,11 +150,7 @@ export function renderNginxLocation(defs: NginxDefinitions, plan: RoutePlan): st
     // The dev proxy streams both ways: server-sent events arrive one by one, uploads are not held.
     'proxy_buffering off;',
     'proxy_request_buffering off;',
-    // `timeout` is the time to the answer's head; nginx's read timeout also applies between reads
-    // of the body, and to an open WebSocket: raise it for streams that stay silent longer.
-    `proxy_connect_timeout ${plan.timeout}ms;`,
-    `proxy_send_timeout ${plan.timeout}ms;`,
-    `proxy_read_timeout ${plan.timeout}ms;`,
+    ...timeoutsOf(plan),
     ...tlsOf(defs, plan),
   )
   if (plan.locationRules.length === 0) body.push('proxy_redirect off;')

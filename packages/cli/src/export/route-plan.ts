@@ -22,8 +22,11 @@ export interface RoutePlan {
   readonly locationRules: readonly LocationRule[]
   /** Set-Cookie rewrites, first match per attribute wins. */
   readonly cookieRules: readonly CookieRule[]
-  /** Milliseconds to wait for the answer's head, whole. */
-  readonly timeout: number
+  /**
+   * Milliseconds to wait for the answer's head, whole; `undefined`: no deadline, as the dev proxy
+   * without `timeout` (the renderers then write the longest wait their server allows).
+   */
+  readonly timeout: number | undefined
   /** What the export leaves out, one sentence each, for a comment above the route. */
   readonly notes: readonly string[]
 }
@@ -220,7 +223,7 @@ export function planRoutes(routes: readonly ResolvedRoute[]): { routes: RoutePla
       sameOriginAs: route.changeOrigin && route.rewriteOrigin ? route.target.origin : undefined,
       locationRules: locationRulesOf(route),
       cookieRules: cookieRulesOf(route),
-      timeout: Math.ceil(route.timeout),
+      timeout: route.timeout === undefined ? undefined : Math.ceil(route.timeout),
       notes: notesOf(route, label),
     })
   })

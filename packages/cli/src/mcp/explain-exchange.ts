@@ -79,7 +79,9 @@ function proxyFailure(view: ExchangeView, base: { id: number; call: string }): E
 /** What the answer of a 4xx/5xx the target sent itself says, with a hint when the prefix was removed. */
 function upstreamFailure(view: ExchangeView, base: { id: number; call: string }): ExchangeExplanation {
   const line = bodyLine(view)
-  const upstream = view.upstreamUrl === undefined ? undefined : new URL(view.upstreamUrl)
+  // The hop of an answer a stand-in gave (`replay (target failed: …)`, `mocked by …`) is no URL.
+  const upstream =
+    view.upstreamUrl !== undefined && URL.canParse(view.upstreamUrl) ? new URL(view.upstreamUrl) : undefined
   const prefixRemoved =
     view.status === 404 &&
     upstream !== undefined &&

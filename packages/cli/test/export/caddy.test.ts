@@ -63,7 +63,9 @@ describe('renderCaddy', () => {
     expect(api).toContain('uri path_regexp "^/api/*" "/"')
     expect(api).toContain('reverse_proxy http://127.0.0.1:3000 {')
     expect(api).toContain('flush_interval -1')
-    expect(api).toContain('response_header_timeout 30000ms')
+    // No `timeout`: no deadline on the answer (Caddy's default), the connection within 10 s.
+    expect(api).toContain('dial_timeout 10s')
+    expect(api).not.toContain('response_header_timeout')
     expect(api).toContain('request_header -Upgrade')
     expect(handleOf(output, "routes['/api/v2']")).toContain('uri path_regexp "^/api/v2/*" "/v2/"')
   })

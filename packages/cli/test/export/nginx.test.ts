@@ -59,6 +59,9 @@ describe('renderNginx', () => {
     expect(api).toContain('proxy_pass http://cdp_127_0_0_1_3000;')
     expect(api).toContain('proxy_set_header Connection "";')
     expect(api).toContain('proxy_http_version 1.1;')
+    // No `timeout`: the dev proxy has no deadline on the answer; nginx's longest wait, not its 60 s.
+    for (const line of ['proxy_connect_timeout 10s;', 'proxy_send_timeout 1d;', 'proxy_read_timeout 1d;'])
+      expect(api).toContain(line)
     expect(locationOf(output, "routes['/api/v2']")).toContain('rewrite "^/api/v2/*(.*)$" "/v2/$1" break;')
   })
 

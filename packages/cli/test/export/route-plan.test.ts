@@ -132,6 +132,10 @@ describe('planRoutes', () => {
     ])
   })
 
+  it('has no timeout when the route has none, as the dev proxy has no deadline then', () => {
+    expect(planOf('/api', { target: 'http://h:1' }).timeout).toBeUndefined()
+  })
+
   it('rounds a fractional timeout up to whole milliseconds', () => {
     expect(planOf('/api', { target: 'http://h:1', timeout: 1500.2 }).timeout).toBe(1501)
   })

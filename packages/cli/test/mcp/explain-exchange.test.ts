@@ -117,4 +117,14 @@ describe('explainExchange', () => {
     })
     expect(explained.fix).toBeUndefined()
   })
+
+  it.each([
+    ["a replay's 404 (the target down)", 'replay (target failed: connection refused)', 'GET-me.0123.json'],
+    ["a replay's 404 (replay: 'only')", 'replay', 'GET-me.0123.json'],
+    ["a mock's 404", "mocked by 'GET /me'", undefined],
+  ])('explains %s, whose hop is not a URL', (_name, upstreamUrl, replayedFrom) => {
+    const explained = explainExchange(view({ status: 404, upstreamUrl, ttfb: 1, replayedFrom }))
+    expect(explained).toMatchObject({ kind: 'upstream', cause: `${upstreamUrl} answered 404 itself` })
+    expect(explained.fix).toBeUndefined()
+  })
 })

@@ -34,8 +34,13 @@ export const ROUTE_DEFAULTS = Object.freeze({
   secure: true,
   /** HTTP/1.1 to the target unless a route opts in (measured in `pnpm bench`). */
   http2: false,
-  /** Milliseconds to wait for the target's response headers. */
-  timeout: 30_000,
+  /**
+   * Milliseconds to wait for the target's response headers; `undefined`: as long as it takes. A
+   * slow report, a long completion or a backend stopped at a breakpoint answers when it is ready,
+   * as through Vite's, Angular's, webpack-dev-server's and http-proxy-middleware's proxies, none
+   * of which sets a deadline by default.
+   */
+  timeout: undefined as number | undefined,
   headers: Object.freeze([]) as readonly HeaderEntry[],
   /** `''` removes the Domain attribute, so the browser stores the cookie for the dev server's host. */
   cookieDomainRewrite: '' as CookieRewrite,

@@ -123,8 +123,12 @@ export interface RouteOptions {
   http2?: boolean
   /**
    * Milliseconds the target has to send its response headers once the request was sent
-   * (connecting included; for an upload, from the end of its body) before the proxy answers 504.
-   * @default 30000
+   * (connecting included; for an upload, from the end of its body) before the proxy answers 504
+   * (or, with `replay: 'fallback'`, from the recordings). Without it an answer may take as long as
+   * the target needs, as through Vite's, Angular's, webpack-dev-server's and
+   * http-proxy-middleware's proxies: a slow export, a long completion, a backend paused at a
+   * breakpoint.
+   * @default undefined (no deadline)
    * @example 5000
    */
   timeout?: number
@@ -349,10 +353,10 @@ export interface RouteOptions {
    */
   record?: boolean
   /**
-   * Answers from the recordings: `'fallback'` when the target cannot be reached or times out
-   * (offline mode), `'only'` without ever contacting the target. A replayed answer carries
-   * `X-Cors-Dev-Proxy-Replayed`; a request with no recording gets 504 (`'fallback'`) or 404
-   * (`'only'`) naming the closest recording.
+   * Answers from the recordings: `'fallback'` when the target cannot be reached, or does not
+   * answer within the route's `timeout` when it has one (offline mode); `'only'` without ever
+   * contacting the target. A replayed answer carries `X-Cors-Dev-Proxy-Replayed`; a request with
+   * no recording gets 504 (`'fallback'`) or 404 (`'only'`) naming the closest recording.
    * @default undefined (never replays)
    * @example 'fallback'
    */

@@ -108,8 +108,8 @@ export function resolveOptions(
 
   const byPrefix = new Map<string, string>()
   const resolved: ResolvedRoute[] = []
-  for (const key of keys) {
-    const route = resolveRoute(key, routes[key], defaults, warn)
+  for (const [order, key] of keys.entries()) {
+    const route = resolveRoute(key, routes[key], defaults, warn, order)
     const previous = byPrefix.get(route.prefix)
     if (previous !== undefined) {
       throw new CorsDevProxyError(

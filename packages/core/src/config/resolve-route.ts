@@ -40,7 +40,7 @@ export interface RouteDefaults {
   readonly changeOrigin: boolean
   readonly xfwd: boolean
   readonly secure: boolean
-  readonly timeout: number
+  readonly timeout: number | undefined
   readonly headers: typeof ROUTE_DEFAULTS.headers
   readonly cors: ResolvedCorsOptions | undefined
   readonly jsonp: ResolvedJsonpOptions | undefined
@@ -116,7 +116,8 @@ function exampleRoute(config: unknown): string {
  * values win; `headers` merge per name), `rewritePath` built, and its `cors`, `mock` and
  * `jsonp` resolved too, so nothing is left to check when the server starts. Throws
  * `CorsDevProxyError` with the option's path (`routes['/api'].cors.origin`) and an example fix.
- * Advice that is not an error goes to `warn`. Never mutates `config`.
+ * Advice that is not an error goes to `warn`. Never mutates `config`. `order` is the route's
+ * place among the keys as written.
  *
  * @example
  * resolveRoute('/api/', 'http://localhost:3000').prefix // '/api'
@@ -126,6 +127,7 @@ export function resolveRoute(
   config: unknown,
   defaults: RouteDefaults = NO_SHARED_OPTIONS,
   warn: (message: string) => void = () => undefined,
+  order = 0,
 ): ResolvedRoute {
   const prefix = normalizePrefix(key, exampleRoute(config))
   const at = (name: string): string => routeOption(key, name)
@@ -178,6 +180,7 @@ export function resolveRoute(
   const rewritePath = createPathRewriter({ prefix, pathRewrite, option: at('pathRewrite'), source })
   const common = {
     prefix,
+    order,
     rewritePath,
     pathRewrite,
     pathFilter: resolvePathFilter(options.pathFilter, at('pathFilter')),
@@ -240,6 +243,7 @@ export function resolveRoute(
     kind: 'forward',
     ...common,
     target: target.url,
+    websocketTarget: target.websocket,
     hasTarget: !routedOnly,
     socketPath: target.socketPath,
     authorization: checkAuth(options.auth, at('auth')),

@@ -22,6 +22,11 @@ export interface ResolvedJsonpOptions {
 interface ResolvedRouteBase {
   /** Normalized prefix: starts with `/`, no trailing `/` (except the root route `/`). */
   readonly prefix: string
+  /**
+   * The route's place among the routes as written (0 for the first key): the routes line lists
+   * them so, while they are matched longest prefix first.
+   */
+  readonly order: number
   /** Takes WebSocket upgrades (forwarded, or the mock's echo). */
   readonly ws: boolean
   /** Maps the matched request path (with query, dot-segments resolved) to the upstream path (with query), target base path not yet joined. */
@@ -50,6 +55,11 @@ export interface ResolvedForwardRoute extends ResolvedRouteBase {
   readonly kind: 'forward'
   /** The target; a placeholder (`http://no-target.invalid/`) when `hasTarget` is false. */
   readonly target: URL
+  /**
+   * Whether that target was written `ws:` or `wss:` (`target` holds the `http:`/`https:` URL
+   * every request goes to): the routes line shows it as written.
+   */
+  readonly websocketTarget: boolean
   /** Whether the route has a target of its own; `false` when only its `router` or `bypass` decides. */
   readonly hasTarget: boolean
   /** A Unix domain socket to connect to instead of the target's host and port (`target: { socketPath }`). */
@@ -65,8 +75,8 @@ export interface ResolvedForwardRoute extends ResolvedRouteBase {
   readonly secure: boolean
   /** Offer HTTP/2 to an `https:` target by ALPN. */
   readonly http2: boolean
-  /** Milliseconds to wait for response headers. */
-  readonly timeout: number
+  /** Milliseconds to wait for response headers; `undefined`: no deadline (the default). */
+  readonly timeout: number | undefined
   /** Fixed extra upstream headers, names lowercased. */
   readonly headers: readonly HeaderEntry[]
   readonly cookieDomainRewrite: CookieRewrite

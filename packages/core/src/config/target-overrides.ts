@@ -144,6 +144,7 @@ export function pickTargets(
       Object.freeze({
         ...route,
         target: choice.url,
+        websocketTarget: choice.websocket,
         socketPath: choice.socketPath,
         control: Object.freeze({ ...route.control, initial: choice.name }),
       }),

@@ -22,13 +22,14 @@ export interface ForwardDeps {
   heads?: RequestNotes<number>
   /**
    * Asked when the target could not be reached or timed out, before the 502/504 (a route with
-   * `record` or `replay: 'fallback'`, see recordings/): `true` when it answered (a replay).
+   * `record` or `replay: 'fallback'`, see recordings/), with the failure's short cause
+   * (`connection refused`): `true` when it answered (a replay).
    */
   fallback?: UpstreamFallback
 }
 
 /** See {@link ForwardDeps.fallback}. */
-export type UpstreamFallback = (req: ProxyRequest, res: ProxyResponse) => Promise<boolean>
+export type UpstreamFallback = (req: ProxyRequest, res: ProxyResponse, cause: string) => Promise<boolean>
 
 /**
  * What every step of one route's forwarding reads, built once per route by `createForwarder`:

@@ -161,7 +161,7 @@ export async function failBeforeAnswer(
   }
   const failure = describeUpstreamError(error, { label, target, timeout: route.timeout })
   context.failures.failed(failure, label, req)
-  if (context.fallback !== undefined && (await context.fallback(req, res))) return
+  if (context.fallback !== undefined && (await context.fallback(req, res, failure.cause))) return
   if (route.hooks.error.length > 0) {
     try {
       await runHooks(route.hooks.error, [error instanceof Error ? error : new Error(String(error)), req, res])

@@ -22,8 +22,8 @@ export interface FailureContext {
   label: string
   /** The target's URL. */
   target: URL
-  /** The route's header timeout in milliseconds. */
-  timeout: number
+  /** The route's header timeout in milliseconds; `undefined`: it has none (the default). */
+  timeout: number | undefined
 }
 
 /** The target as users wrote it: the origin plus the base path, without a trailing `/`. */
@@ -141,6 +141,9 @@ function codeFailure(code: string | undefined, context: FailureContext): Upstrea
         code,
       )
     case 'UND_ERR_HEADERS_TIMEOUT':
+      // Only the route's own timer gives this code (undici's timers are off): a route without
+      // `timeout` never meets it, and would get the general description rather than a number.
+      if (context.timeout === undefined) break
       return failure(
         504,
         `no response within ${context.timeout} ms`,

@@ -60,8 +60,8 @@ function fireDeadline(relay: UpstreamRelay): void {
  * The first half of one forwarded request, as an undici `dispatch()` handler: it sends the
  * request and waits for the answer's head, then hands it to its subclass, which relays the body
  * (`StreamingRelay`) or collects it for `transformResponse` (`CollectingRelay`). Until the head:
- * - the route's `timeout` (its own timer; undici ticks its timers coarsely) aborts the request
- *   when no head came in time once the request was sent, answered 504;
+ * - the route's `timeout`, when it has one (its own timer; undici ticks its timers coarsely),
+ *   aborts the request when no head came in time once the request was sent, answered 504;
  * - the client leaving aborts the upstream request (and drops that connection);
  * - an idempotent request whose kept-alive connection the target closed under it is sent once
  *   more (`mayRetry`); any other failure is answered 502/504 (`forward-failures.ts`);
@@ -123,14 +123,18 @@ export abstract class UpstreamRelay implements Dispatcher.DispatchHandler {
   /** The body failed after the head arrived. */
   protected abstract bodyFailed(state: number, error: Error): void
 
-  /** Sends the request on `dispatcher` and arms the route's `timeout`. */
+  /** Sends the request on `dispatcher` and arms the route's `timeout`, when it has one. */
   start(dispatcher: Dispatcher): void {
+    const { timeout } = this.route
     // The target's time to answer counts once the request is sent, a streamed upload included.
-    whenBodySent(this.options.body, () => {
-      if (this.state === WAITING && this.gone === undefined) {
-        this.#timer = setTimeout(fireDeadline, this.route.timeout, this)
-      }
-    })
+    // Without a `timeout` nothing is armed: the answer may take as long as the target needs.
+    if (timeout !== undefined) {
+      whenBodySent(this.options.body, () => {
+        if (this.state === WAITING && this.gone === undefined) {
+          this.#timer = setTimeout(fireDeadline, timeout, this)
+        }
+      })
+    }
     // Whatever closed the response (the client leaving, or a step that answered in the relay's
     // place, as JSONP does past its size limit), the rest of the answer has nowhere to go.
     // `on`, not `once`: a response closes once, and `once` wraps the listener anew per request.
@@ -149,7 +153,8 @@ export abstract class UpstreamRelay implements Dispatcher.DispatchHandler {
 
   /** The route's `timeout` ran out before the head: the request is aborted, answered 504. */
   expire(): void {
-    if (this.state === WAITING) this.#leave(new ResponseTimeoutError(this.route.timeout))
+    const { timeout } = this.route
+    if (this.state === WAITING && timeout !== undefined) this.#leave(new ResponseTimeoutError(timeout))
   }
 
   #leave(reason: Error): void {
@@ -266,7 +271,8 @@ export abstract class UpstreamRelay implements Dispatcher.DispatchHandler {
       this.state = WAITING
       this.#abort = undefined
       // The second attempt has the route's whole `timeout` too (its body is in memory).
-      this.#timer = setTimeout(fireDeadline, this.route.timeout, this)
+      const { timeout } = this.route
+      if (timeout !== undefined) this.#timer = setTimeout(fireDeadline, timeout, this)
       return
     }
     answerFailure(context, req, res, gone ?? error, this.route.target)

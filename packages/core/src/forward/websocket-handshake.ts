@@ -176,12 +176,15 @@ export class Handshake {
       void this.fail(error)
       return
     }
-    // Until the upstream answers, the route's timeout applies as for HTTP requests (then 504).
-    upstreamReq.setTimeout(route.timeout || 0, () =>
-      upstreamReq.destroy(
-        Object.assign(new Error('upstream handshake timed out'), { code: 'UND_ERR_HEADERS_TIMEOUT' }),
-      ),
-    )
+    // Until the upstream answers, the route's timeout, when it has one, applies as for HTTP
+    // requests (then 504).
+    if (route.timeout !== undefined) {
+      upstreamReq.setTimeout(route.timeout, () =>
+        upstreamReq.destroy(
+          Object.assign(new Error('upstream handshake timed out'), { code: 'UND_ERR_HEADERS_TIMEOUT' }),
+        ),
+      )
+    }
     upstreamReq.on('error', this.fail)
     socket.on('error', () => upstreamReq.destroy())
     socket.once('close', () => {

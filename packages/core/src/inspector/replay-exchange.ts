@@ -58,7 +58,9 @@ export function createReplayer(ownUrl: () => string | undefined): Replayer {
         headers: replayHeaders(record, token),
         body: record.requestBody,
         dispatcher: agent,
-        headersTimeout: 30_000,
+        // No deadline of ours: the replayed call takes as long as its route lets it (no limit
+        // unless the route sets `timeout`, which then answers 504 itself), as the page's call did.
+        headersTimeout: 0,
       })
       await answer.body.dump()
       return answer.statusCode

@@ -23,9 +23,12 @@ function differences(route: ResolvedRoute): string[] {
   if (forward && forward.headers.length > 0)
     notes.push(`headers: ${forward.headers.map(([name]) => name).join(', ')}`)
   if (forward && forward.xfwd !== ROUTE_DEFAULTS.xfwd) notes.push(`xfwd: ${forward.xfwd}`)
-  if (route.ws) notes.push('ws')
+  // A ws:/wss: target says it already; turned off, that is worth a note.
+  if (forward?.websocketTarget) {
+    if (!forward.ws) notes.push('ws: false')
+  } else if (route.ws) notes.push('ws')
   if (forward && forward.secure !== ROUTE_DEFAULTS.secure) notes.push(`secure: ${forward.secure}`)
-  if (forward && forward.timeout !== ROUTE_DEFAULTS.timeout) notes.push(`timeout: ${forward.timeout}`)
+  if (forward?.timeout !== undefined) notes.push(`timeout: ${forward.timeout}`)
   if (forward && forward.cookieDomainRewrite !== ROUTE_DEFAULTS.cookieDomainRewrite)
     notes.push(`cookieDomainRewrite: ${JSON.stringify(forward.cookieDomainRewrite)}`)
   if (forward && forward.cookiePathRewrite !== ROUTE_DEFAULTS.cookiePathRewrite)
@@ -40,32 +43,38 @@ function differences(route: ResolvedRoute): string[] {
   if (control?.faults !== undefined || (control?.rules.length ?? 0) > 0) notes.push('faults')
   if (forward?.mocks !== undefined)
     notes.push(forward.mocks.dir === undefined ? 'mocks' : `mocks: ${forward.mocks.dir}`)
+  // What answers in the target's place, or keeps its answers: said as the options are written.
+  if (forward?.record) notes.push('record')
+  if (forward?.replay !== undefined) notes.push(`replay: ${forward.replay}`)
   if (route.jsonp)
     notes.push(route.jsonp.param === JSONP_DEFAULTS.param ? 'jsonp' : `jsonp: ${route.jsonp.param}`)
   return notes
 }
 
+/** Where a route goes, as the user wrote it: a `ws:` target stays `ws:`, whatever requests go to. */
+function describeTarget(route: ResolvedRoute): string {
+  if (route.kind === 'mock') return 'mock backend'
+  if (!route.hasTarget) return route.source.router === undefined ? 'no target (bypass only)' : 'router'
+  const href = route.target.href.replace(/\/$/, '')
+  const written = route.websocketTarget ? href.replace(/^http/, 'ws') : href
+  return `${written}${route.socketPath === undefined ? '' : ` via ${route.socketPath}`}`
+}
+
 /**
  * The startup line: every route as `prefix → target`, followed by the options that differ from
- * their defaults, longest prefix first (the order routes are matched in).
- * Both adapters print it once their server listens, so Vite and webpack users read the same line.
+ * their defaults and what stands in for the target (mocks, recordings, faults), in the order the
+ * routes are written (they are matched longest prefix first, whatever that order).
+ * Every front end prints it once, so Vite, webpack and Fetch handler users read the same line.
  *
  * @example
  * describeRoutes(proxy.routes)
- * // 'routes: /api → http://localhost:3000, /live → http://localhost:3000 (ws), /mock → mock backend (cors)'
+ * // 'routes: /api → http://localhost:3000 (replay: fallback), /live → ws://localhost:3000, /mock → mock backend (cors)'
  */
 export function describeRoutes(routes: readonly ResolvedRoute[]): string {
-  const parts = routes.map((route) => {
-    const target =
-      route.kind === 'mock'
-        ? 'mock backend'
-        : !route.hasTarget
-          ? route.source.router === undefined
-            ? 'no target (bypass only)'
-            : 'router'
-          : `${route.target.href.replace(/\/$/, '')}${route.socketPath === undefined ? '' : ` via ${route.socketPath}`}`
+  const written = [...routes].sort((a, b) => a.order - b.order)
+  const parts = written.map((route) => {
     const notes = differences(route)
-    return `${route.prefix} → ${target}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`
+    return `${route.prefix} → ${describeTarget(route)}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`
   })
   return `routes: ${parts.length > 0 ? parts.join(', ') : 'none'}`
 }

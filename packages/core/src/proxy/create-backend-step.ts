@@ -77,7 +77,7 @@ export function createBackendStep(
   if (mocks !== undefined) before.push(mocks.step)
   const recordings =
     route.kind === 'forward' && deps.recordings !== undefined
-      ? createRouteRecordings(route, deps.recordings, deps.logger, control?.state)
+      ? createRouteRecordings(route, deps.recordings, deps.logger, control?.state, deps.hops)
       : undefined
   if (recordings !== undefined) before.push(recordings.step)
   const mock = route.kind === 'mock' ? createMockRouteStep(route, deps.logger.warn) : undefined

@@ -18,6 +18,7 @@ import { FetchRequest, type NodeOutgoing, nodeRequestOf, onClientLeaving } from 
 import { FetchResponse } from '../fetch/fetch-response.js'
 import { refuseNodeOptions } from '../fetch/refuse-node-options.js'
 import type { UpstreamPoolOptions } from '../forward/upstream-pool.js'
+import { describeRoutes } from '../log/describe-routes.js'
 import { createLogger } from '../log/logger.js'
 import { buildCorsDevProxy, type EngineProxy, logStepError } from './create-cors-dev-proxy.js'
 import { createFetchInspector, createFetchRecorder } from './fetch-inspector.js'
@@ -98,6 +99,9 @@ export function fetchHandlerOf(
   const logger = createLogger(resolved.log, resolved.logger ?? consoleLogSink)
   const recorder = createFetchRecorder(resolved)
   const engine = buildCorsDevProxy(resolved, logger, recorder, poolOptions)
+  // The routes line, once, as the dev servers print it when they listen: a Fetch handler has no
+  // server to wait for, and is made once per server (Bun.serve, Deno.serve, Hono, proxy.ts).
+  logger.info(describeRoutes(resolved.routes))
   // The overlay's script, the inspector and its live switches under /__cors-dev-proxy/, as
   // createDevServerProxy serves them.
   const inspector = createFetchInspector(resolved, logger, recorder, engine.controls)

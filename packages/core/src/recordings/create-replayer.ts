@@ -2,6 +2,7 @@ import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { sendText } from '../http/send-text.js'
 import type { Logger } from '../log/logger.js'
+import type { RequestNotes } from '../pipeline/request-notes.js'
 import type { RouteStep } from '../pipeline/route-pipeline.js'
 import { markNotFromTarget, relativePath } from './record-tap.js'
 import { requestKey } from './recording-key.js'
@@ -20,18 +21,28 @@ import { copyRequestBody } from './request-body-copy.js'
 export interface Replayer {
   /** The step of `replay: 'only'`: every request answered from the recordings, the target never contacted. */
   readonly step: RouteStep
-  /** Under `replay: 'fallback'`, once the target could not be reached or timed out: answers, never throws. */
-  fallback(req: ProxyRequest, res: ProxyResponse, path: string): Promise<void>
+  /**
+   * Under `replay: 'fallback'`, once the target could not be reached or timed out (`cause`, as
+   * the failure's log line says it): answers, never throws.
+   */
+  fallback(req: ProxyRequest, res: ProxyResponse, path: string, cause: string): Promise<void>
 }
 
 /**
- * Creates the replayer of a route.
+ * Creates the replayer of a route. Each request it answers is noted in `hops` as answered by the
+ * replay (`replay`, or `replay (target failed: connection refused)`): the debug line must not
+ * name a target that did not answer.
  *
  * @example
- * const replayer = createReplayer(route, store, logger)
+ * const replayer = createReplayer(route, store, logger, hops)
  * steps.push(replayer.step) // replay: 'only'
  */
-export function createReplayer(route: ResolvedForwardRoute, store: RecordingStore, logger: Logger): Replayer {
+export function createReplayer(
+  route: ResolvedForwardRoute,
+  store: RecordingStore,
+  logger: Logger,
+  hops?: RequestNotes<string>,
+): Replayer {
   const served = new Map<string, number>()
   const { prefix } = route
 
@@ -109,9 +120,12 @@ export function createReplayer(route: ResolvedForwardRoute, store: RecordingStor
 
   return {
     step: function replayOnlyStep(req, res, _next, path) {
+      hops?.set(req, 'replay')
       answer(req, res, path, 'only').catch((error: unknown) => fail(res, error))
     },
-    async fallback(req, res, path) {
+    async fallback(req, res, path, cause) {
+      // Over the target's URL the forwarder noted: the target failed, the recordings answer.
+      hops?.set(req, `replay (target failed: ${cause})`)
       logger.limited(
         'warn',
         `replay ${prefix} fallback`,

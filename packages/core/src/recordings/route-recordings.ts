@@ -1,6 +1,7 @@
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import type { Logger } from '../log/logger.js'
+import type { RequestNotes } from '../pipeline/request-notes.js'
 import type { RouteStep } from '../pipeline/route-pipeline.js'
 import { createReplayer } from './create-replayer.js'
 import { createRecordTap, markNotFromTarget } from './record-tap.js'
@@ -21,8 +22,11 @@ type Carrier = { [MATCHED_PATH]?: string }
 export interface RouteRecordings {
   /** The step that goes right before the forwarder. */
   readonly step: RouteStep
-  /** Replaces the 502/504 of a target that failed: a replay, or (record only) a mark that keeps it out of the files. */
-  readonly fallback: ((req: ProxyRequest, res: ProxyResponse) => Promise<boolean>) | undefined
+  /**
+   * Replaces the 502/504 of a target that failed (`cause`: why, for the debug line): a replay,
+   * or (record only) a mark that keeps it out of the files.
+   */
+  readonly fallback: ((req: ProxyRequest, res: ProxyResponse, cause: string) => Promise<boolean>) | undefined
 }
 
 /**
@@ -37,9 +41,10 @@ export interface RecordSwitch {
  * A route's recordings step and fallback; `undefined` for a route with neither `record` nor
  * `replay`, which gets nothing at all. With `live`, the step records while `live.record` is
  * true (a route with `replay: 'fallback'` can then record too); without it, as configured.
+ * A replayed answer is noted in `hops`, so the debug line names the replay, not the target.
  *
  * @example
- * const recordings = createRouteRecordings(route, store, logger, entry.state)
+ * const recordings = createRouteRecordings(route, store, logger, entry.state, hops)
  * if (recordings) steps.push(recordings.step)
  */
 export function createRouteRecordings(
@@ -47,9 +52,10 @@ export function createRouteRecordings(
   store: RecordingStore,
   logger: Logger,
   live: RecordSwitch = { record: route.record },
+  hops?: RequestNotes<string>,
 ): RouteRecordings | undefined {
   if (!route.record && route.replay === undefined) return undefined
-  const replayer = route.replay === undefined ? undefined : createReplayer(route, store, logger)
+  const replayer = route.replay === undefined ? undefined : createReplayer(route, store, logger, hops)
   if (route.replay === 'only' && replayer !== undefined) return { step: replayer.step, fallback: undefined }
   // Built once whatever the switch says: turning it on later costs no set-up per request.
   const tap = createRecordTap(route, store, logger)
@@ -61,10 +67,10 @@ export function createRouteRecordings(
       else if (replayer !== undefined) copyRequestBody(req, maxBodyBytes)
       next()
     },
-    async fallback(req, res) {
+    async fallback(req, res, cause) {
       markNotFromTarget(res)
       if (replayer === undefined) return false
-      await replayer.fallback(req, res, (req as Carrier)[MATCHED_PATH] ?? req.url ?? '/')
+      await replayer.fallback(req, res, (req as Carrier)[MATCHED_PATH] ?? req.url ?? '/', cause)
       return true
     },
   }

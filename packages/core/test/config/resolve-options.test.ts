@@ -43,7 +43,7 @@ describe('resolveOptions: defaults', () => {
       xfwd: true,
       ws: false,
       secure: true,
-      timeout: 30_000,
+      timeout: undefined,
       headers: [],
       cookieDomainRewrite: '',
       cookiePathRewrite: false,

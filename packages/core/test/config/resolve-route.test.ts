@@ -14,7 +14,8 @@ describe('resolveRoute', () => {
     expect(route).toMatchObject({
       prefix: '/api',
       changeOrigin: ROUTE_DEFAULTS.changeOrigin,
-      timeout: 30_000,
+      // No deadline on the answer by default, as in Vite's and http-proxy-middleware's proxies.
+      timeout: undefined,
       cookieDomainRewrite: '',
       cookiePathRewrite: false,
     })

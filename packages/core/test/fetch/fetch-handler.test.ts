@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { Agent, createServer, get, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { stripVTControlCharacters } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CorsDevProxyError } from '../../src/config/errors.js'
 import { undiciDispatches } from '../../src/fetch/fetch-dispatcher.js'
@@ -141,7 +142,11 @@ describe.each<Front>(['node', 'fetch', 'fetch over fetch'])('through the %s fron
     expect(served.lines.filter((line) => /502|refused/.test(line))).toHaveLength(1)
     deadAnswers[front] = {
       body: body.replaceAll(dead.url, 'TARGET'),
-      line: served.lines.join('\n').replaceAll(dead.url, 'TARGET'),
+      // The failure's line: the routes line before it differs only in when it is printed.
+      line: served.lines
+        .filter((line) => !line.includes('routes:'))
+        .join('\n')
+        .replaceAll(dead.url, 'TARGET'),
     }
   })
 
@@ -257,6 +262,21 @@ describe('createFetchHandler', () => {
     ).toBe(500)
     expect(fetchLines).toHaveLength(1)
     expect(fetchLines).toEqual(nodeLines)
+  })
+
+  it('prints the routes line once, when created, as every other front end does at start', async () => {
+    const lines: string[] = []
+    const sink = { info: (line: string) => lines.push(line), warn() {}, error() {} }
+    const handler = createFetchHandler(
+      { '/api': 'http://127.0.0.1:9', '/live': 'ws://127.0.0.1:9' },
+      { logger: sink },
+    )
+    expect(lines.map((line) => stripVTControlCharacters(line))).toEqual([
+      '[cors-dev-proxy] routes: /api → http://127.0.0.1:9, /live → ws://127.0.0.1:9',
+    ])
+    await handler(new Request('http://localhost/other'))
+    expect(lines).toHaveLength(1)
+    await handler.close()
   })
 
   it('resolves undefined when no route matches, leaving the body unread', async () => {

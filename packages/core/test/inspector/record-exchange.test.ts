@@ -52,4 +52,32 @@ describe('createExchangeRecorder', () => {
     expect(record?.url).toBe('/api/items?n=1')
     expect(record?.status).toBe(201)
   })
+
+  it.each([
+    ['http://127.0.0.1:9/items', 'http://127.0.0.1:9/items', 'http/1.1'],
+    ['https://api.test/items over h2', 'https://api.test/items', 'h2'],
+    ["mocked by 'GET /items'", "mocked by 'GET /items'", 'mock'],
+    // What answered in the target's place, over no upstream protocol.
+    ['replay', 'replay', undefined],
+    ['replay (target failed: connection refused)', 'replay (target failed: connection refused)', undefined],
+  ])('records the hop %s as its upstream', async (hop, upstreamUrl, upstreamProtocol) => {
+    const resolved = resolveOptions({ '/api': 'http://127.0.0.1:9' })
+    const route = resolved.routes[0]
+    if (route === undefined || resolved.inspector === undefined) throw new Error('no route or inspector')
+    const recorder = createExchangeRecorder(resolved.inspector)
+    const server = createServer((req, res) => {
+      recorder.begin(req, res, route)
+      recorder.hops.set(req, hop)
+      res.end('made')
+    })
+    servers.push(server)
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    const { port } = server.address() as AddressInfo
+    const pushed = new Promise((resolve) => recorder.ring.subscribe(resolve))
+    await (await fetch(`http://127.0.0.1:${port}/api/items`)).text()
+    await pushed
+    const [record] = recorder.ring.list()
+    expect(record).toMatchObject({ upstreamUrl, upstreamProtocol })
+  })
 })

@@ -9,13 +9,34 @@ describe('describeRoutes', () => {
   it.each<[name: string, routes: Routes, line: string]>([
     ['a bare target', { '/api': T }, `routes: /api → ${T}`],
     [
-      'longest prefix first',
+      'in the order written, not the order matched',
       { '/api': T, '/api/auth': 'http://localhost:4000' },
-      `routes: /api/auth → http://localhost:4000, /api → ${T}`,
+      `routes: /api → ${T}, /api/auth → http://localhost:4000`,
+    ],
+    [
+      'in the order written, prefixes of one length too',
+      { '/zz': T, '/aa': T, '/mm': T },
+      `routes: /zz → ${T}, /aa → ${T}, /mm → ${T}`,
     ],
     ['a target with a base path', { '/api': `${T}/v1/` }, `routes: /api → ${T}/v1`],
     ['a trailing slash in the key', { '/api/': T }, `routes: /api → ${T}`],
     ['ws', { '/live': { target: T, ws: true } }, `routes: /live → ${T} (ws)`],
+    ['a ws: target, as written', { '/live': 'ws://localhost:3001' }, 'routes: /live → ws://localhost:3001'],
+    [
+      'a wss: target with a base path, as written',
+      { '/live': 'wss://localhost:3443/socket/' },
+      'routes: /live → wss://localhost:3443/socket',
+    ],
+    [
+      'a ws: target with WebSocket forwarding turned off',
+      { '/live': { target: 'ws://localhost:3001', ws: false } },
+      'routes: /live → ws://localhost:3001 (ws: false)',
+    ],
+    [
+      'a ws: target among targets',
+      { '/live': { targets: { local: 'ws://localhost:3001', staging: 'http://staging.test' } } },
+      "routes: /live → ws://localhost:3001 (target 'local' of local, staging)",
+    ],
     ['cors', { '/api': { target: T, cors: true } }, `routes: /api → ${T} (cors)`],
     [
       'pathRewrite false',
@@ -66,6 +87,19 @@ describe('describeRoutes', () => {
       `routes: /api → ${T} (jsonp: cb)`,
     ],
     ['mock', { '/mock': { mock: true } }, 'routes: /mock → mock backend'],
+    ['record', { '/api': { target: T, record: true } }, `routes: /api → ${T} (record)`],
+    [
+      "replay: 'fallback'",
+      { '/api': { target: T, replay: 'fallback' } },
+      `routes: /api → ${T} (replay: fallback)`,
+    ],
+    ["replay: 'only'", { '/api': { target: T, replay: 'only' } }, `routes: /api → ${T} (replay: only)`],
+    [
+      'record and replay',
+      { '/api': { target: T, record: true, replay: 'fallback' } },
+      `routes: /api → ${T} (record, replay: fallback)`,
+    ],
+    ['latency alone', { '/api': { target: T, latency: 300 } }, `routes: /api → ${T} (faults)`],
     ['mocks', { '/api': { target: T, mocks: { 'GET /a': { json: 1 } } } }, `routes: /api → ${T} (mocks)`],
     [
       'mocks from a folder',

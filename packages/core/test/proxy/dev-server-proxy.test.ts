@@ -152,7 +152,8 @@ describe('createDevServerProxy', () => {
     const lines = sink.lines.map((line) => `${line.level} ${line.message}`)
     expect(lines[0]).toMatch(/^warn \[cors-dev-proxy\] options\.cors\.maxAge is 9000 s/)
     expect(lines[1]).toBe(
-      `info [cors-dev-proxy] routes: /api → ${target.url} (cors), / → ${target.url} (ws, cors)`,
+      // In the order written ('/' first), though '/api' is matched first.
+      `info [cors-dev-proxy] routes: / → ${target.url} (ws, cors), /api → ${target.url} (cors)`,
     )
     expect(lines).toHaveLength(2)
   })

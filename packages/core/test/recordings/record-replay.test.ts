@@ -162,6 +162,17 @@ describe("replay: 'fallback' with the target stopped", () => {
     expect(sink.text()).toMatch(/replayed GET \/api\/users\?page=1&sort=name from .*GET-users\./)
   })
 
+  it('names the replay as what answered in the debug line, not the target that is down', async () => {
+    sink.lines.length = 0
+    const answer = await sendRequest(`${proxy.url}/api/items`, json('{"name":"ada","tags":[1,2]}'))
+    expect(answer.status).toBe(201)
+    const line = sink.lines
+      .map((entry) => entry.message)
+      .find((message) => message.includes('POST /api/items →'))
+    expect(line).toMatch(/h1\.1 POST \/api\/items → replay \(target failed: connection refused\) 201 \d+ ms$/)
+    expect(line).not.toContain(target.url)
+  })
+
   it('matches JSON bodies as data and GraphQL calls by operation and variables', async () => {
     const item = await sendRequest(`${proxy.url}/api/items`, json('{ "tags": [1, 2], "name": "ada" }'))
     expect(item.status).toBe(201)
@@ -221,6 +232,21 @@ describe("replay: 'fallback' with a target that times out", () => {
 })
 
 describe("replay: 'only'", () => {
+  it('names the replay as what answered in the debug line', async () => {
+    const sink = captureLogSink()
+    const proxy = await serveProxy(
+      { '/api': { target: 'http://127.0.0.1:9', replay: 'only' } },
+      { log: 'debug', logger: sink, recordings: { dir } },
+    )
+    try {
+      const answer = await sendRequest(`${proxy.url}/api/items`, json('{"name":"ada","tags":[1,2]}'))
+      expect(answer.status).toBe(201)
+      expect(sink.text()).toMatch(/h1\.1 POST \/api\/items → replay 201 \d+ ms/)
+    } finally {
+      await proxy.close()
+    }
+  })
+
   it('never contacts the target, and answers 404 when nothing matches', async () => {
     let reached = 0
     const live = await listen(
