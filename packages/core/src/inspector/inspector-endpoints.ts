@@ -33,9 +33,13 @@ export interface InspectorEndpointsOptions {
   readonly ownUrl: () => string | undefined
   /** The overlay's client script and the inspector page's script (from `client/`). */
   readonly scripts: { readonly client: string; readonly inspector: string }
-  /** The routes' live switches (`/control`); `undefined`: no route has control options or recordings. */
-  readonly controls?: ControlBoard | undefined
-  /** "Mock this answer" (`/mock`); `undefined`: no route has `mocks`. */
+  /**
+   * The routes' live switches (`/control`), an empty board when no route has control options or
+   * recordings: `GET /control` then answers an empty list, which the overlay's badge reads as
+   * "nothing to watch", never a 404 in the page's Network panel.
+   */
+  readonly controls: ControlBoard
+  /** "Mock this answer" (`/mock`); `undefined`: no route has `mocks`, and `GET /mock` lists none. */
   readonly mocks?: MockWriter | undefined
 }
 
@@ -71,6 +75,15 @@ function sendJson(
 ): void {
   sendText(res, status, JSON_TYPE, `${JSON.stringify(value)}\n`, [...COMMON, ...extra])
 }
+
+/** "Mock this answer" where no route has `mocks`: the inspector page asks, and learns there are none. */
+const NO_MOCKS: MockWriter = Object.freeze({
+  routes: () => [],
+  write: async () => ({
+    status: 404,
+    body: { error: 'no route has mocks: add mocks: true to a route, and its answers can be mocked' },
+  }),
+})
 
 const INITIATORS = new Set(['fetch', 'XMLHttpRequest', 'EventSource', 'WebSocket'])
 const CREDENTIALS = new Set(['omit', 'same-origin', 'include'])
@@ -112,7 +125,7 @@ function failedCallOf(body: unknown): FailedCall | undefined {
  * server's own pages are answered. Nothing here throws at a request: a bad body is a 400.
  *
  * @example
- * const endpoints = createInspectorEndpoints({ recorder, inspector, overlay: true, routes, logger, ownUrl, scripts })
+ * const endpoints = createInspectorEndpoints({ recorder, inspector, overlay: true, routes, logger, ownUrl, scripts, controls })
  * if (isInspectorPath(req.url)) endpoints.handle(req, res)
  */
 export function createInspectorEndpoints(options: InspectorEndpointsOptions): InspectorEndpoints {
@@ -232,13 +245,10 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
       explain(req, res).catch((error: unknown) => sendJson(res, 500, { error: String(error) }))
       return
     }
-    if (
-      options.controls !== undefined &&
-      path === '/control' &&
-      serveControl(req, res, options.controls, sendJson)
-    ) {
-      return
-    }
+    // Asked by the overlay's badge on every page, so answered whatever the routes and the
+    // inspector are: a dev server without switches lists none (a 404 would be a failed request
+    // of ours in the page).
+    if (path === '/control' && serveControl(req, res, options.controls, sendJson)) return
     if (recorder === undefined) {
       sendText(res, 404, TEXT_TYPE, 'cors-dev-proxy: the inspector is off (inspector: false)\n', COMMON)
       return
@@ -259,9 +269,9 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
       sendText(res, 200, 'text/javascript; charset=utf-8', scripts.inspector, COMMON)
       return
     }
-    if (path === '/mock' && options.mocks !== undefined) {
+    if (path === '/mock') {
       const ring = recorder.ring
-      if (serveMock(req, res, options.mocks, (id) => ring.get(id), sendJson)) return
+      if (serveMock(req, res, options.mocks ?? NO_MOCKS, (id) => ring.get(id), sendJson)) return
     }
     if (read && path === '/exchanges') {
       sendJson(res, 200, recorder.ring.list().map(viewExchange))

@@ -39,7 +39,7 @@ pre { background: #fff; border: 1px solid #e5e5e5; padding: 8px; white-space: pr
 export function inspectorPage(): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>cors-dev-proxy inspector</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><style>${STYLE}</style></head>
 <body><header><h1>cors-dev-proxy inspector</h1>
 <select id="route" aria-label="Route"><option value="">all routes</option></select>
 <select id="status" aria-label="Status"><option value="">all statuses</option><option value="failed">failed</option><option>2xx</option><option>3xx</option><option>4xx</option><option>5xx</option></select>

@@ -100,7 +100,7 @@ export function fetchHandlerOf(
   const engine = buildCorsDevProxy(resolved, logger, recorder, poolOptions)
   // The overlay's script, the inspector and its live switches under /__cors-dev-proxy/, as
   // createDevServerProxy serves them.
-  const inspector = createFetchInspector(resolved, logger, recorder, engine.controls)
+  const inspector = createFetchInspector(resolved, logger, recorder, engine)
   const close = async (): Promise<void> => {
     await Promise.all([engine.close(), inspector?.close()])
   }

@@ -154,7 +154,7 @@ export function createDevServerProxy(
           logger,
           ownUrl: () => (ownServer === undefined ? undefined : loopbackUrl(ownServer)),
           scripts: CLIENT_SCRIPTS,
-          controls: proxy.controls.routes.length === 0 ? undefined : proxy.controls,
+          controls: proxy.controls,
           mocks: proxy.mocks.length === 0 ? undefined : createMockWriter(proxy.mocks, logger),
         })
   const middleware: DevServerProxy['middleware'] =

@@ -68,6 +68,31 @@ describe('the Fetch handler under /__cors-dev-proxy/', () => {
     ])
   })
 
+  it('answers the badge and the inspector page an empty list where no route has switches or mocks (never a 404 in the page)', async () => {
+    const proxy = handler()
+    const controls = await proxy(ownPage('/__cors-dev-proxy/control'))
+    expect(controls?.status).toBe(200)
+    expect(await controls?.json()).toEqual({ faultsOn: false, routes: [] })
+    const mocks = await proxy(ownPage('/__cors-dev-proxy/mock'))
+    expect(mocks?.status).toBe(200)
+    expect(await mocks?.json()).toEqual({ routes: [] })
+    // With the inspector off, the overlay's badge still asks.
+    const alone = await handler({ inspector: false })(ownPage('/__cors-dev-proxy/control'))
+    expect(alone?.status).toBe(200)
+  })
+
+  it('lists the routes with mocks for "Mock this answer", as on Node', async () => {
+    const proxy = createFetchHandler(
+      { '/api': { target: 'http://127.0.0.1:9', mocks: { 'GET /hello': { json: 1 } } } },
+      { log: 'silent' },
+    )
+    cleanup.push(proxy)
+    const res = await proxy(ownPage('/__cors-dev-proxy/mock'))
+    expect(res?.status).toBe(200)
+    const listed = (await res?.json()) as { routes: { route: string }[] }
+    expect(listed.routes.map(({ route }) => route)).toEqual(['/api'])
+  })
+
   it('serves the inspector page', async () => {
     const res = await handler()(ownPage('/__cors-dev-proxy/'))
     expect(res?.status).toBe(200)

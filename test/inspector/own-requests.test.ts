@@ -1,0 +1,172 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
+import { createFetchHandler } from '@cors-dev-proxy/core'
+import { getRequestListener } from '@hono/node-server'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startVite } from '../adapters/vite-server.ts'
+import { launchChromium } from '../support/browser.ts'
+import { startPlainBackend } from './backend.ts'
+
+/**
+ * "Our scripts never fail in the page": the overlay's client, its badge and the inspector page
+ * ask only for what the dev server answers, on every front end and with any mix of routes. One
+ * Chromium loads a page with the overlay, then the inspector page, and every request under
+ * `/__cors-dev-proxy/` that failed, answered 400 or more, or printed a console error, is collected
+ * for the whole run (the page closed at the end, its event stream with it).
+ */
+
+/** What went wrong with our own requests in one page's life. */
+interface OwnFailures {
+  readonly failed: string[]
+  readonly errors: string[]
+  readonly console: string[]
+}
+
+/** Watches a page's requests to `/__cors-dev-proxy/` and its console errors. */
+function watchOwnRequests(page: Page): OwnFailures {
+  const seen: OwnFailures = { failed: [], errors: [], console: [] }
+  const ours = (url: string) => new URL(url).pathname.startsWith('/__cors-dev-proxy')
+  page.on('requestfailed', (request) => {
+    if (!ours(request.url())) return
+    const line = `${request.method()} ${request.url()}: ${request.failure()?.errorText}`
+    // The inspector's live stream, answered 200 and open until the page goes: leaving cuts it
+    // (CDP's loadingFailed with `canceled`), which DevTools shows as "(canceled)" after its 200,
+    // neither failed nor in the console. Anything else cut, or a stream that never got its 200, is.
+    void request.response().then((response) => {
+      const streamCut =
+        request.resourceType() === 'eventsource' &&
+        new URL(request.url()).pathname === '/__cors-dev-proxy/events' &&
+        response?.status() === 200
+      if (!streamCut) seen.failed.push(line)
+    })
+  })
+  page.on('response', (response) => {
+    if (ours(response.url()) && response.status() >= 400)
+      seen.errors.push(`${response.request().method()} ${response.url()}: ${response.status()}`)
+  })
+  // Errors about our URLs, and any error in our own page (the inspector); the fixture app's own
+  // (Vite's 404 for its missing /favicon.ico) are the app's.
+  page.on('console', (message) => {
+    const where = message.location().url
+    if (message.type() === 'error' && (ours(page.url()) || (where !== '' && ours(where))))
+      seen.console.push(`${message.text()} (${where})`)
+  })
+  return seen
+}
+
+/**
+ * Loads `origin/` (a page with the overlay) and the inspector, each long enough for every
+ * request their scripts make at start (the badge's first poll, the inspector's lists and its
+ * event stream), then navigates both away and closes them. Returns what failed.
+ */
+async function visit(browser: Browser, origin: string): Promise<OwnFailures> {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  const seen = watchOwnRequests(page)
+  try {
+    await page.goto(`${origin}/`)
+    await page.waitForFunction(
+      () => (window as unknown as Record<string, unknown>).__corsDevProxyClient === true,
+    )
+    // The badge asks at load and then every 2 s while the dev server has switches.
+    await page.waitForTimeout(2500)
+    await page.goto(`${origin}/__cors-dev-proxy/`)
+    await page.waitForFunction(() => document.querySelector('#live')?.textContent === '● live')
+    await page.waitForTimeout(500)
+    // Leaving the inspector ends its event stream: not a failure of ours either.
+    await page.goto(`${origin}/`)
+    await page.waitForTimeout(500)
+  } finally {
+    await context.close()
+  }
+  return seen
+}
+
+const NONE: OwnFailures = { failed: [], errors: [], console: [] }
+
+/** A Fetch-handler app on @hono/node-server: the handler's routes, else a page with the overlay's script. */
+async function startFetchApp(
+  routes: Routes,
+  options?: CorsDevProxyOptions,
+): Promise<{ origin: string; close(): Promise<void> }> {
+  const proxy = createFetchHandler(routes, { log: 'silent', ...options })
+  const page =
+    '<!doctype html><title>fetch app</title><script type="module" src="/__cors-dev-proxy/client.js"></script><p>app</p>'
+  const listener = getRequestListener(
+    async (request) =>
+      (await proxy(request)) ??
+      new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } }),
+  )
+  const server: Server = createServer(listener)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+      await proxy.close()
+    },
+  }
+}
+
+describe('no failed request of ours in the page', () => {
+  let browser: Browser
+  let backend: Awaited<ReturnType<typeof startPlainBackend>>
+  beforeAll(async () => {
+    ;[browser, backend] = await Promise.all([launchChromium(), startPlainBackend()])
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    await backend?.close()
+  })
+
+  const mixes: [string, () => Routes, CorsDevProxyOptions?][] = [
+    ["a replay: 'only' route", () => ({ '/api': { target: backend.url, replay: 'only' } })],
+    [
+      'a route with mocks only',
+      () => ({ '/api': { target: backend.url, mocks: { 'GET /hello': { json: 1 } } } }),
+    ],
+    ['a plain route', () => ({ '/api': backend.url })],
+    ['a route with live switches', () => ({ '/api': { target: backend.url, latency: 10 } })],
+    ['a plain route, inspector: false', () => ({ '/api': backend.url }), { inspector: false }],
+  ]
+
+  test.each(mixes)(
+    'Vite with %s',
+    async (_name, routes, options) => {
+      const server = await startVite({ routes: routes(), ...(options === undefined ? {} : { options }) })
+      try {
+        if (options?.inspector === false) {
+          // No inspector page to visit: the page with the overlay alone.
+          const context = await browser.newContext()
+          const page = await context.newPage()
+          const seen = watchOwnRequests(page)
+          await page.goto(`${server.origin}/`)
+          await page.waitForTimeout(2500)
+          await context.close()
+          expect(seen).toEqual(NONE)
+          return
+        }
+        expect(await visit(browser, server.origin)).toEqual(NONE)
+      } finally {
+        await server.close()
+      }
+    },
+    60_000,
+  )
+
+  test.each(mixes.slice(0, 4))(
+    'the Fetch handler on @hono/node-server with %s',
+    async (_name, routes) => {
+      const app = await startFetchApp(routes())
+      try {
+        expect(await visit(browser, app.origin)).toEqual(NONE)
+      } finally {
+        await app.close()
+      }
+    },
+    60_000,
+  )
+})
