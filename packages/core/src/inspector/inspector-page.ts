@@ -12,7 +12,7 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(360px, 36%); 
 table { border-collapse: collapse; width: 100%; }
 #rows td, thead th { padding: 4px 8px; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
 thead th { position: sticky; top: 0; background: #fafafa; font-weight: 600; }
-#rows tr { cursor: pointer; } #rows tr:hover { background: #eef4ff; } #rows tr.selected { background: #dbe8ff; }
+#rows tr { cursor: pointer; } #rows tr.ours { color: #6e7781; font-style: italic; } #rows tr:hover { background: #eef4ff; } #rows tr.selected { background: #dbe8ff; }
 /* The path and upstream columns take what the others leave, cut with an ellipsis: a long URL
    never pushes the CORS column out under the detail pane. */
 #rows td.url { max-width: 0; width: 50%; overflow: hidden; text-overflow: ellipsis; font-family: ui-monospace, monospace; }
