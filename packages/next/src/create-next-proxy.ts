@@ -2,10 +2,21 @@ import {
   type CorsDevProxyConfig,
   CorsDevProxyError,
   type CorsDevProxyOptions,
-  createFetchHandler,
   type FetchHandler,
   type Routes,
 } from '@cors-dev-proxy/core'
+import { createFetchHandlerFor, type WebSocketCarrier } from '@cors-dev-proxy/core/adapter'
+
+/**
+ * What the overlay says of a failed WebSocket under proxy.ts: Next hands it no upgrade, so a
+ * `ws` route goes to the custom server (`ws: true` in proxy.ts is refused when it loads).
+ */
+const NO_WEBSOCKETS: WebSocketCarrier = Object.freeze({
+  none: Object.freeze({
+    why: "Next's proxy.ts never sees a WebSocket upgrade; serve the route from the custom server (createNextServer in server.mjs), with `ws: true`",
+    where: "add the route to createNextServer's routes in server.mjs (proxy.ts takes no WebSocket)",
+  }),
+})
 
 /** The handler `proxy.ts` exports: a `Response` for a route's path, `undefined` for Next's own. */
 export interface NextProxyHandler {
@@ -54,7 +65,7 @@ export function createNextProxy(
   routes: Routes | CorsDevProxyConfig,
   options?: CorsDevProxyOptions,
 ): NextProxyHandler {
-  const handler = createFetchHandler(routes, options)
+  const handler = createFetchHandlerFor(routes, options, { webSockets: NO_WEBSOCKETS })
   // The Fetch handler carries a ws route where the runtime hands it the upgrade (Bun, Deno, Hono);
   // Next runs proxy.ts for HTTP requests only, so such a route would never answer there.
   const ws = handler.routes.find((route) => route.ws)

@@ -1,6 +1,7 @@
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { CallExplanation, FailedCall } from './call-explanation.js'
 import { explainCall } from './explain-call.js'
+import type { WebSocketCarrier } from './explain-websocket.js'
 import { createProbeBudget } from './probe-budget.js'
 import { createProbeMemo } from './probe-memo.js'
 
@@ -19,6 +20,8 @@ export interface CallExplainerOptions {
   readonly timeout?: number
   /** Called with each new explanation (not with those reused from the memo). */
   readonly onExplained?: (explained: ExplainedCall) => void
+  /** How the front end carries WebSockets, for a failed one's fix. @default 'upgrade' */
+  readonly webSockets?: WebSocketCarrier
 }
 
 /** An explanation and the call it explains, as the inspector lists them. */
@@ -83,6 +86,7 @@ export function createCallExplainer(options: CallExplainerOptions): CallExplaine
         routes: options.routes,
         budget,
         ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+        ...(options.webSockets === undefined ? {} : { webSockets: options.webSockets }),
       })
       const { method, url, initiator } = call
       const explained = { at: new Date(now()).toISOString(), method, url, initiator, explanation }

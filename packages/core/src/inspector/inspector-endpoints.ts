@@ -11,6 +11,7 @@ import type { FailedCall } from './call-explanation.js'
 import { serveControl } from './control-endpoint.js'
 import type { ExchangeRecord } from './exchange-ring.js'
 import { viewExchange } from './exchange-view.js'
+import type { WebSocketCarrier } from './explain-websocket.js'
 import { harOf } from './har-export.js'
 import { INSPECTOR_BASE, refusalOf } from './inspector-guard.js'
 import { inspectorPage } from './inspector-page.js'
@@ -41,6 +42,8 @@ export interface InspectorEndpointsOptions {
   readonly controls: ControlBoard
   /** "Mock this answer" (`/mock`); `undefined`: no route has `mocks`, and `GET /mock` lists none. */
   readonly mocks?: MockWriter | undefined
+  /** How the front end carries WebSockets, for the fix of a failed one. @default 'upgrade' */
+  readonly webSockets?: WebSocketCarrier | undefined
 }
 
 /** The endpoints: a handler for every request under `/__cors-dev-proxy`, and `close`. */
@@ -132,7 +135,11 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
   const { recorder, overlay, routes, logger, scripts } = options
   const replayer = createReplayer(options.ownUrl)
   const streams = new Set<ProxyResponse>()
-  const explainer = createCallExplainer({ routes, onExplained: broadcastExplanation })
+  const explainer = createCallExplainer({
+    routes,
+    onExplained: broadcastExplanation,
+    ...(options.webSockets === undefined ? {} : { webSockets: options.webSockets }),
+  })
 
   /** A new explanation, to every inspector listening (as an `explanation` event). */
   function broadcastExplanation(explained: ExplainedCall): void {

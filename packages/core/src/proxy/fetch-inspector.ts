@@ -10,6 +10,7 @@ import type { ControlBoard } from '../control/control-board.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { SERVER_URL_VARIABLE } from '../http/server-fetch.js'
 import { CLIENT_SCRIPTS } from '../inspector/client-scripts.js'
+import type { WebSocketCarrier } from '../inspector/explain-websocket.js'
 import { createInspectorEndpoints } from '../inspector/inspector-endpoints.js'
 import { isInspectorPath } from '../inspector/inspector-guard.js'
 import { createExchangeRecorder, type ExchangeRecorder } from '../inspector/record-exchange.js'
@@ -50,7 +51,8 @@ export interface FetchInspectorEngine {
  * engine was built with, the engine's live switches (`controls`, for the inspector's `/control`
  * and the overlay's "faults on" badge) and its routes with `mocks` ("Mock this answer"):
  * `undefined` when the inspector, the overlay and every control option are off, as
- * `createDevServerProxy` decides on Node.
+ * `createDevServerProxy` decides on Node. `webSockets` is how the host carries upgrades, for the
+ * overlay's fix of a failed WebSocket.
  *
  * @example
  * const recorder = createFetchRecorder(resolved)
@@ -63,6 +65,7 @@ export function createFetchInspector(
   logger: Logger,
   recorder: ExchangeRecorder | undefined,
   engine: FetchInspectorEngine,
+  webSockets: WebSocketCarrier = 'bridge',
 ): FetchInspector | undefined {
   const { controls, mocks } = engine
   if (recorder === undefined && !resolved.overlay && controls.routes.length === 0) return undefined
@@ -76,6 +79,7 @@ export function createFetchInspector(
     scripts: CLIENT_SCRIPTS,
     controls,
     mocks: mocks.length === 0 ? undefined : createMockWriter(mocks, logger),
+    webSockets,
   })
   return {
     recorder,
