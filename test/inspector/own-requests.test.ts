@@ -1,8 +1,10 @@
+import { createServer } from 'node:http'
 import type { CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startVite } from '../adapters/vite-server.ts'
 import { launchChromium } from '../support/browser.ts'
+import { listen } from '../support/servers.ts'
 import { startPlainBackend } from './backend.ts'
 import { startFetchApp } from './fetch-app.ts'
 
@@ -128,6 +130,42 @@ describe('no failed request of ours in the page', () => {
     },
     60_000,
   )
+
+  test('eight calls to another origin failing at once: each explained, none refused (no 429 of ours)', async () => {
+    // A backend without CORS that answers after 1 s, so the probes overlap.
+    const slow = await listen(
+      createServer((_req, res) => {
+        setTimeout(() => res.end('{}'), 1000)
+      }),
+    )
+    const server = await startVite({ routes: { '/api': backend.url } })
+    const context = await browser.newContext()
+    try {
+      const page = await context.newPage()
+      const seen = watchOwnRequests(page)
+      await page.goto(`${server.origin}/`)
+      await page.waitForFunction(
+        () => (window as unknown as Record<string, unknown>).__corsDevProxyClient === true,
+      )
+      await page.evaluate(
+        (url) =>
+          Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((n) => fetch(`${url}/items/${n}`).catch(() => undefined))),
+        slow.url,
+      )
+      await page.waitForFunction(
+        () =>
+          (document.querySelector('cors-dev-proxy-overlay')?.shadowRoot?.querySelectorAll('.card').length ??
+            0) === 8,
+        undefined,
+        { timeout: 20_000 },
+      )
+      expect(seen).toEqual(NONE)
+    } finally {
+      await context.close()
+      await server.close()
+      await slow.close()
+    }
+  }, 60_000)
 
   test.each(mixes.slice(0, 4))(
     'the Fetch handler on @hono/node-server with %s',

@@ -50,6 +50,8 @@ export function overlayClient(): void {
   let arrivals = 0
 
   function explain(failed: FailedCall): void {
+    // Only what the dev server explains (a data:, blob: or extension URL would be refused 400).
+    if (!/^(https?|wss?):/i.test(failed.url)) return
     const key = `${failed.initiator} ${failed.method} ${failed.url.split('?')[0]}`
     const known = cards.get(key)
     if (known !== undefined) {
