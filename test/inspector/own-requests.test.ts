@@ -113,12 +113,15 @@ describe('no failed request of ours in the page', () => {
       const server = await startVite({ routes: routes(), ...(options === undefined ? {} : { options }) })
       try {
         if (options?.inspector === false) {
-          // No inspector page to visit: the page with the overlay alone.
+          // The page with the overlay, then the inspector's address, which the overlay links: a
+          // page that says the inspector is off.
           const context = await browser.newContext()
           const page = await context.newPage()
           const seen = watchOwnRequests(page)
           await page.goto(`${server.origin}/`)
           await page.waitForTimeout(2500)
+          await page.goto(`${server.origin}/__cors-dev-proxy/`)
+          expect(await page.textContent('body')).toContain('inspector: false')
           await context.close()
           expect(seen).toEqual(NONE)
           return
@@ -130,6 +133,29 @@ describe('no failed request of ours in the page', () => {
     },
     60_000,
   )
+
+  test('a POST whose body was not kept: Replay is not offered, rather than refused', async () => {
+    const server = await startVite({ routes: { '/api': backend.url } })
+    const context = await browser.newContext()
+    try {
+      const page = await context.newPage()
+      const seen = watchOwnRequests(page)
+      await page.goto(`${server.origin}/`)
+      // No inspector open: the body is not copied.
+      await page.evaluate(() => fetch('/api/items', { method: 'POST', body: 'hello' }).then((r) => r.text()))
+      await page.goto(`${server.origin}/__cors-dev-proxy/`)
+      await page.locator('#rows tr', { hasText: '/api/items' }).click()
+      const replay = page.locator('#detail button', { hasText: 'Replay' })
+      expect(await replay.isDisabled()).toBe(true)
+      expect(await replay.getAttribute('title')).toContain('request body was not kept')
+      await replay.click({ force: true })
+      await page.waitForTimeout(500)
+      expect(seen).toEqual(NONE)
+    } finally {
+      await context.close()
+      await server.close()
+    }
+  }, 60_000)
 
   test('eight calls to another origin failing at once: each explained, none refused (no 429 of ours)', async () => {
     // A backend without CORS that answers after 1 s, so the probes overlap.

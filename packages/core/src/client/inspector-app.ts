@@ -132,6 +132,12 @@ export function inspectorApp(): void {
     const head = el('div', undefined, 'detail-head')
     head.append(el('h2', `${view.method} ${view.url} → ${view.status}`))
     const replay = el('button', replays.get(view.id) ?? 'Replay') as HTMLButtonElement
+    // A body that was not kept cannot be sent again (the server would refuse): said here, not asked.
+    const hasBody = view.requestBytes > 0 || view.method === 'POST' || view.method === 'PUT'
+    if (hasBody && view.requestBytes > 0 && (view.requestBody === undefined || view.bodiesTruncated)) {
+      replay.disabled = true
+      replay.title = 'Its request body was not kept: open the inspector before the call to replay it'
+    }
     replay.addEventListener('click', () => {
       replay.disabled = true
       fetch(`${base}/replay/${view.id}`, { method: 'POST' })
@@ -140,6 +146,7 @@ export function inspectorApp(): void {
           replays.set(view.id, answer.error ?? `Replayed: ${answer.status}`)
           render()
         })
+        .catch(() => undefined)
         .finally(() => {
           replay.disabled = false
         })

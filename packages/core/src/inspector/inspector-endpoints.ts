@@ -67,6 +67,9 @@ const COMMON: ReadonlyArray<readonly [string, string]> = [
   ['x-content-type-options', 'nosniff'],
 ]
 const EXPLAIN_LIMIT = 64 * 1024
+/** What `/__cors-dev-proxy/` shows with `inspector: false` (the overlay still links it). */
+const INSPECTOR_OFF_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>cors-dev-proxy inspector</title><link rel="icon" href="data:,"></head><body><p>The cors-dev-proxy inspector is off in this dev server\'s config (<code>inspector: false</code>): remove it to list the exchanges here.</p></body></html>\n'
 /** Bytes an event stream may hold unsent before its events are dropped (a client that does not read). */
 const STREAM_BACKLOG = 1024 * 1024
 
@@ -257,6 +260,11 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
     // of ours in the page).
     if (path === '/control' && serveControl(req, res, options.controls, sendJson)) return
     if (recorder === undefined) {
+      // The overlay links the page: opened with the inspector off, it says so, as a page.
+      if (read && (path === '/' || path === '')) {
+        sendText(res, 200, 'text/html; charset=utf-8', INSPECTOR_OFF_PAGE, COMMON)
+        return
+      }
       sendText(res, 404, TEXT_TYPE, 'cors-dev-proxy: the inspector is off (inspector: false)\n', COMMON)
       return
     }
