@@ -9,7 +9,7 @@ import type { ResolvedCorsDevProxyOptions } from '../config/resolved-route.js'
 import type { ControlBoard } from '../control/control-board.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { SERVER_URL_VARIABLE } from '../http/server-fetch.js'
-import { CLIENT_SCRIPTS } from '../inspector/client-scripts.js'
+import { clientScripts } from '../inspector/client-scripts.js'
 import type { WebSocketCarrier } from '../inspector/explain-websocket.js'
 import { createInspectorEndpoints } from '../inspector/inspector-endpoints.js'
 import { isInspectorPath } from '../inspector/inspector-guard.js'
@@ -76,7 +76,7 @@ export function createFetchInspector(
     routes: resolved.routes,
     logger,
     ownUrl: publishedServerUrl,
-    scripts: CLIENT_SCRIPTS,
+    scripts: clientScripts({ switches: controls.routes.length > 0 }),
     controls,
     mocks: mocks.length === 0 ? undefined : createMockWriter(mocks, logger),
     webSockets,

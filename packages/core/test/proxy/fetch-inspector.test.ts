@@ -81,6 +81,20 @@ describe('the Fetch handler under /__cors-dev-proxy/', () => {
     expect(alone?.status).toBe(200)
   })
 
+  it('puts the faults badge in the client only where a route has live switches (a page asks nothing otherwise)', async () => {
+    const plain = await (await handler()(ownPage('/__cors-dev-proxy/client.js')))?.text()
+    expect(plain).toContain('cors-dev-proxy overlay client')
+    expect(plain).not.toContain('/__cors-dev-proxy/control')
+    const switched = createFetchHandler(
+      { '/api': { target: 'http://127.0.0.1:9', latency: 5 } },
+      { log: 'silent' },
+    )
+    cleanup.push(switched)
+    expect(await (await switched(ownPage('/__cors-dev-proxy/client.js')))?.text()).toContain(
+      '/__cors-dev-proxy/control',
+    )
+  })
+
   it('lists the routes with mocks for "Mock this answer", as on Node', async () => {
     const proxy = createFetchHandler(
       { '/api': { target: 'http://127.0.0.1:9', mocks: { 'GET /hello': { json: 1 } } } },
