@@ -1,7 +1,12 @@
 // The overlay's script and the inspector under /__cors-dev-proxy/ through the Fetch handler (what
 // Next's proxy.ts, Bun, Deno and Hono serve): the endpoints and the recorder createDevServerProxy
 // serves on Node, called with Web `Request`s, on a mock route (no socket at all).
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { listen } from '../../../../test/support/servers.js'
 import type { CorsDevProxyOptions } from '../../src/config/options.js'
 import { createFetchHandler, type FetchHandler } from '../../src/proxy/create-fetch-handler.js'
 
@@ -105,6 +110,40 @@ describe('the Fetch handler under /__cors-dev-proxy/', () => {
     expect(res?.status).toBe(200)
     const listed = (await res?.json()) as { routes: { route: string }[] }
     expect(listed.routes.map(({ route }) => route)).toEqual(['/api'])
+  })
+
+  it('writes "Mock this answer" behind the Fetch handler too', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'cdp-fetch-mock-'))
+    const backend = await listen(
+      createServer((_req, res) => {
+        res.setHeader('content-type', 'application/json')
+        res.end('{"id":42}')
+      }),
+    )
+    const proxy = createFetchHandler({ '/api': { target: backend.url, mocks: folder } }, { log: 'silent' })
+    cleanup.push(proxy)
+    try {
+      // An open inspector (its event stream), so bodies are kept.
+      const events = await proxy(ownPage('/__cors-dev-proxy/events'))
+      await (await proxy(ownPage('/api/users/42')))?.text()
+      const list = (await (await proxy(ownPage('/__cors-dev-proxy/exchanges')))?.json()) as { id: number }[]
+      const written = await proxy(
+        ownPage('/__cors-dev-proxy/mock', {
+          method: 'POST',
+          headers: { origin: ORIGIN, 'content-type': 'application/json' },
+          body: JSON.stringify({ id: list[0]?.id }),
+        }),
+      )
+      expect(written?.status).toBe(201)
+      expect(JSON.parse(await readFile(join(folder, 'GET _users_42.json'), 'utf8'))).toMatchObject({
+        status: 200,
+        json: { id: 42 },
+      })
+      await events?.body?.cancel()
+    } finally {
+      await backend.close()
+      await rm(folder, { recursive: true, force: true })
+    }
   })
 
   it('serves the inspector page', async () => {
