@@ -223,14 +223,13 @@ export function suggestRoute(
     initiator === undefined ? url.protocol === 'ws:' || url.protocol === 'wss:' : initiator === 'WebSocket'
   if (isOwnServer(url, pageOrigin)) return ownServerSuggestion(url, routes, websocket)
   const rest = `${url.pathname}${url.search}`
-  const fitting = routes
-    .filter((candidate) => fits(candidate, url, websocket))
-    .map((route) => ({ route, path: pagePathFor(route as ResolvedForwardRoute, rest) }))
-  const chosen =
-    fitting.find(({ route, path }) => rewriteGives(route as ResolvedForwardRoute, path, url)) ?? fitting[0]
-  if (chosen !== undefined) {
-    return { route: writtenRoute(chosen.route as ResolvedForwardRoute), path: chosen.path, existing: true }
+  const fitting: { route: ResolvedForwardRoute; path: string }[] = []
+  for (const candidate of routes) {
+    if (fits(candidate, url, websocket))
+      fitting.push({ route: candidate, path: pagePathFor(candidate, rest) })
   }
+  const chosen = fitting.find(({ route, path }) => rewriteGives(route, path, url)) ?? fitting[0]
+  if (chosen !== undefined) return { route: writtenRoute(chosen.route), path: chosen.path, existing: true }
   const taken = new Set(routes.map((candidate) => candidate.prefix))
   const base = websocket ? '/socket' : '/api'
   let prefix = base
