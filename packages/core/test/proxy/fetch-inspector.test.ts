@@ -152,6 +152,20 @@ describe('the Fetch handler under /__cors-dev-proxy/', () => {
     expect(res?.headers.get('content-type')).toBe('text/html; charset=utf-8')
   })
 
+  it("opens the inspector's page from another site's link (it holds no data), never in its frame nor its data", async () => {
+    const proxy = handler()
+    const navigate = (dest: string, path = '/__cors-dev-proxy/') =>
+      proxy(
+        new Request(`${ORIGIN}${path}`, {
+          headers: { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': dest },
+        }),
+      )
+    expect((await navigate('document'))?.status).toBe(200)
+    expect((await navigate('document', '/__cors-dev-proxy'))?.status).toBe(200)
+    expect((await navigate('iframe'))?.status).toBe(403)
+    expect((await navigate('document', '/__cors-dev-proxy/exchanges'))?.status).toBe(403)
+  })
+
   it("refuses another site's page, as on Node", async () => {
     const res = await handler()(
       ownPage('/__cors-dev-proxy/exchanges', { headers: { origin: 'http://evil.example' } }),
