@@ -1,13 +1,23 @@
+import type { CorsDevProxyConfig, CorsDevProxyOptions, FetchHandler, Routes } from '@cors-dev-proxy/core'
 import {
-  type CorsDevProxyConfig,
-  type CorsDevProxyOptions,
-  createFetchHandler,
-  type FetchHandler,
-  type Routes,
-} from '@cors-dev-proxy/core'
-import { matchRoute, resolveOptions } from '@cors-dev-proxy/core/adapter'
+  createFetchHandlerFor,
+  matchRoute,
+  resolveOptions,
+  type WebSocketCarrier,
+} from '@cors-dev-proxy/core/adapter'
 import { acceptingDecodable, decodedForNext } from './decode-for-next.js'
 import { refuseProxyTsOptions } from './proxy-ts-refusals.js'
+
+/**
+ * What the overlay says of a failed WebSocket under proxy.ts: Next hands it no upgrade, so a
+ * `ws` route goes to the custom server (`ws: true` in proxy.ts is refused when it loads).
+ */
+const NO_WEBSOCKETS: WebSocketCarrier = Object.freeze({
+  none: Object.freeze({
+    why: "Next's proxy.ts never sees a WebSocket upgrade; serve the route from the custom server (createNextServer in server.mjs), with `ws: true`",
+    where: "add the route to createNextServer's routes in server.mjs (proxy.ts takes no WebSocket)",
+  }),
+})
 
 /** The handler `proxy.ts` exports: a `Response` for a route's path, `undefined` for Next's own. */
 export interface NextProxyHandler {
@@ -61,7 +71,7 @@ export function createNextProxy(
 ): NextProxyHandler {
   // Refused in proxy.ts's words (and the custom server named) before the Fetch handler would in its own.
   refuseProxyTsOptions(resolveOptions(routes, options).routes)
-  const handler = createFetchHandler(routes, options)
+  const handler = createFetchHandlerFor(routes, options, { webSockets: NO_WEBSOCKETS })
   const corsDevProxy = async (request: Request): Promise<Response | undefined> => {
     // Only a route's request is rebuilt; Next's own pass through untouched.
     const { pathname, search } = new URL(request.url)

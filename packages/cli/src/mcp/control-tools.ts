@@ -10,11 +10,15 @@ type RouteView = RouteControlView & { readonly record?: unknown }
 const NO_CONTROLS =
   "no route of this dev server has live switches: give a route `targets: { local: 'http://localhost:3000', staging: 'https://staging.example.com' }`, or `latency`, `failRate`, `throttle` or `faults`, in its config, and restart it"
 
-/** `GET /__cors-dev-proxy/control`; a dev server without switches answers 404, which is an empty board here. */
+/**
+ * `GET /__cors-dev-proxy/control`; `undefined` for a dev server without switches, which lists no
+ * route (an older one answers 404).
+ */
 async function fetchControls(inspector: InspectorClient): Promise<ControlView | undefined> {
   void inspector.listen()
   try {
-    return (await inspector.call('GET', '/control')) as ControlView
+    const board = (await inspector.call('GET', '/control')) as ControlView
+    return board.routes.length === 0 ? undefined : board
   } catch (error) {
     if (error instanceof InspectorError && error.status === 404) return undefined
     throw error

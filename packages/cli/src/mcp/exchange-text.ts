@@ -20,6 +20,8 @@ export interface ExchangeSummary {
   readonly replayedFrom: string | null
   /** The exchange this one replays. */
   readonly replayOf: number | null
+  /** `probe`: sent by cors-dev-proxy itself (the overlay's explanation probe), not by the page. */
+  readonly ours: string | null
 }
 
 /**
@@ -43,6 +45,7 @@ export function summarizeExchange(view: ExchangeView): ExchangeSummary {
     aborted: view.aborted,
     replayedFrom: view.replayedFrom ?? null,
     replayOf: view.replayOf ?? null,
+    ours: view.ours ?? null,
   }
 }
 
@@ -59,6 +62,7 @@ export function exchangeLine(summary: ExchangeSummary): string {
     summary.aborted ? 'aborted' : '',
     summary.replayedFrom === null ? '' : `replayed from ${summary.replayedFrom}`,
     summary.replayOf === null ? '' : `replay of #${summary.replayOf}`,
+    summary.ours === 'probe' ? "ours: the overlay's explanation probe, not the page's call" : '',
   ].filter(Boolean)
   return `#${summary.id} ${summary.method} ${summary.url}${upstream} ${summary.status}${time} [CORS ${summary.cors}]${notes.length > 0 ? ` (${notes.join(', ')})` : ''}${summary.failed ? ' FAILED' : ''}`
 }
@@ -93,6 +97,8 @@ export function exchangeDetail(view: ExchangeView, limit: number): string {
   if (view.cors.message !== undefined) lines.push(`console: ${view.cors.message}`)
   if (view.cors.fix !== undefined) lines.push(`fix: ${view.cors.fix}`)
   if (view.hooks.length > 0) lines.push(`hooks: ${view.hooks.join(', ')}`)
+  if (view.ours === 'probe')
+    lines.push("sent by: cors-dev-proxy, the overlay's explanation probe of a failed call (not the page)")
   if (view.replayOf !== undefined) lines.push(`replay of: #${view.replayOf}`)
   if (view.replayedFrom !== undefined) lines.push(`replayed from: ${view.replayedFrom}`)
   if (view.mockedFrom !== undefined)

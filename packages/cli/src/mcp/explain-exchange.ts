@@ -28,14 +28,16 @@ function header(headers: ExchangeView['responseHeaders'], name: string): string 
 
 /**
  * Whether an exchange failed, as the inspector's "failed" filter says: an error status, an
- * answer the browser blocks, or one that broke off.
+ * answer the browser blocks, or one that broke off; never a request cors-dev-proxy sent itself
+ * (the overlay's explanation probe), whose verdict explains a failure of the page's, not another one.
  */
 export function isFailed(view: ExchangeView): boolean {
   return (
-    view.status >= 400 ||
-    view.cors.outcome === 'blocked' ||
-    view.cors.outcome === 'preflight-blocked' ||
-    view.aborted
+    view.ours === undefined &&
+    (view.status >= 400 ||
+      view.cors.outcome === 'blocked' ||
+      view.cors.outcome === 'preflight-blocked' ||
+      view.aborted)
   )
 }
 

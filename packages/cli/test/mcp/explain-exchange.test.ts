@@ -128,3 +128,21 @@ describe('explainExchange', () => {
     expect(explained.fix).toBeUndefined()
   })
 })
+
+describe('the explanation probe in list_exchanges', () => {
+  it('is listed as ours, never as a failed call of the page', async () => {
+    const { exchangeLine, summarizeExchange } = await import('../../src/mcp/exchange-text.js')
+    const blocked = { cors: { outcome: 'blocked' as const, rule: 'no Access-Control-Allow-Origin' } }
+    const page = view(blocked)
+    const probe = view({ ...blocked, id: 8, ours: 'probe' })
+    expect(isFailed(page)).toBe(true)
+    expect(isFailed(probe)).toBe(false)
+    expect(exchangeLine(summarizeExchange(page))).toBe(
+      '#7 GET /api/users → http://127.0.0.1:3000/users 200 4 ms [CORS blocked] FAILED',
+    )
+    expect(exchangeLine(summarizeExchange(probe))).toBe(
+      "#8 GET /api/users → http://127.0.0.1:3000/users 200 4 ms [CORS blocked] (ours: the overlay's explanation probe, not the page's call)",
+    )
+    expect(summarizeExchange(probe)).toMatchObject({ ours: 'probe', failed: false })
+  })
+})

@@ -411,6 +411,32 @@ describe('cors-dev-proxy mcp on an HTTPS dev server', () => {
   })
 })
 
+describe('get_controls on a dev server without switches', () => {
+  it('says there are none: the dev server lists no route (it no longer answers 404)', async () => {
+    const server = createServer()
+    const proxy = createDevServerProxy(resolveOptions({ '/down': DOWN_TARGET }, { log: 'silent' }), {
+      server,
+    })
+    server.on('request', (req, res) => proxy.middleware(req, res, () => res.end('app')))
+    const front = await listen(server)
+    const { mcp: bare, client: bareClient, call: callBare } = await connect(front.url)
+    try {
+      const answer = await callBare('get_controls')
+      expect(answer).toMatchObject({ isError: false, structured: { faultsOn: false, routes: [] } })
+      expect(answer.text).toMatch(/^No switches: no route of this dev server has live switches/)
+      expect(await callBare('switch_target', { route: '/down', target: 'staging' })).toMatchObject({
+        isError: true,
+        text: expect.stringContaining('no route of this dev server has live switches'),
+      })
+    } finally {
+      await bareClient.close()
+      await bare.close()
+      await front.close()
+      await proxy.close()
+    }
+  })
+})
+
 describe('set_recording where the dev server offers the switch', () => {
   it("posts { route, record } as the inspector's guard asks (the dev server's own Origin, JSON) and shows the state", async () => {
     // A stand-in for the record switch of /control (GET: `record` per route, `null` where it cannot

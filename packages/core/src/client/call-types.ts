@@ -63,6 +63,11 @@ export interface CallExplanation {
   readonly call: string
   /** Whether the route already exists. */
   readonly routeExists: boolean
+  /**
+   * Where the route goes when it is not the routes of the front end in use (a WebSocket route
+   * under Next's `proxy.ts` goes to the custom server): the card's line above it.
+   */
+  readonly routeWhere?: string
   /** The alternative on the server's side: the header(s) to send, when proxying is not wanted. */
   readonly serverFix: string | undefined
   /** Whether the server probed the URL (for this call or, with `probe.fromMemo`, a moment ago). */

@@ -2,7 +2,7 @@
  * The overlay's reminder (served after the overlay client, as the body of an immediately invoked
  * function; self-contained): a small persistent badge in the page's corner while any route's
  * latency or faults are on, read from `GET /__cors-dev-proxy/control` every 2 s. Stops asking
- * when the dev server has no such routes (404).
+ * when the dev server has no such routes: it lists none (an older one answered 404).
  */
 export function faultBadge(): void {
   const url = '/__cors-dev-proxy/control'
@@ -30,10 +30,13 @@ export function faultBadge(): void {
     fetch(url)
       .then((res) => {
         if (res.status === 404) return undefined
-        return res.ok ? (res.json() as Promise<{ faultsOn: boolean }>) : { faultsOn: false }
+        return res.ok
+          ? (res.json() as Promise<{ faultsOn: boolean; routes?: unknown[] }>)
+          : { faultsOn: false, routes: undefined }
       })
       .then((view) => {
-        if (view === undefined) return
+        // No route has switches: none can get any until the dev server restarts (and the page reloads).
+        if (view === undefined || view.routes?.length === 0) return
         show(view.faultsOn)
         setTimeout(poll, 2000)
       })

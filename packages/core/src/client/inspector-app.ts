@@ -31,6 +31,8 @@ export function inspectorApp(): void {
     replayOf?: number
     replayedFrom?: string
     mockedFrom?: string
+    /** `probe`: sent by the dev server itself (the overlay's explanation), not by the page. */
+    ours?: string
   }
   const exchanges: View[] = []
   // The routes with `mocks` ("Mock this answer" is offered on their exchanges), and what it said per exchange.
@@ -57,7 +59,11 @@ export function inspectorApp(): void {
   function matches(view: View): boolean {
     if (routeFilter.value !== '' && view.route !== routeFilter.value) return false
     const status = statusFilter.value
-    if (status === 'failed' && view.status < 400 && view.cors.outcome !== 'blocked' && !view.aborted)
+    // Our own probe's verdict is the explanation of a failed call, not another failure of the page.
+    if (
+      status === 'failed' &&
+      (view.ours !== undefined || (view.status < 400 && view.cors.outcome !== 'blocked' && !view.aborted))
+    )
       return false
     if (/^\dxx$/.test(status) && String(view.status)[0] !== status[0]) return false
     const text = textFilter.value.trim().toLowerCase()
@@ -72,10 +78,10 @@ export function inspectorApp(): void {
   function row(view: View): HTMLTableRowElement {
     const tr = document.createElement('tr')
     tr.dataset.id = String(view.id)
-    if (view.id === selected) tr.className = 'selected'
+    tr.className = `${view.id === selected ? 'selected' : ''}${view.ours !== undefined ? ' ours' : ''}`.trim()
     const status = el(
       'td',
-      `${view.status}${view.aborted ? ' (aborted)' : ''}${view.replayedFrom !== undefined ? ' (replayed)' : ''}${view.mockedFrom !== undefined ? ' (mocked)' : ''}`,
+      `${view.status}${view.aborted ? ' (aborted)' : ''}${view.replayedFrom !== undefined ? ' (replayed)' : ''}${view.mockedFrom !== undefined ? ' (mocked)' : ''}${view.ours === 'probe' ? ' (our probe)' : ''}`,
       `s${String(view.status)[0]}`,
     )
     // The URL columns are cut to fit the list: the whole URL is in the cell's tooltip.
@@ -126,6 +132,12 @@ export function inspectorApp(): void {
     const head = el('div', undefined, 'detail-head')
     head.append(el('h2', `${view.method} ${view.url} → ${view.status}`))
     const replay = el('button', replays.get(view.id) ?? 'Replay') as HTMLButtonElement
+    // A body that was not kept cannot be sent again (the server would refuse): said here, not asked.
+    const hasBody = view.requestBytes > 0 || view.method === 'POST' || view.method === 'PUT'
+    if (hasBody && view.requestBytes > 0 && (view.requestBody === undefined || view.bodiesTruncated)) {
+      replay.disabled = true
+      replay.title = 'Its request body was not kept: open the inspector before the call to replay it'
+    }
     replay.addEventListener('click', () => {
       replay.disabled = true
       fetch(`${base}/replay/${view.id}`, { method: 'POST' })
@@ -134,6 +146,7 @@ export function inspectorApp(): void {
           replays.set(view.id, answer.error ?? `Replayed: ${answer.status}`)
           render()
         })
+        .catch(() => undefined)
         .finally(() => {
           replay.disabled = false
         })
@@ -158,6 +171,11 @@ export function inspectorApp(): void {
     ]
     if (view.cors.message !== undefined) facts.push(['console', view.cors.message])
     if (view.cors.fix !== undefined) facts.push(['fix', view.cors.fix])
+    if (view.ours === 'probe')
+      facts.push([
+        'sent by',
+        "cors-dev-proxy: the overlay's explanation probe of a failed call, not the page",
+      ])
     if (view.replayOf !== undefined) facts.push(['replay of', `#${view.replayOf}`])
     if (view.replayedFrom !== undefined) facts.push(['replayed from', view.replayedFrom])
     if (view.mockedFrom !== undefined) facts.push(['mocked by', view.mockedFrom])

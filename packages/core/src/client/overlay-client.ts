@@ -37,6 +37,8 @@ export function overlayClient(): void {
   interface Card {
     /** What failed, for the collapsed card's one line. */
     failed: FailedCall
+    /** A call to this dev server (a WebSocket no route takes): not one to another origin. */
+    own: boolean
     count: number
     explanation: CallExplanation | undefined
     /** The order the explanations arrived in: the newest card is shown first. */
@@ -48,6 +50,8 @@ export function overlayClient(): void {
   let arrivals = 0
 
   function explain(failed: FailedCall): void {
+    // Only what the dev server explains (a data:, blob: or extension URL would be refused 400).
+    if (!/^(https?|wss?):/i.test(failed.url)) return
     const key = `${failed.initiator} ${failed.method} ${failed.url.split('?')[0]}`
     const known = cards.get(key)
     if (known !== undefined) {
@@ -55,7 +59,14 @@ export function overlayClient(): void {
       render()
       return
     }
-    cards.set(key, { failed, count: 1, explanation: undefined, arrived: 0, open: undefined })
+    cards.set(key, {
+      failed,
+      own: !crossOrigin(failed.url),
+      count: 1,
+      explanation: undefined,
+      arrived: 0,
+      open: undefined,
+    })
     const asked = originalFetch(`${base}/explain`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -254,7 +265,12 @@ button, a { font: inherit; font-size: 13px; color: #9cdcfe; background: #2a2a2a;
     })
     const body = document.createElement('div')
     body.className = 'body'
-    const fix = `${explanation.routeExists ? '// the route exists: call it instead' : '// add the route to corsDevProxy({ ... }) in your config'}\n${explanation.route}\n// and call\n${explanation.call}`
+    const where =
+      explanation.routeWhere ??
+      (explanation.routeExists
+        ? 'the route exists: call it instead'
+        : 'add the route to corsDevProxy({ ... }) in your config')
+    const fix = `// ${where}\n${explanation.route}\n// and call\n${explanation.call}`
     body.append(line('fix', fix))
     const row = document.createElement('div')
     row.className = 'row'
@@ -285,6 +301,17 @@ button, a { font: inherit; font-size: 13px; color: #9cdcfe; background: #2a2a2a;
     return element
   }
 
+  /** The panel's title, counting calls to other origins and calls to this dev server apart. */
+  function titleOf(ready: readonly Card[]): string {
+    const own = ready.filter((card) => card.own).length
+    const other = ready.length - own
+    const others = other === 1 ? 'a call to another origin' : `${other} calls to other origins`
+    const owns = own === 1 ? 'a call to this dev server' : `${own} calls to this dev server`
+    if (own === 0) return `cors-dev-proxy: ${others} failed`
+    if (other === 0) return `cors-dev-proxy: ${owns} failed`
+    return `cors-dev-proxy: ${ready.length} calls failed: ${other} to ${other === 1 ? 'another origin' : 'other origins'}, ${own} to this dev server`
+  }
+
   let shownCards = 0
   function render(): void {
     // Vite's error overlay is about the build: it stays on top, ours waits.
@@ -302,11 +329,7 @@ button, a { font: inherit; font-size: 13px; color: #9cdcfe; background: #2a2a2a;
     const list = root?.querySelector('.cards')
     if (root == null || list == null) return
     const title = root.querySelector('.title')
-    if (title !== null)
-      title.textContent =
-        ready.length === 1
-          ? 'cors-dev-proxy: a call to another origin failed'
-          : `cors-dev-proxy: ${ready.length} calls to other origins failed`
+    if (title !== null) title.textContent = titleOf(ready)
     list.replaceChildren(...ready.map((card, index) => cardElement(card, card.open ?? index === 0)))
     // A new failure shows at the top; a repeat (a counter) leaves the list where the user scrolled it.
     if (ready.length > shownCards) list.scrollTop = 0

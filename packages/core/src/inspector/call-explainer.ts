@@ -1,6 +1,7 @@
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { CallExplanation, FailedCall } from './call-explanation.js'
 import { explainCall } from './explain-call.js'
+import type { WebSocketCarrier } from './explain-websocket.js'
 import { createProbeBudget } from './probe-budget.js'
 import { createProbeMemo } from './probe-memo.js'
 
@@ -13,12 +14,20 @@ export interface CallExplainerOptions {
   readonly memoMs?: number
   /** Probe requests per host and minute. @default 10 */
   readonly perHostPerMinute?: number
-  /** Explanations probing at once. @default 4 */
+  /** Explanations probing at once; the next ones wait for one to end. @default 4 */
   readonly atOnce?: number
+  /**
+   * Explanations waiting for a turn; past them, `busy`. A page's client asks once per distinct
+   * failure, so a wait (not a refusal, which the page's Network panel would show as failed) is
+   * the usual answer. @default 32
+   */
+  readonly waiting?: number
   /** Milliseconds each probe request may take. @default 5000 */
   readonly timeout?: number
   /** Called with each new explanation (not with those reused from the memo). */
   readonly onExplained?: (explained: ExplainedCall) => void
+  /** How the front end carries WebSockets, for a failed one's fix. @default 'upgrade' */
+  readonly webSockets?: WebSocketCarrier
 }
 
 /** An explanation and the call it explains, as the inspector lists them. */
@@ -41,7 +50,7 @@ export interface FailedCallPage {
 
 /** Explains failed calls, each probed at most once in a while, within each host's budget. */
 export interface CallExplainer {
-  /** The explanation, or `busy` when `atOnce` explanations are already probing. */
+  /** The explanation, or `busy` when `atOnce` explanations are probing and `waiting` more wait. */
   explain(call: FailedCall, page: FailedCallPage): Promise<CallExplanation | 'busy'>
   /** The explanations remembered, newest first. */
   recent(): ExplainedCall[]
@@ -72,17 +81,36 @@ export function createCallExplainer(options: CallExplainerOptions): CallExplaine
   const atOnce = options.atOnce ?? 4
   const memo = createProbeMemo<ExplainedCall>({ ttlMs: options.memoMs ?? 30_000, now })
   const budget = createProbeBudget({ limit: options.perHostPerMinute ?? 10, windowMs: 60_000, now })
+  const maxWaiting = options.waiting ?? 32
   let probing = 0
+  const queue: (() => void)[] = []
+
+  /** A turn to probe: at once while fewer than `atOnce` probe, else when one ends. */
+  async function turn(): Promise<void> {
+    if (probing < atOnce) {
+      probing += 1
+      return
+    }
+    if (queue.length >= maxWaiting) throw new Busy()
+    // The slot is handed over by the one that ends (`probing` stays counted).
+    await new Promise<void>((resolve) => queue.push(resolve))
+  }
+
+  function endTurn(): void {
+    const next = queue.shift()
+    if (next === undefined) probing -= 1
+    else next()
+  }
 
   async function make(call: FailedCall, page: FailedCallPage) {
-    if (probing >= atOnce) throw new Busy()
-    probing += 1
+    await turn()
     try {
       const explanation = await explainCall(call, {
         ...page,
         routes: options.routes,
         budget,
         ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+        ...(options.webSockets === undefined ? {} : { webSockets: options.webSockets }),
       })
       const { method, url, initiator } = call
       const explained = { at: new Date(now()).toISOString(), method, url, initiator, explanation }
@@ -90,7 +118,7 @@ export function createCallExplainer(options: CallExplainerOptions): CallExplaine
       if (explanation.probed) options.onExplained?.(explained)
       return { value: explained, keep: explanation.probed }
     } finally {
-      probing -= 1
+      endTurn()
     }
   }
 

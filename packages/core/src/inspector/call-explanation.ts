@@ -5,4 +5,6 @@ export interface RouteFix {
   readonly route: string
   readonly call: string
   readonly routeExists: boolean
+  /** Where the route goes, when not in the front end's own routes (see `CallExplanation.routeWhere`). */
+  readonly routeWhere?: string
 }

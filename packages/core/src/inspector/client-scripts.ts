@@ -3,14 +3,35 @@ import { faultBadge } from '../client/fault-badge.js'
 import { inspectorApp } from '../client/inspector-app.js'
 import { overlayClient } from '../client/overlay-client.js'
 
+/** The overlay's client, with the badge and without it; the inspector page's script. Built once per process. */
+const OVERLAY = `// cors-dev-proxy overlay client (dev only; \`overlay: false\` removes it)\n(${overlayClient.toString()})();\n`
+const BADGE = `(${faultBadge.toString()})();\n`
+const INSPECTOR = `(${inspectorApp.toString()})();\n(${controlPanel.toString()})();\n`
+
+/** The browser scripts of one proxy, as served and bundled. */
+export interface ClientScripts {
+  /** The overlay's client (`/__cors-dev-proxy/client.js`). */
+  readonly client: string
+  /** The inspector page's script (`/__cors-dev-proxy/inspector.js`). */
+  readonly inspector: string
+}
+
 /**
  * The browser scripts, as served: each client function's own source (compiled, self-contained)
- * called at once. Built once per process.
+ * called at once. The "faults on" badge, which asks `GET /__cors-dev-proxy/control` on every
+ * page, is in the client only when a route has live switches (`switches`): the dev server tells
+ * the page what exists, and a page of a dev server without switches asks nothing.
+ *
+ * @example
+ * const scripts = clientScripts({ switches: proxy.controls.routes.length > 0 })
  */
-export const CLIENT_SCRIPTS = Object.freeze({
-  client: `// cors-dev-proxy overlay client (dev only; \`overlay: false\` removes it)\n(${overlayClient.toString()})();\n(${faultBadge.toString()})();\n`,
-  inspector: `(${inspectorApp.toString()})();\n(${controlPanel.toString()})();\n`,
-})
+export function clientScripts(what: { readonly switches: boolean }): ClientScripts {
+  return what.switches ? CLIENT_SCRIPTS : WITHOUT_BADGE
+}
+
+/** The scripts with every part: a dev server with live switches. */
+export const CLIENT_SCRIPTS: ClientScripts = Object.freeze({ client: OVERLAY + BADGE, inspector: INSPECTOR })
+const WITHOUT_BADGE: ClientScripts = Object.freeze({ client: OVERLAY, inspector: INSPECTOR })
 
 /** Where the dev server serves the overlay's client: what the adapters put in the page. */
 export const OVERLAY_CLIENT_PATH = '/__cors-dev-proxy/client.js'

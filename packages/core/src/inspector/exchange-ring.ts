@@ -47,6 +47,11 @@ export interface ExchangeRecord {
   aborted: boolean
   /** The exchange this one replays. */
   readonly replayOf: number | undefined
+  /**
+   * A request cors-dev-proxy sent itself, not the page: `probe`, the overlay's explanation
+   * probe (it carried `X-Cors-Dev-Proxy-Probe`). Absent for the page's calls.
+   */
+  readonly ours?: 'probe' | undefined
 }
 
 /** Called with each finished exchange. */

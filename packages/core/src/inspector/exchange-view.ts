@@ -42,6 +42,8 @@ export interface ExchangeView {
   readonly bodiesTruncated: boolean
   readonly aborted: boolean
   readonly replayOf: number | undefined
+  /** `probe`: a request cors-dev-proxy sent itself (the overlay's explanation probe), not the page's call. */
+  readonly ours?: 'probe'
   /** The recording a route with `replay` answered from (its `X-Cors-Dev-Proxy-Replayed`), else `undefined`. */
   readonly replayedFrom: string | undefined
   /** The mock file or key that answered (its `X-Cors-Dev-Proxy-Mocked`), else `undefined`. */
@@ -166,6 +168,7 @@ export function viewExchange(record: ExchangeRecord): ExchangeView {
     bodiesTruncated: record.bodiesTruncated,
     aborted: record.aborted,
     replayOf: record.replayOf,
+    ...(record.ours === undefined ? {} : { ours: record.ours }),
     // The header recordings/replay-answer.ts sets (a layer above this one, hence the name written out).
     replayedFrom: getHeader(pairs(responseLines), 'x-cors-dev-proxy-replayed'),
     // And the one route-mocks/mock-answer-writer.ts sets.

@@ -4,7 +4,7 @@ import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { CallExplanation, Certainty, FailedCall, RouteFix } from './call-explanation.js'
 import { cookieNotes } from './cookie-notes.js'
 import { CORS_CAUSES } from './cors-causes.js'
-import { explainWebSocket } from './explain-websocket.js'
+import { explainWebSocket, type WebSocketCarrier } from './explain-websocket.js'
 import type { ProbeBudget } from './probe-budget.js'
 import { createSafeProbe, type ProbeRecord, probeSummary } from './safe-probe.js'
 import { suggestRoute } from './suggest-route.js'
@@ -43,6 +43,8 @@ export interface ExplainOptions {
   readonly timeout?: number
   /** The requests the probe may still send per host; without it, nothing limits them. */
   readonly budget?: ProbeBudget
+  /** How the front end carries WebSockets, for a failed one's fix. @default 'upgrade' */
+  readonly webSockets?: WebSocketCarrier
 }
 
 /**
@@ -63,7 +65,7 @@ export async function explainCall(call: FailedCall, options: ExplainOptions): Pr
   const url = new URL(call.url)
   const pageOrigin = options.origin
   // As the script wrote it: `patch` stays lowercase in the call to write, as in the browser.
-  const suggestion = suggestRoute(url, options.routes, call.initiator)
+  const suggestion = suggestRoute(url, options.routes, call.initiator, pageOrigin)
   const fixed: RouteFix = {
     route: suggestion.route,
     call: callText(call.initiator, call.method, suggestion.path),
@@ -88,7 +90,8 @@ export async function explainCall(call: FailedCall, options: ExplainOptions): Pr
       },
     }
   }
-  if (call.initiator === 'WebSocket') return explainWebSocket(url, pageOrigin, options.routes, fixed)
+  if (call.initiator === 'WebSocket')
+    return explainWebSocket(url, pageOrigin, options.routes, fixed, options.webSockets)
 
   const headers = call.headers.map(([name, value]) => [name, value] as [string, string])
   const classification = classifyRequest({ method: call.method, headers })

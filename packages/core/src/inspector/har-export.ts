@@ -77,7 +77,8 @@ function cookiesOf(header: string | undefined): HarPair[] {
  * The recorded exchanges as a HAR 1.2 log (`log.entries`, oldest first), masked like the
  * inspector. `request.url` is the URL the page asked for (the dev server's origin and the path
  * as received); the upstream URL goes in `_upstreamUrl`, with `_route`, `_upstreamProtocol`,
- * `_cors` and `_hooks` beside it (HAR's convention: custom fields start with `_`). Loads in
+ * `_cors` and `_hooks` beside it, and `_ours: 'probe'` on a request cors-dev-proxy sent itself
+ * (HAR's convention: custom fields start with `_`). Loads in
  * Chromium's DevTools (Network panel, "Import HAR file").
  *
  * @example
@@ -147,6 +148,7 @@ export function harOf(records: readonly ExchangeRecord[], creator: HarCreator) {
       _cors: view.cors,
       _hooks: view.hooks,
       ...(view.replayOf === undefined ? {} : { _replayOf: view.replayOf }),
+      ...(view.ours === undefined ? {} : { _ours: view.ours }),
     }
   })
   return { log: { version: '1.2', creator, pages: [], entries } }

@@ -11,6 +11,7 @@ import type { FailedCall } from './call-explanation.js'
 import { serveControl } from './control-endpoint.js'
 import type { ExchangeRecord } from './exchange-ring.js'
 import { viewExchange } from './exchange-view.js'
+import type { WebSocketCarrier } from './explain-websocket.js'
 import { harOf } from './har-export.js'
 import { INSPECTOR_ANSWER_HEADER, INSPECTOR_BASE, refusalOf } from './inspector-guard.js'
 import { inspectorPage } from './inspector-page.js'
@@ -33,10 +34,16 @@ export interface InspectorEndpointsOptions {
   readonly ownUrl: () => string | undefined
   /** The overlay's client script and the inspector page's script (from `client/`). */
   readonly scripts: { readonly client: string; readonly inspector: string }
-  /** The routes' live switches (`/control`); `undefined`: no route has control options or recordings. */
-  readonly controls?: ControlBoard | undefined
-  /** "Mock this answer" (`/mock`); `undefined`: no route has `mocks`. */
+  /**
+   * The routes' live switches (`/control`), an empty board when no route has control options or
+   * recordings: `GET /control` then answers an empty list, which the overlay's badge reads as
+   * "nothing to watch", never a 404 in the page's Network panel.
+   */
+  readonly controls: ControlBoard
+  /** "Mock this answer" (`/mock`); `undefined`: no route has `mocks`, and `GET /mock` lists none. */
   readonly mocks?: MockWriter | undefined
+  /** How the front end carries WebSockets, for the fix of a failed one. @default 'upgrade' */
+  readonly webSockets?: WebSocketCarrier | undefined
 }
 
 /** The endpoints: a handler for every request under `/__cors-dev-proxy`, and `close`. */
@@ -61,6 +68,9 @@ const COMMON: ReadonlyArray<readonly [string, string]> = [
   [INSPECTOR_ANSWER_HEADER, '1'],
 ]
 const EXPLAIN_LIMIT = 64 * 1024
+/** What `/__cors-dev-proxy/` shows with `inspector: false` (the overlay still links it). */
+const INSPECTOR_OFF_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>cors-dev-proxy inspector</title><link rel="icon" href="data:,"></head><body><p>The cors-dev-proxy inspector is off in this dev server\'s config (<code>inspector: false</code>): remove it to list the exchanges here.</p></body></html>\n'
 /** Bytes an event stream may hold unsent before its events are dropped (a client that does not read). */
 const STREAM_BACKLOG = 1024 * 1024
 
@@ -72,6 +82,15 @@ function sendJson(
 ): void {
   sendText(res, status, JSON_TYPE, `${JSON.stringify(value)}\n`, [...COMMON, ...extra])
 }
+
+/** "Mock this answer" where no route has `mocks`: the inspector page asks, and learns there are none. */
+const NO_MOCKS: MockWriter = Object.freeze({
+  routes: () => [],
+  write: async () => ({
+    status: 404,
+    body: { error: 'no route has mocks: add mocks: true to a route, and its answers can be mocked' },
+  }),
+})
 
 const INITIATORS = new Set(['fetch', 'XMLHttpRequest', 'EventSource', 'WebSocket'])
 const CREDENTIALS = new Set(['omit', 'same-origin', 'include'])
@@ -113,14 +132,18 @@ function failedCallOf(body: unknown): FailedCall | undefined {
  * server's own pages are answered. Nothing here throws at a request: a bad body is a 400.
  *
  * @example
- * const endpoints = createInspectorEndpoints({ recorder, inspector, overlay: true, routes, logger, ownUrl, scripts })
+ * const endpoints = createInspectorEndpoints({ recorder, inspector, overlay: true, routes, logger, ownUrl, scripts, controls })
  * if (isInspectorPath(req.url)) endpoints.handle(req, res)
  */
 export function createInspectorEndpoints(options: InspectorEndpointsOptions): InspectorEndpoints {
   const { recorder, overlay, routes, logger, scripts } = options
   const replayer = createReplayer(options.ownUrl)
   const streams = new Set<ProxyResponse>()
-  const explainer = createCallExplainer({ routes, onExplained: broadcastExplanation })
+  const explainer = createCallExplainer({
+    routes,
+    onExplained: broadcastExplanation,
+    ...(options.webSockets === undefined ? {} : { webSockets: options.webSockets }),
+  })
 
   /** A new explanation, to every inspector listening (as an `explanation` event). */
   function broadcastExplanation(explained: ExplainedCall): void {
@@ -233,14 +256,16 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
       explain(req, res).catch((error: unknown) => sendJson(res, 500, { error: String(error) }))
       return
     }
-    if (
-      options.controls !== undefined &&
-      path === '/control' &&
-      serveControl(req, res, options.controls, sendJson)
-    ) {
-      return
-    }
+    // Asked by the overlay's badge on every page, so answered whatever the routes and the
+    // inspector are: a dev server without switches lists none (a 404 would be a failed request
+    // of ours in the page).
+    if (path === '/control' && serveControl(req, res, options.controls, sendJson)) return
     if (recorder === undefined) {
+      // The overlay links the page: opened with the inspector off, it says so, as a page.
+      if (read && (path === '/' || path === '')) {
+        sendText(res, 200, 'text/html; charset=utf-8', INSPECTOR_OFF_PAGE, COMMON)
+        return
+      }
       sendText(res, 404, TEXT_TYPE, 'cors-dev-proxy: the inspector is off (inspector: false)\n', COMMON)
       return
     }
@@ -260,9 +285,9 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
       sendText(res, 200, 'text/javascript; charset=utf-8', scripts.inspector, COMMON)
       return
     }
-    if (path === '/mock' && options.mocks !== undefined) {
+    if (path === '/mock') {
       const ring = recorder.ring
-      if (serveMock(req, res, options.mocks, (id) => ring.get(id), sendJson)) return
+      if (serveMock(req, res, options.mocks ?? NO_MOCKS, (id) => ring.get(id), sendJson)) return
     }
     if (read && path === '/exchanges') {
       sendJson(res, 200, recorder.ring.list().map(viewExchange))

@@ -12,7 +12,7 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(360px, 36%); 
 table { border-collapse: collapse; width: 100%; }
 #rows td, thead th { padding: 4px 8px; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
 thead th { position: sticky; top: 0; background: #fafafa; font-weight: 600; }
-#rows tr { cursor: pointer; } #rows tr:hover { background: #eef4ff; } #rows tr.selected { background: #dbe8ff; }
+#rows tr { cursor: pointer; } #rows tr.ours { color: #6e7781; font-style: italic; } #rows tr:hover { background: #eef4ff; } #rows tr.selected { background: #dbe8ff; }
 /* The path and upstream columns take what the others leave, cut with an ellipsis: a long URL
    never pushes the CORS column out under the detail pane. */
 #rows td.url { max-width: 0; width: 50%; overflow: hidden; text-overflow: ellipsis; font-family: ui-monospace, monospace; }
@@ -39,7 +39,7 @@ pre { background: #fff; border: 1px solid #e5e5e5; padding: 8px; white-space: pr
 export function inspectorPage(): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>cors-dev-proxy inspector</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"><style>${STYLE}</style></head>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"><style>${STYLE}</style></head>
 <body><header><h1>cors-dev-proxy inspector</h1>
 <select id="route" aria-label="Route"><option value="">all routes</option></select>
 <select id="status" aria-label="Status"><option value="">all statuses</option><option value="failed">failed</option><option>2xx</option><option>3xx</option><option>4xx</option><option>5xx</option></select>

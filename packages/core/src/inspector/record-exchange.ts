@@ -9,6 +9,7 @@ import { clientHost, isEncrypted } from '../http/request-origin.js'
 import { type HookableResponse, tapBody } from '../http/response-head.js'
 import type { RequestNotes } from '../pipeline/request-notes.js'
 import { createExchangeRing, type ExchangeRecord, type ExchangeRing } from './exchange-ring.js'
+import { PROBE_HEADER } from './safe-probe.js'
 
 /** A request being recorded: its record and what its end needs. */
 interface Recording {
@@ -119,16 +120,16 @@ function upstreamOf(hop: string | undefined, mock: boolean): [string | undefined
   return [hop, 'http/1.1']
 }
 
-/** Removes the replay header (from `headers` and the raw lines) and returns its value. */
-function takeReplayHeader(req: ProxyRequest): string | undefined {
-  const value = req.headers[REPLAY_HEADER]
-  if (typeof value !== 'string') return undefined
-  delete req.headers[REPLAY_HEADER]
+/** Removes one of our headers (from `headers` and the raw lines) and returns its value. */
+function takeHeader(req: ProxyRequest, name: string): string | undefined {
+  const value = req.headers[name]
+  if (value === undefined) return undefined
+  delete req.headers[name]
   const raw = req.rawHeaders
   for (let index = raw.length - 2; index >= 0; index -= 2) {
-    if (raw[index]?.toLowerCase() === REPLAY_HEADER) raw.splice(index, 2)
+    if (raw[index]?.toLowerCase() === name) raw.splice(index, 2)
   }
-  return value
+  return Array.isArray(value) ? value.join(', ') : value
 }
 
 /**
@@ -163,7 +164,10 @@ export function createExchangeRecorder(options: ResolvedInspectorOptions): Excha
 
   function begin(req: ProxyRequest, res: ProxyResponse, route: ResolvedRoute): (() => void) | undefined {
     const start = performance.now()
-    const replayToken = replays.size > 0 ? takeReplayHeader(req) : undefined
+    const replayToken = replays.size > 0 ? takeHeader(req, REPLAY_HEADER) : undefined
+    // An explanation probe (this dev server's, or another's that reached it): listed as ours, and
+    // its mark not forwarded.
+    const probe = req.headers[PROBE_HEADER] === undefined ? undefined : takeHeader(req, PROBE_HEADER)
     const replayOf = replayToken === undefined ? undefined : replays.get(replayToken)
     if (replayToken !== undefined) replays.delete(replayToken)
     let hooks = hookNames.get(route)
@@ -204,6 +208,7 @@ export function createExchangeRecorder(options: ResolvedInspectorOptions): Excha
       bodiesTruncated: false,
       aborted: false,
       replayOf,
+      ours: probe === undefined ? undefined : 'probe',
     }
     const limit = ring.listeners > 0 ? options.bodyLimit : 0
     if (limit > 0) {

@@ -13,6 +13,16 @@ const METHOD_OVERRIDES: ReadonlySet<string> = new Set([
 /** What describes a body: meaningless on the HEAD that stands in for a call with one. */
 const BODY_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'content-encoding'])
 
+/**
+ * The header each probe request carries, so that a dev server with cors-dev-proxy that it reaches
+ * (this one under another name, or another app's) lists it as ours, not as the page's call, and
+ * removes it before forwarding. Its value says what sent it. A server sees one more header than
+ * the browser sent; CORS decisions never depend on it (it is not in `Access-Control-Request-Headers`).
+ */
+export const PROBE_HEADER = 'x-cors-dev-proxy-probe'
+/** {@link PROBE_HEADER}'s value: the overlay's explanation. */
+const PROBE_VALUE = 'explain'
+
 /** Methods the probe may send as the page did: safe by HTTP's definition (RFC 9110 §9.2.1). */
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD'])
 
@@ -48,6 +58,7 @@ export class ProbeStopped extends Error {
  * the same per URL). Neither carries a method-override header, the HEAD no body. Anything more
  * (a second preflight, a redirect hop) is not sent: at most one OPTIONS and one GET or HEAD,
  * whatever the page's method, and never more than `maxRequests` (what the host's budget granted).
+ * Each carries {@link PROBE_HEADER}, which names it as ours.
  * `method` is the page's, as the browser sends it.
  *
  * @example
@@ -76,6 +87,7 @@ export function createSafeProbe(method: string, maxRequests = 2): SafeProbe {
       if (METHOD_OVERRIDES.has(name)) leftOut.push(name)
       return !METHOD_OVERRIDES.has(name) && (safe || !BODY_HEADERS.has(name))
     })
+    headers.push([PROBE_HEADER, PROBE_VALUE])
     return { kind: 'request', url: request.url, method: safe ? request.method : 'HEAD', headers }
   }
 
@@ -88,7 +100,7 @@ export function createSafeProbe(method: string, maxRequests = 2): SafeProbe {
           if (preflightSent || requestSent) stop(request)
           preflightSent = true
           sent.push('OPTIONS')
-          return send(request)
+          return send({ ...request, headers: [...request.headers, [PROBE_HEADER, PROBE_VALUE]] })
         }
         if (requestSent) stop(request)
         requestSent = true

@@ -1,7 +1,10 @@
 import { quote } from '../config/option-path.js'
+import { joinTargetPath } from '../config/path-rewrite.js'
 import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
 import { httpScheme } from '../http/http-origin.js'
 import { isLoopbackOrigin } from '../http/loopback-origin.js'
+import type { ProxyRequest } from '../http/proxy-types.js'
+import { matchRoute } from '../pipeline/match-route.js'
 
 /** The route that would make a cross-origin call same-origin, and the call to write instead. */
 export interface RouteSuggestion {
@@ -95,15 +98,116 @@ function fits(route: ResolvedRoute, url: URL, websocket: boolean): route is Reso
   return base === '' || url.pathname === base || url.pathname.startsWith(`${base}/`)
 }
 
+/** The path the page calls for `rest` (the called URL's path and query) through `route`, as its prefix removal gives it. */
+function pagePathFor(route: ResolvedForwardRoute, rest: string): string {
+  const below = rest.slice(basePath(route.target).length)
+  return route.pathRewrite === false ? rest : `${route.prefix === '/' ? '' : route.prefix}${below}`
+}
+
+/**
+ * Whether the route, called at `pagePath`, sends its target the path the page called: its
+ * `pathRewrite` checked, not assumed. A function is never run for a suggestion (it is the
+ * user's code, and may depend on the request): such a route is taken only when no other fits.
+ */
+function rewriteGives(route: ResolvedForwardRoute, pagePath: string, url: URL): boolean {
+  if (typeof route.pathRewrite === 'function') return false
+  let rewritten: string | Promise<string>
+  try {
+    // Prefix removal and RegExp maps read nothing of the request.
+    rewritten = route.rewritePath(pagePath, {} as ProxyRequest)
+  } catch {
+    return false
+  }
+  return (
+    typeof rewritten === 'string' &&
+    joinTargetPath(route.target, rewritten) === `${url.pathname}${url.search}`
+  )
+}
+
+/**
+ * Whether `url` reaches the page's own dev server (its origin, or another loopback name for it):
+ * a route to it would send the dev server its own requests.
+ *
+ * @example
+ * isOwnServer(new URL('ws://127.0.0.1:3000/live'), 'http://localhost:3000') // true
+ */
+export function isOwnServer(url: URL, pageOrigin: string | undefined): boolean {
+  return pageOrigin !== undefined && serverKey(url) === serverKey(new URL(pageOrigin))
+}
+
+/**
+ * The one server the forward routes send to, besides the dev server itself, when there is exactly
+ * one: the backend a call to a path no route takes most likely belongs to.
+ */
+function onlyBackend(routes: readonly ResolvedRoute[], own: string): URL | undefined {
+  const servers = new Map<string, URL>()
+  for (const route of routes) {
+    if (route.kind !== 'forward' || !route.hasTarget) continue
+    const key = serverKey(route.target)
+    if (key !== own) servers.set(key, route.target)
+  }
+  return servers.size === 1 ? [...servers.values()][0] : undefined
+}
+
+/** What a WebSocket route's target is written as when the backend is unknown: the user puts its address. */
+export const BACKEND_PLACEHOLDER = 'ws://<your WebSocket server: host:port>'
+
+/**
+ * A call to the page's own dev server (another name for it, or a WebSocket no route takes):
+ * never a route whose target is the dev server itself. The route that takes the path, when one
+ * does; for a WebSocket no route takes, a route for the path's first segment, to the one
+ * backend the routes know (else a placeholder to fill in), keeping the path as the page calls it;
+ * for any other call, nothing to add: the dev server serves the path itself.
+ */
+function ownServerSuggestion(
+  url: URL,
+  routes: readonly ResolvedRoute[],
+  websocket: boolean,
+): RouteSuggestion {
+  const rest = `${url.pathname}${url.search}`
+  const match = matchRoute(routes, rest)
+  if (match !== undefined) {
+    const route = match.route
+    return {
+      route: route.kind === 'forward' ? writtenRoute(route, websocket) : `'${route.prefix}': { mock: true }`,
+      path: rest,
+      existing: true,
+    }
+  }
+  if (!websocket)
+    return {
+      route: `// no route needed: the dev server serves ${url.pathname} itself`,
+      path: rest,
+      existing: true,
+    }
+  const segment = url.pathname.split('/')[1] ?? ''
+  const taken = new Set(routes.map((candidate) => candidate.prefix))
+  const prefix = segment === '' || taken.has(`/${segment}`) ? '/socket' : `/${segment}`
+  const backend = onlyBackend(routes, serverKey(url))
+  const target =
+    backend === undefined
+      ? BACKEND_PLACEHOLDER
+      : `${httpScheme(backend.protocol).replace('http', 'ws')}//${backend.host}`
+  // The page keeps calling the path it calls: the route keeps it too (`pathRewrite: false`).
+  const keep = prefix !== '/socket'
+  return {
+    route: `'${prefix}': { target: ${quote(target)}, ws: true${keep ? ', pathRewrite: false' : ''} }`,
+    path: keep ? rest : `${prefix}${url.pathname === '/' ? '' : url.pathname}${url.search}`,
+    existing: false,
+  }
+}
+
 /**
  * The route to add (or the configured one to use) for a call the page made to another origin.
  * A configured route fits when its target is that server (every loopback name counting as one
- * host), the URL is under its base path and its scheme family fits the initiator: it gives the
- * call to write, and is printed as written. Otherwise `'/api'` (or `'/api2'`... when taken)
- * pointing at the server's origin, the prefix removed on the way as by default; a URL whose
- * path already starts with that prefix keeps it (`pathRewrite: false`). A WebSocket gets
- * `'/socket'` and a `ws:`/`wss:` target (which turns `ws` on). Without an initiator, the URL's
- * scheme decides.
+ * host), the URL is under its base path and its scheme family fits the initiator; of those, the
+ * first (longest prefix) whose `pathRewrite` sends the called path (a function's result is not
+ * known: such a route only when no other fits). It gives the call to write, and is printed as
+ * written. Otherwise `'/api'` (or `'/api2'`... when taken) pointing at the server's origin, the
+ * prefix removed on the way as by default; a URL whose path already starts with that prefix
+ * keeps it (`pathRewrite: false`). A WebSocket gets `'/socket'` and a `ws:`/`wss:` target (which
+ * turns `ws` on). Without an initiator, the URL's scheme decides. A call to the page's own dev
+ * server (`pageOrigin`, under any loopback name) never gets a route to the dev server itself.
  *
  * @example
  * suggestRoute(new URL('http://localhost:3000/items?page=2'), routes, 'fetch')
@@ -113,16 +217,19 @@ export function suggestRoute(
   url: URL,
   routes: readonly ResolvedRoute[],
   initiator?: CallInitiator,
+  pageOrigin?: string,
 ): RouteSuggestion {
   const websocket =
     initiator === undefined ? url.protocol === 'ws:' || url.protocol === 'wss:' : initiator === 'WebSocket'
+  if (isOwnServer(url, pageOrigin)) return ownServerSuggestion(url, routes, websocket)
   const rest = `${url.pathname}${url.search}`
-  const route = routes.find((candidate) => fits(candidate, url, websocket))
-  if (route !== undefined) {
-    const below = rest.slice(basePath(route.target).length)
-    const path = route.pathRewrite === false ? rest : `${route.prefix === '/' ? '' : route.prefix}${below}`
-    return { route: writtenRoute(route), path, existing: true }
+  const fitting: { route: ResolvedForwardRoute; path: string }[] = []
+  for (const candidate of routes) {
+    if (fits(candidate, url, websocket))
+      fitting.push({ route: candidate, path: pagePathFor(candidate, rest) })
   }
+  const chosen = fitting.find(({ route, path }) => rewriteGives(route, path, url)) ?? fitting[0]
+  if (chosen !== undefined) return { route: writtenRoute(chosen.route), path: chosen.path, existing: true }
   const taken = new Set(routes.map((candidate) => candidate.prefix))
   const base = websocket ? '/socket' : '/api'
   let prefix = base

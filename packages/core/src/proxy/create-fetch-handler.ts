@@ -18,6 +18,7 @@ import { FetchRequest, type NodeOutgoing, nodeRequestOf, onClientLeaving } from 
 import { FetchResponse } from '../fetch/fetch-response.js'
 import { refuseNodeOptions } from '../fetch/refuse-node-options.js'
 import type { UpstreamPoolOptions } from '../forward/upstream-pool.js'
+import type { WebSocketCarrier } from '../inspector/explain-websocket.js'
 import { describeRoutes } from '../log/describe-routes.js'
 import { createLogger } from '../log/logger.js'
 import { buildCorsDevProxy, type EngineProxy, logStepError } from './create-cors-dev-proxy.js'
@@ -78,10 +79,35 @@ export function createFetchHandler(
   routes: Routes | CorsDevProxyConfig,
   options?: FetchHandlerOptions,
 ): FetchHandler {
+  return createFetchHandlerFor(routes, options, {})
+}
+
+/** What an adapter built on the Fetch handler tells it about the host it runs in. */
+export interface FetchHost {
+  /**
+   * How the host carries a `ws` route's upgrades, for the overlay's fix of a failed WebSocket:
+   * `{ none: { why, where } }` where the host hands the handler none (Next's `proxy.ts`).
+   * @default 'bridge' (the runtime's upgrades handed to `webSocket(request)`)
+   */
+  readonly webSockets?: WebSocketCarrier
+}
+
+/**
+ * `createFetchHandler` for an adapter that knows its host (`@cors-dev-proxy/core/adapter`): the
+ * same handler, whose explanations fit what the host can carry.
+ *
+ * @example
+ * createFetchHandlerFor(routes, options, { webSockets: { none: { why: "proxy.ts sees no upgrade", where: 'add it to server.mjs' } } })
+ */
+export function createFetchHandlerFor(
+  routes: Routes | CorsDevProxyConfig,
+  options: FetchHandlerOptions | undefined,
+  host: FetchHost,
+): FetchHandler {
   const resolved = resolveOptions(routes, options)
   refuseNodeOptions(resolved.routes)
   // Bun's built-in undici has no dispatch() on its pools: forward with the runtime's fetch there.
-  return fetchHandlerOf(resolved, undiciDispatches() ? {} : { dispatcherFor: createFetchDispatcher })
+  return fetchHandlerOf(resolved, undiciDispatches() ? {} : { dispatcherFor: createFetchDispatcher }, host)
 }
 
 /**
@@ -95,6 +121,7 @@ export function createFetchHandler(
 export function fetchHandlerOf(
   resolved: ResolvedCorsDevProxyOptions,
   poolOptions: UpstreamPoolOptions,
+  host: FetchHost = {},
 ): FetchHandler {
   const logger = createLogger(resolved.log, resolved.logger ?? consoleLogSink)
   const recorder = createFetchRecorder(resolved)
@@ -104,7 +131,7 @@ export function fetchHandlerOf(
   logger.info(describeRoutes(resolved.routes))
   // The overlay's script, the inspector and its live switches under /__cors-dev-proxy/, as
   // createDevServerProxy serves them.
-  const inspector = createFetchInspector(resolved, logger, recorder, engine.controls)
+  const inspector = createFetchInspector(resolved, logger, recorder, engine, host.webSockets ?? 'bridge')
   const close = async (): Promise<void> => {
     await Promise.all([engine.close(), inspector?.close()])
   }

@@ -7,7 +7,7 @@ import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from '../config/resol
 import { answerSocket } from '../http/answer-socket.js'
 import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { loopbackUrl, publishServerUrl } from '../http/server-fetch.js'
-import { CLIENT_SCRIPTS, OVERLAY_CLIENT_PATH } from '../inspector/client-scripts.js'
+import { clientScripts, OVERLAY_CLIENT_PATH } from '../inspector/client-scripts.js'
 import { createInspectorEndpoints, type InspectorEndpoints } from '../inspector/inspector-endpoints.js'
 import { isInspectorPath } from '../inspector/inspector-guard.js'
 import { createExchangeRecorder } from '../inspector/record-exchange.js'
@@ -141,6 +141,7 @@ export function createDevServerProxy(
   const { server } = host
   const upgrade = devServerUpgrade(proxy, host)
   let ownServer: EventEmitter | undefined = server
+  const scripts = clientScripts({ switches: proxy.controls.routes.length > 0 })
   // Everything under /__cors-dev-proxy/ (the inspector, the overlay's script and `explain`),
   // answered before any route, a route on '/' included.
   const endpoints: InspectorEndpoints | undefined =
@@ -153,8 +154,8 @@ export function createDevServerProxy(
           routes: proxy.routes,
           logger,
           ownUrl: () => (ownServer === undefined ? undefined : loopbackUrl(ownServer)),
-          scripts: CLIENT_SCRIPTS,
-          controls: proxy.controls.routes.length === 0 ? undefined : proxy.controls,
+          scripts,
+          controls: proxy.controls,
           mocks: proxy.mocks.length === 0 ? undefined : createMockWriter(proxy.mocks, logger),
         })
   const middleware: DevServerProxy['middleware'] =
@@ -197,9 +198,7 @@ export function createDevServerProxy(
 
   return Object.freeze({
     middleware,
-    overlayClient: resolved.overlay
-      ? { path: OVERLAY_CLIENT_PATH, source: CLIENT_SCRIPTS.client }
-      : undefined,
+    overlayClient: resolved.overlay ? { path: OVERLAY_CLIENT_PATH, source: scripts.client } : undefined,
     claims,
     routes: proxy.routes,
     logger,

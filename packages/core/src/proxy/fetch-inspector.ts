@@ -9,11 +9,14 @@ import type { ResolvedCorsDevProxyOptions } from '../config/resolved-route.js'
 import type { ControlBoard } from '../control/control-board.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { SERVER_URL_VARIABLE } from '../http/server-fetch.js'
-import { CLIENT_SCRIPTS } from '../inspector/client-scripts.js'
+import { clientScripts } from '../inspector/client-scripts.js'
+import type { WebSocketCarrier } from '../inspector/explain-websocket.js'
 import { createInspectorEndpoints } from '../inspector/inspector-endpoints.js'
 import { isInspectorPath } from '../inspector/inspector-guard.js'
 import { createExchangeRecorder, type ExchangeRecorder } from '../inspector/record-exchange.js'
 import type { Logger } from '../log/logger.js'
+import { createMockWriter } from '../route-mocks/mock-from-exchange.js'
+import type { RouteMocks } from '../route-mocks/route-mocks.js'
 
 /** The Fetch handler's share of the overlay and the inspector. */
 export interface FetchInspector {
@@ -37,26 +40,35 @@ function publishedServerUrl(): string | undefined {
   return url === undefined || url === '' ? undefined : url
 }
 
+/** What the endpoints need of the engine: its live switches and its routes with `mocks`. */
+export interface FetchInspectorEngine {
+  readonly controls: ControlBoard
+  readonly mocks: readonly RouteMocks[]
+}
+
 /**
  * Creates the endpoints under `/__cors-dev-proxy/` for a Fetch handler, with the recorder the
- * engine was built with and the engine's live switches (`controls`, for the inspector's
- * `/control` and the overlay's "faults on" badge): `undefined` when the inspector, the overlay and
- * every control option are off, as `createDevServerProxy` decides on Node.
+ * engine was built with, the engine's live switches (`controls`, for the inspector's `/control`
+ * and the overlay's "faults on" badge) and its routes with `mocks` ("Mock this answer"):
+ * `undefined` when the inspector, the overlay and every control option are off, as
+ * `createDevServerProxy` decides on Node. `webSockets` is how the host carries upgrades, for the
+ * overlay's fix of a failed WebSocket.
  *
  * @example
  * const recorder = createFetchRecorder(resolved)
  * const engine = buildCorsDevProxy(resolved, logger, recorder)
- * const inspector = createFetchInspector(resolved, logger, recorder, engine.controls)
+ * const inspector = createFetchInspector(resolved, logger, recorder, engine)
  * if (inspector?.claims(req.url)) inspector.handle(req, res)
  */
 export function createFetchInspector(
   resolved: ResolvedCorsDevProxyOptions,
   logger: Logger,
   recorder: ExchangeRecorder | undefined,
-  controls: ControlBoard,
+  engine: FetchInspectorEngine,
+  webSockets: WebSocketCarrier = 'bridge',
 ): FetchInspector | undefined {
-  const controlled = controls.routes.length > 0
-  if (recorder === undefined && !resolved.overlay && !controlled) return undefined
+  const { controls, mocks } = engine
+  if (recorder === undefined && !resolved.overlay && controls.routes.length === 0) return undefined
   const endpoints = createInspectorEndpoints({
     recorder,
     inspector: resolved.inspector,
@@ -64,8 +76,10 @@ export function createFetchInspector(
     routes: resolved.routes,
     logger,
     ownUrl: publishedServerUrl,
-    scripts: CLIENT_SCRIPTS,
-    controls: controlled ? controls : undefined,
+    scripts: clientScripts({ switches: controls.routes.length > 0 }),
+    controls,
+    mocks: mocks.length === 0 ? undefined : createMockWriter(mocks, logger),
+    webSockets,
   })
   return {
     recorder,

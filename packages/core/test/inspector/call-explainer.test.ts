@@ -58,7 +58,7 @@ describe('createCallExplainer', () => {
     )
   })
 
-  it('answers busy past `atOnce` probing explanations, and never for a remembered one', async () => {
+  it('waits past `atOnce` probing explanations (a refusal would be a failed request of ours), busy past `waiting`', async () => {
     let release: () => void = () => undefined
     const held = new Promise<void>((resolve) => {
       release = resolve
@@ -68,7 +68,7 @@ describe('createCallExplainer', () => {
     })
     const backend = await listen(server)
     cleanup.push(() => backend.close())
-    const explainer = createCallExplainer({ routes: [], atOnce: 2 })
+    const explainer = createCallExplainer({ routes: [], atOnce: 2, waiting: 1 })
     const call = (path: string): FailedCall => ({
       url: `${backend.url}${path}`,
       method: 'GET',
@@ -78,13 +78,17 @@ describe('createCallExplainer', () => {
     })
     const first = explainer.explain(call('/a'), PAGE)
     const second = explainer.explain(call('/b'), PAGE)
-    expect(await explainer.explain(call('/c'), PAGE)).toBe('busy')
-    // Asked again while it runs: the running explanation is shared, not a third probe.
+    const third = explainer.explain(call('/c'), PAGE)
+    expect(await explainer.explain(call('/d'), PAGE)).toBe('busy')
+    // Asked again while it runs: the running explanation is shared, not another probe.
     const sharedFirst = explainer.explain(call('/a'), PAGE)
     release()
-    const [a, b, shared] = await Promise.all([first, second, sharedFirst])
+    const [a, b, c, shared] = await Promise.all([first, second, third, sharedFirst])
     expect(a).toMatchObject({ kind: 'cors', probe: { fromMemo: false } })
     expect(b).toMatchObject({ kind: 'cors' })
+    expect(c).toMatchObject({ kind: 'cors', probe: { fromMemo: false } })
     expect(shared).toMatchObject({ kind: 'cors', probe: { fromMemo: true } })
+    // The turns were given back: a new call probes at once.
+    expect(await explainer.explain(call('/e'), PAGE)).toMatchObject({ kind: 'cors' })
   })
 })

@@ -50,8 +50,13 @@ describe('createSafeProbe', () => {
       kind: 'request',
       url: URL_CALLED,
       method: 'HEAD',
-      headers: [['origin', ORIGIN]],
+      // Marked as ours, so a dev server it reaches lists it as the probe, not as the page's call.
+      headers: [
+        ['origin', ORIGIN],
+        ['x-cors-dev-proxy-probe', 'explain'],
+      ],
     })
+    expect(server.received[0]?.headers).toContainEqual(['x-cors-dev-proxy-probe', 'explain'])
     expect(probe.record()).toEqual({
       sent: ['OPTIONS', 'HEAD'],
       notRepeated: 'DELETE',
@@ -77,6 +82,7 @@ describe('createSafeProbe', () => {
         headers: [
           ['origin', ORIGIN],
           ['accept', 'application/json'],
+          ['x-cors-dev-proxy-probe', 'explain'],
         ],
       },
     ])

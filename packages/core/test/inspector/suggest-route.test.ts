@@ -219,3 +219,113 @@ describe('writtenRoute', () => {
     expect(writtenRoute(route, true)).toBe("'/rest': { target: 'http://localhost:3000', ws: true }")
   })
 })
+
+describe('suggestRoute: a route whose rewrite gives the called path', () => {
+  it('passes over a longer prefix whose function pathRewrite sends another path, for the plain route to the same backend', () => {
+    const config = {
+      '/api/v2': {
+        target: 'http://localhost:3000',
+        pathRewrite: (path: string) => path.replace('/api/v2', '/v2'),
+      },
+      '/api': 'http://localhost:3000',
+    }
+    expect(suggestRoute(new URL('http://localhost:3000/items?q=1'), routes(config), 'fetch')).toEqual({
+      route: "'/api': 'http://localhost:3000'",
+      path: '/api/items?q=1',
+      existing: true,
+    })
+  })
+
+  it('passes over a RegExp map that sends another path; takes a function route when it is the only one', () => {
+    const mapped = { '/v1': { target: 'http://localhost:3000', pathRewrite: { '^/v1': '/legacy' } } }
+    expect(
+      suggestRoute(
+        new URL('http://localhost:3000/items'),
+        routes({ ...mapped, '/api': 'http://localhost:3000' }),
+        'fetch',
+      ),
+    ).toMatchObject({
+      route: "'/api': 'http://localhost:3000'",
+      path: '/api/items',
+    })
+    const only = { '/api': { target: 'http://localhost:3000', pathRewrite: (path: string) => path } }
+    expect(suggestRoute(new URL('http://localhost:3000/items'), routes(only), 'fetch')).toMatchObject({
+      path: '/api/items',
+      existing: true,
+    })
+  })
+})
+
+describe('suggestRoute: a call to the dev server itself', () => {
+  const page = 'http://localhost:5173'
+
+  it.each<[Record<string, unknown>, string, CallInitiator, string, string, boolean]>([
+    // A WebSocket no route takes: a route for its path to the one backend the routes know, the path kept.
+    [
+      { '/api': 'http://localhost:3001' },
+      'ws://localhost:5173/live/echo',
+      'WebSocket',
+      "'/live': { target: 'ws://localhost:3001', ws: true, pathRewrite: false }",
+      '/live/echo',
+      false,
+    ],
+    // No backend known (none, or two): a placeholder that says what to put there.
+    [
+      { '/other': { mock: true } },
+      'ws://127.0.0.1:5173/live/echo',
+      'WebSocket',
+      "'/live': { target: 'ws://<your WebSocket server: host:port>', ws: true, pathRewrite: false }",
+      '/live/echo',
+      false,
+    ],
+    [
+      { '/a': 'http://localhost:3001', '/b': 'https://api.example' },
+      'ws://localhost:5173/live',
+      'WebSocket',
+      "'/live': { target: 'ws://<your WebSocket server: host:port>', ws: true, pathRewrite: false }",
+      '/live',
+      false,
+    ],
+    // The route that takes the path, with ws: true where it lacks it.
+    [
+      { '/x': 'http://localhost:3001' },
+      'ws://localhost:5173/x/echo',
+      'WebSocket',
+      "'/x': { target: 'http://localhost:3001', ws: true }",
+      '/x/echo',
+      true,
+    ],
+    // A fetch to the dev server under another name: the route that takes it, called on the page's own origin.
+    [
+      { '/api': 'http://localhost:3001' },
+      'http://127.0.0.1:5173/api/items',
+      'fetch',
+      "'/api': 'http://localhost:3001'",
+      '/api/items',
+      true,
+    ],
+    [
+      { '/api': 'http://localhost:3001' },
+      'http://127.0.0.1:5173/assets/app.js',
+      'fetch',
+      '// no route needed: the dev server serves /assets/app.js itself',
+      '/assets/app.js',
+      true,
+    ],
+  ])('%j, %s by %s → %s %s', (config, url, initiator, route, path, existing) => {
+    const suggestion = suggestRoute(new URL(url), routes(config), initiator, page)
+    expect(suggestion).toEqual({ route, path, existing })
+    expect(suggestion.route).not.toContain(':5173')
+  })
+
+  it('a suggested WebSocket route with a known backend resolves, and then takes the call', () => {
+    const config = { '/api': 'http://localhost:3001' }
+    const first = suggestRoute(new URL('ws://localhost:5173/live/echo'), routes(config), 'WebSocket', page)
+    const added = { ...config, ...(new Function(`return { ${first.route} }`)() as Record<string, unknown>) }
+    expect(suggestRoute(new URL('ws://localhost:5173/live/echo'), routes(added), 'WebSocket', page)).toEqual({
+      route: "'/live': { target: 'ws://localhost:3001', pathRewrite: false, ws: true }",
+      path: '/live/echo',
+      existing: true,
+    })
+  })
+})

@@ -1,7 +1,12 @@
 // The overlay's script and the inspector under /__cors-dev-proxy/ through the Fetch handler (what
 // Next's proxy.ts, Bun, Deno and Hono serve): the endpoints and the recorder createDevServerProxy
 // serves on Node, called with Web `Request`s, on a mock route (no socket at all).
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { listen } from '../../../../test/support/servers.js'
 import type { CorsDevProxyOptions } from '../../src/config/options.js'
 import { createFetchHandler, type FetchHandler } from '../../src/proxy/create-fetch-handler.js'
 
@@ -68,10 +73,97 @@ describe('the Fetch handler under /__cors-dev-proxy/', () => {
     ])
   })
 
+  it('answers the badge and the inspector page an empty list where no route has switches or mocks (never a 404 in the page)', async () => {
+    const proxy = handler()
+    const controls = await proxy(ownPage('/__cors-dev-proxy/control'))
+    expect(controls?.status).toBe(200)
+    expect(await controls?.json()).toEqual({ faultsOn: false, routes: [] })
+    const mocks = await proxy(ownPage('/__cors-dev-proxy/mock'))
+    expect(mocks?.status).toBe(200)
+    expect(await mocks?.json()).toEqual({ routes: [] })
+    // With the inspector off, the overlay's badge still asks.
+    const alone = await handler({ inspector: false })(ownPage('/__cors-dev-proxy/control'))
+    expect(alone?.status).toBe(200)
+  })
+
+  it('puts the faults badge in the client only where a route has live switches (a page asks nothing otherwise)', async () => {
+    const plain = await (await handler()(ownPage('/__cors-dev-proxy/client.js')))?.text()
+    expect(plain).toContain('cors-dev-proxy overlay client')
+    expect(plain).not.toContain('/__cors-dev-proxy/control')
+    const switched = createFetchHandler(
+      { '/api': { target: 'http://127.0.0.1:9', latency: 5 } },
+      { log: 'silent' },
+    )
+    cleanup.push(switched)
+    expect(await (await switched(ownPage('/__cors-dev-proxy/client.js')))?.text()).toContain(
+      '/__cors-dev-proxy/control',
+    )
+  })
+
+  it('lists the routes with mocks for "Mock this answer", as on Node', async () => {
+    const proxy = createFetchHandler(
+      { '/api': { target: 'http://127.0.0.1:9', mocks: { 'GET /hello': { json: 1 } } } },
+      { log: 'silent' },
+    )
+    cleanup.push(proxy)
+    const res = await proxy(ownPage('/__cors-dev-proxy/mock'))
+    expect(res?.status).toBe(200)
+    const listed = (await res?.json()) as { routes: { route: string }[] }
+    expect(listed.routes.map(({ route }) => route)).toEqual(['/api'])
+  })
+
+  it('writes "Mock this answer" behind the Fetch handler too', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'cdp-fetch-mock-'))
+    const backend = await listen(
+      createServer((_req, res) => {
+        res.setHeader('content-type', 'application/json')
+        res.end('{"id":42}')
+      }),
+    )
+    const proxy = createFetchHandler({ '/api': { target: backend.url, mocks: folder } }, { log: 'silent' })
+    cleanup.push(proxy)
+    try {
+      // An open inspector (its event stream), so bodies are kept.
+      const events = await proxy(ownPage('/__cors-dev-proxy/events'))
+      await (await proxy(ownPage('/api/users/42')))?.text()
+      const list = (await (await proxy(ownPage('/__cors-dev-proxy/exchanges')))?.json()) as { id: number }[]
+      const written = await proxy(
+        ownPage('/__cors-dev-proxy/mock', {
+          method: 'POST',
+          headers: { origin: ORIGIN, 'content-type': 'application/json' },
+          body: JSON.stringify({ id: list[0]?.id }),
+        }),
+      )
+      expect(written?.status).toBe(201)
+      expect(JSON.parse(await readFile(join(folder, 'GET _users_42.json'), 'utf8'))).toMatchObject({
+        status: 200,
+        json: { id: 42 },
+      })
+      await events?.body?.cancel()
+    } finally {
+      await backend.close()
+      await rm(folder, { recursive: true, force: true })
+    }
+  })
+
   it('serves the inspector page', async () => {
     const res = await handler()(ownPage('/__cors-dev-proxy/'))
     expect(res?.status).toBe(200)
     expect(res?.headers.get('content-type')).toBe('text/html; charset=utf-8')
+  })
+
+  it("opens the inspector's page from another site's link (it holds no data), never in its frame nor its data", async () => {
+    const proxy = handler()
+    const navigate = (dest: string, path = '/__cors-dev-proxy/') =>
+      proxy(
+        new Request(`${ORIGIN}${path}`, {
+          headers: { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': dest },
+        }),
+      )
+    expect((await navigate('document'))?.status).toBe(200)
+    expect((await navigate('document', '/__cors-dev-proxy'))?.status).toBe(200)
+    expect((await navigate('iframe'))?.status).toBe(403)
+    expect((await navigate('document', '/__cors-dev-proxy/exchanges'))?.status).toBe(403)
   })
 
   it("refuses another site's page, as on Node", async () => {
