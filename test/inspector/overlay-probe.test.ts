@@ -1,9 +1,9 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { startVite } from '../adapters/vite-server.ts'
-import { launchChromium, openConsolePage } from '../support/browser.ts'
+import { openConsolePage } from '../support/browser.ts'
+import { useChromiumAnd } from './chromium-and-backend.ts'
 import { overlayText } from './overlay-scenario.ts'
 
 /** One request as the backend saw it, and whether Chromium sent it (it marks fetches with Sec-Fetch-Mode). */
@@ -44,20 +44,11 @@ async function startCountingBackend() {
 }
 
 describe('the overlay explains calls with side effects without repeating them', () => {
-  let browser: Browser
-  let backend: Awaited<ReturnType<typeof startCountingBackend>>
-
-  beforeAll(async () => {
-    ;[browser, backend] = await Promise.all([launchChromium(), startCountingBackend()])
-  }, 60_000)
-  afterAll(async () => {
-    await browser?.close()
-    await backend?.close()
-  })
+  const env = useChromiumAnd(startCountingBackend)
 
   test('a failed simple POST and a failed DELETE: the backend gets what Chromium sent, and only OPTIONS and HEAD besides', async () => {
     const app = await startVite({ routes: { '/other': { mock: true } } })
-    const opened = await openConsolePage(browser, `${app.origin}/`)
+    const opened = await openConsolePage(env.browser, `${app.origin}/`)
     try {
       const { page } = opened
       await page.waitForFunction(
@@ -72,7 +63,7 @@ describe('the overlay explains calls with side effects without repeating them', 
         const post = await outcome(fetch(`${api}/items`, { method: 'POST', body: 'order one' }))
         const remove = await outcome(fetch(`${api}/items/1`, { method: 'DELETE' }))
         return [post, remove]
-      }, backend.url)
+      }, env.backend.url)
       expect(failures).toEqual(['TypeError: Failed to fetch', 'TypeError: Failed to fetch'])
       // Both explained: each card has its probe line.
       await page.waitForFunction(
@@ -87,18 +78,18 @@ describe('the overlay explains calls with side effects without repeating them', 
       expect(text).toContain('probed with OPTIONS and HEAD; the DELETE was not repeated; verdict inferred')
       // The verdicts are Chromium's own, word for word, though neither call was sent again.
       for (const path of ['/items', '/items/1']) {
-        const line = await opened.waitForConsole(`Access to fetch at '${backend.url}${path}'`)
+        const line = await opened.waitForConsole(`Access to fetch at '${env.backend.url}${path}'`)
         expect(line).toContain(
           "No 'Access-Control-Allow-Origin' header is present on the requested resource.",
         )
         expect(text).toContain(line)
       }
 
-      const byBrowser = backend.seen.filter((seen) => seen.byBrowser).map((seen) => seen.line)
-      const byProbe = backend.seen.filter((seen) => !seen.byBrowser).map((seen) => seen.line)
+      const byBrowser = env.backend.seen.filter((seen) => seen.byBrowser).map((seen) => seen.line)
+      const byProbe = env.backend.seen.filter((seen) => !seen.byBrowser).map((seen) => seen.line)
       expect(byBrowser).toEqual(['POST /items', 'OPTIONS /items/1', 'DELETE /items/1'])
       expect(byProbe.sort()).toEqual(['HEAD /items', 'HEAD /items/1', 'OPTIONS /items/1'])
-      const count = (line: string) => backend.seen.filter((seen) => seen.line === line).length
+      const count = (line: string) => env.backend.seen.filter((seen) => seen.line === line).length
       expect([count('POST /items'), count('DELETE /items/1')]).toEqual([1, 1])
 
       // The inspector lists both explanations with what was probed.
@@ -107,10 +98,10 @@ describe('the overlay explains calls with side effects without repeating them', 
       const items = inspector.locator('#explanations li')
       await expect.poll(() => items.count(), { timeout: 10_000 }).toBe(2)
       const listed = (await inspector.locator('#explained').textContent()) ?? ''
-      expect(listed).toContain(`DELETE ${backend.url}/items/1`)
+      expect(listed).toContain(`DELETE ${env.backend.url}/items/1`)
       expect(listed).toContain('the DELETE was not repeated; verdict inferred')
       expect(listed).toContain('the POST was not repeated; verdict inferred')
-      expect(backend.seen).toHaveLength(6)
+      expect(env.backend.seen).toHaveLength(6)
     } finally {
       await opened.close()
       await app.close()

@@ -1,7 +1,7 @@
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { launchChromium, openConsolePage } from '../support/browser.ts'
+import { describe, expect, test } from 'vitest'
+import { openConsolePage } from '../support/browser.ts'
 import { startPlainBackend } from './backend.ts'
+import { useChromiumAnd } from './chromium-and-backend.ts'
 import { startFetchApp } from './fetch-app.ts'
 import { overlayText } from './overlay-scenario.ts'
 
@@ -12,19 +12,11 @@ import { overlayText } from './overlay-scenario.ts'
  * server itself) that this front end can carry.
  */
 describe('the overlay and a WebSocket to the dev server itself', () => {
-  let browser: Browser
-  let backend: Awaited<ReturnType<typeof startPlainBackend>>
-  beforeAll(async () => {
-    ;[browser, backend] = await Promise.all([launchChromium(), startPlainBackend()])
-  }, 60_000)
-  afterAll(async () => {
-    await browser?.close()
-    await backend?.close()
-  })
+  const env = useChromiumAnd(startPlainBackend)
 
   test('counts it apart from the call to another origin, and suggests a route to the backend', async () => {
-    const app = await startFetchApp({ '/api': backend.url })
-    const opened = await openConsolePage(browser, `${app.origin}/`)
+    const app = await startFetchApp({ '/api': env.backend.url })
+    const opened = await openConsolePage(env.browser, `${app.origin}/`)
     try {
       const { page } = opened
       await page.waitForFunction(
@@ -36,7 +28,7 @@ describe('the overlay and a WebSocket to the dev server itself', () => {
           socket.onerror = () => resolve()
         })
         await fetch(`${api}/items`).catch(() => undefined)
-      }, backend.url)
+      }, env.backend.url)
       await page.waitForFunction(
         () =>
           (document.querySelector('cors-dev-proxy-overlay')?.shadowRoot?.querySelectorAll('.card').length ??
@@ -57,7 +49,7 @@ describe('the overlay and a WebSocket to the dev server itself', () => {
         for (const card of cards ?? []) card.open = true
       })
       const text = (await overlayText(page)) ?? ''
-      const ws = backend.url.replace('http:', 'ws:')
+      const ws = env.backend.url.replace('http:', 'ws:')
       expect(text).toContain(`'/live': { target: '${ws}', ws: true, pathRewrite: false }`)
       expect(text).toContain("new WebSocket('/live/echo')")
       expect(text).toContain("handed to the handler's `webSocket(request)`")

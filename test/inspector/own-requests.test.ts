@@ -1,11 +1,11 @@
 import { createServer } from 'node:http'
 import type { CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { startVite } from '../adapters/vite-server.ts'
-import { launchChromium } from '../support/browser.ts'
 import { listen } from '../support/servers.ts'
 import { startPlainBackend } from './backend.ts'
+import { useChromiumAnd } from './chromium-and-backend.ts'
 import { startFetchApp } from './fetch-app.ts'
 
 /**
@@ -86,25 +86,17 @@ async function visit(browser: Browser, origin: string): Promise<OwnFailures> {
 const NONE: OwnFailures = { failed: [], errors: [], console: [] }
 
 describe('no failed request of ours in the page', () => {
-  let browser: Browser
-  let backend: Awaited<ReturnType<typeof startPlainBackend>>
-  beforeAll(async () => {
-    ;[browser, backend] = await Promise.all([launchChromium(), startPlainBackend()])
-  }, 60_000)
-  afterAll(async () => {
-    await browser?.close()
-    await backend?.close()
-  })
+  const env = useChromiumAnd(startPlainBackend)
 
   const mixes: [string, () => Routes, CorsDevProxyOptions?][] = [
-    ["a replay: 'only' route", () => ({ '/api': { target: backend.url, replay: 'only' } })],
+    ["a replay: 'only' route", () => ({ '/api': { target: env.backend.url, replay: 'only' } })],
     [
       'a route with mocks only',
-      () => ({ '/api': { target: backend.url, mocks: { 'GET /hello': { json: 1 } } } }),
+      () => ({ '/api': { target: env.backend.url, mocks: { 'GET /hello': { json: 1 } } } }),
     ],
-    ['a plain route', () => ({ '/api': backend.url })],
-    ['a route with live switches', () => ({ '/api': { target: backend.url, latency: 10 } })],
-    ['a plain route, inspector: false', () => ({ '/api': backend.url }), { inspector: false }],
+    ['a plain route', () => ({ '/api': env.backend.url })],
+    ['a route with live switches', () => ({ '/api': { target: env.backend.url, latency: 10 } })],
+    ['a plain route, inspector: false', () => ({ '/api': env.backend.url }), { inspector: false }],
   ]
 
   test.each(mixes)(
@@ -115,7 +107,7 @@ describe('no failed request of ours in the page', () => {
         if (options?.inspector === false) {
           // The page with the overlay, then the inspector's address, which the overlay links: a
           // page that says the inspector is off.
-          const context = await browser.newContext()
+          const context = await env.browser.newContext()
           const page = await context.newPage()
           const seen = watchOwnRequests(page)
           await page.goto(`${server.origin}/`)
@@ -126,7 +118,7 @@ describe('no failed request of ours in the page', () => {
           expect(seen).toEqual(NONE)
           return
         }
-        expect(await visit(browser, server.origin)).toEqual(NONE)
+        expect(await visit(env.browser, server.origin)).toEqual(NONE)
       } finally {
         await server.close()
       }
@@ -135,8 +127,8 @@ describe('no failed request of ours in the page', () => {
   )
 
   test('a POST whose body was not kept: Replay is not offered, rather than refused', async () => {
-    const server = await startVite({ routes: { '/api': backend.url } })
-    const context = await browser.newContext()
+    const server = await startVite({ routes: { '/api': env.backend.url } })
+    const context = await env.browser.newContext()
     try {
       const page = await context.newPage()
       const seen = watchOwnRequests(page)
@@ -164,8 +156,8 @@ describe('no failed request of ours in the page', () => {
         setTimeout(() => res.end('{}'), 1000)
       }),
     )
-    const server = await startVite({ routes: { '/api': backend.url } })
-    const context = await browser.newContext()
+    const server = await startVite({ routes: { '/api': env.backend.url } })
+    const context = await env.browser.newContext()
     try {
       const page = await context.newPage()
       const seen = watchOwnRequests(page)
@@ -198,7 +190,7 @@ describe('no failed request of ours in the page', () => {
     async (_name, routes) => {
       const app = await startFetchApp(routes())
       try {
-        expect(await visit(browser, app.origin)).toEqual(NONE)
+        expect(await visit(env.browser, app.origin)).toEqual(NONE)
       } finally {
         await app.close()
       }

@@ -1,8 +1,8 @@
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { startVite } from '../adapters/vite-server.ts'
-import { launchChromium, openConsolePage } from '../support/browser.ts'
+import { openConsolePage } from '../support/browser.ts'
 import { startPlainBackend } from './backend.ts'
+import { useChromiumAnd } from './chromium-and-backend.ts'
 
 /**
  * One blocked call of a page to the dev server under another name (the page on 127.0.0.1, the
@@ -10,19 +10,11 @@ import { startPlainBackend } from './backend.ts'
  * lists it as ours, not as a second failed call of the page.
  */
 describe("the overlay's probe in the inspector", () => {
-  let browser: Browser
-  let backend: Awaited<ReturnType<typeof startPlainBackend>>
-  beforeAll(async () => {
-    ;[browser, backend] = await Promise.all([launchChromium(), startPlainBackend()])
-  }, 60_000)
-  afterAll(async () => {
-    await browser?.close()
-    await backend?.close()
-  })
+  const env = useChromiumAnd(startPlainBackend)
 
   test('one blocked call is one failed exchange; the probe is shown as ours', async () => {
-    const server = await startVite({ routes: { '/api': backend.url } })
-    const opened = await openConsolePage(browser, `${server.origin}/`)
+    const server = await startVite({ routes: { '/api': env.backend.url } })
+    const opened = await openConsolePage(env.browser, `${server.origin}/`)
     try {
       const { page } = opened
       await page.waitForFunction(
