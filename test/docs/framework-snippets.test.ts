@@ -92,6 +92,22 @@ function withBackend(code: string, backend: SampleBackend): string {
 }
 
 /**
+ * The first `json` block after `sample` on its page, its backend swapped, written as
+ * `proxy.conf.json` in the folder the samples are imported from (where `require('./proxy.conf.json')`
+ * finds it).
+ */
+function writeProxyConfJson(sample: DocSample, backend: SampleBackend): void {
+  const json = samplesOf(join(ROOT, 'docs'), sample.page).find(
+    (candidate) => candidate.line > sample.line && candidate.language === 'json',
+  )
+  if (json === undefined)
+    throw new Error(`docs/${sample.page}: no proxy.conf.json block after line ${sample.line}`)
+  const folder = join(ROOT, 'test-results/doc-samples')
+  mkdirSync(folder, { recursive: true })
+  writeFileSync(join(folder, 'proxy.conf.json'), withBackend(json.code, backend))
+}
+
+/**
  * The sample as a module this test imports: its types removed, `vite` as the root's `vite8`,
  * stand-ins for the frameworks not installed here, in a git-ignored folder inside the repository
  * (so the root's packages resolve, and our packages from their sources, as the tests take them).
@@ -224,8 +240,11 @@ describe('the code samples of the framework pages', () => {
           break
         }
         case 'angular-proxy': {
-          // What `ng serve` does with the file's export: Vite's server.proxy.
-          const module = await importSample(sample, withBackend(sample.code, backend))
+          // What `ng serve` does with the file's export: Vite's server.proxy. A sample that reads
+          // `./proxy.conf.json` gets the JSON block the page shows next, beside it.
+          const reads = sample.code.includes("('./proxy.conf.json')")
+          if (reads) writeProxyConfJson(sample, backend)
+          const module = await importSample(sample, reads ? sample.code : withBackend(sample.code, backend))
           await expectProxiedItems(await startVite({ server: { proxy: module.default } }))
           break
         }
