@@ -1,6 +1,7 @@
 import { realpathSync, writeSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
+import { killEsbuildChildren } from './kill-esbuild-children.js'
 import { angularWorkspaceRoot } from './workspace-root.js'
 
 /** The Angular CLI's executable, as `@angular/cli` publishes it (`"bin": { "ng": "./bin/ng.js" }`). */
@@ -92,6 +93,8 @@ const PROCESS_EXIT: ConfigurationErrorExit = {
   },
   write: writeStderr,
   exit: (code) => {
+    // Killed first: esbuild's stop() alone races its service's end-of-input message.
+    killEsbuildChildren()
     stopBuildersEsbuild()
     process.exit(code)
   },
