@@ -30,8 +30,6 @@ const STILL_LONG: Readonly<Record<string, number>> = {
   'core/src/config/resolve-route.ts:resolveRoute': 159,
   'core/src/cors/cors-decision.ts:createCorsDecider': 120,
   'core/src/forward/forward-hints.ts:createForwardHints': 83,
-  'core/src/inspector/inspector-endpoints.ts:createInspectorEndpoints': 203,
-  'core/src/inspector/inspector-endpoints.ts:route': 90,
   'core/src/inspector/record-exchange.ts:createExchangeRecorder': 142,
   'core/src/log/logger.ts:createLogger': 81,
   'core/src/mock/mock-backend.ts:buildMockBackend': 105,
