@@ -22,7 +22,6 @@ const STILL_LONG: Readonly<Record<string, number>> = {
   'cli/src/export/nginx-cors.ts:nginxCors': 86,
   'cli/src/mcp/inspector-client.ts:createInspectorClient': 96,
   'cli/src/serve/caddy-front.ts:startCaddyFront': 110,
-  'cli/src/serve/start-serve.ts:startServe': 143,
   'core/src/client/control-panel.ts:controlPanel': 102,
   'core/src/client/inspector-app.ts:inspectorApp': 292,
   'core/src/client/overlay-client.ts:overlayClient': 322,
