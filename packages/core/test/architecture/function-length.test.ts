@@ -28,7 +28,6 @@ const STILL_LONG: Readonly<Record<string, number>> = {
   'core/src/config/resolve-cors-options.ts:resolveCorsOptions': 103,
   'core/src/cors/cors-decision.ts:createCorsDecider': 120,
   'core/src/forward/forward-hints.ts:createForwardHints': 83,
-  'core/src/inspector/record-exchange.ts:createExchangeRecorder': 142,
   'core/src/log/logger.ts:createLogger': 81,
   'core/src/mock/mock-backend.ts:buildMockBackend': 105,
   'core/src/proxy/create-cors-dev-proxy.ts:buildCorsDevProxy': 82,
