@@ -26,7 +26,6 @@ const STILL_LONG: Readonly<Record<string, number>> = {
   'core/src/client/inspector-app.ts:inspectorApp': 292,
   'core/src/client/overlay-client.ts:overlayClient': 322,
   'core/src/config/resolve-cors-options.ts:resolveCorsOptions': 103,
-  'core/src/cors/cors-decision.ts:createCorsDecider': 120,
   'core/src/forward/forward-hints.ts:createForwardHints': 83,
   'core/src/log/logger.ts:createLogger': 81,
   'core/src/mock/mock-backend.ts:buildMockBackend': 105,
