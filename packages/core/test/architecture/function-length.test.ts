@@ -31,7 +31,6 @@ const STILL_LONG: Readonly<Record<string, number>> = {
   'core/src/mock/mock-backend.ts:buildMockBackend': 105,
   'core/src/proxy/create-cors-dev-proxy.ts:buildCorsDevProxy': 82,
   'core/src/recordings/create-replayer.ts:createReplayer': 99,
-  'core/src/recordings/recording-store.ts:createRecordingStore': 115,
   'rsbuild/src/cors-dev-proxy-plugin.ts:pluginCorsDevProxy': 84,
   'vite/src/cors-dev-proxy-plugin.ts:corsDevProxy': 96,
 }
