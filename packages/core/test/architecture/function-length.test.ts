@@ -28,7 +28,6 @@ const STILL_LONG: Readonly<Record<string, number>> = {
   'core/src/config/resolve-cors-options.ts:resolveCorsOptions': 103,
   'core/src/forward/forward-hints.ts:createForwardHints': 83,
   'core/src/log/logger.ts:createLogger': 81,
-  'core/src/mock/mock-backend.ts:buildMockBackend': 105,
   'core/src/proxy/create-cors-dev-proxy.ts:buildCorsDevProxy': 82,
   'core/src/recordings/create-replayer.ts:createReplayer': 99,
   'rsbuild/src/cors-dev-proxy-plugin.ts:pluginCorsDevProxy': 84,
