@@ -25,7 +25,6 @@ const STILL_LONG: Readonly<Record<string, number>> = {
   'core/src/client/control-panel.ts:controlPanel': 102,
   'core/src/client/inspector-app.ts:inspectorApp': 292,
   'core/src/client/overlay-client.ts:overlayClient': 322,
-  'core/src/recordings/create-replayer.ts:createReplayer': 99,
   'rsbuild/src/cors-dev-proxy-plugin.ts:pluginCorsDevProxy': 84,
   'vite/src/cors-dev-proxy-plugin.ts:corsDevProxy': 96,
 }
