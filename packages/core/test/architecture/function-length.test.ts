@@ -18,7 +18,6 @@ const MAX_LINES = 80
  * modules.
  */
 const STILL_LONG: Readonly<Record<string, number>> = {
-  'cli/src/export/nginx-cors.ts:nginxCors': 86,
   'cli/src/mcp/inspector-client.ts:createInspectorClient': 96,
   'cli/src/serve/caddy-front.ts:startCaddyFront': 110,
   'core/src/client/control-panel.ts:controlPanel': 102,
