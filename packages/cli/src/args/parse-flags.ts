@@ -29,6 +29,20 @@ function exampleOf(spec: CommandSpec, flag: FlagSpec | undefined): string {
   return spec.examples[0] ?? `cors-dev-proxy ${spec.name} --help`
 }
 
+/** More positionals than the command takes: the first extra one named, and whether it meant a flag. */
+function refuseExtraPositionals(spec: CommandSpec, positionals: readonly string[]): void {
+  const allowed = spec.positionals?.length ?? 0
+  if (positionals.length <= allowed) return
+  const extra = positionals[allowed] as string
+  const looksLikeFlag = extra.startsWith('-')
+  throw new UsageError(
+    allowed === 0
+      ? `\`${spec.name}\` takes no argument, got "${extra}"${looksLikeFlag ? '' : ' (flags start with --)'}`
+      : `too many arguments for \`${spec.name}\`: "${extra}"`,
+    spec.examples[0],
+  )
+}
+
 /**
  * Reads a command's arguments with `node:util`'s `parseArgs` in its lenient mode, then checks
  * them against the spec so each mistake can be explained: an unknown flag gets the closest known
@@ -99,17 +113,8 @@ export function parseFlags(spec: CommandSpec, argv: readonly string[]): ParsedFl
     values.set(token.name, list)
   }
   const help = values.has('help')
-  const allowed = spec.positionals?.length ?? 0
-  if (!help && positionals.length > allowed) {
-    const extra = positionals[allowed] as string
-    const looksLikeFlag = extra.startsWith('-')
-    throw new UsageError(
-      allowed === 0
-        ? `\`${spec.name}\` takes no argument, got "${extra}"${looksLikeFlag ? '' : ' (flags start with --)'}`
-        : `too many arguments for \`${spec.name}\`: "${extra}"`,
-      spec.examples[0],
-    )
-  }
+  // `--help` wins: whatever else is on the line, the help is what was asked for.
+  if (!help) refuseExtraPositionals(spec, positionals)
   return {
     positionals,
     help,

@@ -1,28 +1,12 @@
+import { MOCK_SWITCH_HELP } from '@cors-dev-proxy/core/adapter'
+
 /**
- * The per-request switches of the mock backend, as `cors-dev-proxy mock` prints them: the same
- * table as the docs' Mock backend page (docs/guide/mock-backend.md) (a test keeps the two in step).
+ * The per-request switches of the mock backend, as `cors-dev-proxy mock` prints them: the core's
+ * own table (the one its parser reads), so the two cannot drift; a test keeps it in step with
+ * the docs' Mock backend page (docs/guide/mock-backend.md).
  */
 export const MOCK_SWITCHES: ReadonlyArray<readonly [name: string, values: string, effect: string]> =
-  Object.freeze([
-    ['cors', 'off|wildcard|reflect', 'CORS mode of this request (overrides --cors)'],
-    ['status', '200-599', 'status of the answer (not of the preflight)'],
-    ['delay', '0-10000', 'milliseconds to wait before answering'],
-    ['preflight', 'fail|ok', 'fail answers the preflight 500 ("It does not have HTTP ok status")'],
-    ['preflightStatus', '200-599', 'status of the preflight answer (302 with header=Location:/x)'],
-    ['allowMethods', 'GET,POST|*', 'Access-Control-Allow-Methods of the preflight answer'],
-    ['allowHeaders', 'content-type|*', 'Access-Control-Allow-Headers of the preflight answer'],
-    [
-      'allowOrigin',
-      'a header value',
-      "Access-Control-Allow-Origin instead of the mode's: a wrong, invalid or multiple value",
-    ],
-    ['expose', 'x-a,x-b', 'Access-Control-Expose-Headers'],
-    ['credentials', 'true|false', 'force Access-Control-Allow-Credentials on or off'],
-    ['allowCredentials', 'True', 'Access-Control-Allow-Credentials exactly as written'],
-    ['header', 'X-Custom:1', "an extra response header line (repeatable; replaces the mode's of that name)"],
-    ['maxAge', '0-86400', 'Access-Control-Max-Age of the preflight answer'],
-    ['redirect', '/next?x=1', 'answer 302 (or the 3xx status) with that Location, exactly as written'],
-  ])
+  MOCK_SWITCH_HELP
 
 /** The paths the mock backend answers specially; every other path echoes the request. */
 export const MOCK_PATHS: ReadonlyArray<readonly [path: string, effect: string]> = Object.freeze([

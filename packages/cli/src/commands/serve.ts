@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs'
 import { isAbsolute, relative, resolve } from 'node:path'
+import type { ResolvedCorsDevProxyOptions } from '@cors-dev-proxy/core/adapter'
 import pc from 'picocolors'
 import type { CommandSpec } from '../args/command-spec.js'
 import { CONFIG_FLAG, CORS_FLAGS, LOG_FLAG, ROUTE_FLAG, readConfigFlags } from '../args/config-flags.js'
@@ -185,6 +186,48 @@ function readStaticDir(cwd: string, value: string | undefined): string | undefin
   return dir
 }
 
+/** Caddy's path for `--http3`, or `undefined` with a word on how to install it (serve carries on over HTTP/2). */
+function caddyOrWarn(io: CommandContext['io']): string | undefined {
+  const caddy = findProgram('caddy')
+  if (caddy === undefined) {
+    io.err(
+      `${pc.yellow('[cors-dev-proxy]')} --http3 needs Caddy on PATH (it answers QUIC; Node has no QUIC server): install it (Debian/Ubuntu: sudo apt-get install caddy; macOS: brew install caddy; else https://caddyserver.com/download) and run again. Carrying on over HTTP/2 (--https).`,
+    )
+  }
+  return caddy
+}
+
+/** The banner's WebSocket lines: each `ws` route's prefix and where its sockets go. */
+function webSocketRoutes(resolved: ResolvedCorsDevProxyOptions | undefined): Array<[string, string]> {
+  return (resolved?.routes ?? [])
+    .filter((route) => route.ws)
+    .map((route) => [
+      route.prefix,
+      route.kind === 'mock'
+        ? `mock backend (echo at ${route.prefix.replace(/\/$/, '')}/ws)`
+        : webSocketTarget(route.target),
+    ])
+}
+
+/** What the stop line adds about requests still in flight. */
+function waitingNote(inFlight: number): string {
+  return inFlight === 0
+    ? ''
+    : `, waiting for ${inFlight} request${inFlight === 1 ? '' : 's'} in flight (at most ${GRACE_MS / 1000} s)`
+}
+
+/**
+ * Waits for a stop signal, or for the HTTP/3 front to end: Caddy holds the public port, so if it
+ * ends on its own, the URL is dead, and so is this run.
+ */
+function stopOrFrontGone(
+  stopping: Promise<NodeJS.Signals>,
+  serve: Awaited<ReturnType<typeof startServe>>,
+): Promise<{ signal: NodeJS.Signals } | { reason: string }> {
+  const frontGone = serve.front?.exited.then((reason) => reason) ?? new Promise<string>(() => {})
+  return Promise.race([stopping.then((signal) => ({ signal })), frontGone.then((reason) => ({ reason }))])
+}
+
 /**
  * Runs `serve` until SIGINT or SIGTERM (or `stop` settles), then stops cleanly (no new
  * connections, idle ones closed, requests in flight given 3 s, the proxy closed) and returns 0.
@@ -215,12 +258,7 @@ export async function runServe({ argv, cwd, io, stop }: CommandContext): Promise
   // Resolved before anything listens: a mistake is reported and nothing is started.
   const resolved = hasRoutes ? resolveConfig(config, configFlags) : undefined
   const wantsHttp3 = flags.boolean('http3')
-  const caddy = wantsHttp3 ? findProgram('caddy') : undefined
-  if (wantsHttp3 && caddy === undefined) {
-    io.err(
-      `${pc.yellow('[cors-dev-proxy]')} --http3 needs Caddy on PATH (it answers QUIC; Node has no QUIC server): install it (Debian/Ubuntu: sudo apt-get install caddy; macOS: brew install caddy; else https://caddyserver.com/download) and run again. Carrying on over HTTP/2 (--https).`,
-    )
-  }
+  const caddy = wantsHttp3 ? caddyOrWarn(io) : undefined
   const https = flags.boolean('https') || wantsHttp3
   const stopping = stop ?? stopRequested()
   // A Ctrl-C before serve is up (the certificate being made, Caddy starting) stops at once.
@@ -247,14 +285,7 @@ export async function runServe({ argv, cwd, io, stop }: CommandContext): Promise
           staticDir,
           certificate,
           http3Port: caddy === undefined ? undefined : port,
-          webSockets: (resolved?.routes ?? [])
-            .filter((route) => route.ws)
-            .map((route) => [
-              route.prefix,
-              route.kind === 'mock'
-                ? `mock backend (echo at ${route.prefix.replace(/\/$/, '')}/ws)`
-                : webSocketTarget(route.target),
-            ]),
+          webSockets: webSocketRoutes(resolved),
         }),
       ),
   })
@@ -266,12 +297,7 @@ export async function runServe({ argv, cwd, io, stop }: CommandContext): Promise
     io.out(`${pc.cyan('[cors-dev-proxy]')} ${serve}: stopped while starting`)
     return 0
   }
-  // Caddy holds the public port: if it ends on its own, the URL is dead, and so is this run.
-  const frontGone = serve.front?.exited.then((reason) => reason) ?? new Promise<string>(() => {})
-  const ended = await Promise.race([
-    stopping.then((signal) => ({ signal })),
-    frontGone.then((reason) => ({ reason })),
-  ])
+  const ended = await stopOrFrontGone(stopping, serve)
   if ('reason' in ended) {
     const message = `the HTTP/3 front stopped (${ended.reason}): stopping`
     if (serve.proxy !== undefined) serve.proxy.logger.error(message)
@@ -280,11 +306,7 @@ export async function runServe({ argv, cwd, io, stop }: CommandContext): Promise
     return 1
   }
   const { signal } = ended
-  const inFlight = serve.connections.inFlight
-  const waiting =
-    inFlight === 0
-      ? ''
-      : `, waiting for ${inFlight} request${inFlight === 1 ? '' : 's'} in flight (at most ${GRACE_MS / 1000} s)`
+  const waiting = waitingNote(serve.connections.inFlight)
   // Through the proxy's logger when there is one, so `--log silent` silences this too.
   if (serve.proxy !== undefined) serve.proxy.logger.info(`${signal}: stopping${waiting}`)
   else io.out(`${pc.cyan('[cors-dev-proxy]')} ${signal}: stopping${waiting}`)

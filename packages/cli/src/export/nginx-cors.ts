@@ -138,6 +138,19 @@ export function nginxCors(defs: NginxDefinitions, plan: RoutePlan, policy: Resol
     add('Access-Control-Max-Age', maxAge)
   }
 
+  return { checks: nginxChecks(defs, plan, policy, allowOrigin.value), headers }
+}
+
+/**
+ * The route's `if` lines, before it forwards: a WebSocket handshake from an origin the policy does
+ * not admit refused (403), and a preflight answered here unless `preflightContinue` forwards it.
+ */
+function nginxChecks(
+  defs: NginxDefinitions,
+  plan: RoutePlan,
+  policy: ResolvedCorsOptions,
+  allowOrigin: string,
+): string[] {
   const checks: string[] = []
   if (plan.route.ws && policy.origin.kind === 'match') {
     const forbidden = `$cdp_${plan.id}_ws_forbidden`
@@ -145,7 +158,7 @@ export function nginxCors(defs: NginxDefinitions, plan: RoutePlan, policy: Resol
       forbidden,
       nginxMap(
         `1 for a WebSocket handshake from an Origin ${plan.label}.cors does not admit (one without Origin is a program's, and passes).`,
-        `"$http_upgrade|$http_origin|${allowOrigin.value}"`,
+        `"$http_upgrade|$http_origin|${allowOrigin}"`,
         forbidden,
         '0',
         [[nginxQuote('~*^websocket\\|[^|]+\\|$'), '1']],
@@ -162,5 +175,5 @@ export function nginxCors(defs: NginxDefinitions, plan: RoutePlan, policy: Resol
       '}',
     )
   }
-  return { checks, headers }
+  return checks
 }

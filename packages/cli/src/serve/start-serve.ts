@@ -152,8 +152,44 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
  * await serve.close()
  */
 export async function startServe(options: ServeOptions): Promise<RunningServe> {
-  const { resolved, http3 } = options
   const isAllowed = createHostCheck({ bindHost: options.host, allowedHosts: options.allowedHosts ?? [] })
+  const { listenOn, ipv6, certificate } = await prepareListening(options)
+  const ctx = createServeServer(options, isAllowed, certificate)
+  // Registered before the proxy's own 'listening' listener (its routes line). Behind Caddy both
+  // wait until Caddy serves, so the URLs printed are the ones that answer.
+  const announce = (): void => options.onListening?.({ ...addressOf(ctx), certificate })
+  if (options.http3 === undefined) ctx.server.once('listening', announce)
+  const proxy = attachRoutes(ctx)
+  await listenOrClose(ctx, listenOn, proxy)
+  const front = await startFrontIfAsked(ctx, proxy, ipv6, announce)
+  return runningServe(ctx, proxy, front)
+}
+
+/** The server `serve` assembles, shared by the steps of `startServe`. */
+interface ServeServer {
+  readonly options: ServeOptions
+  readonly isAllowed: ReturnType<typeof createHostCheck>
+  readonly certificate: LocalCertificate | undefined
+  /** The secret Caddy adds to each request it forwards, so a request that bypassed it is told apart. */
+  readonly token: string
+  readonly restoreFront: ReturnType<typeof createFrontRestore> | undefined
+  /** After the host check: the routes, the static files, then 404. */
+  readonly middlewares: Middleware[]
+  readonly server: HttpServer | Http2SecureServer
+  readonly connections: ConnectionTracker
+  /** Behind Caddy: the proxy's lines, held until Caddy serves and the URLs are known. */
+  readonly held: ReturnType<typeof holdLines> | undefined
+  /** Behind Caddy, the port Caddy serves; until then (or without Caddy) our server's own. */
+  publicPort: number | undefined
+}
+
+/** Where to listen, with HTTP/3 the port checked free for TCP and UDP, and the certificate when TLS is asked. */
+async function prepareListening(options: ServeOptions): Promise<{
+  listenOn: { host: string; port: number }
+  ipv6: boolean
+  certificate: LocalCertificate | undefined
+}> {
+  const { http3 } = options
   // Behind Caddy our server listens on loopback only, on a port of its own; Caddy takes the one asked for.
   const listenOn =
     http3 === undefined ? { host: options.host, port: options.port } : { host: '127.0.0.1', port: 0 }
@@ -172,10 +208,18 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       ? await localCertificate(certificateCacheDir(options.cwd), options.host)
       : undefined
   options.signal?.throwIfAborted()
+  return { listenOn, ipv6, certificate }
+}
 
+/** The HTTP (or HTTP/2 over TLS) server, its handler checking the front's mark and the host before the middlewares. */
+function createServeServer(
+  options: ServeOptions,
+  isAllowed: ReturnType<typeof createHostCheck>,
+  certificate: LocalCertificate | undefined,
+): ServeServer {
   // Behind Caddy our server answers only what came through Caddy, seen as the browser sent it.
   const token = randomBytes(24).toString('hex')
-  const restoreFront = http3 === undefined ? undefined : createFrontRestore(token)
+  const restoreFront = options.http3 === undefined ? undefined : createFrontRestore(token)
   // Then the host check, inline; the routes, the static files and the 404 after it.
   const middlewares: Middleware[] = []
   const rest = chain(middlewares)
@@ -190,30 +234,41 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     certificate === undefined
       ? createServer(handler)
       : createSecureServer({ cert: certificate.cert, key: certificate.key, allowHTTP1: true }, handler)
-  const connections = trackConnections(server)
-  let publicPort: number | undefined
-  const addressOf = () => {
-    const port = publicPort ?? (server.address() as AddressInfo).port
-    return { port, urls: serverUrls(certificate === undefined ? 'http' : 'https', options.host, port) }
+  return {
+    options,
+    isAllowed,
+    certificate,
+    token,
+    restoreFront,
+    middlewares,
+    server,
+    connections: trackConnections(server),
+    // Behind Caddy the URLs are known once Caddy serves: the proxy's routes line waits for them.
+    held: options.http3 === undefined ? undefined : holdLines(options.sink ?? consoleLogSink),
+    publicPort: undefined,
   }
-  // Registered before the proxy's own 'listening' listener (its routes line). Behind Caddy both
-  // wait until Caddy serves, so the URLs printed are the ones that answer.
-  const announce = (): void => options.onListening?.({ ...addressOf(), certificate })
-  if (http3 === undefined) server.once('listening', announce)
+}
 
+/** The port and URLs the user reaches: Caddy's behind HTTP/3, else our server's. */
+function addressOf(ctx: ServeServer): { port: number; urls: ServerUrls } {
+  const port = ctx.publicPort ?? (ctx.server.address() as AddressInfo).port
+  return { port, urls: serverUrls(ctx.certificate === undefined ? 'http' : 'https', ctx.options.host, port) }
+}
+
+/** The proxy (when there are routes) and the static files as middlewares, and who answers upgrades and CONNECT. */
+function attachRoutes(ctx: ServeServer): DevServerProxy | undefined {
+  const { options, server, isAllowed, restoreFront, middlewares } = ctx
   /** An upgrade no ws route took would otherwise hang: 404, or 403 for a foreign Host. */
   const refuseUpgrade = (req: IncomingMessage, socket: Duplex): void => {
     const { allowed, host } = checkRequestHost(isAllowed, req)
     const body = allowed ? 'No WebSocket endpoint at this path\n' : forbiddenHostMessage(host)
     answerSocket(socket, allowed ? 404 : 403, body)
   }
-  // Behind Caddy the URLs are known once Caddy serves: the proxy's routes line waits for them.
-  const held = http3 === undefined ? undefined : holdLines(options.sink ?? consoleLogSink)
   const proxy =
-    resolved === undefined
+    options.resolved === undefined
       ? undefined
-      : createDevServerProxy(resolved, {
-          sink: held ?? options.sink,
+      : createDevServerProxy(options.resolved, {
+          sink: ctx.held ?? options.sink,
           server,
           isAllowedUpgrade: (req) => checkRequestHost(isAllowed, req).allowed,
           unclaimedUpgrade: refuseUpgrade,
@@ -224,7 +279,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   else {
     // Without routes the core is not there to refuse what is not a path; the same answers here.
     middlewares.push((req, res, next) => (req.url?.startsWith('/') ? next() : answer(res, 400, NOT_A_PATH)))
-    if (certificate === undefined) {
+    if (ctx.certificate === undefined) {
       server.on('connect', (_req: IncomingMessage, socket: Duplex) => answerSocket(socket, 400, NOT_A_PATH))
     }
   }
@@ -238,7 +293,16 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   }
   // Without routes nobody else listens for upgrades: refuse them here too.
   if (proxy === undefined) server.on('upgrade', refuseUpgrade)
+  return proxy
+}
 
+/** Listens, or closes the proxy and rejects with an error that says what to do. */
+async function listenOrClose(
+  ctx: ServeServer,
+  listenOn: { host: string; port: number },
+  proxy: DevServerProxy | undefined,
+): Promise<void> {
+  const { server, options } = ctx
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
       reject(listenError(error, options.host, options.port)),
@@ -248,35 +312,53 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     await proxy?.close()
     throw error
   })
-  let front: RunningServe['front']
-  if (http3 !== undefined && certificate !== undefined) {
-    const innerPort = (server.address() as AddressInfo).port
-    const log: FrontLog = http3.log ?? proxy?.logger ?? consoleFrontLog
-    try {
-      const started = await startHttp3Front({
-        caddy: http3.caddy,
-        port: options.port,
-        host: options.host,
-        innerPort,
-        certificateDir: certificate.dir,
-        token,
-        ipv6Loopback: ipv6,
-        log,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      })
-      publicPort = started.port
-      front = { ...started.front, innerPort }
-    } catch (error) {
-      await connections.close(0)
-      await proxy?.close()
-      throw error
-    }
-    announce()
-    held?.release()
-  }
-  const { port, urls } = addressOf()
-  const url = urls.local[0] ?? urls.network[0] ?? `http://${options.host}:${port}/`
+}
 
+/** With `http3`: Caddy started in front, then the URLs announced and the held lines let go. */
+async function startFrontIfAsked(
+  ctx: ServeServer,
+  proxy: DevServerProxy | undefined,
+  ipv6: boolean,
+  announce: () => void,
+): Promise<RunningServe['front']> {
+  const { http3, signal } = ctx.options
+  if (http3 === undefined || ctx.certificate === undefined) return undefined
+  const innerPort = (ctx.server.address() as AddressInfo).port
+  const log: FrontLog = http3.log ?? proxy?.logger ?? consoleFrontLog
+  let front: RunningServe['front']
+  try {
+    const started = await startHttp3Front({
+      caddy: http3.caddy,
+      port: ctx.options.port,
+      host: ctx.options.host,
+      innerPort,
+      certificateDir: ctx.certificate.dir,
+      token: ctx.token,
+      ipv6Loopback: ipv6,
+      log,
+      ...(signal === undefined ? {} : { signal }),
+    })
+    ctx.publicPort = started.port
+    front = { ...started.front, innerPort }
+  } catch (error) {
+    await ctx.connections.close(0)
+    await proxy?.close()
+    throw error
+  }
+  announce()
+  ctx.held?.release()
+  return front
+}
+
+/** The running `serve`, and its `close`: Caddy first, then our connections, then the proxy. */
+function runningServe(
+  ctx: ServeServer,
+  proxy: DevServerProxy | undefined,
+  front: RunningServe['front'],
+): RunningServe {
+  const { port, urls } = addressOf(ctx)
+  const url = urls.local[0] ?? urls.network[0] ?? `http://${ctx.options.host}:${port}/`
+  const { server, certificate, connections } = ctx
   return {
     url,
     urls,

@@ -66,6 +66,69 @@ function names(list: string | undefined): string[] {
   return list === undefined ? [] : list.split(',').map((name) => name.trim())
 }
 
+/** `maxAge` as the header's value: a whole number of seconds, with a word when Chromium caps it. */
+function resolveMaxAge(
+  value: unknown,
+  path: string,
+  warn: ((message: string) => void) | undefined,
+): string | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw fail(
+      path,
+      `must be a whole number of seconds (0 or more), got ${describeType(value)}`,
+      '{ maxAge: 600 }',
+    )
+  }
+  if (value > CHROMIUM_MAX_AGE) {
+    warn?.(
+      `${path} is ${value} s, but Chromium caches a preflight for at most ${CHROMIUM_MAX_AGE} s (Firefox 86400 s); longer values change nothing there`,
+    )
+  }
+  return String(value)
+}
+
+/** The lists as resolved, and where to say what in them the browser reads otherwise than written. */
+interface ListsToCheck {
+  readonly option: string
+  readonly at: (key: string) => string
+  readonly warn: ((message: string) => void) | undefined
+  readonly credentials: boolean
+  readonly allowMethods: string
+  readonly allowHeaders: string | undefined
+  readonly exposeHeaders: string | undefined
+}
+
+/** Advice, not errors: a lowercase method, a forbidden exposed header, `'*'` with credentials. */
+function warnAboutLists(lists: ListsToCheck): void {
+  const { option, at, warn, credentials, allowMethods, allowHeaders, exposeHeaders } = lists
+  for (const method of names(allowMethods)) {
+    const upper = method.toUpperCase()
+    if (method === upper) continue
+    // The browser uppercases these, so a lowercase entry for one of them never matches (Fetch standard §2.2.1).
+    if (normalizeMethod(method) === upper) {
+      warn?.(
+        `${at('methods')} lists '${method}': the browser sends ${upper} and compares case-sensitively, so write '${upper}'`,
+      )
+    } else if (upper === 'PATCH') {
+      warn?.(
+        `${at('methods')} lists '${method}': it matches only scripts that write '${method}' (the browser does not uppercase PATCH); write 'PATCH' for fetch(url, { method: 'PATCH' })`,
+      )
+    }
+  }
+  const neverExposed = names(exposeHeaders).filter((name) => /^set-cookie2?$/i.test(name))
+  if (neverExposed.length > 0) {
+    warn?.(
+      `${at('exposedHeaders')} lists '${neverExposed.join("', '")}', which the browser never lets a script read (a forbidden response-header name, Fetch standard §2.2.2); the cookie is still stored when the request sends credentials`,
+    )
+  }
+  if (credentials && (names(allowMethods).includes('*') || names(allowHeaders).includes('*'))) {
+    warn?.(
+      `${option} lists '*' with \`credentials: true\`: for credentialed requests the browser reads '*' as a literal name, not a wildcard (Fetch standard §3.2.3); list the methods and headers instead`,
+    )
+  }
+}
+
 /**
  * Validates a CORS policy (the `cors` package's option shape) and resolves it once: defaults
  * filled in, origin matchers built, header values precomputed. `false` (and `undefined`)
@@ -119,22 +182,7 @@ export function resolveCorsOptions(
     "{ exposedHeaders: ['x-total-count'] }",
   )
 
-  let maxAge: string | undefined
-  if (source.maxAge !== undefined) {
-    if (typeof source.maxAge !== 'number' || !Number.isInteger(source.maxAge) || source.maxAge < 0) {
-      throw fail(
-        at('maxAge'),
-        `must be a whole number of seconds (0 or more), got ${describeType(source.maxAge)}`,
-        '{ maxAge: 600 }',
-      )
-    }
-    if (source.maxAge > CHROMIUM_MAX_AGE) {
-      context.warn?.(
-        `${at('maxAge')} is ${source.maxAge} s, but Chromium caches a preflight for at most ${CHROMIUM_MAX_AGE} s (Firefox 86400 s); longer values change nothing there`,
-      )
-    }
-    maxAge = String(source.maxAge)
-  }
+  const maxAge = resolveMaxAge(source.maxAge, at('maxAge'), context.warn)
   const status = source.optionsSuccessStatus ?? CORS_DEFAULTS.optionsSuccessStatus
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 299) {
     throw fail(
@@ -143,31 +191,7 @@ export function resolveCorsOptions(
       '{ optionsSuccessStatus: 204 }',
     )
   }
-  for (const method of names(allowMethods)) {
-    const upper = method.toUpperCase()
-    if (method === upper) continue
-    // The browser uppercases these, so a lowercase entry for one of them never matches (Fetch standard §2.2.1).
-    if (normalizeMethod(method) === upper) {
-      context.warn?.(
-        `${at('methods')} lists '${method}': the browser sends ${upper} and compares case-sensitively, so write '${upper}'`,
-      )
-    } else if (upper === 'PATCH') {
-      context.warn?.(
-        `${at('methods')} lists '${method}': it matches only scripts that write '${method}' (the browser does not uppercase PATCH); write 'PATCH' for fetch(url, { method: 'PATCH' })`,
-      )
-    }
-  }
-  const neverExposed = names(exposeHeaders).filter((name) => /^set-cookie2?$/i.test(name))
-  if (neverExposed.length > 0) {
-    context.warn?.(
-      `${at('exposedHeaders')} lists '${neverExposed.join("', '")}', which the browser never lets a script read (a forbidden response-header name, Fetch standard §2.2.2); the cookie is still stored when the request sends credentials`,
-    )
-  }
-  if (credentials && (names(allowMethods).includes('*') || names(allowHeaders).includes('*'))) {
-    context.warn?.(
-      `${option} lists '*' with \`credentials: true\`: for credentialed requests the browser reads '*' as a literal name, not a wildcard (Fetch standard §3.2.3); list the methods and headers instead`,
-    )
-  }
+  warnAboutLists({ option, at, warn: context.warn, credentials, allowMethods, allowHeaders, exposeHeaders })
   return Object.freeze({
     origin,
     allowMethods,

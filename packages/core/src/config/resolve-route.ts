@@ -131,6 +131,34 @@ export function resolveRoute(
 ): ResolvedRoute {
   const prefix = normalizePrefix(key, exampleRoute(config))
   const at = (name: string): string => routeOption(key, name)
+  const options = routeObject(key, config, prefix)
+  const { mocked, routedOnly } = routeKind(options, key, prefix, at)
+  const route: RouteInProgress = { key, config, options, prefix, at, defaults, warn, routedOnly }
+  const common = commonParts(route, order)
+  // Options a mock route does not use are still checked, so a typo never passes silently.
+  const checked = checkedForwardValues(options, at)
+  if (mocked) return resolveMockRoute(route, common, checked.ws)
+  return resolveForwardRoute(route, common, checked)
+}
+
+/** One route under resolution: what the user wrote, where its options are named, and the shared defaults. */
+interface RouteInProgress {
+  readonly key: string
+  /** The route's value as written (a target string or a route object), which `configure` receives. */
+  readonly config: unknown
+  /** The route as an object (a target string becomes `{ target }`). */
+  readonly options: Record<string, unknown>
+  readonly prefix: string
+  /** The option's path for error messages: `routes['/api'].cors`. */
+  readonly at: (name: string) => string
+  readonly defaults: RouteDefaults
+  readonly warn: (message: string) => void
+  /** A router or a Vite `bypass` stands in for the target. */
+  readonly routedOnly: boolean
+}
+
+/** The route as an object: a target string becomes `{ target }`; anything else but an object is refused. */
+function routeObject(key: string, config: unknown, prefix: string): Record<string, unknown> {
   if (typeof config !== 'string' && !isPlainObject(config)) {
     // A port number is read as the user meaning that port on localhost.
     const port = Number.isInteger(config) && (config as number) > 0 && (config as number) < 65_536
@@ -143,8 +171,17 @@ export function resolveRoute(
     )
   }
   const options: Record<string, unknown> = typeof config === 'string' ? { target: config } : config
-  assertKnownKeys(options, ROUTE_OPTION_NAMES, 'route', at)
+  assertKnownKeys(options, ROUTE_OPTION_NAMES, 'route', (name) => routeOption(key, name))
+  return options
+}
 
+/** Whether the route is a mock or forwards (to its target, or where a router sends it); a route with neither is refused. */
+function routeKind(
+  options: Record<string, unknown>,
+  key: string,
+  prefix: string,
+  at: (name: string) => string,
+): { mocked: boolean; routedOnly: boolean } {
   checkTargetsAlone(options, prefix, routeOption(key))
   const mocked = options.mock !== undefined && options.mock !== false
   if (mocked && options.target !== undefined) {
@@ -166,7 +203,12 @@ export function resolveRoute(
       `{ ${quote(prefix)}: { target: 'http://localhost:3000' } }`,
     )
   }
+  return { mocked, routedOnly }
+}
 
+/** What a mock route and a forwarding route both have: prefix, path rewriting and filter, bypass, CORS, JSONP, switches. */
+function commonParts(route: RouteInProgress, order: number) {
+  const { options, prefix, at, defaults, warn } = route
   const cors =
     options.cors === undefined
       ? defaults.cors
@@ -178,7 +220,7 @@ export function resolveRoute(
   // As the user wrote it, before an adapter filled in its tool's defaults (see written-route.ts).
   const source = Object.freeze({ ...writtenRoute(options) })
   const rewritePath = createPathRewriter({ prefix, pathRewrite, option: at('pathRewrite'), source })
-  const common = {
+  return {
     prefix,
     order,
     rewritePath,
@@ -194,43 +236,66 @@ export function resolveRoute(
     jsonp: jsonp === undefined ? defaults.jsonp : jsonp || undefined,
     control: resolveControl(options, at),
   }
-  // Options a mock route does not use are still checked, so a typo never passes silently.
-  const changeOrigin = checkBoolean(options.changeOrigin, at('changeOrigin'), 'changeOrigin')
-  const xfwd = checkBoolean(options.xfwd, at('xfwd'), 'xfwd')
-  const ws = checkBoolean(options.ws, at('ws'), 'ws')
-  const secure = checkBoolean(options.secure, at('secure'), 'secure')
-  const http2 = checkBoolean(options.http2, at('http2'), 'http2')
-  const timeout = checkTimeout(options.timeout, at('timeout'))
-  const headers = checkHeaders(options.headers, at('headers'))
-  const cookieDomainRewrite = checkCookieRewrite(
-    options.cookieDomainRewrite,
-    at('cookieDomainRewrite'),
-    'domain',
-  )
-  const cookiePathRewrite = checkCookieRewrite(options.cookiePathRewrite, at('cookiePathRewrite'), 'path')
-  const rewriteLocation = checkBoolean(options.rewriteLocation, at('rewriteLocation'), 'rewriteLocation')
-  const rewriteOrigin = checkBoolean(options.rewriteOrigin, at('rewriteOrigin'), 'rewriteOrigin')
-  const rewriteWsOrigin = checkBoolean(options.rewriteWsOrigin, at('rewriteWsOrigin'), 'rewriteWsOrigin')
+}
 
-  if (mocked) {
-    // What only a forwarding route can do: a mock answers itself, with nothing upstream.
-    for (const [name, example] of FORWARD_ONLY) {
-      if (options[name] !== undefined) {
-        throw new CorsDevProxyError(
-          'CONFLICTING_OPTIONS',
-          at(name),
-          'has no effect on a mock route, which answers itself: give the route a target instead of `mock`, or remove it',
-          `{ ${quote(prefix)}: { target: 'http://localhost:3000', ${name}: ${example} } }`,
-        )
-      }
-    }
-    return Object.freeze({
-      kind: 'mock',
-      ...common,
-      ws: ws ?? ROUTE_DEFAULTS.ws,
-      mock: resolveMockBackendOptions(options.mock, at('mock')),
-    })
+/** The parts of a route both kinds resolve alike. */
+type CommonParts = ReturnType<typeof commonParts>
+
+/** The forwarding options, checked on every route (in this order, so the first mistake is the one reported). */
+function checkedForwardValues(options: Record<string, unknown>, at: (name: string) => string) {
+  return {
+    changeOrigin: checkBoolean(options.changeOrigin, at('changeOrigin'), 'changeOrigin'),
+    xfwd: checkBoolean(options.xfwd, at('xfwd'), 'xfwd'),
+    ws: checkBoolean(options.ws, at('ws'), 'ws'),
+    secure: checkBoolean(options.secure, at('secure'), 'secure'),
+    http2: checkBoolean(options.http2, at('http2'), 'http2'),
+    timeout: checkTimeout(options.timeout, at('timeout')),
+    headers: checkHeaders(options.headers, at('headers')),
+    cookieDomainRewrite: checkCookieRewrite(options.cookieDomainRewrite, at('cookieDomainRewrite'), 'domain'),
+    cookiePathRewrite: checkCookieRewrite(options.cookiePathRewrite, at('cookiePathRewrite'), 'path'),
+    rewriteLocation: checkBoolean(options.rewriteLocation, at('rewriteLocation'), 'rewriteLocation'),
+    rewriteOrigin: checkBoolean(options.rewriteOrigin, at('rewriteOrigin'), 'rewriteOrigin'),
+    rewriteWsOrigin: checkBoolean(options.rewriteWsOrigin, at('rewriteWsOrigin'), 'rewriteWsOrigin'),
   }
+}
+
+/** The forwarding options as checked, `undefined` where the route leaves one to its default. */
+type CheckedForwardValues = ReturnType<typeof checkedForwardValues>
+
+/** A mock route: refused if it sets what only a forwarding route can do, then its mock backend resolved. */
+function resolveMockRoute(
+  route: RouteInProgress,
+  common: CommonParts,
+  ws: boolean | undefined,
+): ResolvedRoute {
+  const { options, prefix, at } = route
+  // What only a forwarding route can do: a mock answers itself, with nothing upstream.
+  for (const [name, example] of FORWARD_ONLY) {
+    if (options[name] !== undefined) {
+      throw new CorsDevProxyError(
+        'CONFLICTING_OPTIONS',
+        at(name),
+        'has no effect on a mock route, which answers itself: give the route a target instead of `mock`, or remove it',
+        `{ ${quote(prefix)}: { target: 'http://localhost:3000', ${name}: ${example} } }`,
+      )
+    }
+  }
+  return Object.freeze({
+    kind: 'mock',
+    ...common,
+    ws: ws ?? ROUTE_DEFAULTS.ws,
+    mock: resolveMockBackendOptions(options.mock, at('mock')),
+  })
+}
+
+/** A forwarding route: its target, router, agent and hooks resolved, and the shared defaults applied where it is silent. */
+function resolveForwardRoute(
+  route: RouteInProgress,
+  common: CommonParts,
+  checked: CheckedForwardValues,
+): ResolvedRoute {
+  const { options, at, defaults, routedOnly } = route
+  const { source } = common
   // With `targets`, the first is the route's target until an override or the inspector picks another.
   const target = routedOnly
     ? NO_TARGET
@@ -238,7 +303,7 @@ export function resolveRoute(
   const router = resolveRouter(options.router, at('router'), source)
   const requestLogger = checkLogSink(options.logger, at('logger'))
   const agent = resolveAgent(options.agent, at('agent'))
-  checkEjectPlugins(options.ejectPlugins, at('ejectPlugins'), warn)
+  checkEjectPlugins(options.ejectPlugins, at('ejectPlugins'), route.warn)
   return Object.freeze({
     kind: 'forward',
     ...common,
@@ -249,24 +314,24 @@ export function resolveRoute(
     authorization: checkAuth(options.auth, at('auth')),
     followRedirects: checkFollowRedirects(options.followRedirects, at('followRedirects')),
     agent,
-    changeOrigin: changeOrigin ?? defaults.changeOrigin,
-    xfwd: xfwd ?? defaults.xfwd,
+    changeOrigin: checked.changeOrigin ?? defaults.changeOrigin,
+    xfwd: checked.xfwd ?? defaults.xfwd,
     // A ws:/wss: target asks for WebSocket forwarding unless `ws: false` says otherwise.
-    ws: ws ?? (target.websocket || ROUTE_DEFAULTS.ws),
+    ws: checked.ws ?? (target.websocket || ROUTE_DEFAULTS.ws),
     // An https.Agent with `rejectUnauthorized: false` accepts a self-signed target, as `secure: false` does.
-    secure: agent?.tls.rejectUnauthorized === false ? false : (secure ?? defaults.secure),
-    http2: http2 ?? ROUTE_DEFAULTS.http2,
-    timeout: timeout ?? defaults.timeout,
-    headers: mergeHeaders(defaults.headers, headers),
-    cookieDomainRewrite: cookieDomainRewrite ?? ROUTE_DEFAULTS.cookieDomainRewrite,
-    cookiePathRewrite: cookiePathRewrite ?? ROUTE_DEFAULTS.cookiePathRewrite,
-    rewriteLocation: rewriteLocation ?? defaults.rewriteLocation,
-    rewriteOrigin: rewriteOrigin ?? defaults.rewriteOrigin,
-    rewriteWsOrigin: rewriteWsOrigin ?? ROUTE_DEFAULTS.rewriteWsOrigin,
+    secure: agent?.tls.rejectUnauthorized === false ? false : (checked.secure ?? defaults.secure),
+    http2: checked.http2 ?? ROUTE_DEFAULTS.http2,
+    timeout: checked.timeout ?? defaults.timeout,
+    headers: mergeHeaders(defaults.headers, checked.headers),
+    cookieDomainRewrite: checked.cookieDomainRewrite ?? ROUTE_DEFAULTS.cookieDomainRewrite,
+    cookiePathRewrite: checked.cookiePathRewrite ?? ROUTE_DEFAULTS.cookiePathRewrite,
+    rewriteLocation: checked.rewriteLocation ?? defaults.rewriteLocation,
+    rewriteOrigin: checked.rewriteOrigin ?? defaults.rewriteOrigin,
+    rewriteWsOrigin: checked.rewriteWsOrigin ?? ROUTE_DEFAULTS.rewriteWsOrigin,
     hooks: mergeHooks(
       defaults.hooks,
       resolveHooks(options.on, at('on')),
-      runConfigure(options.configure, config, at('configure')),
+      runConfigure(options.configure, route.config, at('configure')),
       resolvePlugins(options.plugins, source, at('plugins')),
       requestLogger === undefined ? NO_HOOKS : requestLoggerHooks(requestLogger, at('logger')),
     ),

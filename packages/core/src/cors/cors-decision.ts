@@ -98,8 +98,41 @@ interface RememberedPreflight {
  * it is a preflight, and (when `allowedHeaders` is unset) on the headers a preflight asks for:
  * each decision is then built once and handed out again, with its header lists and `Vary`
  * value, so the common request allocates nothing here.
+ *
+ * @example
+ * const decide = createCorsDecider(route.cors) // a route's resolved policy, origin 'http://localhost:5173'
+ * decide(req).headers // [['access-control-allow-origin', 'http://localhost:5173'], ...]
  */
 export function createCorsDecider(policy: ResolvedCorsOptions): CorsDecider {
+  const parts = policyParts(policy)
+  const originPolicy = policy.origin
+  if (originPolicy.kind === 'function') {
+    return function decideCors(req) {
+      const origin = req.headers.origin
+      return callOriginFunction(originPolicy.decide, origin).then((result) =>
+        fromResult(parts, req, origin, result),
+      )
+    }
+  }
+  return rememberingDecider(parts, originPolicy)
+}
+
+/** What a policy's decisions share, computed once per policy. */
+interface PolicyParts {
+  /** The headers of a preflight answer that do not depend on the request. */
+  readonly preflightStatic: readonly CorsHeader[]
+  /** The headers of any other answer that do not depend on the request. */
+  readonly actualStatic: readonly CorsHeader[]
+  /** No `allowedHeaders`: a preflight's answer reflects the headers it asks for. */
+  readonly reflectHeaders: boolean
+  /** The answer depends on the request's `Origin` (anything but `'*'`). */
+  readonly dependsOnOrigin: boolean
+  /** What ends the head of a preflight the policy answers itself. */
+  readonly preflightTail: readonly string[]
+}
+
+/** The static headers and flags of a policy. */
+function policyParts(policy: ResolvedCorsOptions): PolicyParts {
   const common: CorsHeader[] = []
   if (policy.credentials) common.push(['access-control-allow-credentials', 'true'])
   const preflightStatic: CorsHeader[] = [...common]
@@ -115,82 +148,96 @@ export function createCorsDecider(policy: ResolvedCorsOptions): CorsDecider {
     preflightStatic.push(expose)
     actualStatic.push(expose)
   }
-  const reflectHeaders = policy.allowHeaders === undefined
-  const dependsOnOrigin = policy.origin.kind !== 'any'
-  // RFC 9110 §8.6: no Content-Length on a 204; any other status says its body is empty.
-  const preflightTail = policy.optionsSuccessStatus === 204 ? [] : ['content-length', '0']
-
-  function decision(
-    preflight: boolean,
-    disabled: boolean,
-    headers: readonly CorsHeader[],
-    vary: readonly string[],
-  ): CorsDecision {
-    const varyValue = vary.length === 0 ? undefined : vary.join(', ')
-    let preflightHead: string[] = []
-    if (preflight && !disabled) {
-      for (const [name, value] of headers) preflightHead.push(name, value)
-      if (varyValue !== undefined) preflightHead.push('vary', varyValue)
-      preflightHead = preflightHead.concat(preflightTail)
-    }
-    return { preflight, disabled, headers, vary, varyValue, preflightHead }
+  return {
+    preflightStatic,
+    actualStatic,
+    reflectHeaders: policy.allowHeaders === undefined,
+    dependsOnOrigin: policy.origin.kind !== 'any',
+    // RFC 9110 §8.6: no Content-Length on a 204; any other status says its body is empty.
+    preflightTail: policy.optionsSuccessStatus === 204 ? [] : ['content-length', '0'],
   }
+}
 
-  /** The decision for a request, `requested` being its `Access-Control-Request-Headers`. */
-  function build(
-    preflight: boolean,
-    allowOrigin: string | undefined,
-    disabled: boolean,
-    requested: unknown,
-  ): CorsDecision {
-    const vary: string[] = dependsOnOrigin ? ['Origin'] : []
-    if (disabled) return decision(preflight, disabled, [], vary)
-    const headers: CorsHeader[] =
-      allowOrigin === undefined ? [] : [['access-control-allow-origin', allowOrigin]]
-    if (!preflight) return decision(preflight, disabled, headers.concat(actualStatic), vary)
-    headers.push(...preflightStatic)
-    if (reflectHeaders) {
-      // The answer now depends on the requested headers: caches must know (RFC 9110 §12.5.5).
-      vary.push('Access-Control-Request-Headers')
-      if (typeof requested === 'string' && requested !== '')
-        headers.push(['access-control-allow-headers', requested])
-    }
-    return decision(preflight, disabled, headers, vary)
+/** A decision, with its `Vary` value and (for a preflight the policy answers) its whole head. */
+function decision(
+  parts: PolicyParts,
+  preflight: boolean,
+  disabled: boolean,
+  headers: readonly CorsHeader[],
+  vary: readonly string[],
+): CorsDecision {
+  const varyValue = vary.length === 0 ? undefined : vary.join(', ')
+  let preflightHead: string[] = []
+  if (preflight && !disabled) {
+    for (const [name, value] of headers) preflightHead.push(name, value)
+    if (varyValue !== undefined) preflightHead.push('vary', varyValue)
+    preflightHead = preflightHead.concat(parts.preflightTail)
   }
+  return { preflight, disabled, headers, vary, varyValue, preflightHead }
+}
 
-  /** Interprets what an origin function answered, with the `cors` package's meanings. */
-  function fromResult(req: ProxyRequest, origin: string | undefined, result: CorsOriginResult): CorsDecision {
-    const preflight = isCorsPreflight(req)
-    const requested = req.headers['access-control-request-headers']
-    if (result === false || (result as unknown) === '' || result === undefined || result === null) {
-      return build(preflight, undefined, true, requested)
-    }
-    if (result === true) return build(preflight, origin, false, requested)
-    if (result === '*') return build(preflight, '*', false, requested)
-    if (typeof result === 'string') {
-      return build(preflight, result === origin ? origin : undefined, false, requested)
-    }
-    const list = Array.isArray(result) ? result : [result]
-    const allowed =
-      origin !== undefined &&
-      list.some((entry) => (entry instanceof RegExp ? entry.test(origin) : entry === origin))
-    return build(preflight, allowed ? origin : undefined, false, requested)
+/** The decision for a request, `requested` being its `Access-Control-Request-Headers`. */
+function build(
+  parts: PolicyParts,
+  preflight: boolean,
+  allowOrigin: string | undefined,
+  disabled: boolean,
+  requested: unknown,
+): CorsDecision {
+  const vary: string[] = parts.dependsOnOrigin ? ['Origin'] : []
+  if (disabled) return decision(parts, preflight, disabled, [], vary)
+  const headers: CorsHeader[] =
+    allowOrigin === undefined ? [] : [['access-control-allow-origin', allowOrigin]]
+  if (!preflight) return decision(parts, preflight, disabled, headers.concat(parts.actualStatic), vary)
+  headers.push(...parts.preflightStatic)
+  if (parts.reflectHeaders) {
+    // The answer now depends on the requested headers: caches must know (RFC 9110 §12.5.5).
+    vary.push('Access-Control-Request-Headers')
+    if (typeof requested === 'string' && requested !== '')
+      headers.push(['access-control-allow-headers', requested])
   }
+  return decision(parts, preflight, disabled, headers, vary)
+}
 
-  const originPolicy = policy.origin
-  if (originPolicy.kind === 'function') {
-    return function decideCors(req) {
-      const origin = req.headers.origin
-      return callOriginFunction(originPolicy.decide, origin).then((result) => fromResult(req, origin, result))
-    }
+/** Interprets what an origin function answered, with the `cors` package's meanings. */
+function fromResult(
+  parts: PolicyParts,
+  req: ProxyRequest,
+  origin: string | undefined,
+  result: CorsOriginResult,
+): CorsDecision {
+  const preflight = isCorsPreflight(req)
+  const requested = req.headers['access-control-request-headers']
+  if (result === false || (result as unknown) === '' || result === undefined || result === null) {
+    return build(parts, preflight, undefined, true, requested)
   }
+  if (result === true) return build(parts, preflight, origin, false, requested)
+  if (result === '*') return build(parts, preflight, '*', false, requested)
+  if (typeof result === 'string') {
+    return build(parts, preflight, result === origin ? origin : undefined, false, requested)
+  }
+  const list = Array.isArray(result) ? result : [result]
+  const allowed =
+    origin !== undefined &&
+    list.some((entry) => (entry instanceof RegExp ? entry.test(origin) : entry === origin))
+  return build(parts, preflight, allowed ? origin : undefined, false, requested)
+}
 
+/** A policy whose origin rule is not a function: pure, so its decisions can be remembered. */
+type PureOriginPolicy = Exclude<ResolvedCorsOptions['origin'], { kind: 'function' }>
+
+/**
+ * The decider of a pure policy: each decision built once per `Origin` (and per requested headers
+ * when they are reflected) and handed out again, at most REMEMBERED_ORIGINS of each kind.
+ */
+function rememberingDecider(parts: PolicyParts, originPolicy: PureOriginPolicy): CorsDecider {
   /** The allowed origin for a request's `Origin`: the policy's rule, which is pure. */
   const allowOriginOf = (origin: string | undefined): string | undefined => {
     if (originPolicy.kind === 'any') return '*'
     if (originPolicy.kind === 'reflect') return origin
     return origin !== undefined && originPolicy.test(origin) ? origin : undefined
   }
+  const { dependsOnOrigin, reflectHeaders } = parts
   // Keyed by the request's Origin (`undefined` without one): for `'*'` every origin gets the
   // same answer, so one key serves them all.
   const keyOf = (origin: string | undefined): string | undefined => (dependsOnOrigin ? origin : '*')
@@ -203,7 +250,7 @@ export function createCorsDecider(policy: ResolvedCorsOptions): CorsDecider {
     if (!isCorsPreflight(req)) {
       const known = actuals.get(key)
       if (known !== undefined) return known
-      const built = build(false, allowOriginOf(origin), false, undefined)
+      const built = build(parts, false, allowOriginOf(origin), false, undefined)
       if (actuals.size >= REMEMBERED_ORIGINS) actuals.clear()
       actuals.set(key, built)
       return built
@@ -213,7 +260,7 @@ export function createCorsDecider(policy: ResolvedCorsOptions): CorsDecider {
     // Without `allowedHeaders` the answer reflects the requested headers: the one remembered
     // per origin serves only the same request (a page asks for the same ones each time).
     if (known !== undefined && (!reflectHeaders || known.requested === requested)) return known.decision
-    const built = build(true, allowOriginOf(origin), false, requested)
+    const built = build(parts, true, allowOriginOf(origin), false, requested)
     if (preflights.size >= REMEMBERED_ORIGINS && known === undefined) preflights.clear()
     preflights.set(key, { requested, decision: built })
     return built

@@ -63,6 +63,7 @@ export function createForwardHints(
     given.add(kind)
     print()
   }
+  const hint: HintContext = { label, route, logger, once }
   // The default rewrite removed the prefix: a 404 may mean the server expected it.
   const prefixRemoved = route.pathRewrite === undefined && route.prefix !== '/' && probe !== undefined
   // Most 404s are a missing item: only evidence (the path with the prefix exists) earns a hint.
@@ -101,35 +102,55 @@ export function createForwardHints(
           )
         })
       }
-      const origin = req.headers.origin
-      if (status === 403 && typeof origin === 'string') {
-        const own = requestedOrigin(req)
-        const rewritten = route.changeOrigin && route.rewriteOrigin && origin === own
-        if (!rewritten) {
-          once('403', () =>
-            logger.warn(
-              `${label} answered 403 to ${req.method} ${req.url}, whose Origin ${origin} went to it unchanged. ` +
-                `If the server checks Origin (a CSRF check, a WebSocket server), allow ${origin} there, or open the page ` +
-                `from the dev server${own === undefined ? '' : ` (${own})`} so the call is same-origin and cors-dev-proxy sends the target's own origin.`,
-            ),
-          )
-        }
-      }
-      if (location.kind === 'irreversible') {
-        const { headers } = answer
-        const value = Array.isArray(headers)
-          ? rawHeaderValue(headers, 'location')
-          : (headers as Readonly<Record<string, string | string[] | undefined>>).location
-        if (typeof value === 'string' && location.pointsAtTarget(value)) {
-          once('location', () =>
-            logger.warn(
-              `${label} redirected ${req.method} ${req.url} to ${value}, passed on unchanged: route '${route.prefix}' has a ` +
-                '`pathRewrite` that cannot be undone (a RegExp map or a function), so the browser leaves the dev server. ' +
-                'Use the default rewrite or `pathRewrite: false` to keep redirects on the dev server, or `rewriteLocation: false` to silence this.',
-            ),
-          )
-        }
-      }
+      if (status === 403) originRefusedHint(hint, req)
+      if (location.kind === 'irreversible') irreversibleLocationHint(hint, location, req, answer)
     },
   }
+}
+
+/** What the hints of one route share: its target's label, the route, the logger, and "say it once". */
+interface HintContext {
+  readonly label: string
+  readonly route: ResolvedForwardRoute
+  readonly logger: Logger
+  readonly once: (kind: string, print: () => void) => void
+}
+
+/** A 403 to a request whose Origin went to the target unchanged: the server may check Origin (once per route). */
+function originRefusedHint(hint: HintContext, req: ProxyRequest): void {
+  const { label, route, logger, once } = hint
+  const origin = req.headers.origin
+  if (typeof origin !== 'string') return
+  const own = requestedOrigin(req)
+  const rewritten = route.changeOrigin && route.rewriteOrigin && origin === own
+  if (rewritten) return
+  once('403', () =>
+    logger.warn(
+      `${label} answered 403 to ${req.method} ${req.url}, whose Origin ${origin} went to it unchanged. ` +
+        `If the server checks Origin (a CSRF check, a WebSocket server), allow ${origin} there, or open the page ` +
+        `from the dev server${own === undefined ? '' : ` (${own})`} so the call is same-origin and cors-dev-proxy sends the target's own origin.`,
+    ),
+  )
+}
+
+/** A redirect to the target that a `pathRewrite` which cannot be undone leaves pointing there (once per route). */
+function irreversibleLocationHint(
+  hint: HintContext,
+  location: Extract<LocationRewrite, { kind: 'irreversible' }>,
+  req: ProxyRequest,
+  answer: Answer,
+): void {
+  const { label, route, logger, once } = hint
+  const { headers } = answer
+  const value = Array.isArray(headers)
+    ? rawHeaderValue(headers, 'location')
+    : (headers as Readonly<Record<string, string | string[] | undefined>>).location
+  if (typeof value !== 'string' || !location.pointsAtTarget(value)) return
+  once('location', () =>
+    logger.warn(
+      `${label} redirected ${req.method} ${req.url} to ${value}, passed on unchanged: route '${route.prefix}' has a ` +
+        '`pathRewrite` that cannot be undone (a RegExp map or a function), so the browser leaves the dev server. ' +
+        'Use the default rewrite or `pathRewrite: false` to keep redirects on the dev server, or `rewriteLocation: false` to silence this.',
+    ),
+  )
 }

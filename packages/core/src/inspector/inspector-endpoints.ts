@@ -136,194 +136,28 @@ function failedCallOf(body: unknown): FailedCall | undefined {
  * if (isInspectorPath(req.url)) endpoints.handle(req, res)
  */
 export function createInspectorEndpoints(options: InspectorEndpointsOptions): InspectorEndpoints {
-  const { recorder, overlay, routes, logger, scripts } = options
-  const replayer = createReplayer(options.ownUrl)
   const streams = new Set<ProxyResponse>()
-  const explainer = createCallExplainer({
-    routes,
-    onExplained: broadcastExplanation,
-    ...(options.webSockets === undefined ? {} : { webSockets: options.webSockets }),
-  })
-
   /** A new explanation, to every inspector listening (as an `explanation` event). */
-  function broadcastExplanation(explained: ExplainedCall): void {
-    const event = `event: explanation\ndata: ${maskUrlsIn(JSON.stringify(explained))}\n\n`
-    for (const stream of streams) {
-      if (((stream as { writableLength?: number }).writableLength ?? 0) <= STREAM_BACKLOG)
-        (stream as ProxyResponse & { write(chunk: string): boolean }).write(event)
-    }
+  function onExplained(explained: ExplainedCall): void {
+    broadcastExplanation(streams, explained)
   }
-
-  function serveEvents(req: ProxyRequest, response: ProxyResponse, ring: ExchangeRecorder['ring']): void {
-    // Both response kinds write strings alike; their overloads differ only in callbacks.
-    const res = response as ProxyResponse & { write(chunk: string): boolean }
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      ...(req.httpVersionMajor === 1 ? { connection: 'keep-alive' } : {}),
-    })
-    res.write(': cors-dev-proxy inspector\n\n')
-    let dropped = 0
-    const unsubscribe = ring.subscribe((record: ExchangeRecord) => {
-      // An inspector that does not read (a background tab, a stalled client) must not make the
-      // dev server buffer without bound: past STREAM_BACKLOG bytes, events are dropped and counted.
-      if (((res as { writableLength?: number }).writableLength ?? 0) > STREAM_BACKLOG) {
-        dropped += 1
-        return
-      }
-      if (dropped > 0) {
-        res.write(`event: dropped\ndata: ${dropped}\n\n`)
-        dropped = 0
-      }
-      res.write(`event: exchange\ndata: ${JSON.stringify(viewExchange(record))}\n\n`)
-    })
-    // A comment now and then keeps idle-closing proxies and browsers from dropping the stream.
-    const heartbeat = setInterval(() => res.write(': ping\n\n'), 15_000)
-    heartbeat.unref()
-    streams.add(res)
-    res.once('close', () => {
-      clearInterval(heartbeat)
-      unsubscribe()
-      streams.delete(res)
-    })
+  const ctx: EndpointsContext = {
+    options,
+    replayer: createReplayer(options.ownUrl),
+    streams,
+    explainer: createCallExplainer({
+      routes: options.routes,
+      onExplained,
+      ...(options.webSockets === undefined ? {} : { webSockets: options.webSockets }),
+    }),
   }
-
-  async function explain(req: ProxyRequest, res: ProxyResponse): Promise<void> {
-    const call = failedCallOf(await readJsonBody(req, EXPLAIN_LIMIT))
-    if (call === undefined) {
-      sendJson(res, 400, {
-        error: 'expected { url, method, headers, credentials, initiator } with an http(s) or ws(s) URL',
-      })
-      return
-    }
-    const origin = requestedOrigin(req) ?? 'http://localhost'
-    const referer = req.headers.referer
-    const pageUrl = typeof referer === 'string' && referer.startsWith(`${origin}/`) ? referer : undefined
-    const answer = await explainer.explain(call, { origin, ...(pageUrl === undefined ? {} : { pageUrl }) })
-    if (answer === 'busy') {
-      sendJson(res, 429, { error: 'too many explanations at once' }, [['retry-after', '1']])
-      return
-    }
-    sendJson(res, 200, answer)
-  }
-
-  async function replay(res: ProxyResponse, id: number): Promise<void> {
-    const record = recorder?.ring.get(id)
-    if (recorder === undefined || record === undefined) {
-      sendJson(res, 404, {
-        error: `no exchange ${id} (the inspector keeps the last ${options.inspector?.exchanges ?? 0})`,
-      })
-      return
-    }
-    try {
-      const status = await replayer.replay(record, recorder.replayToken(id))
-      sendJson(res, 200, { replayOf: id, status })
-    } catch (error) {
-      sendJson(res, 409, {
-        error: `cannot replay exchange ${id}: ${error instanceof Error ? error.message : String(error)}`,
-      })
-    }
-  }
-
-  function route(req: ProxyRequest, res: ProxyResponse): void {
-    const refusal = refusalOf(req)
-    if (refusal !== undefined) {
-      logger.limited(
-        'warn',
-        'inspector refusal',
-        () => `refused ${req.method} ${req.url}: ${refusal}; only the dev server's own pages may use it`,
-      )
-      sendText(
-        res,
-        403,
-        TEXT_TYPE,
-        `cors-dev-proxy: ${refusal}; only the dev server's own pages may use ${INSPECTOR_BASE}/\n`,
-        COMMON,
-      )
-      return
-    }
-    const url = req.url ?? '/'
-    const query = url.indexOf('?')
-    const path = (query < 0 ? url : url.slice(0, query)).slice(INSPECTOR_BASE.length)
-    const method = req.method ?? 'GET'
-    const read = method === 'GET' || method === 'HEAD'
-    if (overlay && read && path === '/client.js') {
-      sendText(res, 200, 'text/javascript; charset=utf-8', scripts.client, COMMON)
-      return
-    }
-    if (overlay && method === 'POST' && path === '/explain') {
-      explain(req, res).catch((error: unknown) => sendJson(res, 500, { error: String(error) }))
-      return
-    }
-    // Asked by the overlay's badge on every page, so answered whatever the routes and the
-    // inspector are: a dev server without switches lists none (a 404 would be a failed request
-    // of ours in the page).
-    if (path === '/control' && serveControl(req, res, options.controls, sendJson)) return
-    if (recorder === undefined) {
-      // The overlay links the page: opened with the inspector off, it says so, as a page.
-      if (read && (path === '/' || path === '')) {
-        sendText(res, 200, 'text/html; charset=utf-8', INSPECTOR_OFF_PAGE, COMMON)
-        return
-      }
-      sendText(res, 404, TEXT_TYPE, 'cors-dev-proxy: the inspector is off (inspector: false)\n', COMMON)
-      return
-    }
-    // The page at both, not a redirect from one to the other: Next strips the trailing slash with
-    // a 308 before proxy.ts runs, and a redirect back would loop. Its links are absolute.
-    if (read && (path === '/' || path === '')) {
-      sendText(res, 200, 'text/html; charset=utf-8', inspectorPage(), [
-        ...COMMON,
-        [
-          'content-security-policy',
-          "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
-        ],
-      ])
-      return
-    }
-    if (read && path === '/inspector.js') {
-      sendText(res, 200, 'text/javascript; charset=utf-8', scripts.inspector, COMMON)
-      return
-    }
-    if (path === '/mock') {
-      const ring = recorder.ring
-      if (serveMock(req, res, options.mocks ?? NO_MOCKS, (id) => ring.get(id), sendJson)) return
-    }
-    if (read && path === '/exchanges') {
-      sendJson(res, 200, recorder.ring.list().map(viewExchange))
-      return
-    }
-    if (method === 'GET' && path === '/events') {
-      serveEvents(req, res, recorder.ring)
-      return
-    }
-    if (read && path === '/explanations') {
-      const list = maskUrlsIn(JSON.stringify(overlay ? explainer.recent() : []))
-      sendText(res, 200, JSON_TYPE, `${list}\n`, COMMON)
-      return
-    }
-    if (read && path === '/har') {
-      const download = url.includes('download')
-        ? [['content-disposition', 'attachment; filename="cors-dev-proxy.har"'] as const]
-        : []
-      sendJson(res, 200, harOf(recorder.ring.list(), CREATOR), download)
-      return
-    }
-    const replayed = /^\/replay\/(\d{1,12})$/.exec(path)
-    if (method === 'POST' && replayed !== null) {
-      void replay(res, Number(replayed[1]))
-      return
-    }
-    sendText(res, 404, TEXT_TYPE, `cors-dev-proxy: nothing at ${INSPECTOR_BASE}${path}\n`, COMMON)
-  }
-
   return {
     handle(req, res) {
       try {
-        route(req, res)
+        routeInspectorRequest(ctx, req, res)
       } catch (error) {
         // Never the dev server's crash: a mistake here is a 500 and one log line.
-        logger.limited(
+        options.logger.limited(
           'error',
           'inspector',
           () => `the inspector failed on ${req.method} ${req.url}: ${String(error)}`,
@@ -334,7 +168,258 @@ export function createInspectorEndpoints(options: InspectorEndpointsOptions): In
     async close() {
       for (const stream of streams) stream.end()
       streams.clear()
-      await replayer.close()
+      await ctx.replayer.close()
     },
+  }
+}
+
+/** What the endpoints share, built once by `createInspectorEndpoints` and read by each step below. */
+interface EndpointsContext {
+  readonly options: InspectorEndpointsOptions
+  readonly replayer: ReturnType<typeof createReplayer>
+  /** The open `/events` streams, which explanations are broadcast to and `close` ends. */
+  readonly streams: Set<ProxyResponse>
+  readonly explainer: ReturnType<typeof createCallExplainer>
+}
+
+/** One request under `/__cors-dev-proxy`: its path below the base, its method, and whether it only reads. */
+interface InspectorCall {
+  readonly url: string
+  readonly path: string
+  readonly method: string
+  readonly read: boolean
+}
+
+/** A new explanation, to every inspector listening (as an `explanation` event). */
+function broadcastExplanation(streams: ReadonlySet<ProxyResponse>, explained: ExplainedCall): void {
+  const event = `event: explanation\ndata: ${maskUrlsIn(JSON.stringify(explained))}\n\n`
+  for (const stream of streams) {
+    if (((stream as { writableLength?: number }).writableLength ?? 0) <= STREAM_BACKLOG)
+      (stream as ProxyResponse & { write(chunk: string): boolean }).write(event)
+  }
+}
+
+/**
+ * The request routed in order: refused unless from the dev server's own pages, then the
+ * overlay's endpoints, `/control`, and the inspector's own (or the page saying it is off).
+ */
+function routeInspectorRequest(ctx: EndpointsContext, req: ProxyRequest, res: ProxyResponse): void {
+  if (refused(ctx, req, res)) return
+  const url = req.url ?? '/'
+  const query = url.indexOf('?')
+  const method = req.method ?? 'GET'
+  const call: InspectorCall = {
+    url,
+    path: (query < 0 ? url : url.slice(0, query)).slice(INSPECTOR_BASE.length),
+    method,
+    read: method === 'GET' || method === 'HEAD',
+  }
+  if (servedOverlay(ctx, req, res, call)) return
+  // Asked by the overlay's badge on every page, so answered whatever the routes and the
+  // inspector are: a dev server without switches lists none (a 404 would be a failed request
+  // of ours in the page).
+  if (call.path === '/control' && serveControl(req, res, ctx.options.controls, sendJson)) return
+  const { recorder } = ctx.options
+  if (recorder === undefined) {
+    serveInspectorOff(res, call)
+    return
+  }
+  if (servedInspector(ctx, req, res, call, recorder)) return
+  sendText(res, 404, TEXT_TYPE, `cors-dev-proxy: nothing at ${INSPECTOR_BASE}${call.path}\n`, COMMON)
+}
+
+/** A request not from the dev server's own pages: a 403 and one (limited) warning; `true` when refused. */
+function refused(ctx: EndpointsContext, req: ProxyRequest, res: ProxyResponse): boolean {
+  const refusal = refusalOf(req)
+  if (refusal === undefined) return false
+  ctx.options.logger.limited(
+    'warn',
+    'inspector refusal',
+    () => `refused ${req.method} ${req.url}: ${refusal}; only the dev server's own pages may use it`,
+  )
+  sendText(
+    res,
+    403,
+    TEXT_TYPE,
+    `cors-dev-proxy: ${refusal}; only the dev server's own pages may use ${INSPECTOR_BASE}/\n`,
+    COMMON,
+  )
+  return true
+}
+
+/** The overlay's script and `explain`, when the overlay is on; `true` when answered. */
+function servedOverlay(
+  ctx: EndpointsContext,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  call: InspectorCall,
+): boolean {
+  if (!ctx.options.overlay) return false
+  if (call.read && call.path === '/client.js') {
+    sendText(res, 200, 'text/javascript; charset=utf-8', ctx.options.scripts.client, COMMON)
+    return true
+  }
+  if (call.method === 'POST' && call.path === '/explain') {
+    explain(ctx, req, res).catch((error: unknown) => sendJson(res, 500, { error: String(error) }))
+    return true
+  }
+  return false
+}
+
+/** With `inspector: false`: the page says so (the overlay links it), anything else is a 404. */
+function serveInspectorOff(res: ProxyResponse, call: InspectorCall): void {
+  if (call.read && (call.path === '/' || call.path === '')) {
+    sendText(res, 200, 'text/html; charset=utf-8', INSPECTOR_OFF_PAGE, COMMON)
+    return
+  }
+  sendText(res, 404, TEXT_TYPE, 'cors-dev-proxy: the inspector is off (inspector: false)\n', COMMON)
+}
+
+/** The inspector's page, script, exchanges, events, explanations, HAR, `/mock` and replay; `true` when answered. */
+function servedInspector(
+  ctx: EndpointsContext,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  call: InspectorCall,
+  recorder: ExchangeRecorder,
+): boolean {
+  const { path, read, method } = call
+  // The page at both, not a redirect from one to the other: Next strips the trailing slash with
+  // a 308 before proxy.ts runs, and a redirect back would loop. Its links are absolute.
+  if (read && (path === '/' || path === '')) {
+    sendText(res, 200, 'text/html; charset=utf-8', inspectorPage(), [
+      ...COMMON,
+      [
+        'content-security-policy',
+        "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
+      ],
+    ])
+    return true
+  }
+  if (read && path === '/inspector.js') {
+    sendText(res, 200, 'text/javascript; charset=utf-8', ctx.options.scripts.inspector, COMMON)
+    return true
+  }
+  if (path === '/mock') {
+    const ring = recorder.ring
+    if (serveMock(req, res, ctx.options.mocks ?? NO_MOCKS, (id) => ring.get(id), sendJson)) return true
+  }
+  if (read && path === '/exchanges') {
+    sendJson(res, 200, recorder.ring.list().map(viewExchange))
+    return true
+  }
+  if (method === 'GET' && path === '/events') {
+    serveEvents(ctx, req, res, recorder.ring)
+    return true
+  }
+  return servedExport(ctx, res, call, recorder)
+}
+
+/** The recent explanations, the HAR export and replay; `true` when answered. */
+function servedExport(
+  ctx: EndpointsContext,
+  res: ProxyResponse,
+  call: InspectorCall,
+  recorder: ExchangeRecorder,
+): boolean {
+  const { path, read, method } = call
+  if (read && path === '/explanations') {
+    const list = maskUrlsIn(JSON.stringify(ctx.options.overlay ? ctx.explainer.recent() : []))
+    sendText(res, 200, JSON_TYPE, `${list}\n`, COMMON)
+    return true
+  }
+  if (read && path === '/har') {
+    const download = call.url.includes('download')
+      ? [['content-disposition', 'attachment; filename="cors-dev-proxy.har"'] as const]
+      : []
+    sendJson(res, 200, harOf(recorder.ring.list(), CREATOR), download)
+    return true
+  }
+  const replayed = /^\/replay\/(\d{1,12})$/.exec(path)
+  if (method === 'POST' && replayed !== null) {
+    void replay(ctx, res, Number(replayed[1]))
+    return true
+  }
+  return false
+}
+
+/** `/events`: every new exchange as a server-sent event, with a heartbeat, until the client goes. */
+function serveEvents(
+  ctx: EndpointsContext,
+  req: ProxyRequest,
+  response: ProxyResponse,
+  ring: ExchangeRecorder['ring'],
+): void {
+  // Both response kinds write strings alike; their overloads differ only in callbacks.
+  const res = response as ProxyResponse & { write(chunk: string): boolean }
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...(req.httpVersionMajor === 1 ? { connection: 'keep-alive' } : {}),
+  })
+  res.write(': cors-dev-proxy inspector\n\n')
+  let dropped = 0
+  const unsubscribe = ring.subscribe((record: ExchangeRecord) => {
+    // An inspector that does not read (a background tab, a stalled client) must not make the
+    // dev server buffer without bound: past STREAM_BACKLOG bytes, events are dropped and counted.
+    if (((res as { writableLength?: number }).writableLength ?? 0) > STREAM_BACKLOG) {
+      dropped += 1
+      return
+    }
+    if (dropped > 0) {
+      res.write(`event: dropped\ndata: ${dropped}\n\n`)
+      dropped = 0
+    }
+    res.write(`event: exchange\ndata: ${JSON.stringify(viewExchange(record))}\n\n`)
+  })
+  // A comment now and then keeps idle-closing proxies and browsers from dropping the stream.
+  const heartbeat = setInterval(() => res.write(': ping\n\n'), 15_000)
+  heartbeat.unref()
+  ctx.streams.add(res)
+  res.once('close', () => {
+    clearInterval(heartbeat)
+    unsubscribe()
+    ctx.streams.delete(res)
+  })
+}
+
+/** `POST /explain`: the overlay's failed call, explained (429 while too many are in flight). */
+async function explain(ctx: EndpointsContext, req: ProxyRequest, res: ProxyResponse): Promise<void> {
+  const call = failedCallOf(await readJsonBody(req, EXPLAIN_LIMIT))
+  if (call === undefined) {
+    sendJson(res, 400, {
+      error: 'expected { url, method, headers, credentials, initiator } with an http(s) or ws(s) URL',
+    })
+    return
+  }
+  const origin = requestedOrigin(req) ?? 'http://localhost'
+  const referer = req.headers.referer
+  const pageUrl = typeof referer === 'string' && referer.startsWith(`${origin}/`) ? referer : undefined
+  const answer = await ctx.explainer.explain(call, { origin, ...(pageUrl === undefined ? {} : { pageUrl }) })
+  if (answer === 'busy') {
+    sendJson(res, 429, { error: 'too many explanations at once' }, [['retry-after', '1']])
+    return
+  }
+  sendJson(res, 200, answer)
+}
+
+/** `POST /replay/<id>`: the recorded exchange sent again through the dev server. */
+async function replay(ctx: EndpointsContext, res: ProxyResponse, id: number): Promise<void> {
+  const { recorder } = ctx.options
+  const record = recorder?.ring.get(id)
+  if (recorder === undefined || record === undefined) {
+    sendJson(res, 404, {
+      error: `no exchange ${id} (the inspector keeps the last ${ctx.options.inspector?.exchanges ?? 0})`,
+    })
+    return
+  }
+  try {
+    const status = await ctx.replayer.replay(record, recorder.replayToken(id))
+    sendJson(res, 200, { replayOf: id, status })
+  } catch (error) {
+    sendJson(res, 409, {
+      error: `cannot replay exchange ${id}: ${error instanceof Error ? error.message : String(error)}`,
+    })
   }
 }

@@ -144,144 +144,197 @@ function takeHeader(req: ProxyRequest, name: string): string | undefined {
  * recorder.begin(req, res, route) // when the route takes the request
  */
 export function createExchangeRecorder(options: ResolvedInspectorOptions): ExchangeRecorder {
-  const ring = createExchangeRing(options.exchanges)
-  const hops: RequestNotes<string> = {
-    set(req, value) {
-      const recording = (req as Carrier)[RECORDING]
-      if (recording !== undefined) recording.hop = value
-    },
-    get: (req) => (req as Carrier)[RECORDING]?.hop,
+  const ctx: RecorderContext = {
+    bodyLimit: options.bodyLimit,
+    ring: createExchangeRing(options.exchanges),
+    hookNames: new Map(),
+    replays: new Map(),
   }
-  const heads: RequestNotes<number> = {
-    set(req, value) {
-      const recording = (req as Carrier)[RECORDING]
-      if (recording !== undefined) recording.headAt = value
-    },
-    get: (req) => (req as Carrier)[RECORDING]?.headAt,
-  }
-  const hookNames = new Map<ResolvedRoute, readonly string[]>()
-  const replays = new Map<string, number>()
-
+  // Named, so a stack trace through a route's request shows `begin`.
   function begin(req: ProxyRequest, res: ProxyResponse, route: ResolvedRoute): (() => void) | undefined {
-    const start = performance.now()
-    const replayToken = replays.size > 0 ? takeHeader(req, REPLAY_HEADER) : undefined
-    // An explanation probe (this dev server's, or another's that reached it): listed as ours, and
-    // its mark not forwarded.
-    const probe = req.headers[PROBE_HEADER] === undefined ? undefined : takeHeader(req, PROBE_HEADER)
-    const replayOf = replayToken === undefined ? undefined : replays.get(replayToken)
-    if (replayToken !== undefined) replays.delete(replayToken)
-    let hooks = hookNames.get(route)
-    if (hooks === undefined) {
-      hooks = hooksOf(route)
-      hookNames.set(route, hooks)
-    }
-    // The bytes the response's own socket took. The Fetch front end's response has none (the
-    // runtime writes its answer after the engine is done, even over node:http's socket): the
-    // length then.
-    const responseSocket = (res as { socket?: { bytesWritten?: unknown } | null }).socket
-    const socket =
-      req.httpVersionMajor === 1 && typeof responseSocket?.bytesWritten === 'number'
-        ? (responseSocket as { bytesWritten: number })
-        : undefined
-    const written = socket?.bytesWritten ?? 0
-    const record: ExchangeRecord = {
-      id: ring.nextId(),
-      startedAt: Date.now(),
-      method: req.method ?? 'GET',
-      url: req.url ?? '/',
-      host: clientHost(req),
-      tls: isEncrypted(req),
-      route: route.prefix,
-      clientProtocol: req.httpVersionMajor === 2 ? 'h2' : 'http/1.1',
-      requestHeaders: req.rawHeaders,
-      status: 0,
-      upstreamUrl: undefined,
-      upstreamProtocol: undefined,
-      ttfb: undefined,
-      total: undefined,
-      responseHead: undefined,
-      requestBytes: Number(req.headers['content-length'] ?? 0) || 0,
-      responseBytes: 0,
-      hooks,
-      requestBody: undefined,
-      responseBody: undefined,
-      bodiesTruncated: false,
-      aborted: false,
-      replayOf,
-      ours: probe === undefined ? undefined : 'probe',
-    }
-    const limit = ring.listeners > 0 ? options.bodyLimit : 0
-    if (limit > 0) {
-      tapBody(res as unknown as HookableResponse, limit, (body, truncated) => {
-        record.responseBody = body
-        if (truncated) record.bodiesTruncated = true
-      })
-    }
-    const recording: Recording = {
-      record,
-      ring,
-      mock: route.kind === 'mock',
-      start,
-      socket,
-      written,
-      hop: undefined,
-      headAt: undefined,
-    }
-    ;(req as Carrier)[RECORDING] = recording
-    ;(res as unknown as Carrier)[RECORDING] = recording
-    // EventEmitter's own `on`, not `res.on`: a dev server's compression (Storybook's
-    // @polka/compression) replaces `res.on` and moves listeners to its gzip stream, where
-    // `finishRecording` would run with that stream as `this` and record nothing.
-    addListener.call(res, 'close', finishRecording)
-    return limit > 0 ? () => tapRequest(req, record, limit) : undefined
+    return beginRecording(ctx, req, res, route)
   }
-
-  /** Copies the request body as the forwarder reads it (see below); a parsed `req.body` as it is. */
-  function tapRequest(req: ProxyRequest, record: ExchangeRecord, limit: number): void {
-    const body = (req as { body?: unknown }).body
-    if (Buffer.isBuffer(body) || typeof body === 'string') {
-      record.requestBody = Buffer.from(body).subarray(0, limit)
-      return
-    }
-    if (body !== undefined && body !== null && typeof body === 'object') {
-      record.requestBody = Buffer.from(JSON.stringify(body)).subarray(0, limit)
-      return
-    }
-    if (req.readableEnded) return
-    const attach = (): void => {
-      const chunks: Buffer[] = []
-      let size = 0
-      req.on('data', (chunk: Buffer) => {
-        if (size >= limit) {
-          record.bodiesTruncated = true
-          return
-        }
-        chunks.push(Buffer.from(chunk.subarray(0, limit - size)))
-        size += Math.min(chunk.byteLength, limit - size)
-      })
-      req.once('end', () => {
-        record.requestBody = Buffer.concat(chunks)
-        record.requestBytes = Math.max(record.requestBytes, size)
-      })
-    }
-    // Listening to 'data' starts the flow, so the copy waits until the forwarder starts it:
-    // Node emits 'resume' just before the first chunk flows, so no chunk is missed, and a body
-    // the forwarder never reads is never started by us.
-    if (req.readableFlowing === true) attach()
-    else req.once('resume', attach)
-  }
-
   return {
-    ring,
-    hops,
-    heads,
+    ring: ctx.ring,
+    hops: HOP_NOTES,
+    heads: HEAD_NOTES,
     begin,
     replayToken(id) {
       const token = randomUUID()
-      replays.set(token, id)
+      ctx.replays.set(token, id)
       // Forgotten after a minute whatever happens (a replay that never reached us).
-      setTimeout(() => replays.delete(token), 60_000).unref()
+      setTimeout(() => ctx.replays.delete(token), 60_000).unref()
       return token
     },
   }
+}
+
+/** What one recorder keeps across requests. */
+interface RecorderContext {
+  /** Bytes of each body copied while an inspector listens. */
+  readonly bodyLimit: number
+  readonly ring: ExchangeRing
+  /** Each route's hook names, worked out on its first request. */
+  readonly hookNames: Map<ResolvedRoute, readonly string[]>
+  /** Replay tokens handed out and not yet seen, to the exchange each replays. */
+  readonly replays: Map<string, number>
+}
+
+/**
+ * Where the forwarder notes a request's upstream URL: on the recording the request carries, so
+ * one object serves every recorder (nothing of its own to keep).
+ */
+const HOP_NOTES: RequestNotes<string> = Object.freeze({
+  set(req: ProxyRequest, value: string) {
+    const recording = (req as Carrier)[RECORDING]
+    if (recording !== undefined) recording.hop = value
+  },
+  get: (req: ProxyRequest) => (req as Carrier)[RECORDING]?.hop,
+})
+
+/** Where the forwarder notes when the upstream's head arrived, on the recording as above. */
+const HEAD_NOTES: RequestNotes<number> = Object.freeze({
+  set(req: ProxyRequest, value: number) {
+    const recording = (req as Carrier)[RECORDING]
+    if (recording !== undefined) recording.headAt = value
+  },
+  get: (req: ProxyRequest) => (req as Carrier)[RECORDING]?.headAt,
+})
+
+/**
+ * Starts recording one request: its marks (replay, probe) taken off, its record made, the
+ * response's body tapped while an inspector listens, and the recording put on both objects.
+ */
+function beginRecording(
+  ctx: RecorderContext,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  route: ResolvedRoute,
+): (() => void) | undefined {
+  const start = performance.now()
+  const replayToken = ctx.replays.size > 0 ? takeHeader(req, REPLAY_HEADER) : undefined
+  // An explanation probe (this dev server's, or another's that reached it): listed as ours, and
+  // its mark not forwarded.
+  const probe = req.headers[PROBE_HEADER] === undefined ? undefined : takeHeader(req, PROBE_HEADER)
+  const replayOf = replayToken === undefined ? undefined : ctx.replays.get(replayToken)
+  if (replayToken !== undefined) ctx.replays.delete(replayToken)
+  const socket = responseSocketOf(req, res)
+  const written = socket?.bytesWritten ?? 0
+  const record = newRecord(ctx, req, route, replayOf, probe)
+  const limit = ctx.ring.listeners > 0 ? ctx.bodyLimit : 0
+  if (limit > 0) {
+    tapBody(res as unknown as HookableResponse, limit, (body, truncated) => {
+      record.responseBody = body
+      if (truncated) record.bodiesTruncated = true
+    })
+  }
+  const recording: Recording = {
+    record,
+    ring: ctx.ring,
+    mock: route.kind === 'mock',
+    start,
+    socket,
+    written,
+    hop: undefined,
+    headAt: undefined,
+  }
+  ;(req as Carrier)[RECORDING] = recording
+  ;(res as unknown as Carrier)[RECORDING] = recording
+  // EventEmitter's own `on`, not `res.on`: a dev server's compression (Storybook's
+  // @polka/compression) replaces `res.on` and moves listeners to its gzip stream, where
+  // `finishRecording` would run with that stream as `this` and record nothing.
+  addListener.call(res, 'close', finishRecording)
+  return limit > 0 ? () => tapRequest(req, record, limit) : undefined
+}
+
+/**
+ * The bytes the response's own socket took. The Fetch front end's response has none (the
+ * runtime writes its answer after the engine is done, even over node:http's socket): the
+ * length then.
+ */
+function responseSocketOf(
+  req: ProxyRequest,
+  res: ProxyResponse,
+): { readonly bytesWritten: number } | undefined {
+  const responseSocket = (res as { socket?: { bytesWritten?: unknown } | null }).socket
+  return req.httpVersionMajor === 1 && typeof responseSocket?.bytesWritten === 'number'
+    ? (responseSocket as { bytesWritten: number })
+    : undefined
+}
+
+/** The record of a request as it arrives; the response's fields are filled in when it closes. */
+function newRecord(
+  ctx: RecorderContext,
+  req: ProxyRequest,
+  route: ResolvedRoute,
+  replayOf: number | undefined,
+  probe: string | undefined,
+): ExchangeRecord {
+  let hooks = ctx.hookNames.get(route)
+  if (hooks === undefined) {
+    hooks = hooksOf(route)
+    ctx.hookNames.set(route, hooks)
+  }
+  const ring = ctx.ring
+  return {
+    id: ring.nextId(),
+    startedAt: Date.now(),
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    host: clientHost(req),
+    tls: isEncrypted(req),
+    route: route.prefix,
+    clientProtocol: req.httpVersionMajor === 2 ? 'h2' : 'http/1.1',
+    requestHeaders: req.rawHeaders,
+    status: 0,
+    upstreamUrl: undefined,
+    upstreamProtocol: undefined,
+    ttfb: undefined,
+    total: undefined,
+    responseHead: undefined,
+    requestBytes: Number(req.headers['content-length'] ?? 0) || 0,
+    responseBytes: 0,
+    hooks,
+    requestBody: undefined,
+    responseBody: undefined,
+    bodiesTruncated: false,
+    aborted: false,
+    replayOf,
+    ours: probe === undefined ? undefined : 'probe',
+  }
+}
+
+/** Copies the request body as the forwarder reads it (see below); a parsed `req.body` as it is. */
+function tapRequest(req: ProxyRequest, record: ExchangeRecord, limit: number): void {
+  const body = (req as { body?: unknown }).body
+  if (Buffer.isBuffer(body) || typeof body === 'string') {
+    record.requestBody = Buffer.from(body).subarray(0, limit)
+    return
+  }
+  if (body !== undefined && body !== null && typeof body === 'object') {
+    record.requestBody = Buffer.from(JSON.stringify(body)).subarray(0, limit)
+    return
+  }
+  if (req.readableEnded) return
+  const attach = (): void => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      if (size >= limit) {
+        record.bodiesTruncated = true
+        return
+      }
+      chunks.push(Buffer.from(chunk.subarray(0, limit - size)))
+      size += Math.min(chunk.byteLength, limit - size)
+    })
+    req.once('end', () => {
+      record.requestBody = Buffer.concat(chunks)
+      record.requestBytes = Math.max(record.requestBytes, size)
+    })
+  }
+  // Listening to 'data' starts the flow, so the copy waits until the forwarder starts it:
+  // Node emits 'resume' just before the first chunk flows, so no chunk is missed, and a body
+  // the forwarder never reads is never started by us.
+  if (req.readableFlowing === true) attach()
+  else req.once('resume', attach)
 }

@@ -65,6 +65,16 @@ function firstLine(message: string): string {
   return end === -1 ? message : message.slice(0, end)
 }
 
+/** The `[cors-dev-proxy]` tag in each severity's colour, made per logger as before (picocolors decides colour when it loads). */
+function severityTags(): Readonly<Record<Severity, string>> {
+  return {
+    debug: pc.gray('[cors-dev-proxy]'),
+    info: pc.cyan('[cors-dev-proxy]'),
+    warn: pc.yellow('[cors-dev-proxy]'),
+    error: pc.red('[cors-dev-proxy]'),
+  }
+}
+
 /**
  * Creates the logger. Colours follow picocolors' own detection (`NO_COLOR`, `FORCE_COLOR`,
  * TTY), so a dev server piped to a file gets plain text.
@@ -81,12 +91,7 @@ function firstLine(message: string): string {
  */
 export function createLogger(level: LogLevel, sink: LogSink, options: LoggerOptions = {}): Logger {
   const rank = RANK[level]
-  const tags: Readonly<Record<Severity, string>> = {
-    debug: pc.gray('[cors-dev-proxy]'),
-    info: pc.cyan('[cors-dev-proxy]'),
-    warn: pc.yellow('[cors-dev-proxy]'),
-    error: pc.red('[cors-dev-proxy]'),
-  }
+  const tags = severityTags()
   const keys = new Map<string, KeyState>()
   const limit = createRateLimit({ now: options.now })
 

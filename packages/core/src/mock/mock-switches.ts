@@ -160,24 +160,134 @@ function headerLine(value: string): { value: unknown } | undefined {
 /** Switches that may be given more than once; their values are collected in order. */
 const REPEATABLE = new Set<SwitchName>(['header'])
 
-/** Every switch with the description of its allowed values, in the order of the table above. */
-const SWITCHES: ReadonlyArray<readonly [SwitchName, string, Parser]> = [
-  ['cors', 'off | wildcard | reflect', choice('off', 'wildcard', 'reflect')],
-  ['status', 'an integer from 200 to 599', integer(200, 599)],
-  ['delay', `milliseconds from 0 to ${MAX_MOCK_DELAY}`, integer(0, MAX_MOCK_DELAY)],
-  ['preflight', 'fail | ok', choice('fail', 'ok')],
-  // Not 1xx: an HTTP/1.1 answer with a 1xx status is an interim response, never the final one.
-  ['preflightStatus', 'an integer from 200 to 599', integer(200, 599)],
-  ['allowMethods', 'comma-separated methods (e.g. GET,POST) or *', tokenList(true)],
-  ['allowHeaders', 'comma-separated header names (e.g. content-type) or *', tokenList(true)],
-  ['allowOrigin', 'a printable header value (e.g. http://example.com)', headerValueSwitch],
-  ['expose', 'comma-separated header names (e.g. x-a,x-b)', tokenList(false)],
-  ['credentials', 'true | false', choice('true', 'false')],
-  ['allowCredentials', 'a printable header value (e.g. True)', rawHeaderValue],
-  ['header', 'Name:value (e.g. X-Custom:1), repeatable', headerLine],
-  ['maxAge', `seconds from 0 to ${MAX_MAX_AGE}`, integer(0, MAX_MAX_AGE)],
-  ['redirect', 'a path (e.g. /next) or an http(s) URL on this server', redirectTarget],
+/** One switch: how its values are read, and how `cors-dev-proxy mock` and a 400 describe it. */
+interface SwitchEntry {
+  readonly name: SwitchName
+  /** The allowed values in words, for the 400 body. */
+  readonly allowed: string
+  readonly parse: Parser
+  /** The values in short, for the CLI's banner (`name=usage`). */
+  readonly usage: string
+  /** What it does, in one line of the CLI's banner. */
+  readonly effect: string
+}
+
+/**
+ * Every switch, in the order of the table above: the one list the parser reads and the CLI's
+ * banner prints (through {@link MOCK_SWITCH_HELP}), so a new switch is added once.
+ */
+const SWITCHES: readonly SwitchEntry[] = [
+  {
+    name: 'cors',
+    allowed: 'off | wildcard | reflect',
+    parse: choice('off', 'wildcard', 'reflect'),
+    usage: 'off|wildcard|reflect',
+    effect: 'CORS mode of this request (overrides --cors)',
+  },
+  {
+    name: 'status',
+    allowed: 'an integer from 200 to 599',
+    parse: integer(200, 599),
+    usage: '200-599',
+    effect: 'status of the answer (not of the preflight)',
+  },
+  {
+    name: 'delay',
+    allowed: `milliseconds from 0 to ${MAX_MOCK_DELAY}`,
+    parse: integer(0, MAX_MOCK_DELAY),
+    usage: `0-${MAX_MOCK_DELAY}`,
+    effect: 'milliseconds to wait before answering',
+  },
+  {
+    name: 'preflight',
+    allowed: 'fail | ok',
+    parse: choice('fail', 'ok'),
+    usage: 'fail|ok',
+    effect: 'fail answers the preflight 500 ("It does not have HTTP ok status")',
+  },
+  {
+    name: 'preflightStatus',
+    allowed: 'an integer from 200 to 599',
+    // Not 1xx: an HTTP/1.1 answer with a 1xx status is an interim response, never the final one.
+    parse: integer(200, 599),
+    usage: '200-599',
+    effect: 'status of the preflight answer (302 with header=Location:/x)',
+  },
+  {
+    name: 'allowMethods',
+    allowed: 'comma-separated methods (e.g. GET,POST) or *',
+    parse: tokenList(true),
+    usage: 'GET,POST|*',
+    effect: 'Access-Control-Allow-Methods of the preflight answer',
+  },
+  {
+    name: 'allowHeaders',
+    allowed: 'comma-separated header names (e.g. content-type) or *',
+    parse: tokenList(true),
+    usage: 'content-type|*',
+    effect: 'Access-Control-Allow-Headers of the preflight answer',
+  },
+  {
+    name: 'allowOrigin',
+    allowed: 'a printable header value (e.g. http://example.com)',
+    parse: headerValueSwitch,
+    usage: 'a header value',
+    effect: "Access-Control-Allow-Origin instead of the mode's: a wrong, invalid or multiple value",
+  },
+  {
+    name: 'expose',
+    allowed: 'comma-separated header names (e.g. x-a,x-b)',
+    parse: tokenList(false),
+    usage: 'x-a,x-b',
+    effect: 'Access-Control-Expose-Headers',
+  },
+  {
+    name: 'credentials',
+    allowed: 'true | false',
+    parse: choice('true', 'false'),
+    usage: 'true|false',
+    effect: 'force Access-Control-Allow-Credentials on or off',
+  },
+  {
+    name: 'allowCredentials',
+    allowed: 'a printable header value (e.g. True)',
+    parse: rawHeaderValue,
+    usage: 'True',
+    effect: 'Access-Control-Allow-Credentials exactly as written',
+  },
+  {
+    name: 'header',
+    allowed: 'Name:value (e.g. X-Custom:1), repeatable',
+    parse: headerLine,
+    usage: 'X-Custom:1',
+    effect: "an extra response header line (repeatable; replaces the mode's of that name)",
+  },
+  {
+    name: 'maxAge',
+    allowed: `seconds from 0 to ${MAX_MAX_AGE}`,
+    parse: integer(0, MAX_MAX_AGE),
+    usage: `0-${MAX_MAX_AGE}`,
+    effect: 'Access-Control-Max-Age of the preflight answer',
+  },
+  {
+    name: 'redirect',
+    allowed: 'a path (e.g. /next) or an http(s) URL on this server',
+    parse: redirectTarget,
+    usage: '/next?x=1',
+    effect: 'answer 302 (or the 3xx status) with that Location, exactly as written',
+  },
 ]
+
+/**
+ * The mock backend's switches as `cors-dev-proxy mock` prints them, `[name, values, effect]` in
+ * the order of the docs' Mock backend page (docs/guide/mock-backend.md), derived from the table
+ * the parser reads.
+ *
+ * @example
+ * for (const [name, values, effect] of MOCK_SWITCH_HELP) console.log(`${name}=${values}  ${effect}`)
+ */
+export const MOCK_SWITCH_HELP: ReadonlyArray<readonly [name: string, values: string, effect: string]> =
+  Object.freeze(SWITCHES.map((entry) => Object.freeze([entry.name, entry.usage, entry.effect] as const)))
 
 /**
  * Reads the switches from a request's query. Pure; table-tested.
@@ -188,7 +298,7 @@ const SWITCHES: ReadonlyArray<readonly [SwitchName, string, Parser]> = [
  */
 export function parseMockSwitches(query: URLSearchParams): MockSwitchesResult {
   const parsed: Partial<Record<SwitchName, unknown>> = {}
-  for (const [name, allowed, parse] of SWITCHES) {
+  for (const { name, allowed, parse } of SWITCHES) {
     const values = query.getAll(name)
     if (values.length === 0) continue
     if (values.length > 1 && !REPEATABLE.has(name)) {

@@ -38,7 +38,7 @@ import { createRequestMatcher, type RequestMatcher, type RouteMatch } from '../p
 import { refuseConnect, refuseRequest } from '../pipeline/refuse-request.js'
 import type { RequestNotes } from '../pipeline/request-notes.js'
 import { createRouteGate, type GateVerdict, type RouteGate } from '../pipeline/route-gate.js'
-import { createRecordingStore } from '../recordings/recording-store.js'
+import { createRecordingStore, type RecordingStore } from '../recordings/recording-store.js'
 import type { RouteMocks } from '../route-mocks/route-mocks.js'
 import { subscribeUpgradeOnFirstRequest } from './auto-upgrade.js'
 import {
@@ -284,6 +284,17 @@ function buildRoutes(resolved: ResolvedCorsDevProxyOptions, logger: Logger, deps
   return { pipelines, gates, controls: createControlBoard(controls, logger) }
 }
 
+/** The recordings folder, only when a route records or replays. */
+function recordingStoreIfUsed(
+  resolved: ResolvedCorsDevProxyOptions,
+  logger: Logger,
+  root: string,
+): RecordingStore | undefined {
+  return resolved.routes.some((route) => route.kind === 'forward' && (route.record || route.replay))
+    ? createRecordingStore(resolved.recordings, logger, root)
+    : undefined
+}
+
 /**
  * The proxy of a configuration already resolved, reporting through `logger`: what
  * `createCorsDevProxy` and the adapters' set-up share. Nothing is validated here, so nothing
@@ -309,12 +320,7 @@ export function buildCorsDevProxy(
   // Each forwarded request's upstream URL, for the debug line and the inspector; only kept when
   // one of them reads it.
   const hops = recorder?.hops ?? (logger.level === 'debug' ? new WeakMap<object, string>() : undefined)
-  // The recordings folder, only when a route records or replays.
-  const recordings = resolved.routes.some(
-    (route) => route.kind === 'forward' && (route.record || route.replay),
-  )
-    ? createRecordingStore(resolved.recordings, logger, root)
-    : undefined
+  const recordings = recordingStoreIfUsed(resolved, logger, root)
   const { pipelines, gates, controls } = buildRoutes(resolved, logger, {
     pool,
     logger,

@@ -43,85 +43,13 @@ export function createReplayer(
   logger: Logger,
   hops?: RequestNotes<string>,
 ): Replayer {
-  const served = new Map<string, number>()
   const { prefix } = route
-
-  async function answer(req: ProxyRequest, res: ProxyResponse, path: string, mode: 'fallback' | 'only') {
-    markNotFromTarget(res)
-    const body = await copyRequestBody(req, store.options.maxBodyBytes)()
-    const method = req.method ?? 'GET'
-    const relative = relativePath(prefix, path)
-    const key = requestKey(
-      {
-        method,
-        path: relative,
-        body,
-        contentType: req.headers['content-type'],
-        authorization: req.headers.authorization,
-      },
-      store.options,
-    )
-    const recording = await store.read(prefix, key)
-    // A secret is checked against the file's verifiers only once its key has a file.
-    const matched = recording === undefined ? undefined : await store.answersFor(recording, key)
-    if (res.destroyed || res.headersSent) return
-    const file = store.describe(prefix, key)
-    if (matched === undefined || matched.answers.length === 0) {
-      await answerNoMatch(req, res, relative, mode)
-      return
-    }
-    // Counted per secret: the right password's answers replay in order whatever the wrong one got.
-    const counter = `${key.fileName}\n${matched.group}`
-    const index = served.get(counter) ?? 0
-    served.set(counter, index + 1)
-    const { answers } = matched
-    const recorded = answers[Math.min(index, answers.length - 1)]
-    if (recorded === undefined) return
-    logger.debug(
-      `replayed ${method} ${req.url} from ${file} (answer ${Math.min(index, answers.length - 1) + 1} of ${answers.length})`,
-    )
-    replayAnswer(res, recorded, file, store.options.maxGap)
-  }
-
-  async function answerNoMatch(
-    req: ProxyRequest,
-    res: ProxyResponse,
-    relative: string,
-    mode: 'fallback' | 'only',
-  ) {
-    const method = req.method ?? 'GET'
-    const closest = await store.closest(prefix, method, relative)
-    const status = mode === 'fallback' ? 504 : 404
-    const why =
-      mode === 'fallback'
-        ? `the target of route '${prefix}' did not answer and no recording matches ${method} ${req.url}`
-        : `no recording matches ${method} ${req.url} (route '${prefix}' has replay: 'only')`
-    const near =
-      closest === undefined ? 'There is no recording for this route yet.' : `Closest recording: ${closest}.`
-    logger.limited('warn', `replay ${prefix} no match`, () => `${status} ${method} ${req.url}: ${why}`)
-    if (res.destroyed || res.headersSent) return
-    sendText(
-      res,
-      status,
-      'text/plain; charset=utf-8',
-      `cors-dev-proxy: ${why}. ${near} To record it, set record: true on route '${prefix}' with its target up and make the call once, or import a HAR: cors-dev-proxy import-har file.har --route ${prefix}\n`,
-    )
-  }
-
-  const fail = (res: ProxyResponse, error: unknown): void => {
-    logger.limited(
-      'error',
-      `replay ${prefix}`,
-      () => `replay failed on route '${prefix}': ${error instanceof Error ? error.message : String(error)}`,
-    )
-    if (!res.headersSent) sendText(res, 500, 'text/plain; charset=utf-8', 'cors-dev-proxy: replay failed\n')
-    else res.end()
-  }
+  const ctx: ReplayerContext = { prefix, store, logger, served: new Map() }
 
   return {
     step: function replayOnlyStep(req, res, _next, path) {
       hops?.set(req, 'replay')
-      answer(req, res, path, 'only').catch((error: unknown) => fail(res, error))
+      answerFromRecordings(ctx, req, res, path, 'only').catch((error: unknown) => failReplay(ctx, res, error))
     },
     async fallback(req, res, path, cause) {
       // Over the target's URL the forwarder noted: the target failed, the recordings answer.
@@ -132,7 +60,103 @@ export function createReplayer(
         () =>
           `route '${prefix}': the target is unreachable; answering from the recordings (replay: 'fallback')`,
       )
-      await answer(req, res, path, 'fallback').catch((error: unknown) => fail(res, error))
+      await answerFromRecordings(ctx, req, res, path, 'fallback').catch((error: unknown) =>
+        failReplay(ctx, res, error),
+      )
     },
   }
+}
+
+/** What one route's replayer keeps: its store, and how many answers each recording has served. */
+interface ReplayerContext {
+  readonly prefix: string
+  readonly store: RecordingStore
+  readonly logger: Logger
+  /** Per file and secret group, the answers served so far (they replay in order, then the last again). */
+  readonly served: Map<string, number>
+}
+
+/** Answers a request from its recording (the next of its answers), or says none matches. */
+async function answerFromRecordings(
+  ctx: ReplayerContext,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  path: string,
+  mode: 'fallback' | 'only',
+): Promise<void> {
+  const { store, prefix, logger, served } = ctx
+  markNotFromTarget(res)
+  const body = await copyRequestBody(req, store.options.maxBodyBytes)()
+  const method = req.method ?? 'GET'
+  const relative = relativePath(prefix, path)
+  const key = requestKey(
+    {
+      method,
+      path: relative,
+      body,
+      contentType: req.headers['content-type'],
+      authorization: req.headers.authorization,
+    },
+    store.options,
+  )
+  const recording = await store.read(prefix, key)
+  // A secret is checked against the file's verifiers only once its key has a file.
+  const matched = recording === undefined ? undefined : await store.answersFor(recording, key)
+  if (res.destroyed || res.headersSent) return
+  const file = store.describe(prefix, key)
+  if (matched === undefined || matched.answers.length === 0) {
+    await answerNoMatch(ctx, req, res, relative, mode)
+    return
+  }
+  // Counted per secret: the right password's answers replay in order whatever the wrong one got.
+  const counter = `${key.fileName}\n${matched.group}`
+  const index = served.get(counter) ?? 0
+  served.set(counter, index + 1)
+  const { answers } = matched
+  const recorded = answers[Math.min(index, answers.length - 1)]
+  if (recorded === undefined) return
+  logger.debug(
+    `replayed ${method} ${req.url} from ${file} (answer ${Math.min(index, answers.length - 1) + 1} of ${answers.length})`,
+  )
+  replayAnswer(res, recorded, file, store.options.maxGap)
+}
+
+/** No recording for the request: 504 under `replay: 'fallback'`, 404 under `replay: 'only'`, naming the closest. */
+async function answerNoMatch(
+  ctx: ReplayerContext,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  relative: string,
+  mode: 'fallback' | 'only',
+): Promise<void> {
+  const { store, prefix, logger } = ctx
+  const method = req.method ?? 'GET'
+  const closest = await store.closest(prefix, method, relative)
+  const status = mode === 'fallback' ? 504 : 404
+  const why =
+    mode === 'fallback'
+      ? `the target of route '${prefix}' did not answer and no recording matches ${method} ${req.url}`
+      : `no recording matches ${method} ${req.url} (route '${prefix}' has replay: 'only')`
+  const near =
+    closest === undefined ? 'There is no recording for this route yet.' : `Closest recording: ${closest}.`
+  logger.limited('warn', `replay ${prefix} no match`, () => `${status} ${method} ${req.url}: ${why}`)
+  if (res.destroyed || res.headersSent) return
+  sendText(
+    res,
+    status,
+    'text/plain; charset=utf-8',
+    `cors-dev-proxy: ${why}. ${near} To record it, set record: true on route '${prefix}' with its target up and make the call once, or import a HAR: cors-dev-proxy import-har file.har --route ${prefix}\n`,
+  )
+}
+
+/** A replay that threw: a 500 (or the answer cut short) and one log line. */
+function failReplay(ctx: ReplayerContext, res: ProxyResponse, error: unknown): void {
+  const { prefix } = ctx
+  ctx.logger.limited(
+    'error',
+    `replay ${prefix}`,
+    () => `replay failed on route '${prefix}': ${error instanceof Error ? error.message : String(error)}`,
+  )
+  if (!res.headersSent) sendText(res, 500, 'text/plain; charset=utf-8', 'cors-dev-proxy: replay failed\n')
+  else res.end()
 }

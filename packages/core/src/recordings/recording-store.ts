@@ -68,115 +68,165 @@ export function createRecordingStore(
   logger: Logger,
   base: string,
 ): RecordingStore {
-  // `base`: the working directory, or the dev server's root, for a relative `recordings.dir`.
-  const root = resolve(base, options.dir)
-  const pending = new Set<Promise<void>>()
-  let known: Promise<Set<string>> | undefined
-  let stopped = false
-  const chains = new Map<string, Promise<void>>()
-  // One per proxy: a secret checked against a file's verifier once is known for the process.
-  const verifier = createSecretVerifier()
-
-  async function appendNow(prefix: string, key: RequestKey, method: string, answer: RecordedAnswer) {
-    const file = inside(root, routeFolderOf(prefix), key.fileName)
-    known ??= listFiles(root)
-    const files = await known
-    const name = `${routeFolderOf(prefix)}/${key.fileName}`
-    // A new file takes its place in the bound before any lock or disk access (appends in flight
-    // together stay within it); at the bound, a request with no file yet is refused right here.
-    const isNew = !files.has(name)
-    if (isNew && files.size >= options.maxFiles) {
-      stopRecording()
-      return
-    }
-    files.add(name)
-    // scrypt before the lock, not under it: another dev server waits at most 5 s for the file.
-    const sealed = await prepareSecret(await readRecording(file), key.secret, verifier)
-    const written = await updateFileAtomically(file, async (current) => {
-      const existing = (current === undefined ? undefined : parseRecording(current)) ?? {
-        request: { method, path: key.path, body: key.body },
-        answers: [],
-      }
-      const next = await withAnswer(existing, key.secret, answer, verifier, options.maxAnswers, sealed)
-      return serializeRecording(next)
-    }).catch((error: unknown) => {
-      if (isNew) files.delete(name)
-      throw error
-    })
-    if (!written) {
-      if (isNew) files.delete(name)
-      logger.limited(
-        'warn',
-        `recording lock ${prefix}`,
-        () => `recording not written: ${file} stayed locked for 5 s`,
-      )
-    }
+  const ctx: StoreContext = {
+    options,
+    logger,
+    base,
+    // `base`: the working directory, or the dev server's root, for a relative `recordings.dir`.
+    root: resolve(base, options.dir),
+    pending: new Set(),
+    known: undefined,
+    stopped: false,
+    chains: new Map(),
+    // One per proxy: a secret checked against a file's verifier once is known for the process.
+    verifier: createSecretVerifier(),
   }
-
-  function stopRecording(): void {
-    if (stopped) return
-    stopped = true
-    logger.warn(
-      `recording stopped: ${relative(base, root) || '.'} holds ${options.maxFiles} files (recordings.maxFiles); new requests are not recorded, answers to recorded ones still are`,
-    )
-  }
-
   return {
     options,
     append(prefix, key, method, answer) {
-      // One file's appends run in the order they came (the replay order); other files' in parallel.
-      const chainKey = `${prefix}\n${key.fileName}`
-      const previous = chains.get(chainKey) ?? Promise.resolve()
-      const done = previous
-        .then(() => appendNow(prefix, key, method, answer))
-        .catch((error: unknown) => {
-          logger.limited('error', `recording ${prefix}`, () => {
-            const message = error instanceof Error ? error.message : String(error)
-            return `recording not written for route '${prefix}': ${message}`
-          })
-        })
-      chains.set(chainKey, done)
-      pending.add(done)
-      void done.finally(() => {
-        pending.delete(done)
-        if (chains.get(chainKey) === done) chains.delete(chainKey)
-      })
+      queueAppend(ctx, prefix, key, method, answer)
     },
     track(work) {
       const done = work.then(
         () => undefined,
         () => undefined,
       )
-      pending.add(done)
-      void done.finally(() => pending.delete(done))
+      ctx.pending.add(done)
+      void done.finally(() => ctx.pending.delete(done))
     },
     async read(prefix, key) {
-      return readRecording(inside(root, routeFolderOf(prefix), key.fileName))
+      return readRecording(inside(ctx.root, routeFolderOf(prefix), key.fileName))
     },
     answersFor(recording, key) {
-      return answersFor(recording, key.secret, verifier)
+      return answersFor(recording, key.secret, ctx.verifier)
     },
-    async closest(prefix, method, path) {
-      const folder = inside(root, routeFolderOf(prefix))
-      const names = (await readdir(folder).catch(() => [] as string[])).filter((name) =>
-        name.endsWith('.json'),
-      )
-      let best: [string, number] | undefined
-      for (const name of names) {
-        const recording = parseRecording(await readFile(join(folder, name), 'utf8').catch(() => ''))
-        if (recording === undefined) continue
-        const score = similarity(recording.request.method, recording.request.path, method, path)
-        if (best === undefined || score > best[1]) best = [name, score]
-      }
-      return best === undefined ? undefined : relative(base, join(folder, best[0]))
+    closest(prefix, method, path) {
+      return closestRecording(ctx, prefix, method, path)
     },
     describe(prefix, key) {
-      return relative(base, inside(root, routeFolderOf(prefix), key.fileName))
+      return relative(base, inside(ctx.root, routeFolderOf(prefix), key.fileName))
     },
     async flush() {
-      while (pending.size > 0) await Promise.all(pending)
+      while (ctx.pending.size > 0) await Promise.all(ctx.pending)
     },
   }
+}
+
+/** One proxy's recordings folder and the appends in flight to it. */
+interface StoreContext {
+  readonly options: ResolvedRecordingsOptions
+  readonly logger: Logger
+  readonly base: string
+  /** The folder, absolute. */
+  readonly root: string
+  /** Appends and tracked work not settled yet, which `flush` waits for. */
+  readonly pending: Set<Promise<void>>
+  /** The files in the folder, listed once when the first append comes. */
+  known: Promise<Set<string>> | undefined
+  /** `recordings.maxFiles` was reached (said once). */
+  stopped: boolean
+  /** The last append queued per file, so one file's appends run in order. */
+  readonly chains: Map<string, Promise<void>>
+  readonly verifier: ReturnType<typeof createSecretVerifier>
+}
+
+/** Queues an append: one file's appends run in the order they came (the replay order); other files' in parallel. */
+function queueAppend(
+  ctx: StoreContext,
+  prefix: string,
+  key: RequestKey,
+  method: string,
+  answer: RecordedAnswer,
+): void {
+  const { chains, pending, logger } = ctx
+  const chainKey = `${prefix}\n${key.fileName}`
+  const previous = chains.get(chainKey) ?? Promise.resolve()
+  const done = previous
+    .then(() => appendNow(ctx, prefix, key, method, answer))
+    .catch((error: unknown) => {
+      logger.limited('error', `recording ${prefix}`, () => {
+        const message = error instanceof Error ? error.message : String(error)
+        return `recording not written for route '${prefix}': ${message}`
+      })
+    })
+  chains.set(chainKey, done)
+  pending.add(done)
+  void done.finally(() => {
+    pending.delete(done)
+    if (chains.get(chainKey) === done) chains.delete(chainKey)
+  })
+}
+
+/** Adds the answer to its request's file, under the file lock; a new file only within `maxFiles`. */
+async function appendNow(
+  ctx: StoreContext,
+  prefix: string,
+  key: RequestKey,
+  method: string,
+  answer: RecordedAnswer,
+): Promise<void> {
+  const { root, options, verifier } = ctx
+  const file = inside(root, routeFolderOf(prefix), key.fileName)
+  ctx.known ??= listFiles(root)
+  const files = await ctx.known
+  const name = `${routeFolderOf(prefix)}/${key.fileName}`
+  // A new file takes its place in the bound before any lock or disk access (appends in flight
+  // together stay within it); at the bound, a request with no file yet is refused right here.
+  const isNew = !files.has(name)
+  if (isNew && files.size >= options.maxFiles) {
+    stopRecording(ctx)
+    return
+  }
+  files.add(name)
+  // scrypt before the lock, not under it: another dev server waits at most 5 s for the file.
+  const sealed = await prepareSecret(await readRecording(file), key.secret, verifier)
+  const written = await updateFileAtomically(file, async (current) => {
+    const existing = (current === undefined ? undefined : parseRecording(current)) ?? {
+      request: { method, path: key.path, body: key.body },
+      answers: [],
+    }
+    const next = await withAnswer(existing, key.secret, answer, verifier, options.maxAnswers, sealed)
+    return serializeRecording(next)
+  }).catch((error: unknown) => {
+    if (isNew) files.delete(name)
+    throw error
+  })
+  if (!written) {
+    if (isNew) files.delete(name)
+    ctx.logger.limited(
+      'warn',
+      `recording lock ${prefix}`,
+      () => `recording not written: ${file} stayed locked for 5 s`,
+    )
+  }
+}
+
+/** At `recordings.maxFiles`: new requests are no longer recorded, said once. */
+function stopRecording(ctx: StoreContext): void {
+  if (ctx.stopped) return
+  ctx.stopped = true
+  ctx.logger.warn(
+    `recording stopped: ${relative(ctx.base, ctx.root) || '.'} holds ${ctx.options.maxFiles} files (recordings.maxFiles); new requests are not recorded, answers to recorded ones still are`,
+  )
+}
+
+/** The route's recording most like a request (same method first, then the longest path in common), relative to `base`. */
+async function closestRecording(
+  ctx: StoreContext,
+  prefix: string,
+  method: string,
+  path: string,
+): Promise<string | undefined> {
+  const folder = inside(ctx.root, routeFolderOf(prefix))
+  const names = (await readdir(folder).catch(() => [] as string[])).filter((name) => name.endsWith('.json'))
+  let best: [string, number] | undefined
+  for (const name of names) {
+    const recording = parseRecording(await readFile(join(folder, name), 'utf8').catch(() => ''))
+    if (recording === undefined) continue
+    const score = similarity(recording.request.method, recording.request.path, method, path)
+    if (best === undefined || score > best[1]) best = [name, score]
+  }
+  return best === undefined ? undefined : relative(ctx.base, join(folder, best[0]))
 }
 
 /** The recording in `file`, `undefined` when there is none (or it is not one). */

@@ -1,26 +1,68 @@
+import { existsSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { folderSpans, functionSpans } from './function-length.js'
+import { type FunctionSpan, folderSpans, functionSpans } from './function-length.js'
 
-const src = fileURLToPath(new URL('../../src', import.meta.url))
+const packages = fileURLToPath(new URL('../../..', import.meta.url))
 
 /** A function that needs more than a screen is two (STYLE.md): about 80 lines. */
 const MAX_LINES = 80
 
-/** The folders a request's path runs through, which must read one step at a time. */
-const FOLDERS = ['forward', 'proxy']
+/**
+ * The functions still over the limit, as `file:name` and their length today, signature to closing
+ * brace. The list only shrinks: a listed function may not grow, one not listed may not pass the
+ * limit, and one split to fit must leave the list, so the next split starts from a true count.
+ * `overlayClient`, `inspectorApp` and `controlPanel` (client/) are each served to the browser as
+ * the source of one self-contained function, so splitting them waits for a build step that joins
+ * modules.
+ */
+const STILL_LONG: Readonly<Record<string, number>> = {
+  'cli/src/mcp/inspector-client.ts:createInspectorClient': 96,
+  'cli/src/serve/caddy-front.ts:startCaddyFront': 110,
+  'core/src/client/control-panel.ts:controlPanel': 102,
+  'core/src/client/inspector-app.ts:inspectorApp': 292,
+  'core/src/client/overlay-client.ts:overlayClient': 322,
+  'rsbuild/src/cors-dev-proxy-plugin.ts:pluginCorsDevProxy': 84,
+  'vite/src/cors-dev-proxy-plugin.ts:corsDevProxy': 96,
+}
 
-describe('the functions of the request path', () => {
-  for (const folder of FOLDERS) {
-    it(`in ${folder}/ each fit on a screen (${MAX_LINES} lines at most)`, () => {
-      const spans = folderSpans(src, `${src}/${folder}`)
-      expect(spans.length).toBeGreaterThan(20)
-      const long = spans
-        .filter((span) => span.lines > MAX_LINES)
-        .map((span) => `${span.where}: ${span.lines} lines`)
-      expect(long).toEqual([])
-    })
-  }
+/** Every function of every package's `src/`, named `<package>/src/<file>`. */
+function allSpans(): FunctionSpan[] {
+  return readdirSync(packages)
+    .filter((name) => existsSync(join(packages, name, 'src')))
+    .flatMap((name) => folderSpans(packages, join(packages, name, 'src')))
+}
+
+/** `file:line name` without the line, so an entry survives edits above the function. */
+function keyOf(span: FunctionSpan): string {
+  return span.where.replace(/:\d+ /, ':')
+}
+
+describe('the functions of packages/*/src', () => {
+  const spans = allSpans()
+  const longest = new Map<string, number>()
+  for (const span of spans) longest.set(keyOf(span), Math.max(longest.get(keyOf(span)) ?? 0, span.lines))
+
+  it(`each fit on a screen (${MAX_LINES} lines at most), the listed ones aside`, () => {
+    expect(spans.length).toBeGreaterThan(1000)
+    const long = spans
+      .filter((span) => span.lines > MAX_LINES && STILL_LONG[keyOf(span)] === undefined)
+      .map((span) => `${span.where}: ${span.lines} lines`)
+    expect(long).toEqual([])
+  })
+
+  it('the listed ones do not grow', () => {
+    const grown = Object.entries(STILL_LONG)
+      .filter(([key, lines]) => (longest.get(key) ?? 0) > lines)
+      .map(([key, lines]) => `${key}: ${longest.get(key)} lines, listed at ${lines}`)
+    expect(grown).toEqual([])
+  })
+
+  it('a listed one that fits now (or is gone) leaves the list', () => {
+    const fixed = Object.keys(STILL_LONG).filter((key) => (longest.get(key) ?? 0) <= MAX_LINES)
+    expect(fixed).toEqual([])
+  })
 })
 
 describe('the measure itself', () => {
@@ -51,5 +93,18 @@ describe('the measure itself', () => {
     const body = Array.from({ length: MAX_LINES }, (_, i) => `  const v${i} = ${i}`).join('\n')
     const [span] = functionSpans('long.ts', `function long() {\n${body}\n}`)
     expect(span?.lines).toBe(MAX_LINES + 2)
+  })
+
+  it('counts from the first line of the signature, a long parameter list included', () => {
+    const text = [
+      '/** Doc. */',
+      'export async function spread(',
+      '  a: number,',
+      '  b: number,',
+      '): Promise<number> {',
+      '  return a + b',
+      '}',
+    ].join('\n')
+    expect(functionSpans('s.ts', text)).toEqual([{ where: 's.ts:2 spread', lines: 6 }])
   })
 })

@@ -6,7 +6,10 @@ import ts from 'typescript'
 export interface FunctionSpan {
   /** `file:line name`, the name as a stack trace would show it (`<anonymous>` when it has none). */
   readonly where: string
-  /** The lines from the body's `{` to its `}`, both included; nested functions count in. */
+  /**
+   * The lines from the signature's first line (its first modifier or keyword, the JSDoc above it
+   * not counted) to the body's closing `}`, both included; nested functions count in.
+   */
   readonly lines: number
 }
 
@@ -22,8 +25,9 @@ function nameOf(node: ts.FunctionLikeDeclaration, source: ts.SourceFile): string
 }
 
 /**
- * Every function-like node of one source text with a block body, and how many lines that body
- * spans: the measure of "a function that needs more than a screen".
+ * Every function-like node of one source text with a block body, and how many lines it spans from
+ * its signature to its closing brace: the measure of "a function that needs more than a screen". A
+ * long parameter list counts, as a reader has to read it too.
  *
  * @example
  * functionSpans('a.ts', 'function f() {\n  return 1\n}') // [{ where: 'a.ts:1 f', lines: 3 }]
@@ -34,10 +38,9 @@ export function functionSpans(file: string, text: string): FunctionSpan[] {
   const visit = (node: ts.Node): void => {
     if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined && ts.isBlock(node.body)) {
       const fn = node as ts.FunctionLikeDeclaration & { body: ts.Block }
-      const first = source.getLineAndCharacterOfPosition(fn.body.getStart(source)).line
+      const first = source.getLineAndCharacterOfPosition(fn.getStart(source)).line
       const last = source.getLineAndCharacterOfPosition(fn.body.getEnd()).line
-      const line = source.getLineAndCharacterOfPosition(fn.getStart(source)).line + 1
-      spans.push({ where: `${file}:${line} ${nameOf(fn, source)}`, lines: last - first + 1 })
+      spans.push({ where: `${file}:${first + 1} ${nameOf(fn, source)}`, lines: last - first + 1 })
     }
     ts.forEachChild(node, visit)
   }
