@@ -478,7 +478,7 @@ export function describeRequirement(requirement: Requirement): string {
  * model's console lines.
  *
  * @example
- * literalTexts(root, 'packages/core/src/browser/browser-model.ts', /Fetch API cannot load/)
+ * literalTexts(root, 'packages/core/src/browser/fetch-call.ts', /Fetch API cannot load/)
  */
 export function literalTexts(root: string, file: string, pattern: RegExp): Requirement[] {
   const source = createParser()(join(root, file))
