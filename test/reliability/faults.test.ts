@@ -4,6 +4,7 @@ import type { Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket, { WebSocketServer } from 'ws'
 import { type RunningProxy, serveProxy } from '../support/proxy-server.js'
+import { refusedUrl as downUrl } from '../support/refused-port.js'
 import { captureLogSink, listen, openRequest, type StartedServer, sendRequest } from '../support/servers.js'
 import { rawExchange } from './support/raw-client.js'
 import { onRequestHeads, type RawTarget, rawTarget } from './support/raw-target.js'
@@ -86,9 +87,7 @@ beforeAll(async () => {
   wss = new WebSocketServer({ server: wsServer })
   wss.on('connection', (peer) => peer.on('message', (data) => peer.send(`echo: ${data.toString()}`)))
   sockets = await listen(wsServer)
-  const gone = await listen(createServer())
-  refusedUrl = gone.url
-  await gone.close()
+  refusedUrl = await downUrl()
   proxy = await serveProxy(
     {
       '/broken': broken.url,
