@@ -47,6 +47,8 @@ describe('createSecretVerifier', () => {
   ])('refuses %s without computing it', async (_case, verifier) => {
     const started = performance.now()
     expect(await createSecretVerifier().matches(verifier, 'x')).toBe(false)
-    expect(performance.now() - started).toBeLessThan(1000)
+    // Refused on reading, this takes microseconds; computed, the cheapest of them (ln=17, r=16, p=4)
+    // takes seconds on an idle machine. 5 s holds beside two busy processes on 2 cores.
+    expect(performance.now() - started).toBeLessThan(5000)
   })
 })
