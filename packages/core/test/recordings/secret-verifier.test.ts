@@ -17,7 +17,7 @@ describe('createSecretVerifier', () => {
     ]) {
       expect(one).not.toContain(form)
     }
-  }, 30_000)
+  })
 
   it('matches the secret it was sealed from, on another process too, and no other', async () => {
     const sealed = await createSecretVerifier().seal('right')
@@ -25,7 +25,7 @@ describe('createSecretVerifier', () => {
     const fresh = createSecretVerifier()
     expect(await fresh.matches(sealed, 'right')).toBe(true)
     expect(await fresh.matches(sealed, 'wrong')).toBe(false)
-  }, 30_000)
+  })
 
   it('checks a pair once per process', async () => {
     const verifier = createSecretVerifier()
@@ -34,7 +34,7 @@ describe('createSecretVerifier', () => {
     // The same promise: the second request with that password costs no scrypt.
     expect(verifier.matches(sealed, 'right')).toBe(first)
     expect(await first).toBe(true)
-  }, 30_000)
+  })
 
   it.each([
     [
