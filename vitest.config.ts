@@ -55,6 +55,11 @@ export default defineConfig({
           // without isolation; CPU 260 s against 111 s). These files start no process and close what
           // they open, which is what sharing a worker asks of them.
           isolate: false,
+          // A plain wait, not a bound on the code: beside a second CPU-bound process a file's
+          // tests take several times as long (scrypt at its full cost, 8 MB uploads, 20 rounds of
+          // a race), and 30 s ran out. A hang still fails, two minutes later.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       { extends: true, test: { name: 'integration', include: projects.integration } },

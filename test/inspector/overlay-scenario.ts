@@ -13,7 +13,8 @@ export function overlayText(page: Page): Promise<string | null> {
 
 /**
  * Opens `pageUrl`, calls the backend directly (a cross-origin fetch the backend does not allow)
- * and checks the overlay: within 2 s of the failed call settling, with Chromium's console text
+ * and checks the overlay: within 5 s of the failed call settling (it comes within milliseconds;
+ * 5 s holds beside a second CPU-bound process), with Chromium's console text
  * for that call (as the browser model gives it, and as the browser printed it) and the route to
  * add. Returns the overlay's text.
  */
@@ -37,10 +38,10 @@ export async function expectOverlayForDirectCall(
     const settled = Date.now()
     expect(failed).toBe('TypeError: Failed to fetch')
     await page.waitForFunction(() => document.querySelector('cors-dev-proxy-overlay') !== null, undefined, {
-      timeout: 2000,
+      timeout: 5000,
       polling: 25,
     })
-    expect(Date.now() - settled).toBeLessThan(2000)
+    expect(Date.now() - settled).toBeLessThan(5000)
     const text = (await overlayText(page)) ?? ''
     const model = await checkCors({ url: `${backend}/items`, origin: pageOrigin })
     expect(model.allowed).toBe(false)

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import * as zlib from 'node:zlib'
 import { CorsDevProxyError } from '@cors-dev-proxy/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { refusedUrl } from '../../../test/support/refused-port.js'
 import { listen, type StartedServer } from '../../../test/support/servers.js'
 import { createNextProxy, type NextProxyHandler } from '../src/create-next-proxy.js'
 
@@ -93,9 +94,7 @@ beforeAll(async () => {
       } else res.end(`backend ${req.method} ${req.url}`)
     }),
   )
-  const closed = await listen(createServer())
-  down = closed.url
-  await closed.close()
+  down = await refusedUrl()
   proxy = createNextProxy(
     {
       '/api': backend.url,

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http'
 import { type RunningMockBackend, startMockBackend } from '@cors-dev-proxy/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { refusedUrl } from '../../../../test/support/refused-port.js'
 import { listen, type StartedServer } from '../../../../test/support/servers.js'
 import { localhostCertificate } from '../../../../test/support/tls.js'
 import type { CheckReport } from '../../src/check/run-check.js'
@@ -17,7 +18,7 @@ const ORIGIN = 'http://localhost:5173'
 let mock: RunningMockBackend
 let h2Mock: RunningMockBackend
 let altSvc: StartedServer<ReturnType<typeof createServer>>
-let closedPort: number
+let down: string
 
 beforeAll(async () => {
   const { cert, key } = await localhostCertificate()
@@ -29,9 +30,7 @@ beforeAll(async () => {
       res.end('{}')
     }),
   )
-  const closed = await listen(createServer())
-  closedPort = closed.port
-  await closed.close()
+  down = await refusedUrl()
 })
 
 afterAll(async () => {
@@ -147,7 +146,7 @@ describe('check: exit codes and the report', () => {
   })
 
   it('exit 2 when the server cannot be reached', async () => {
-    const result = await runCliHere(['check', `http://127.0.0.1:${closedPort}/x`, '--origin', ORIGIN])
+    const result = await runCliHere(['check', `${down}/x`, '--origin', ORIGIN])
     expect(result.code).toBe(2)
     expect(result.stdout).toContain('Verdict: unreachable')
     expect(result.stdout).toContain('ECONNREFUSED')

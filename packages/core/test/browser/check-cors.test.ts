@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { refusedUrl } from '../../../../test/support/refused-port.js'
 import { checkCors } from '../../src/browser/check-cors.js'
 import { type RunningMockBackend, startMockBackend } from '../../src/mock/start-mock-backend.js'
 
@@ -113,9 +114,7 @@ describe('checkCors sends what the browser would send', () => {
   })
 
   test('an unreachable server: a network error, not a CORS verdict', async () => {
-    const closed = await startMockBackend({ port: 0 })
-    const url = `${closed.origin}/x`
-    await closed.close()
+    const url = `${await refusedUrl()}/x`
     const verdict = await checkCors({ url, origin })
     expect(verdict.allowed).toBe(false)
     expect(verdict.networkError).toMatch(/ECONNREFUSED/)

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type ProxyServerKind, type RunningProxy, serveProxy } from '../../../../test/support/proxy-server.js'
+import { refusedUrl } from '../../../../test/support/refused-port.js'
 import {
   captureLogSink,
   listen,
@@ -91,9 +92,7 @@ describe('a route with cors', () => {
   })
 
   it('puts its headers on error answers (502 for a target that is down)', async () => {
-    const down = await listen(createServer())
-    await down.close()
-    const proxy = await startProxy({ '/api': { target: down.url, cors: true } })
+    const proxy = await startProxy({ '/api': { target: await refusedUrl(), cors: true } })
     const res = await sendRequest(`${proxy.url}/api/users`, {
       headers: { origin: PAGE, accept: 'application/json' },
     })

@@ -4,6 +4,7 @@ import { Agent, createServer, get, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { stripVTControlCharacters } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
+import { refusedUrl } from '../../../../test/support/refused-port.js'
 import { CorsDevProxyError } from '../../src/config/errors.js'
 import { undiciDispatches } from '../../src/fetch/fetch-dispatcher.js'
 import { createCorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
@@ -132,21 +133,20 @@ describe.each<Front>(['node', 'fetch', 'fetch over fetch'])('through the %s fron
   })
 
   it('answers a dead backend 502 with one log line', async () => {
-    const dead = await startTarget(() => {})
-    await dead.close()
-    const served = await proxy(front, { '/api': dead.url })
+    const dead = await refusedUrl()
+    const served = await proxy(front, { '/api': dead })
     const answer = await fetch(`${served.url}/api/x`)
     expect(answer.status).toBe(502)
     const body = await answer.text()
     expect(body).toMatch(/ECONNREFUSED|refused/)
     expect(served.lines.filter((line) => /502|refused/.test(line))).toHaveLength(1)
     deadAnswers[front] = {
-      body: body.replaceAll(dead.url, 'TARGET'),
+      body: body.replaceAll(dead, 'TARGET'),
       // The failure's line: the routes line before it differs only in when it is printed.
       line: served.lines
         .filter((line) => !line.includes('routes:'))
         .join('\n')
-        .replaceAll(dead.url, 'TARGET'),
+        .replaceAll(dead, 'TARGET'),
     }
   })
 

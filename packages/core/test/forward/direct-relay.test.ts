@@ -158,8 +158,9 @@ describe('the route timeout', () => {
     const took = performance.now() - began
     expect(res.status).toBe(504)
     expect(took).toBeGreaterThanOrEqual(390)
-    // Far below undici's 10 s connect timeout, with room for a loaded machine.
-    expect(took).toBeLessThan(3000)
+    // Below undici's 10 s connect timeout, which is what would answer without the route's timer,
+    // with room for a machine running a second CPU-bound process.
+    expect(took).toBeLessThan(8000)
   })
 })
 

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module'
 import { createServer as createNetServer } from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { serveProxy } from '../../../../test/support/proxy-server.js'
+import { refusedUrl } from '../../../../test/support/refused-port.js'
 import { captureLogSink, listen, sendRequest } from '../../../../test/support/servers.js'
 import { describeUpstreamError, errorBody, errorCode, targetLabel } from '../../src/forward/proxy-error.js'
 
@@ -98,15 +99,8 @@ describe('upstream failures over real sockets', () => {
     for (let close = cleanup.pop(); close; close = cleanup.pop()) await close()
   })
 
-  /** A port nothing listens on: bound, then released. */
-  async function deadTarget(): Promise<string> {
-    const server = await listen(createNetServer())
-    await server.close()
-    return server.url
-  }
-
   it('answers a refused connection 502 with the cause, as text or JSON, and keeps serving', async () => {
-    const dead = await deadTarget()
+    const dead = await refusedUrl()
     const alive = await listen(createServer((_req, res) => res.end('alive')))
     cleanup.push(alive.close)
     const proxy = await serveProxy({ '/dead': dead, '/alive': alive.url }, { log: 'silent' })
@@ -194,7 +188,7 @@ describe('upstream failures over real sockets', () => {
   })
 
   it('logs the first failure at once and the rest as a summary, for 20 requests to a dead target', async () => {
-    const dead = await deadTarget()
+    const dead = await refusedUrl()
     const sink = captureLogSink()
     const proxy = await serveProxy({ '/api': dead }, { logger: sink })
     cleanup.push(proxy.close)

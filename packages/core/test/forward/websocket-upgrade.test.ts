@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream'
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import WebSocket, { WebSocketServer } from 'ws'
 import { serveProxy } from '../../../../test/support/proxy-server.js'
+import { refusedUrl } from '../../../../test/support/refused-port.js'
 import { captureLogSink, collectBody, listen } from '../../../../test/support/servers.js'
 import { localhostCertificate } from '../../../../test/support/tls.js'
 import type { CorsDevProxyOptions, Routes } from '../../src/index.js'
@@ -192,12 +193,11 @@ describe('forwardUpgrade', () => {
   })
 
   it('answers 502 with the cause when the target is down', async () => {
-    const dead = await listen(createNetServer())
-    await dead.close()
-    const dev = await startDevServer({ '/socket': { target: dead.url, ws: true } })
+    const dead = await refusedUrl()
+    const dev = await startDevServer({ '/socket': { target: dead, ws: true } })
     const answer = await unexpectedResponse(`${dev.url}/socket`)
     expect(answer.status).toBe(502)
-    expect(answer.body).toBe(`connection refused: is the server at ${dead.url} running?\n`)
+    expect(answer.body).toBe(`connection refused: is the server at ${dead} running?\n`)
   })
 })
 

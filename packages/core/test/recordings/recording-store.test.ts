@@ -225,7 +225,7 @@ describe('createRecordingStore', () => {
     const stops = sink.lines.filter((line) => line.message.includes('recording stopped'))
     expect(stops).toHaveLength(1)
     expect(stops[0]?.message).toContain('holds 50 files (recordings.maxFiles)')
-  }, 60_000)
+  })
 
   it('names the closest recording of a request', async () => {
     const dir = await tempDir()

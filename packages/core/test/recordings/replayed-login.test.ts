@@ -115,7 +115,7 @@ beforeAll(async () => {
   // A recording is on disk when close() resolves; then the backend goes away.
   await proxy.close()
   await target.close()
-}, 60_000)
+})
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
@@ -143,7 +143,7 @@ describe("a replayed login, the backend stopped (replay: 'fallback')", () => {
     expect((await call('/api/login', post(jsonLogin(RIGHT)))).status).toBe(200)
     // A password never recorded gets no one else's answer.
     expect((await call('/api/login', post(jsonLogin(OTHER)))).status).toBe(504)
-  }, 60_000)
+  })
 
   it('does the same for a form body and for Authorization: Basic', async () => {
     const form = 'application/x-www-form-urlencoded'
@@ -154,12 +154,12 @@ describe("a replayed login, the backend stopped (replay: 'fallback')", () => {
     expect((await call('/api/login', post(formLogin(WRONG), form))).status).toBe(401)
     expect((await call('/api/basic', { headers: { authorization: basic(WRONG) } })).status).toBe(401)
     expect((await call('/api/basic', { headers: { authorization: basic(OTHER) } })).status).toBe(504)
-  }, 60_000)
+  })
 
   it('gives the JSON answer with its keys in the order the backend sent them', async () => {
     const right = await call('/api/login', post(jsonLogin(RIGHT)))
     expect(right.body.toString()).toBe(LOGIN_ANSWER)
-  }, 60_000)
+  })
 
   it('hands out a usable session cookie, and the replayed session opens the next replayed call', async () => {
     const login = await call('/api/login', post(jsonLogin(RIGHT)))
@@ -175,13 +175,13 @@ describe("a replayed login, the backend stopped (replay: 'fallback')", () => {
     // Each replayed login opens a session of its own, as the backend's would.
     const again = await call('/api/login', post(jsonLogin(RIGHT)))
     expect(cookieOf(again)).not.toBe(cookieOf(login))
-  }, 60_000)
+  })
 
   it('still finds a recording when only a rotating credential (a Bearer token) differs', async () => {
     const items = await call('/api/items', { headers: { authorization: 'Bearer another-token' } })
     expect(items.status).toBe(200)
     expect(items.body.toString()).toBe('{"items":[1,2]}')
-  }, 60_000)
+  })
 })
 
 describe('the recordings folder', () => {
@@ -285,5 +285,5 @@ describe('a recording file of the first format (version 1)', () => {
     } finally {
       await rm(old, { recursive: true, force: true })
     }
-  }, 60_000)
+  })
 })

@@ -17,7 +17,7 @@ describe('createSecretVerifier', () => {
     ]) {
       expect(one).not.toContain(form)
     }
-  }, 30_000)
+  })
 
   it('matches the secret it was sealed from, on another process too, and no other', async () => {
     const sealed = await createSecretVerifier().seal('right')
@@ -25,7 +25,7 @@ describe('createSecretVerifier', () => {
     const fresh = createSecretVerifier()
     expect(await fresh.matches(sealed, 'right')).toBe(true)
     expect(await fresh.matches(sealed, 'wrong')).toBe(false)
-  }, 30_000)
+  })
 
   it('checks a pair once per process', async () => {
     const verifier = createSecretVerifier()
@@ -34,7 +34,7 @@ describe('createSecretVerifier', () => {
     // The same promise: the second request with that password costs no scrypt.
     expect(verifier.matches(sealed, 'right')).toBe(first)
     expect(await first).toBe(true)
-  }, 30_000)
+  })
 
   it.each([
     [
@@ -47,6 +47,8 @@ describe('createSecretVerifier', () => {
   ])('refuses %s without computing it', async (_case, verifier) => {
     const started = performance.now()
     expect(await createSecretVerifier().matches(verifier, 'x')).toBe(false)
-    expect(performance.now() - started).toBeLessThan(1000)
+    // Refused on reading, this takes microseconds; computed, the cheapest of them (ln=17, r=16, p=4)
+    // takes seconds on an idle machine. 5 s holds beside two busy processes on 2 cores.
+    expect(performance.now() - started).toBeLessThan(5000)
   })
 })
