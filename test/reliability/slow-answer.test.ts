@@ -1,16 +1,10 @@
-// Test project: integration (every front end waits 70 s for one answer, all at once: about 75 s)
-import { once } from 'node:events'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { angularProxy } from '@cors-dev-proxy/angular'
 import { createFetchHandler, type LogSink, type Routes } from '@cors-dev-proxy/core'
 import { createNextProxy, createNextServer, type NextFactory } from '@cors-dev-proxy/next'
 import { getRequestListener } from '@hono/node-server'
-import { createServer as createViteServer } from 'vite8'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startNgServeVite } from '../../packages/angular/test/ng-serve-vite.js'
 import { startRsbuild } from '../adapters/rsbuild-server.js'
 import { captureLogSink, collectBody, listen, openRequest, type StartedServer } from '../support/servers.js'
 import { type FrontEnd, startFrontEnd } from './harness/front-ends.js'
@@ -123,38 +117,10 @@ async function startNextServer(routes: Routes, logger: LogSink): Promise<Started
   return onNodeServer('next custom server (stand-in next)', server)
 }
 
-/** `ng serve` on Vite: the entries angularProxy returns as Vite's `server.proxy`. */
+/** `ng serve` on Vite: the entries angularProxy returns as Vite's `server.proxy`, started as the Angular tests start it. */
 async function startAngularVite(routes: Routes): Promise<Started> {
-  const root = await mkdtemp(join(tmpdir(), 'cdp-slow-angular-'))
-  await writeFile(join(root, 'index.html'), '<!doctype html><title>fixture</title>')
-  const server = await createViteServer({
-    configFile: false,
-    root,
-    cacheDir: join(root, '.vite'),
-    appType: 'custom',
-    logLevel: 'silent',
-    optimizeDeps: { noDiscovery: true, include: [] },
-    // What `ng serve` sets: its proxy file's export as `server.proxy`, and preflights passed on.
-    server: {
-      host: '127.0.0.1',
-      port: 0,
-      watch: null,
-      proxy: angularProxy(routes, { logger: sink }) as never,
-      cors: { preflightContinue: true },
-    },
-  })
-  const listening = once(server.httpServer!, 'listening')
-  server.httpServer!.listen(0, '127.0.0.1')
-  await listening
-  const { port } = server.httpServer!.address() as AddressInfo
-  return {
-    name: 'angular helper in Vite',
-    origin: `http://127.0.0.1:${port}`,
-    async close() {
-      await server.close()
-      await rm(root, { recursive: true, force: true })
-    },
-  }
+  const vite = await startNgServeVite(angularProxy(routes, { logger: sink }))
+  return { name: 'angular helper in Vite', origin: vite.origin, close: () => vite.close() }
 }
 
 async function startRsbuildFrontEnd(routes: Routes): Promise<Started> {
