@@ -17,7 +17,7 @@ import { uploadHttp2 } from './support/upload.js'
  * broken connection after it, never a clean short answer), and the proxy keeps serving: every
  * case ends with a request that must still work. A hanging target is `faults-response-timeout`.
  * Most of this held before; the cases can fail: ending the client's response where the relay
- * breaks it off (`res.end()` for `abortResponse(res)` in `StreamingRelay.bodyFailed`) fails the four
+ * breaks it off (`res.end()` for `abortResponse(res)` in `relayBodyFailed`) fails the four
  * cut bodies and the event stream.
  */
 
@@ -177,7 +177,7 @@ describe('a body cut short', () => {
   })
 
   // Before the fix, the client waited for ever: the relay piped a body that had already failed
-  // (checked by removing the HOOKING branch of `StreamingRelay.bodyFailed`). The project's test
+  // (checked by removing the `Hooking` branch of `relayBodyFailed`). The project's test
   // timeout catches that wait; a 5 s one of its own ran out beside a busy process.
   it('while a proxyRes hook runs: 502 before any head, not a client left waiting', async () => {
     const res = await sendRequest(`${proxy.url}/hooked/reset-after-head`)

@@ -4,16 +4,17 @@ import { copyRouteOptions, headersForRequest } from '../config/request-options.j
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import type { RouteStep } from '../pipeline/route-pipeline.js'
-import { CollectingRelay } from './collecting-relay.js'
+import { collectSink } from './collect-sink.js'
 import { createForwardContext, type ForwardContext, type ForwardDeps } from './forward-context.js'
 import { failBeforeAnswer, failUserCode, internalFailure, refuseBody } from './forward-failures.js'
 import { type OutgoingParts, outgoingRequest, runRequestHooks } from './hook-runner.js'
 import { LostBody, RefusedBody, settleHookedBody } from './hooked-body.js'
 import { outgoingParts } from './outgoing-parts.js'
 import { targetLabel } from './proxy-error.js'
+import { Relay } from './relay.js'
+import { streamSink } from './relay-sink.js'
 import { type RequestBody, requestBodyOf, upstreamBodyOf } from './request-body.js'
 import { isResponseClosed } from './response-state.js'
-import { StreamingRelay } from './streaming-relay.js'
 
 /**
  * The step that forwards one route's requests (see {@link createForwarder}): the terminal step
@@ -29,8 +30,9 @@ export type Forwarder = RouteStep
  * 2. rewrite: `pathRewrite`, at once ({@link rewriteNow}), or after the `router` and before the
  *    `proxyReq` hooks, in http-proxy-middleware's order ({@link routeAndRewrite});
  * 3. send: the upstream request goes through the target's pool ({@link send});
- * 4. relay or collect: the answer streams into the response (`StreamingRelay`), or is read whole
- *    for `transformResponse` (`CollectingRelay`), the `proxyRes` hooks first;
+ * 4. relay: one `Relay` per request, whose sink streams the answer into the response
+ *    (`streamSink`), or reads it whole for `transformResponse` (`collectSink`), the `proxyRes`
+ *    hooks first;
  * 5. answer: the relay writes the answer, and `forward-failures.ts` a 502/504 with a short
  *    body, or the `error` hooks' answer, when something failed; nothing throws.
  *
@@ -217,8 +219,8 @@ function send(
     body: upstreamBodyOf(req, body),
   }
   const rewriteLocation = context.locationFor(target)
-  const options = { context, req, res, route: routed, dispatch, rewriteLocation, label, path, body }
-  const relay =
-    route.transformResponse === undefined ? new StreamingRelay(options) : new CollectingRelay(options)
-  relay.start(context.pool.poolFor(routed))
+  const sink = route.transformResponse === undefined ? streamSink : collectSink
+  new Relay({ context, req, res, route: routed, dispatch, rewriteLocation, label, path, body, sink }).start(
+    context.pool.poolFor(routed),
+  )
 }

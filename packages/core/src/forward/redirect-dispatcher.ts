@@ -103,7 +103,7 @@ function limitRedirects(limit: number): Dispatcher.DispatcherComposeInterceptor 
  *
  * @example
  * const dispatcher = createRedirectDispatcher('http://localhost:3000', 20, { connect })
- * new StreamingRelay({ ... }).start(dispatcher)
+ * new Relay({ ... }).start(dispatcher)
  */
 export function createRedirectDispatcher(
   origin: string,

@@ -218,7 +218,7 @@ function freshClient(state: PoolState, route: ResolvedForwardRoute): Client {
  *
  * Timeouts: undici's own are off (`bodyTimeout` and `headersTimeout` 0): an event stream or a
  * long poll may stay idle for as long as the target likes, and the route's `timeout` is a timer
- * of the forwarder's, per request (see `UpstreamRelay.start`), since undici's tick coarsely.
+ * of the forwarder's, per request (see `Relay.start`), since undici's tick coarsely.
  *
  * Idle connections are kept `keepAliveTimeout` ms, or less once the target is seen closing them
  * sooner without saying so (see `createKeepAliveLearner`): the pool of that target is then

@@ -8,10 +8,10 @@
  *    matched once, its gate, the debug line and the inspector's record armed, the pipeline run;
  * 4. pipeline/route-pipeline.ts: the route's steps, CORS, JSONP, then the forwarder (or mock);
  * 5. forward/create-forwarder.ts: prepare the body, rewrite the path, send;
- * 6. forward/upstream-relay.ts: the target's pool, the deadline, one retry, the answer's head
- *    and the `proxyRes` hooks;
- * 7. forward/streaming-relay.ts (collecting-relay.ts for `transformResponse`): the answer
- *    written to the client.
+ * 6. forward/relay.ts: the target's pool, the deadline, one retry, the answer's head and the
+ *    `proxyRes` hooks (relay-head.ts);
+ * 7. forward/relay-sink.ts (collect-sink.ts for `transformResponse`): the answer written to
+ *    the client.
  *
  * What fails on the way is answered by forward/forward-failures.ts, never thrown.
  */

@@ -1,6 +1,7 @@
 // The relay of every forwarded answer: an undici `dispatch()` handler writing the answer
-// straight into the response (forward/streaming-relay.ts), the `proxyRes` hooks run on its head and
-// the body collected for `transformResponse` (forward/collecting-relay.ts).
+// straight into the response (forward/relay.ts with forward/relay-sink.ts), the `proxyRes` hooks run
+// on its head (forward/relay-head.ts) and the body collected for `transformResponse`
+// (forward/collect-sink.ts).
 // What it must keep of the stream-based relay is tested everywhere else; these are what it
 // changed or has to do by hand.
 import { createHash } from 'node:crypto'
