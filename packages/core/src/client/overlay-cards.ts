@@ -1,5 +1,5 @@
 import type { CallExplanation } from './call-types.js'
-import type { Card, OverlayState } from './overlay-failures.js'
+import type { Card, OverlayState } from './overlay-state.js'
 
 /** A `<div>` of a class with a text. */
 function line(className: string, text: string): HTMLElement {

@@ -1,6 +1,7 @@
 import type { FailedCall } from './call-types.js'
 import { defineOverlayElement } from './overlay-element.js'
-import { explainFailure, type OverlayState } from './overlay-failures.js'
+import { explainFailure } from './overlay-failures.js'
+import type { OverlayState } from './overlay-state.js'
 import { wrapEventSource, wrapFetch, wrapWebSocket, wrapXhr } from './overlay-wrappers.js'
 
 /**
