@@ -19,8 +19,6 @@ const MAX_LINES = 80
 const STILL_LONG: Readonly<Record<string, number>> = {
   'cli/src/mcp/inspector-client.ts:createInspectorClient': 96,
   'cli/src/serve/caddy-front.ts:startCaddyFront': 110,
-  'core/src/client/control-panel.ts:controlPanel': 102,
-  'core/src/client/inspector-app.ts:inspectorApp': 292,
   'rsbuild/src/cors-dev-proxy-plugin.ts:pluginCorsDevProxy': 84,
   'vite/src/cors-dev-proxy-plugin.ts:corsDevProxy': 96,
 }
