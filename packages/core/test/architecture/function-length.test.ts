@@ -17,8 +17,6 @@ const MAX_LINES = 80
  * (packages/core/scripts/join-client-scripts.mjs).
  */
 const STILL_LONG: Readonly<Record<string, number>> = {
-  'cli/src/mcp/inspector-client.ts:createInspectorClient': 96,
-  'cli/src/serve/caddy-front.ts:startCaddyFront': 110,
   'rsbuild/src/cors-dev-proxy-plugin.ts:pluginCorsDevProxy': 84,
   'vite/src/cors-dev-proxy-plugin.ts:corsDevProxy': 96,
 }
