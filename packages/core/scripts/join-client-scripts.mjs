@@ -6,9 +6,11 @@
  *
  * A browser script is an entry file (`overlay-client.ts`) and the client files it imports, each a
  * set of small top-level functions: every file is compiled alone (types erased), its imports and
- * `export` keywords dropped, and the files are put side by side in one immediately invoked function
- * that calls the entry's function last. The names then meet in that one scope, as the imports said
- * they would; two files declaring the same top-level name fail here. A client file imports only
+ * `export` keywords dropped, and the files are put side by side in the body of one function that
+ * ends by calling the entry's function with its own arguments. The text is that function's source,
+ * as `overlayClient.toString()` gave when the script was one function: the server calls it at once,
+ * `(${OVERLAY_CLIENT})()`. The names meet in that one scope, as the imports said they would; two
+ * files declaring the same top-level name fail here. A client file imports only
  * client files (and types): the page has nothing else.
  *
  * Run it after changing a file of `src/client/`: `node packages/core/scripts/join-client-scripts.mjs`.
@@ -25,10 +27,10 @@ export const GENERATED_FILE = join(client, 'client-scripts.generated.ts')
 
 /** The scripts: the constant's name, the entry file, the function it calls, and what the constant is. */
 const SCRIPTS = [
-  ['OVERLAY_SCRIPT', 'overlay-client.ts', 'overlayClient', "The overlay's client"],
-  ['BADGE_SCRIPT', 'fault-badge.ts', 'faultBadge', 'The "faults on" badge, served after the overlay'],
-  ['INSPECTOR_SCRIPT', 'inspector-app.ts', 'inspectorApp', "The inspector page's script"],
-  ['CONTROL_SCRIPT', 'control-panel.ts', 'controlPanel', "The inspector page's live switches"],
+  ['OVERLAY_CLIENT', 'overlay-client.ts', 'overlayClient', "The overlay's client"],
+  ['FAULT_BADGE', 'fault-badge.ts', 'faultBadge', 'The "faults on" badge, served after the overlay'],
+  ['INSPECTOR_APP', 'inspector-app.ts', 'inspectorApp', "The inspector page's script"],
+  ['CONTROL_PANEL', 'control-panel.ts', 'controlPanel', "The inspector page's live switches"],
 ]
 
 /** The client files an entry needs, the ones it imports before it (its value imports, followed). */
@@ -87,7 +89,7 @@ function declaredNames(file, text) {
   return names
 }
 
-/** One browser script: its files in one immediately invoked function that calls `main`. */
+/** One browser script: the source of one function holding its files, that calls `main` with its arguments. */
 export function joinScript(entry, main) {
   const owner = new Map()
   const parts = filesOf(entry).map((file) => {
@@ -98,14 +100,14 @@ export function joinScript(entry, main) {
     }
     return `// ${file}\n${text}`
   })
-  return `(function () {\n${parts.join('\n')}\n${main}();\n})();\n`
+  return `function ${main}Joined(...args) {\n${parts.join('\n')}\nreturn ${main}(...args);\n}`
 }
 
 /** The text of `client-scripts.generated.ts`, from today's client files. */
 export function generatedFile() {
   const constants = SCRIPTS.map(
     ([constant, entry, main, what]) =>
-      `/** ${what}: \`${entry}\` and the client files it imports, joined. */\nexport const ${constant} = ${JSON.stringify(joinScript(entry, main))}\n`,
+      `/** ${what}: \`${entry}\` and the client files it imports, joined into the source of one function. */\nexport const ${constant} = ${JSON.stringify(joinScript(entry, main))}\n`,
   )
   return `// Written by packages/core/scripts/join-client-scripts.mjs from the files of src/client/: do not edit.\n\n${constants.join('\n')}`
 }

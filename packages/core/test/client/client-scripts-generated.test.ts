@@ -7,11 +7,24 @@ describe('the joined browser scripts (src/client/client-scripts.generated.ts)', 
     expect(readFileSync(GENERATED_FILE, 'utf8')).toBe(generatedFile())
   })
 
-  it('are each one immediately invoked function, valid JavaScript, calling its entry last', () => {
+  it('are each the source of one function, valid JavaScript, that calls its entry with its arguments', () => {
     const script = joinScript('overlay-client.ts', 'overlayClient')
-    expect(script.startsWith('(function () {\n')).toBe(true)
-    expect(script.endsWith('\noverlayClient();\n})();\n')).toBe(true)
+    expect(script.startsWith('function overlayClientJoined(...args) {\n')).toBe(true)
+    expect(script.endsWith('\nreturn overlayClient(...args);\n}')).toBe(true)
     expect(script).not.toMatch(/^\s*(import|export) /m)
-    expect(() => new Function(script)).not.toThrow()
+    expect(() => new Function(`(${script})`)).not.toThrow()
+  })
+
+  it('pass what the server gives the script on to its entry', () => {
+    const script = joinScript('control-panel.ts', 'controlPanel')
+    const asked: string[] = []
+    const document = {
+      querySelector: (selector: string) => {
+        asked.push(selector)
+        return null
+      },
+    }
+    new Function('document', `(${script})({ control: true })`)(document)
+    expect(asked).toEqual(['#control'])
   })
 })
