@@ -228,16 +228,21 @@ describe("docs/troubleshooting.md quotes the browser's messages", () => {
 
   test('every net::ERR_ code and console line the browser model gives', () => {
     const browser = 'packages/core/src/browser'
-    const source = ['browser-model.ts', 'fetch-call.ts', 'redirect-step.ts', 'streaming-upload.ts']
+    const source = [
+      'browser-model.ts',
+      'fetch-call.ts',
+      'answer-step.ts',
+      'call-results.ts',
+      'redirect-step.ts',
+      'streaming-upload.ts',
+    ]
       .map((name) => readFileSync(`${ROOT}/${browser}/${name}`, 'utf8'))
       .join('\n')
     const codes = [...new Set(source.match(/net::ERR_[A-Z_]+/g))]
     expect(codes.length).toBeGreaterThan(5)
     // Chromium's own lines for a mode the request cannot have, and the model's unreachable-server line.
-    const lines = literalTexts(
-      ROOT,
-      `${browser}/fetch-call.ts`,
-      /cannot load|Unsafe attempt|could not be reached/,
+    const lines = ['fetch-call.ts', 'call-results.ts'].flatMap((name) =>
+      literalTexts(ROOT, `${browser}/${name}`, /cannot load|Unsafe attempt|could not be reached/),
     )
     expect(lines.length).toBeGreaterThan(0)
     expect([

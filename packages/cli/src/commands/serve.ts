@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs'
-import { isAbsolute, relative, resolve } from 'node:path'
-import type { ResolvedCorsDevProxyOptions } from '@cors-dev-proxy/core/adapter'
+import { resolve } from 'node:path'
 import pc from 'picocolors'
 import type { CommandSpec } from '../args/command-spec.js'
 import { CONFIG_FLAG, CORS_FLAGS, LOG_FLAG, ROUTE_FLAG, readConfigFlags } from '../args/config-flags.js'
@@ -12,12 +11,10 @@ import { applyFlags } from '../config/apply-flags.js'
 import { loadConfig } from '../config/load-config.js'
 import { resolveConfig } from '../config/resolve-config.js'
 import { type CommandContext, ioLogSink } from '../io.js'
-import { type LocalCertificate, spkiSha256 } from '../serve/certificate.js'
 import { findProgram } from '../serve/find-program.js'
-import { formatServerUrls, type ServerUrls } from '../serve/server-urls.js'
 import { startServe } from '../serve/start-serve.js'
 import { stopRequested } from '../serve/stop-requested.js'
-import { VERSION } from '../version.js'
+import { serveBanner, webSocketRoutes } from './serve-banner.js'
 
 /** How long requests in flight may take to finish once a stop is asked for. */
 const GRACE_MS = 3000
@@ -91,88 +88,6 @@ export const serveSpec: CommandSpec = Object.freeze<CommandSpec>({
   ],
 })
 
-/** A target as the WebSocket URL the proxy opens (`http://h:3000` is reached as `ws://h:3000`). */
-function webSocketTarget(target: URL): string {
-  return target.href.replace(/^http/, 'ws').replace(/\/$/, '')
-}
-
-/** A path as the user reads it best: relative when it is inside the working directory, else absolute. */
-function displayPath(cwd: string, path: string): string {
-  const inside = relative(cwd, path)
-  return inside === '' ? '.' : inside.startsWith('..') || isAbsolute(inside) ? path : inside
-}
-
-/** What `serve` prints once it listens, in Vite's shape: version, URLs, then what it serves. */
-function serveBanner(facts: {
-  readonly cwd: string
-  readonly https: boolean
-  readonly urls: ServerUrls
-  readonly configPath: string | undefined
-  readonly staticDir: string | undefined
-  readonly certificate: LocalCertificate | undefined
-  /** The routes that forward WebSocket upgrades, as `prefix → target`. */
-  readonly webSockets: readonly (readonly [prefix: string, target: string])[]
-  /** With `--http3` and Caddy running: the public port. */
-  readonly http3Port: number | undefined
-}): string {
-  const protocol =
-    facts.http3Port !== undefined
-      ? 'HTTP/3 through Caddy, HTTP/2 and HTTP/1.1 over TLS'
-      : facts.https
-        ? 'HTTP/2 over TLS, HTTP/1.1 accepted'
-        : 'HTTP/1.1'
-  const arrow = pc.green('➜')
-  const row = (label: string, text: string) => `  ${arrow}  ${pc.bold(label.padEnd(8))} ${text}`
-  const lines = [
-    '',
-    `  ${pc.bold(pc.cyan('cors-dev-proxy'))} ${pc.cyan(`v${VERSION}`)}  ${pc.dim(`serve, ${protocol}`)}`,
-    '',
-  ]
-  lines.push(formatServerUrls(facts.urls))
-  if (facts.configPath !== undefined) lines.push(row('Config:', displayPath(facts.cwd, facts.configPath)))
-  if (facts.staticDir !== undefined) {
-    lines.push(
-      row(
-        'Static:',
-        `${displayPath(facts.cwd, facts.staticDir)} ${pc.dim('(navigations fall back to index.html)')}`,
-      ),
-    )
-  }
-  // WebSocket routes are easy to miss in the routes line: the URL to open, and where it goes.
-  const local = facts.urls.local[0]
-  for (const [prefix, target] of facts.webSockets) {
-    const url = local === undefined ? prefix : `${local.replace(/^http/, 'ws').replace(/\/$/, '')}${prefix}`
-    lines.push(row('WebSocket:', `${url} ${pc.dim('→')} ${target}`))
-  }
-  if (facts.http3Port !== undefined && facts.certificate !== undefined) {
-    const port = facts.http3Port
-    lines.push(
-      row(
-        'HTTP/3:',
-        `https://localhost:${port}/ ${pc.green('h3 on')} ${pc.dim(`(Caddy: QUIC on UDP ${port}, Alt-Svc: h3=":${port}" on TCP answers)`)}`,
-      ),
-      row(
-        'Chromium:',
-        // QUIC accepts no self-signed certificate without its key listed, even after a click-through.
-        pc.dim(
-          `chromium --enable-quic --origin-to-force-quic-on=localhost:${port} --ignore-certificate-errors-spki-list=${spkiSha256(facts.certificate.cert)} https://localhost:${port}/`,
-        ),
-      ),
-    )
-  }
-  if (facts.certificate !== undefined) {
-    const how = facts.certificate.generated ? 'generated' : 'reused'
-    const where = displayPath(facts.cwd, facts.certificate.dir)
-    lines.push(
-      row(
-        'TLS:',
-        `self-signed certificate ${how}, cached in ${where} ${pc.dim('(the browser asks once to accept it)')}`,
-      ),
-    )
-  }
-  return `${lines.join('\n')}\n`
-}
-
 /** The `--static` folder, absolute; it must exist. */
 function readStaticDir(cwd: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined
@@ -195,18 +110,6 @@ function caddyOrWarn(io: CommandContext['io']): string | undefined {
     )
   }
   return caddy
-}
-
-/** The banner's WebSocket lines: each `ws` route's prefix and where its sockets go. */
-function webSocketRoutes(resolved: ResolvedCorsDevProxyOptions | undefined): Array<[string, string]> {
-  return (resolved?.routes ?? [])
-    .filter((route) => route.ws)
-    .map((route) => [
-      route.prefix,
-      route.kind === 'mock'
-        ? `mock backend (echo at ${route.prefix.replace(/\/$/, '')}/ws)`
-        : webSocketTarget(route.target),
-    ])
 }
 
 /** What the stop line adds about requests still in flight. */

@@ -119,6 +119,46 @@ function refusal(
 }
 
 /**
+ * The parsed JSON of a 2xx answer; an {@link InspectorError} for any other answer, one that is not
+ * JSON, or one over 32 MiB (the request is destroyed, its `error` event says why).
+ */
+function readAnswer(
+  req: ClientRequest,
+  res: IncomingMessage,
+  asked: { origin: string; method: string; path: string },
+): Promise<unknown> {
+  const { method, path } = asked
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    res.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength
+      if (size > ANSWER_LIMIT)
+        req.destroy(new InspectorError(`the answer to ${method} ${INSPECTOR_BASE}${path} is over 32 MiB`))
+      else chunks.push(chunk)
+    })
+    res.once('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8')
+      const status = res.statusCode ?? 0
+      if (status < 200 || status > 299) {
+        const ours = res.headers[INSPECTOR_ANSWER_HEADER] !== undefined
+        reject(refusal(asked.origin, method, path, { status, text, ours }))
+        return
+      }
+      try {
+        resolve(JSON.parse(text))
+      } catch {
+        reject(
+          new InspectorError(
+            `${asked.origin}${INSPECTOR_BASE}${path} did not answer JSON: is it a cors-dev-proxy dev server?`,
+          ),
+        )
+      }
+    })
+  })
+}
+
+/**
  * A client of the inspector's HTTP API on the dev server at `origin`. It calls the API as the
  * inspector's guard allows a client outside the browser: no `Sec-Fetch-Site`, and on a `POST` an
  * `Origin` that is the dev server's own (the origin it addresses), as its own pages send. A
@@ -154,32 +194,7 @@ export function createInspectorClient(origin: string, options: InspectorClientOp
         reject(error instanceof InspectorError ? error : unreachable(base.origin, error)),
       )
       req.once('response', (res: IncomingMessage) => {
-        const chunks: Buffer[] = []
-        let size = 0
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.byteLength
-          if (size > ANSWER_LIMIT)
-            req.destroy(new InspectorError(`the answer to ${method} ${INSPECTOR_BASE}${path} is over 32 MiB`))
-          else chunks.push(chunk)
-        })
-        res.once('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8')
-          const status = res.statusCode ?? 0
-          if (status < 200 || status > 299) {
-            const ours = res.headers[INSPECTOR_ANSWER_HEADER] !== undefined
-            reject(refusal(base.origin, method, path, { status, text, ours }))
-            return
-          }
-          try {
-            resolve(JSON.parse(text))
-          } catch {
-            reject(
-              new InspectorError(
-                `${base.origin}${INSPECTOR_BASE}${path} did not answer JSON: is it a cors-dev-proxy dev server?`,
-              ),
-            )
-          }
-        })
+        readAnswer(req, res, { origin: base.origin, method, path }).then(resolve, reject)
       })
       req.end(payload)
     })

@@ -3,13 +3,9 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { caddyConfigForFront } from './caddy-front-config.js'
+import { type FrontLog, foldCaddyLog } from './caddy-log.js'
 
-/** Where the front's lines go: our logger's levels. */
-export interface FrontLog {
-  debug(message: string): void
-  warn(message: string): void
-  error(message: string): void
-}
+export type { FrontLog } from './caddy-log.js'
 
 /** What {@link startCaddyFront} needs. */
 export interface CaddyFrontOptions {
@@ -48,37 +44,6 @@ export interface RunningCaddyFront {
   readonly exited: Promise<string>
   /** Stops Caddy (SIGTERM, then SIGKILL after 5 s) and waits for it to exit. */
   stop(): Promise<void>
-}
-
-/** A line of Caddy's JSON log. */
-interface CaddyLine {
-  level?: string
-  logger?: string
-  msg?: string
-  [field: string]: unknown
-}
-
-/**
- * Lines Caddy 2.6 writes as warnings that only confirm what we configured (caddy-front-config.ts):
- * the admin endpoint and the port-80 redirect server we turned off, and its goodbye when we stop
- * it. No option silences them (the first comes before Caddy reads its log options).
- */
-const EXPECTED = new Set([
-  'admin endpoint disabled',
-  'automatic HTTP->HTTPS redirects are disabled',
-  'exiting; byeee!! 👋',
-])
-
-/** The line Caddy writes once every listener is up. */
-const READY = 'serving initial configuration'
-
-/** Caddy's fields after `msg`, as `key=value`, for the folded line. */
-function detailsOf(line: CaddyLine): string {
-  const skip = new Set(['level', 'ts', 'logger', 'msg'])
-  const parts = Object.entries(line)
-    .filter(([key]) => !skip.has(key))
-    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
-  return parts.length === 0 ? '' : ` (${parts.join(', ')})`
 }
 
 /** Why a start failed, in words that say what to do. */
@@ -124,54 +89,17 @@ function guardAgainstOrphan(child: ChildProcess): ChildProcess | undefined {
  * await front.stop()
  */
 export async function startCaddyFront(options: CaddyFrontOptions): Promise<RunningCaddyFront> {
-  const dir = join(options.cacheDir, 'caddy')
-  const storageDir = join(dir, 'data')
-  await mkdir(storageDir, { recursive: true })
-  const file = join(dir, 'caddy.json')
-  // Owner-only: it holds the token our server trusts.
-  await writeFile(file, caddyConfigForFront({ ...options, storageDir }), { mode: 0o600 })
-  // HOME and the XDG folders too: Caddy autosaves its configuration under them.
-  const env = { ...process.env, HOME: dir, XDG_DATA_HOME: storageDir, XDG_CONFIG_HOME: join(dir, 'config') }
-  const child: ChildProcess = spawn(options.caddy, ['run', '--config', file], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group: a Ctrl-C in the terminal reaches us, and we stop Caddy after the
-    // requests in flight, instead of Caddy dying first under the browser.
-    detached: true,
-  })
+  const child = await spawnCaddy(options)
   let stopping = false
-  let output = ''
+  const caddyLog = foldCaddyLog(options.log)
   const guard = guardAgainstOrphan(child)
   const killOnExit = () => {
     guard?.kill('SIGKILL')
     child.kill('SIGKILL')
   }
   process.once('exit', killOnExit)
-
-  let markReady: () => void = () => {}
-  const ready = new Promise<void>((resolve) => {
-    markReady = resolve
-  })
-  const fold = (text: string) => {
-    let line: CaddyLine
-    try {
-      line = JSON.parse(text) as CaddyLine
-    } catch {
-      output += `${text}\n`
-      if (text.trim() !== '') options.log.warn(`caddy: ${text}`)
-      return
-    }
-    const message = line.msg ?? ''
-    output += `${message}${detailsOf(line)}\n`
-    if (message === READY) markReady()
-    if (EXPECTED.has(message)) return
-    const folded = `caddy: ${message}${detailsOf(line)}`
-    if (line.level === 'error' || line.level === 'fatal' || line.level === 'panic') options.log.error(folded)
-    else if (line.level === 'warn') options.log.warn(folded)
-    else options.log.debug(folded)
-  }
   for (const stream of [child.stdout, child.stderr]) {
-    if (stream !== null) createInterface({ input: stream }).on('line', fold)
+    if (stream !== null) createInterface({ input: stream }).on('line', caddyLog.fold)
   }
 
   const ended = new Promise<number | string | null>((resolve) => {
@@ -190,7 +118,7 @@ export async function startCaddyFront(options: CaddyFrontOptions): Promise<Runni
         : typeof code === 'string'
           ? `Caddy was ended by ${code}`
           : `Caddy exited with code ${code}`
-    return `${why}: ${output.trim().split('\n').slice(-3).join(' / ')}`
+    return `${why}: ${caddyLog.output().trim().split('\n').slice(-3).join(' / ')}`
   })
 
   const stop = async () => {
@@ -204,6 +132,48 @@ export async function startCaddyFront(options: CaddyFrontOptions): Promise<Runni
   }
 
   const timeoutMs = options.startTimeoutMs ?? 15_000
+  const outcome = await startOutcome(caddyLog.ready, ended, timeoutMs, options.signal)
+  if (outcome !== 'ready') {
+    await stop()
+    if (outcome === 'aborted') throw options.signal?.reason
+    const output = caddyLog.output()
+    if (outcome === 'timeout') throw new Error(`Caddy did not serve within ${timeoutMs / 1000} s:\n${output}`)
+    throw startError(output, options.port)
+  }
+  return {
+    pid: child.pid,
+    // Only an exit nobody asked for is news.
+    exited: exited.then((reason) => (stopping ? new Promise<string>(() => {}) : reason)),
+    stop,
+  }
+}
+
+/** Writes Caddy's configuration under `<cacheDir>/caddy` and starts it (not yet serving). */
+async function spawnCaddy(options: CaddyFrontOptions): Promise<ChildProcess> {
+  const dir = join(options.cacheDir, 'caddy')
+  const storageDir = join(dir, 'data')
+  await mkdir(storageDir, { recursive: true })
+  const file = join(dir, 'caddy.json')
+  // Owner-only: it holds the token our server trusts.
+  await writeFile(file, caddyConfigForFront({ ...options, storageDir }), { mode: 0o600 })
+  // HOME and the XDG folders too: Caddy autosaves its configuration under them.
+  const env = { ...process.env, HOME: dir, XDG_DATA_HOME: storageDir, XDG_CONFIG_HOME: join(dir, 'config') }
+  return spawn(options.caddy, ['run', '--config', file], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: a Ctrl-C in the terminal reaches us, and we stop Caddy after the
+    // requests in flight, instead of Caddy dying first under the browser.
+    detached: true,
+  })
+}
+
+/** How the start ends: Caddy serves, exits, takes too long, or the user stops `serve` first. */
+async function startOutcome(
+  ready: Promise<void>,
+  ended: Promise<unknown>,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<'ready' | 'ended' | 'timeout' | 'aborted'> {
   let timer: NodeJS.Timeout | undefined
   let onAbort: (() => void) | undefined
   const outcome = await Promise.race([
@@ -214,22 +184,11 @@ export async function startCaddyFront(options: CaddyFrontOptions): Promise<Runni
     }),
     new Promise<'aborted'>((resolve) => {
       onAbort = () => resolve('aborted')
-      if (options.signal?.aborted) onAbort()
-      else options.signal?.addEventListener('abort', onAbort, { once: true })
+      if (signal?.aborted) onAbort()
+      else signal?.addEventListener('abort', onAbort, { once: true })
     }),
   ])
   clearTimeout(timer)
-  if (onAbort !== undefined) options.signal?.removeEventListener('abort', onAbort)
-  if (outcome !== 'ready') {
-    await stop()
-    if (outcome === 'aborted') throw options.signal?.reason
-    if (outcome === 'timeout') throw new Error(`Caddy did not serve within ${timeoutMs / 1000} s:\n${output}`)
-    throw startError(output, options.port)
-  }
-  return {
-    pid: child.pid,
-    // Only an exit nobody asked for is news.
-    exited: exited.then((reason) => (stopping ? new Promise<string>(() => {}) : reason)),
-    stop,
-  }
+  if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort)
+  return outcome
 }

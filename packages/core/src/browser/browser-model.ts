@@ -1,6 +1,7 @@
 import { originOf, serializeOrigin } from '../http/parse-origin.js'
 import type { BrowserCall, BrowserCallResult, BrowserSend } from './browser-call.js'
-import { type BrowserPage, runFetchCall } from './fetch-call.js'
+import type { BrowserPage } from './call-context.js'
+import { runFetchCall } from './fetch-call.js'
 import { createPreflightCache, type PreflightCache } from './preflight-cache.js'
 
 /** Options of {@link createBrowserModel}. */

@@ -1,7 +1,7 @@
 import type { ResolvedFaults } from '../config/resolve-control.js'
+import { paceBody } from '../http/body-taps.js'
 import { paceUpload } from '../http/paced-upload.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
-import { paceBody } from '../http/response-head.js'
 import type { RequestNotes } from '../pipeline/request-notes.js'
 import type { NextFunction, RouteStep } from '../pipeline/route-pipeline.js'
 import { answerFault } from './fault-answer.js'

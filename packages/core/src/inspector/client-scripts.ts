@@ -1,12 +1,14 @@
-import { controlPanel } from '../client/control-panel.js'
-import { faultBadge } from '../client/fault-badge.js'
-import { inspectorApp } from '../client/inspector-app.js'
-import { overlayClient } from '../client/overlay-client.js'
+import {
+  CONTROL_PANEL,
+  FAULT_BADGE,
+  INSPECTOR_APP,
+  OVERLAY_CLIENT,
+} from '../client/client-scripts.generated.js'
 
 /** The overlay's client, with the badge and without it; the inspector page's script. Built once per process. */
-const OVERLAY = `// cors-dev-proxy overlay client (dev only; \`overlay: false\` removes it)\n(${overlayClient.toString()})();\n`
-const BADGE = `(${faultBadge.toString()})();\n`
-const INSPECTOR = `(${inspectorApp.toString()})();\n(${controlPanel.toString()})();\n`
+const OVERLAY = `// cors-dev-proxy overlay client (dev only; \`overlay: false\` removes it)\n(${OVERLAY_CLIENT})();\n`
+const BADGE = `(${FAULT_BADGE})();\n`
+const INSPECTOR = `(${INSPECTOR_APP})();\n(${CONTROL_PANEL})();\n`
 
 /** The browser scripts of one proxy, as served and bundled. */
 export interface ClientScripts {
@@ -17,7 +19,8 @@ export interface ClientScripts {
 }
 
 /**
- * The browser scripts, as served: each client function's own source (compiled, self-contained)
+ * The browser scripts, as served: each the source of one self-contained function (an entry of
+ * client/ and the client files it imports, joined at build by `scripts/join-client-scripts.mjs`)
  * called at once. The "faults on" badge, which asks `GET /__cors-dev-proxy/control` on every
  * page, is in the client only when a route has live switches (`switches`): the dev server tells
  * the page what exists, and a page of a dev server without switches asks nothing.

@@ -1,6 +1,7 @@
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
+import { tapChunks } from '../http/body-taps.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
-import { type HookableResponse, tapChunks } from '../http/response-head.js'
+import type { HookableResponse } from '../http/response-head.js'
 import type { Logger } from '../log/logger.js'
 import { type MaskRules, REPLAYED_HEADER, recordedAnswer } from './recorded-answer.js'
 import { requestKey } from './recording-key.js'

@@ -1,0 +1,31 @@
+/*
+ * What the overlay's files share in the page. Types only: the joined script gets nothing from here.
+ */
+import type { CallExplanation, FailedCall } from './call-types.js'
+
+/** One distinct failure the overlay shows: a card. */
+export interface Card {
+  /** What failed, for the collapsed card's one line. */
+  failed: FailedCall
+  /** A call to this dev server (a WebSocket no route takes): not one to another origin. */
+  own: boolean
+  count: number
+  explanation: CallExplanation | undefined
+  /** The order the explanations arrived in: the newest card is shown first. */
+  arrived: number
+  /** The user opened or closed this card; `undefined`: only the newest is open. */
+  open: boolean | undefined
+}
+
+/** What the overlay's parts share in the page: the cards, and what is still being asked. */
+export interface OverlayState {
+  /** The dev server's own paths, `/__cors-dev-proxy`. */
+  readonly base: string
+  /** The page's own `fetch`, before the overlay wrapped it. */
+  readonly originalFetch: typeof window.fetch
+  readonly pending: Map<string, Promise<CallExplanation | undefined>>
+  readonly cards: Map<string, Card>
+  arrivals: number
+  /** How many cards the list showed last: a new one scrolls the list to its top. */
+  shownCards: number
+}

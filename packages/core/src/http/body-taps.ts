@@ -1,0 +1,145 @@
+/*
+ * Taps on a response's body, each wrapping `write`/`end` once: a copy of what is sent (`tapBody`,
+ * `tapChunks`) and a pace (`paceBody`). Whatever holds or replaces the body before the head goes
+ * out is in response-head.ts (`takeOverBody`).
+ */
+import { type HookableResponse, toBuffer } from './response-head.js'
+
+/**
+ * Copies what the handler writes, up to `limit` bytes, without changing it: every chunk still
+ * goes out as it came, and when the response ends `onBody` gets the copy (and whether the body
+ * was longer). The exchange inspector uses it only while an inspector is connected.
+ *
+ * @example
+ * tapBody(res, 65536, (body, truncated) => { record.responseBody = body })
+ */
+export function tapBody(
+  res: HookableResponse,
+  limit: number,
+  onBody: (body: Buffer, truncated: boolean) => void,
+): void {
+  const { write, end } = res
+  const chunks: Buffer[] = []
+  let size = 0
+  let truncated = false
+  let ended = false
+  const keep = (chunk: unknown, encoding: unknown): void => {
+    if (truncated) return
+    const buffer = toBuffer(chunk, encoding)
+    if (buffer === undefined) return
+    const room = limit - size
+    // A copy: the caller may reuse its buffer once `write` returns.
+    chunks.push(Buffer.from(buffer.subarray(0, Math.max(0, Math.min(room, buffer.byteLength)))))
+    size += Math.min(room, buffer.byteLength)
+    if (buffer.byteLength > room) truncated = true
+  }
+  res.write = function tappedWrite(chunk: unknown, ...rest: unknown[]) {
+    keep(chunk, rest[0])
+    return write.call(res, chunk, ...rest)
+  }
+  res.end = function tappedEnd(...args: unknown[]) {
+    if (!ended) {
+      ended = true
+      if (typeof args[0] !== 'function') keep(args[0], args[1])
+      try {
+        onBody(Buffer.concat(chunks), truncated)
+      } catch {
+        // A recorder's mistake must never stop the answer.
+      }
+    }
+    return end.apply(res, args)
+  }
+}
+
+/**
+ * Paces what the handler writes to at most `bytesPerSecond` (a route's `throttle`): the body
+ * goes out in slices of a tenth of a second's worth, each when its time comes. A chunk held back
+ * makes `write` return `false` and `'drain'` follows once it is out, so a piped source (the
+ * forwarder's upstream body) waits and nothing is buffered beyond the chunk in hand; `end` waits
+ * for what is held.
+ *
+ * @example
+ * paceBody(res, 16_384) // 16 KiB/s
+ */
+export function paceBody(
+  res: HookableResponse & {
+    emit(event: 'drain'): boolean
+    once(event: 'close', listener: () => void): unknown
+  },
+  bytesPerSecond: number,
+): void {
+  const { write, end } = res
+  const slice = Math.max(1, Math.floor(bytesPerSecond / 10))
+  const queue: Buffer[] = []
+  let timer: NodeJS.Timeout | undefined
+  let due = 0
+  let ending: unknown[] | undefined
+  const pump = (): void => {
+    timer = undefined
+    while (queue.length > 0) {
+      const now = performance.now()
+      if (due > now) {
+        timer = setTimeout(pump, due - now)
+        return
+      }
+      const head = queue[0] as Buffer
+      const part = head.subarray(0, slice)
+      if (part.byteLength === head.byteLength) queue.shift()
+      else queue[0] = head.subarray(slice)
+      due = Math.max(due, now) + (part.byteLength * 1000) / bytesPerSecond
+      write.call(res, part)
+    }
+    if (ending !== undefined) end.apply(res, ending)
+    else res.emit('drain')
+  }
+  res.write = function pacedWrite(chunk: unknown, ...rest: unknown[]) {
+    const buffer = toBuffer(chunk, rest[0])
+    if (buffer === undefined) return write.call(res, chunk, ...rest)
+    queue.push(buffer)
+    if (timer === undefined) pump()
+    return queue.length === 0
+  }
+  res.end = function pacedEnd(...args: unknown[]) {
+    const last = typeof args[0] === 'function' ? undefined : toBuffer(args[0], args[1])
+    const rest = args.filter((arg) => typeof arg === 'function')
+    if (last !== undefined && last.byteLength > 0) queue.push(last)
+    if (queue.length === 0 && timer === undefined) return end.apply(res, rest)
+    ending = rest
+    if (timer === undefined) pump()
+    return res
+  }
+  res.once('close', () => clearTimeout(timer))
+}
+
+/**
+ * Hands each chunk the handler writes to `onChunk` (a copy), unchanged on its way out, whether
+ * or not the response ever ends: an event stream the client leaves is seen up to where it was.
+ * The recordings use it on routes with `record`; `onChunk` returns `false` to stop copying.
+ *
+ * @example
+ * tapChunks(res, (chunk) => { pieces.push([chunk, performance.now()]); return true })
+ */
+export function tapChunks(res: HookableResponse, onChunk: (chunk: Buffer) => boolean): void {
+  const { write, end } = res
+  let copying = true
+  const keep = (chunk: unknown, encoding: unknown): void => {
+    if (!copying) return
+    const buffer = toBuffer(chunk, encoding)
+    if (buffer === undefined || buffer.byteLength === 0) return
+    try {
+      // A copy: the caller may reuse its buffer once `write` returns.
+      copying = onChunk(Buffer.from(buffer))
+    } catch {
+      // A recorder's mistake must never stop the answer.
+      copying = false
+    }
+  }
+  res.write = function tappedChunkWrite(chunk: unknown, ...rest: unknown[]) {
+    keep(chunk, rest[0])
+    return write.call(res, chunk, ...rest)
+  }
+  res.end = function tappedChunkEnd(...args: unknown[]) {
+    if (typeof args[0] !== 'function') keep(args[0], args[1])
+    return end.apply(res, args)
+  }
+}
