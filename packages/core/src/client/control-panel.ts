@@ -1,3 +1,5 @@
+import type { ServedEndpoints } from './served-endpoints.js'
+
 /**
  * The inspector page's live switches (served after the inspector's script, as the body of an
  * immediately invoked function; self-contained): for each route with control options or
@@ -5,7 +7,7 @@
  * (with `record: true` or `replay: 'fallback'`), read from `GET /__cors-dev-proxy/control` and
  * changed by a same-origin JSON `POST` to it. Shows nothing when no route has any.
  */
-export function controlPanel(): void {
+export function controlPanel(served: ServedEndpoints): void {
   const url = '/__cors-dev-proxy/control'
   interface RouteView {
     route: string
@@ -105,5 +107,5 @@ export function controlPanel(): void {
         container.hidden = view.routes.length === 0
       })
   }
-  load()
+  if (served.control) load()
 }

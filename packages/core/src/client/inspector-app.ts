@@ -1,10 +1,12 @@
+import type { ServedEndpoints } from './served-endpoints.js'
+
 /**
  * The inspector page's script (served as `/__cors-dev-proxy/inspector.js`, as the body of an
  * immediately invoked function; self-contained). Lists the recorded exchanges, adds new ones
  * as the server streams them, filters by route, status and text, shows one in detail, replays
  * it or writes its answer as a mock file (on routes with `mocks`), links the HAR export, and lists the overlay's explanations of failed calls.
  */
-export function inspectorApp(): void {
+export function inspectorApp(served: ServedEndpoints): void {
   const base = '/__cors-dev-proxy'
   interface View {
     id: number
@@ -255,22 +257,22 @@ export function inspectorApp(): void {
   }
 
   for (const input of [routeFilter, statusFilter, textFilter]) input.addEventListener('input', render)
-
-  void fetch(`${base}/explanations`)
-    .then((answer) => answer.json())
-    .then((list: Explained[]) => {
-      explained.push(...list)
-      showExplained()
-    })
-
-  void fetch(`${base}/mock`)
-    .then((answer) =>
-      answer.ok ? (answer.json() as Promise<{ routes: { route: string }[] }>) : { routes: [] },
-    )
-    .then((list) => {
-      for (const { route } of list.routes) mockRoutes.add(route)
-      render()
-    })
+  if (served.explain)
+    void fetch(`${base}/explanations`)
+      .then((answer) => answer.json())
+      .then((list: Explained[]) => {
+        explained.push(...list)
+        showExplained()
+      })
+  if (served.mocks)
+    void fetch(`${base}/mock`)
+      .then((answer) =>
+        answer.ok ? (answer.json() as Promise<{ routes: { route: string }[] }>) : { routes: [] },
+      )
+      .then((list) => {
+        for (const { route } of list.routes) mockRoutes.add(route)
+        render()
+      })
 
   void fetch(`${base}/exchanges`)
     .then((answer) => answer.json())

@@ -1,4 +1,5 @@
 import type { CallExplanation, FailedCall } from './call-types.js'
+import type { ServedEndpoints } from './served-endpoints.js'
 
 /**
  * The overlay's client, run in the page (served as `/__cors-dev-proxy/client.js`, as the body
@@ -14,7 +15,7 @@ import type { CallExplanation, FailedCall } from './call-types.js'
  * `/__cors-dev-proxy/explain` and show the answer in `<cors-dev-proxy-overlay>`. Nothing else
  * runs, and nothing is sent, while calls succeed.
  */
-export function overlayClient(): void {
+export function overlayClient(served: ServedEndpoints): void {
   const w = window as unknown as Record<string, unknown> & Window
   if (w.__corsDevProxyClient === true) return
   w.__corsDevProxyClient = true
@@ -51,7 +52,7 @@ export function overlayClient(): void {
 
   function explain(failed: FailedCall): void {
     // Only what the dev server explains (a data:, blob: or extension URL would be refused 400).
-    if (!/^(https?|wss?):/i.test(failed.url)) return
+    if (!served.explain || !/^(https?|wss?):/i.test(failed.url)) return
     const key = `${failed.initiator} ${failed.method} ${failed.url.split('?')[0]}`
     const known = cards.get(key)
     if (known !== undefined) {

@@ -2,11 +2,13 @@ import { controlPanel } from '../client/control-panel.js'
 import { faultBadge } from '../client/fault-badge.js'
 import { inspectorApp } from '../client/inspector-app.js'
 import { overlayClient } from '../client/overlay-client.js'
+import type { ServedEndpoints } from '../client/served-endpoints.js'
 
-/** The overlay's client, with the badge and without it; the inspector page's script. Built once per process. */
-const OVERLAY = `// cors-dev-proxy overlay client (dev only; \`overlay: false\` removes it)\n(${overlayClient.toString()})();\n`
-const BADGE = `(${faultBadge.toString()})();\n`
-const INSPECTOR = `(${inspectorApp.toString()})();\n(${controlPanel.toString()})();\n`
+/** Each client function's own source (compiled, self-contained), read once per process. */
+const OVERLAY = overlayClient.toString()
+const BADGE = faultBadge.toString()
+const INSPECTOR = inspectorApp.toString()
+const PANEL = controlPanel.toString()
 
 /** The browser scripts of one proxy, as served and bundled. */
 export interface ClientScripts {
@@ -17,21 +19,23 @@ export interface ClientScripts {
 }
 
 /**
- * The browser scripts, as served: each client function's own source (compiled, self-contained)
- * called at once. The "faults on" badge, which asks `GET /__cors-dev-proxy/control` on every
- * page, is in the client only when a route has live switches (`switches`): the dev server tells
- * the page what exists, and a page of a dev server without switches asks nothing.
+ * The browser scripts of one proxy, as served: each client function called at once with the
+ * description of the endpoints that exist (`served`), so a script never asks for one that does
+ * not. The "faults on" badge, which asks `GET /__cors-dev-proxy/control` on every page, is in the
+ * client only when a route has live switches: a page of a dev server without switches asks
+ * nothing. Built once per proxy.
  *
  * @example
- * const scripts = clientScripts({ switches: proxy.controls.routes.length > 0 })
+ * const scripts = clientScripts({ inspector: true, explain: true, control: false, mocks: false })
  */
-export function clientScripts(what: { readonly switches: boolean }): ClientScripts {
-  return what.switches ? CLIENT_SCRIPTS : WITHOUT_BADGE
+export function clientScripts(served: ServedEndpoints): ClientScripts {
+  const described = JSON.stringify(served)
+  const badge = served.control ? `(${BADGE})(${described});\n` : ''
+  return Object.freeze({
+    client: `// cors-dev-proxy overlay client (dev only; \`overlay: false\` removes it)\n(${OVERLAY})(${described});\n${badge}`,
+    inspector: `(${INSPECTOR})(${described});\n(${PANEL})(${described});\n`,
+  })
 }
-
-/** The scripts with every part: a dev server with live switches. */
-export const CLIENT_SCRIPTS: ClientScripts = Object.freeze({ client: OVERLAY + BADGE, inspector: INSPECTOR })
-const WITHOUT_BADGE: ClientScripts = Object.freeze({ client: OVERLAY, inspector: INSPECTOR })
 
 /** Where the dev server serves the overlay's client: what the adapters put in the page. */
 export const OVERLAY_CLIENT_PATH = '/__cors-dev-proxy/client.js'
