@@ -52,7 +52,10 @@ async function startNodeMiddleware(routes: Routes, options: CorsDevProxyOptions)
 /** webpack-dev-server serving a static page that loads the bundle (which carries the overlay). */
 async function startWebpack(routes: Routes, options: CorsDevProxyOptions): Promise<Front> {
   const site = await mkdtemp(join(tmpdir(), 'cdp-parity-webpack-'))
-  await writeFile(join(site, 'index.html'), '<!doctype html><title>static</title><script src="/main.js"></script>')
+  await writeFile(
+    join(site, 'index.html'),
+    '<!doctype html><title>static</title><script src="/main.js"></script>',
+  )
   const server = await startWebpackDevServer({
     routes,
     options: { log: 'silent', ...options },
@@ -138,10 +141,14 @@ function statusOf(origin: string, probe: Probe): Promise<number> {
     const headers: Record<string, string> = { 'sec-fetch-site': 'same-origin' }
     if (probe.method === 'POST') headers.origin = origin
     if (probe.type !== undefined) headers['content-type'] = probe.type
-    const req = request(`${origin}/__cors-dev-proxy${probe.path}`, { method: probe.method, headers }, (res) => {
-      resolve(res.statusCode ?? 0)
-      res.destroy()
-    })
+    const req = request(
+      `${origin}/__cors-dev-proxy${probe.path}`,
+      { method: probe.method, headers },
+      (res) => {
+        resolve(res.statusCode ?? 0)
+        res.destroy()
+      },
+    )
     req.on('error', reject)
     req.end(probe.body)
   })
@@ -225,7 +232,9 @@ describe('the same endpoints under /__cors-dev-proxy/ on every front end', () =>
         // A call through each route, then long enough for the badge's first poll (latency is on).
         await page.evaluate(() =>
           Promise.all(
-            ['/plain/x', '/mocked/hello', '/replayed/x', '/slow/x'].map((path) => fetch(path).then((r) => r.text())),
+            ['/plain/x', '/mocked/hello', '/replayed/x', '/slow/x'].map((path) =>
+              fetch(path).then((r) => r.text()),
+            ),
           ),
         )
         await page.waitForTimeout(2500)

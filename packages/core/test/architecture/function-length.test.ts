@@ -23,8 +23,6 @@ const STILL_LONG: Readonly<Record<string, number>> = {
   'core/src/client/control-panel.ts:controlPanel': 102,
   'core/src/client/inspector-app.ts:inspectorApp': 292,
   'core/src/client/overlay-client.ts:overlayClient': 322,
-  'rsbuild/src/cors-dev-proxy-plugin.ts:pluginCorsDevProxy': 84,
-  'vite/src/cors-dev-proxy-plugin.ts:corsDevProxy': 96,
 }
 
 /** Every function of every package's `src/`, named `<package>/src/<file>`. */
