@@ -1,7 +1,6 @@
 import type { EventEmitter } from 'node:events'
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { LogSink } from '../config/options.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from '../config/resolved-route.js'
 import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { loopbackUrl, publishServerUrl } from '../http/server-fetch.js'
@@ -9,33 +8,20 @@ import { OVERLAY_CLIENT_PATH } from '../inspector/client-scripts.js'
 import type { Logger } from '../log/logger.js'
 import { watchServerFetches } from '../log/server-fetch-hint.js'
 import { refuseConnectOn } from '../pipeline/refuse-request.js'
-import { assembleProxy } from './assemble-proxy.js'
+import { assembleProxy, type ProxyHost } from './assemble-proxy.js'
 
-/** What an adapter tells the set-up about its dev server. */
-export interface DevServerHost {
-  /**
-   * Where log lines go unless the user set `logger`: the dev server's own logger.
-   * @default the console
-   */
-  readonly sink?: LogSink | undefined
+/**
+ * What an adapter tells the set-up about its dev server: what every front end may say
+ * (`ProxyHost`: its log sink, its HMR socket, its Host check, its root), and its server.
+ */
+export interface DevServerHost
+  extends Pick<ProxyHost, 'sink' | 'isOwnUpgrade' | 'isAllowedUpgrade' | 'root'> {
   /**
    * The dev server's HTTP server, when it has one (Vite in middleware mode has none): the set-up
-   * listens to its `upgrade`, answers its CONNECTs 400, closes the proxy with it, and prints the
-   * routes once it listens.
+   * listens to its `upgrade`, answers its CONNECTs 400, closes the proxy with it, prints the
+   * routes once it listens, and sends the inspector's replays to it.
    */
   readonly server?: (EventEmitter & { readonly listening?: boolean }) | undefined
-  /**
-   * Whether an upgrade is the dev server's own (its HMR socket): such a socket is never touched,
-   * whatever route covers its path.
-   * @default none is
-   */
-  readonly isOwnUpgrade?: ((req: IncomingMessage) => boolean) | undefined
-  /**
-   * The dev server's Host check (DNS-rebinding protection), applied to upgrades of `ws` routes,
-   * which bypass its middleware chain: `false` answers 403.
-   * @default every host passes
-   */
-  readonly isAllowedUpgrade?: ((req: IncomingMessage) => boolean) | undefined
   /**
    * Called with an upgrade that is neither the dev server's own nor taken by a route (no `ws`
    * route matches, or its `pathFilter`/`bypass` passed it on): a server with no other socket
@@ -50,12 +36,6 @@ export interface DevServerHost {
    * @default none: the hint names `serverFetch` only
    */
   readonly serverFetchAlternative?: ((path: string) => string) | undefined
-  /**
-   * The dev server's root (Vite's `config.root`, webpack's `context`): where a relative
-   * `recordings.dir` and the routes' mock folders go.
-   * @default the working directory
-   */
-  readonly root?: string | undefined
 }
 
 /** The proxy as a dev server mounts it. */
