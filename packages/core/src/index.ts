@@ -89,7 +89,6 @@ export type { RunningMockBackend, StartMockBackendOptions } from './mock/start-m
 export { startMockBackend } from './mock/start-mock-backend.js'
 // The proxy
 export type { CorsDevProxy } from './proxy/create-cors-dev-proxy.js'
-export { createCorsDevProxy } from './proxy/create-cors-dev-proxy.js'
 export type {
   FetchConnectionInfo,
   FetchHandler,
@@ -101,3 +100,4 @@ export type {
   WebSocketPeer,
 } from './proxy/create-fetch-handler.js'
 export { createFetchHandler } from './proxy/create-fetch-handler.js'
+export { createCorsDevProxy } from './proxy/node-middleware.js'

@@ -2,6 +2,7 @@ import type { CorsDevProxyOptions, Routes } from '@cors-dev-proxy/core'
 import {
   createDevServerProxy,
   type DevServerProxy,
+  type ResolvedCorsDevProxyOptions,
   resolveOptions,
   serveBeforeApp,
   splitConfig,
@@ -14,6 +15,78 @@ import { allowedHostsOf, isHostAllowed, isRsbuildHmrUpgrade } from './rsbuild-so
 
 /** Where the dev server serves the overlay's client. */
 const OVERLAY_CLIENT_PATH = '/__cors-dev-proxy/client.js'
+
+/** Warnings for what shadows the routes: a `server.proxy` entry, Rsbuild's own HMR socket. */
+function warnShadowed(
+  proxy: DevServerProxy,
+  prefixes: readonly string[],
+  serverProxy: unknown,
+  hmrPath: string | undefined,
+): void {
+  for (const { filter, prefix } of findProxyConflicts(prefixes, serverProxy)) {
+    proxy.logger.warn(
+      `server.proxy '${filter}' and the cors-dev-proxy route '${prefix}' claim the same requests: ` +
+        `cors-dev-proxy answers them first, so server.proxy '${filter}' never sees them. Remove one of the two.`,
+    )
+  }
+  for (const route of proxy.routes) {
+    if (route.ws && route.prefix === hmrPath) {
+      proxy.logger.warn(
+        `WebSocket upgrades of the ws route '${route.prefix}' go to Rsbuild's own HMR socket, not to the ` +
+          "route's target: move the route, or move Rsbuild's socket with dev: { client: { path: '/__hmr' } }.",
+      )
+    }
+  }
+}
+
+/**
+ * Mounts the proxy in one Rsbuild server (dev or preview): before the rest of Rsbuild, after its
+ * host check; a server without an HTTP server of its own goes to `detached`, closed with the dev
+ * server.
+ */
+function installProxy(
+  api: RsbuildPluginAPI,
+  server: RsbuildPreviewServer,
+  kind: 'dev' | 'preview',
+  resolved: ResolvedCorsDevProxyOptions,
+  detached: Set<DevServerProxy>,
+): void {
+  const config = api.getNormalizedConfig()
+  const httpServer = server.httpServer ?? undefined
+  // Only the dev server has an HMR socket; `rsbuild preview` has none to leave alone.
+  const hmrPath = kind === 'dev' ? config.dev.client.path : undefined
+  const allowedHosts = allowedHostsOf(config.server)
+  const proxy = createDevServerProxy(resolved, {
+    sink: rsbuildLogSink(api.logger),
+    server: httpServer,
+    isOwnUpgrade: (req) => isRsbuildHmrUpgrade(req, hmrPath),
+    // Upgrades skip the middlewares and Rsbuild's host check with them: the same rule, applied here.
+    isAllowedUpgrade: allowedHosts && ((req) => isHostAllowed(req.headers.host, allowedHosts)),
+    root: api.context.rootPath,
+  })
+  warnShadowed(
+    proxy,
+    resolved.routes.map((route) => route.prefix),
+    config.server.proxy,
+    hmrPath,
+  )
+  const { middlewares } = server
+  const stack = (middlewares as unknown as { stack: ConnectLayer[] }).stack
+  const listed = serveBeforeApp(httpServer, middlewares, {
+    middleware: proxy.middleware,
+    claims: proxy.claims,
+    plan: (own) => rsbuildChecksBefore(stack, own, allowedHosts !== undefined),
+  })
+  middlewares.use(listed)
+  if (httpServer) return
+  detached.add(proxy)
+  if (proxy.routes.some((route) => route.ws)) {
+    proxy.logger.warn(
+      'Rsbuild runs in middleware mode, without a server of its own: forward WebSocket upgrades of ws routes ' +
+        "from your server with @cors-dev-proxy/core's createCorsDevProxy().upgrade().",
+    )
+  }
+}
 
 /**
  * The Rsbuild plugin (Rsbuild 2): proxies the given path prefixes to their targets, in
@@ -43,59 +116,8 @@ export function pluginCorsDevProxy(
   const [routes, given] = splitConfig(routesOrConfig, options)
   // Resolved now, so every mistake fails when the config is loaded, not when the server starts.
   const resolved = resolveOptions(routes, given)
-  const prefixes = resolved.routes.map((route) => route.prefix)
   // Proxies of servers without an HTTP server of their own (`server.middlewareMode`).
   const detached = new Set<DevServerProxy>()
-
-  function install(api: RsbuildPluginAPI, server: RsbuildPreviewServer, kind: 'dev' | 'preview'): void {
-    const config = api.getNormalizedConfig()
-    const httpServer = server.httpServer ?? undefined
-    // Only the dev server has an HMR socket; `rsbuild preview` has none to leave alone.
-    const hmrPath = kind === 'dev' ? config.dev.client.path : undefined
-    const allowedHosts = allowedHostsOf(config.server)
-    const proxy = createDevServerProxy(resolved, {
-      sink: rsbuildLogSink(api.logger),
-      server: httpServer,
-      isOwnUpgrade: (req) => isRsbuildHmrUpgrade(req, hmrPath),
-      // Upgrades skip the middlewares and Rsbuild's host check with them: the same rule, applied here.
-      isAllowedUpgrade: allowedHosts && ((req) => isHostAllowed(req.headers.host, allowedHosts)),
-      root: api.context.rootPath,
-    })
-    const { logger } = proxy
-    for (const { filter, prefix } of findProxyConflicts(prefixes, config.server.proxy)) {
-      logger.warn(
-        `server.proxy '${filter}' and the cors-dev-proxy route '${prefix}' claim the same requests: ` +
-          `cors-dev-proxy answers them first, so server.proxy '${filter}' never sees them. Remove one of the two.`,
-      )
-    }
-    for (const route of proxy.routes) {
-      if (route.ws && route.prefix === hmrPath) {
-        logger.warn(
-          `WebSocket upgrades of the ws route '${route.prefix}' go to Rsbuild's own HMR socket, not to the ` +
-            "route's target: move the route, or move Rsbuild's socket with dev: { client: { path: '/__hmr' } }.",
-        )
-      }
-    }
-
-    const { middlewares } = server
-    const stack = (middlewares as unknown as { stack: ConnectLayer[] }).stack
-    const listed = serveBeforeApp(httpServer, middlewares, {
-      middleware: proxy.middleware,
-      claims: proxy.claims,
-      plan: (own) => rsbuildChecksBefore(stack, own, allowedHosts !== undefined),
-    })
-    middlewares.use(listed)
-
-    if (!httpServer) {
-      detached.add(proxy)
-      if (proxy.routes.some((route) => route.ws)) {
-        logger.warn(
-          'Rsbuild runs in middleware mode, without a server of its own: forward WebSocket upgrades of ws routes ' +
-            "from your server with @cors-dev-proxy/core's createCorsDevProxy().upgrade().",
-        )
-      }
-    }
-  }
 
   async function closeDetached(): Promise<void> {
     const closing = [...detached].map((proxy) => proxy.close())
@@ -114,8 +136,8 @@ export function pluginCorsDevProxy(
           bodyTags,
         }))
       }
-      api.onBeforeStartDevServer(({ server }) => install(api, server, 'dev'))
-      api.onBeforeStartPreviewServer(({ server }) => install(api, server, 'preview'))
+      api.onBeforeStartDevServer(({ server }) => installProxy(api, server, 'dev', resolved, detached))
+      api.onBeforeStartPreviewServer(({ server }) => installProxy(api, server, 'preview', resolved, detached))
       api.onCloseDevServer(closeDetached)
     },
   }

@@ -4,6 +4,7 @@ import {
   createDevServerProxy,
   type DevServerProxy,
   isHostAllowed,
+  type ResolvedCorsDevProxyOptions,
   resolveOptions,
   serveBeforeApp,
 } from '@cors-dev-proxy/core/adapter'
@@ -29,6 +30,83 @@ import { isViteHmrUpgrade, viteHmrPath } from './vite-sockets.js'
 
 type Server = ViteDevServer | PreviewServer
 
+type Kind = 'server' | 'preview'
+
+/** What the plugin's hooks share: the routes resolved once, and what the hooks learn of Vite. */
+interface PluginState {
+  readonly resolved: ResolvedCorsDevProxyOptions
+  readonly prefixes: readonly string[]
+  /** Servers without an HTTP server of their own (middleware mode), closed with the plugin container. */
+  readonly detached: Set<DevServerProxy>
+  framework: ViteFramework | undefined
+}
+
+/** The proxy of one Vite server (dev or preview), with a warning per `proxy` entry a route shadows. */
+function createViteProxy(server: Server, kind: Kind, state: PluginState): DevServerProxy {
+  const { httpServer } = server
+  const { proxy: viteProxy, https, allowedHosts } = server.config[kind]
+  // Only the dev server has an HMR socket; `vite preview` has none to leave alone.
+  const hmrPath =
+    kind !== 'server' ? undefined : httpServer ? viteHmrPath(server.config) : middlewareHmrPath(server.config)
+  const proxy = createDevServerProxy(state.resolved, {
+    sink: viteLogSink(server.config.logger),
+    server: httpServer ?? undefined,
+    isOwnUpgrade: (req) => isViteHmrUpgrade(req, hmrPath),
+    // Upgrades skip the middleware chain and Vite's host check with it: the same rule, applied
+    // when Vite applies it to HTTP requests (not over HTTPS, where a rebinding cannot succeed).
+    isAllowedUpgrade: https ? undefined : (req) => isHostAllowed(req.headers.host, allowedHosts),
+    serverFetchAlternative: serverFetchAlternative(state.framework),
+    root: server.config.root,
+  })
+  for (const { context, prefix } of findProxyConflicts(state.prefixes, viteProxy)) {
+    proxy.logger.warn(
+      `${kind}.proxy['${context}'] and the cors-dev-proxy route '${prefix}' claim the same requests: ` +
+        `cors-dev-proxy answers them first, so ${kind}.proxy['${context}'] never sees them. Remove one of the two.`,
+    )
+  }
+  return proxy
+}
+
+/**
+ * Mounts the proxy in a Vite server: its routes' requests before connect and Vite's other
+ * middlewares, after Vite's checks; returns the hook that runs once Vite added its own.
+ */
+function installProxy(server: Server, kind: Kind, state: PluginState): () => void {
+  const { httpServer } = server
+  const proxy = createViteProxy(server, kind, state)
+  const stack = server.middlewares.stack as unknown as ConnectLayer[]
+  // The routes' requests skip connect and Vite's other middlewares, after Vite's checks.
+  const listed = serveBeforeApp(httpServer ?? undefined, server.middlewares, {
+    middleware: proxy.middleware,
+    claims: proxy.claims,
+    plan: (own) => viteChecksBefore(stack, own) as AppMiddleware[] | undefined,
+  })
+  // In middleware mode, the first request says how to wire WebSockets if nobody did.
+  const mounted = httpServer ? listed : checkAttached(listed, proxy)
+  server.middlewares.use(mounted)
+
+  if (!httpServer) {
+    state.detached.add(proxy)
+    registerDetached(server, proxy)
+    // Vite's HMR on the user's server (`server.hmr.server`) tells us which server that is.
+    const ownServer = hmrServerOf(server.config.server.hmr)
+    if (ownServer !== undefined) attachCorsDevProxy(server as ViteDevServer, ownServer)
+  } else if (server.config[kind].https && server.config[kind].proxy && !('updateSettings' in httpServer)) {
+    // Vite 6 serves HTTPS/1.1 only when `proxy` is set (Vite 7 and 8 always offer HTTP/2 over
+    // TLS), which takes HTTP/2 away from these routes too. Only Http2SecureServer has updateSettings.
+    proxy.logger.warn(
+      `Vite serves HTTPS without HTTP/2 while ${kind}.proxy is set (Vite 6): move its routes into corsDevProxy() ` +
+        `and remove ${kind}.proxy to get HTTP/2.`,
+    )
+  }
+
+  // Runs after Vite has added its own middlewares (Vite 6 adds `cors` only after the plugins').
+  return () => {
+    exemptProxiedRoutesFromViteCors(stack, proxy.claims)
+    moveAfterViteHostCheck(stack, mounted)
+  }
+}
+
 /**
  * The Vite plugin: proxies the given path prefixes to their targets, in `vite` (dev) and
  * `vite preview`, over HTTP/1.1 and, with `server.https`, HTTP/2. Routes and options are those
@@ -52,72 +130,13 @@ type Server = ViteDevServer | PreviewServer
  */
 export function corsDevProxy(routes: Routes | CorsDevProxyConfig, options?: CorsDevProxyOptions): Plugin {
   const resolved = resolveOptions(routes, options)
-  const prefixes = resolved.routes.map((route) => route.prefix)
-  // Servers without an HTTP server of their own (middleware mode) are closed with the plugin container.
-  const detached = new Set<DevServerProxy>()
-
-  function install(server: Server, kind: 'server' | 'preview'): () => void {
-    const { httpServer } = server
-    const { proxy: viteProxy, https, allowedHosts } = server.config[kind]
-    // Only the dev server has an HMR socket; `vite preview` has none to leave alone.
-    const hmrPath =
-      kind !== 'server'
-        ? undefined
-        : httpServer
-          ? viteHmrPath(server.config)
-          : middlewareHmrPath(server.config)
-    const proxy = createDevServerProxy(resolved, {
-      sink: viteLogSink(server.config.logger),
-      server: httpServer ?? undefined,
-      isOwnUpgrade: (req) => isViteHmrUpgrade(req, hmrPath),
-      // Upgrades skip the middleware chain and Vite's host check with it: the same rule, applied
-      // when Vite applies it to HTTP requests (not over HTTPS, where a rebinding cannot succeed).
-      isAllowedUpgrade: https ? undefined : (req) => isHostAllowed(req.headers.host, allowedHosts),
-      serverFetchAlternative: serverFetchAlternative(framework),
-      root: server.config.root,
-    })
-    const { logger } = proxy
-    for (const { context, prefix } of findProxyConflicts(prefixes, viteProxy)) {
-      logger.warn(
-        `${kind}.proxy['${context}'] and the cors-dev-proxy route '${prefix}' claim the same requests: ` +
-          `cors-dev-proxy answers them first, so ${kind}.proxy['${context}'] never sees them. Remove one of the two.`,
-      )
-    }
-    const stack = server.middlewares.stack as unknown as ConnectLayer[]
-    // The routes' requests skip connect and Vite's other middlewares, after Vite's checks.
-    const listed = serveBeforeApp(httpServer ?? undefined, server.middlewares, {
-      middleware: proxy.middleware,
-      claims: proxy.claims,
-      plan: (own) => viteChecksBefore(stack, own) as AppMiddleware[] | undefined,
-    })
-    // In middleware mode, the first request says how to wire WebSockets if nobody did.
-    const mounted = httpServer ? listed : checkAttached(listed, proxy)
-    server.middlewares.use(mounted)
-
-    if (!httpServer) {
-      detached.add(proxy)
-      registerDetached(server, proxy)
-      // Vite's HMR on the user's server (`server.hmr.server`) tells us which server that is.
-      const ownServer = hmrServerOf(server.config.server.hmr)
-      if (ownServer !== undefined) attachCorsDevProxy(server as ViteDevServer, ownServer)
-    } else if (https && viteProxy && !('updateSettings' in httpServer)) {
-      // Vite 6 serves HTTPS/1.1 only when `proxy` is set (Vite 7 and 8 always offer HTTP/2 over
-      // TLS), which takes HTTP/2 away from these routes too. Only Http2SecureServer has updateSettings.
-      logger.warn(
-        `Vite serves HTTPS without HTTP/2 while ${kind}.proxy is set (Vite 6): move its routes into corsDevProxy() ` +
-          `and remove ${kind}.proxy to get HTTP/2.`,
-      )
-    }
-
-    // Runs after Vite has added its own middlewares (Vite 6 adds `cors` only after the plugins').
-    return () => {
-      exemptProxiedRoutesFromViteCors(stack, proxy.claims)
-      moveAfterViteHostCheck(stack, mounted)
-    }
+  const state: PluginState = {
+    resolved,
+    prefixes: resolved.routes.map((route) => route.prefix),
+    detached: new Set(),
+    framework: undefined,
   }
-
   let serving = false
-  let framework: ViteFramework | undefined
   const plugin: Plugin = {
     name: 'cors-dev-proxy',
     // First of all plugins (Vite calls them in order): SvelteKit's own `configResolved` lists
@@ -127,20 +146,20 @@ export function corsDevProxy(routes: Routes | CorsDevProxyConfig, options?: Cors
       order: 'pre',
       handler(config) {
         serving = config.command === 'serve' && !config.isProduction
-        framework = frameworkOf(config.plugins)
-        if (framework === 'sveltekit') delete plugin.transformIndexHtml
+        state.framework = frameworkOf(config.plugins)
+        if (state.framework === 'sveltekit') delete plugin.transformIndexHtml
       },
     },
     ...(resolved.overlay ? overlayHooks(() => serving) : {}),
     configureServer(server) {
-      return install(server, 'server')
+      return installProxy(server, 'server', state)
     },
     configurePreviewServer(server) {
-      return install(server, 'preview')
+      return installProxy(server, 'preview', state)
     },
     async closeBundle() {
-      const closing = [...detached].map((proxy) => proxy.close())
-      detached.clear()
+      const closing = [...state.detached].map((proxy) => proxy.close())
+      state.detached.clear()
       await Promise.all(closing)
     },
   }

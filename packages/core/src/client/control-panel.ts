@@ -1,4 +1,5 @@
 import { loadControls } from './control-switches.js'
+import type { ServedEndpoints } from './served-endpoints.js'
 
 /**
  * The inspector page's live switches (served after the inspector's script, as the body of an
@@ -8,8 +9,8 @@ import { loadControls } from './control-switches.js'
  * (with `record: true` or `replay: 'fallback'`), read from `GET /__cors-dev-proxy/control` and
  * changed by a same-origin JSON `POST` to it. Shows nothing when no route has any.
  */
-export function controlPanel(): void {
+export function controlPanel(served: ServedEndpoints): void {
   const panel = document.querySelector('#control') as HTMLElement | null
   if (panel === null) return
-  loadControls(panel)
+  if (served.control) loadControls(panel)
 }

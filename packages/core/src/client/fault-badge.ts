@@ -1,10 +1,13 @@
+import type { ServedEndpoints } from './served-endpoints.js'
+
 /**
  * The overlay's reminder (served after the overlay client, as the body of an immediately invoked
  * function; self-contained): a small persistent badge in the page's corner while any route's
  * latency or faults are on, read from `GET /__cors-dev-proxy/control` every 2 s. Stops asking
  * when the dev server has no such routes: it lists none (an older one answered 404).
  */
-export function faultBadge(): void {
+export function faultBadge(served: ServedEndpoints): void {
+  if (!served.control) return
   const url = '/__cors-dev-proxy/control'
   let badge: HTMLElement | undefined
   function show(on: boolean): void {

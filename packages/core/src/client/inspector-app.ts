@@ -3,6 +3,7 @@ import { showExplained } from './inspector-explained.js'
 import { renderInspector } from './inspector-list.js'
 import { followExchanges } from './inspector-live.js'
 import type { Explained, InspectorState } from './inspector-state.js'
+import type { ServedEndpoints } from './served-endpoints.js'
 
 /**
  * The inspector page's script (served as `/__cors-dev-proxy/inspector.js`: this file and the
@@ -13,7 +14,7 @@ import type { Explained, InspectorState } from './inspector-state.js'
  * with `mocks`, `inspector-actions.ts`), links the HAR export, and lists the overlay's explanations
  * of failed calls (`inspector-explained.ts`).
  */
-export function inspectorApp(): void {
+export function inspectorApp(served: ServedEndpoints): void {
   const state: InspectorState = {
     base: '/__cors-dev-proxy',
     exchanges: [],
@@ -34,21 +35,23 @@ export function inspectorApp(): void {
     input.addEventListener('input', render)
   }
 
-  void fetch(`${base}/explanations`)
-    .then((answer) => answer.json())
-    .then((list: Explained[]) => {
-      explained.push(...list)
-      showExplained(explained)
-    })
+  if (served.explain)
+    void fetch(`${base}/explanations`)
+      .then((answer) => answer.json())
+      .then((list: Explained[]) => {
+        explained.push(...list)
+        showExplained(explained)
+      })
 
-  void fetch(`${base}/mock`)
-    .then((answer) =>
-      answer.ok ? (answer.json() as Promise<{ routes: { route: string }[] }>) : { routes: [] },
-    )
-    .then((list) => {
-      for (const { route } of list.routes) mockRoutes.add(route)
-      render()
-    })
+  if (served.mocks)
+    void fetch(`${base}/mock`)
+      .then((answer) =>
+        answer.ok ? (answer.json() as Promise<{ routes: { route: string }[] }>) : { routes: [] },
+      )
+      .then((list) => {
+        for (const { route } of list.routes) mockRoutes.add(route)
+        render()
+      })
 
   followExchanges(state)
 }

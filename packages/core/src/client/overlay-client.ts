@@ -2,6 +2,7 @@ import type { FailedCall } from './call-types.js'
 import { defineOverlayElement } from './overlay-element.js'
 import { explainFailure } from './overlay-failures.js'
 import type { OverlayState } from './overlay-state.js'
+import type { ServedEndpoints } from './served-endpoints.js'
 import { wrapEventSource, wrapFetch, wrapWebSocket, wrapXhr } from './overlay-wrappers.js'
 
 /**
@@ -20,7 +21,7 @@ import { wrapEventSource, wrapFetch, wrapWebSocket, wrapXhr } from './overlay-wr
  * in `<cors-dev-proxy-overlay>` (`overlay-element.ts`, its cards in `overlay-cards.ts`). Nothing
  * else runs, and nothing is sent, while calls succeed.
  */
-export function overlayClient(): void {
+export function overlayClient(served: ServedEndpoints): void {
   const w = window as unknown as Record<string, unknown> & Window
   if (w.__corsDevProxyClient === true) return
   w.__corsDevProxyClient = true
@@ -32,7 +33,10 @@ export function overlayClient(): void {
     arrivals: 0,
     shownCards: 0,
   }
-  const report = (failed: FailedCall): void => explainFailure(state, failed)
+  // Only where the dev server explains (`served`: what exists, told by the dev server).
+  const report = (failed: FailedCall): void => {
+    if (served.explain) explainFailure(state, failed)
+  }
   wrapFetch(state.originalFetch, report)
   wrapXhr(report)
   wrapEventSource(report)

@@ -5,8 +5,13 @@ import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-ty
 type Middleware = (req: ProxyRequest, res: ProxyResponse, next?: NextFunction) => void
 type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => boolean
 
-/** The server a request arrived on, as Node sets it on the socket (`net.Server` connections). */
-function serverOf(req: ProxyRequest): Server | undefined {
+/**
+ * The server a request arrived on, as Node sets it on the socket (`net.Server` connections).
+ *
+ * @example
+ * serverOf(req) // the http.Server whose 'request' event brought req
+ */
+export function serverOf(req: ProxyRequest): Server | undefined {
   const server = (req.socket as { server?: unknown } | undefined)?.server
   return server !== null && typeof server === 'object' && typeof (server as Server).on === 'function'
     ? (server as Server)

@@ -3,8 +3,9 @@
  * file once (ARCHITECTURE.md has each step's details):
  *
  * 1. proxy/serve-before-app.ts: the dev server's own checks, then the proxy, before its app;
- * 2. proxy/dev-server-proxy.ts: the inspector's paths, else the proxy's middleware;
- * 3. proxy/create-cors-dev-proxy.ts (here): a non-origin-form target refused, the route
+ * 2. proxy/assemble-proxy.ts: the endpoints under /__cors-dev-proxy/, else the routes (every
+ *    front end: proxy/node-middleware.ts, proxy/dev-server-proxy.ts, proxy/create-fetch-handler.ts);
+ * 3. proxy/create-cors-dev-proxy.ts (here, the engine): a non-origin-form target refused, the route
  *    matched once, its gate, the debug line and the inspector's record armed, the pipeline run;
  * 4. pipeline/route-pipeline.ts: the route's steps, CORS, JSONP, then the forwarder (or mock);
  * 5. forward/create-forwarder.ts: prepare the body, rewrite the path, send;
@@ -17,10 +18,6 @@
  */
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { consoleLogSink } from '../config/defaults.js'
-import type { CorsDevProxyConfig } from '../config/define-config.js'
-import type { CorsDevProxyOptions, Routes } from '../config/options.js'
-import { resolveOptions } from '../config/resolve-options.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from '../config/resolved-route.js'
 import { type ControlBoard, createControlBoard } from '../control/control-board.js'
 import { createRouteControl, type RouteControl } from '../control/route-control.js'
@@ -33,14 +30,13 @@ import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-ty
 import { sendText } from '../http/send-text.js'
 import type { ExchangeRecorder } from '../inspector/record-exchange.js'
 import { describeExchange } from '../log/describe-routes.js'
-import { createLogger, type Logger } from '../log/logger.js'
+import type { Logger } from '../log/logger.js'
 import { createRequestMatcher, type RequestMatcher, type RouteMatch } from '../pipeline/match-route.js'
 import { refuseConnect, refuseRequest } from '../pipeline/refuse-request.js'
 import type { RequestNotes } from '../pipeline/request-notes.js'
 import { createRouteGate, type GateVerdict, type RouteGate } from '../pipeline/route-gate.js'
 import { createRecordingStore, type RecordingStore } from '../recordings/recording-store.js'
 import type { RouteMocks } from '../route-mocks/route-mocks.js'
-import { subscribeUpgradeOnFirstRequest } from './auto-upgrade.js'
 import {
   type BuiltRoutePipeline,
   createRoutePipeline,
@@ -105,34 +101,6 @@ const NOT_FOUND = 'Not Found: no cors-dev-proxy route matches this path\n'
 /** The answer for an unmatched request when the middleware is the whole server (no `next`). */
 function answerNotFound(res: ProxyResponse): void {
   sendText(res, 404, 'text/plain; charset=utf-8', NOT_FOUND)
-}
-
-/**
- * Creates the proxy: validates and resolves the routes once (a mistake throws
- * `CorsDevProxyError` here, naming the option and showing a fix), builds each route's pipeline
- * once, and returns the handlers a server plugs in. Logs go to `options.logger`, else the console.
- * Takes `(routes, options?)` or one `{ routes, ...options }` object (see `defineConfig`).
- *
- * @example
- * const proxy = createCorsDevProxy({ '/api': 'http://localhost:3000', '/socket': { target: 'ws://localhost:3001', ws: true } })
- * const server = http.createServer((req, res) => proxy.middleware(req, res))
- * // false: no ws route takes it; on a server in front of a framework, hand it to the framework instead
- * server.on('upgrade', (req, socket, head) => proxy.upgrade(req, socket, head) || socket.destroy())
- * server.on('close', () => proxy.close())
- */
-export function createCorsDevProxy(
-  routes: Routes | CorsDevProxyConfig,
-  options?: CorsDevProxyOptions,
-): CorsDevProxy {
-  const resolved = resolveOptions(routes, options)
-  const engine = buildCorsDevProxy(resolved, createLogger(resolved.log, resolved.logger ?? consoleLogSink))
-  const { connect, close } = engine
-  // hpm's wiring for `app.use(proxy.middleware)` alone; nothing added without `ws` routes.
-  const { middleware, upgrade } =
-    resolved.subscribeUpgrade && resolved.routes.some((route) => route.ws)
-      ? subscribeUpgradeOnFirstRequest(engine.middleware, engine.upgrade)
-      : engine
-  return Object.freeze({ middleware, upgrade, connect, close, routes: resolved.routes })
 }
 
 /** What the proxy's handlers share, built once by `buildCorsDevProxy`. */

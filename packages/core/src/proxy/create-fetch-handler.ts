@@ -7,7 +7,6 @@
  * matching, CORS, mocks, JSONP, rewriting, failures and log lines are the Node front end's own.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { consoleLogSink } from '../config/defaults.js'
 import type { CorsDevProxyConfig } from '../config/define-config.js'
 import type { CorsDevProxyOptions, Routes } from '../config/options.js'
 import { resolveOptions } from '../config/resolve-options.js'
@@ -18,11 +17,10 @@ import { FetchRequest, type NodeOutgoing, nodeRequestOf, onClientLeaving } from 
 import { FetchResponse } from '../fetch/fetch-response.js'
 import { refuseNodeOptions } from '../fetch/refuse-node-options.js'
 import type { UpstreamPoolOptions } from '../forward/upstream-pool.js'
+import { SERVER_URL_VARIABLE } from '../http/server-fetch.js'
 import type { WebSocketCarrier } from '../inspector/explain-websocket.js'
-import { describeRoutes } from '../log/describe-routes.js'
-import { createLogger } from '../log/logger.js'
-import { buildCorsDevProxy, type EngineProxy, logStepError } from './create-cors-dev-proxy.js'
-import { createFetchInspector, createFetchRecorder } from './fetch-inspector.js'
+import { assembleProxy } from './assemble-proxy.js'
+import { type EngineProxy, logStepError } from './create-cors-dev-proxy.js'
 import { createFetchWebSocket, type FetchWebSocketAnswer } from './fetch-websocket.js'
 
 export type { FetchConnectionInfo, NodeIncoming, NodeOutgoing } from '../fetch/fetch-request.js'
@@ -50,6 +48,15 @@ export interface FetchHandler {
   webSocket(request: Request, info?: FetchConnectionInfo): Promise<FetchWebSocketAnswer>
   /** The resolved routes, longest prefix first. */
   readonly routes: readonly ResolvedRoute[]
+}
+
+/**
+ * Where a replay goes: the dev server in front of the handler, as published for `serverFetch`
+ * (`withCorsDevProxy` under `next dev`, or set by hand).
+ */
+function publishedServerUrl(): string | undefined {
+  const url = process.env[SERVER_URL_VARIABLE]
+  return url === undefined || url === '' ? undefined : url
 }
 
 /** A step handed the request on with an error (a throwing `cors.origin` function): 500, logged as on Node. */
@@ -123,18 +130,20 @@ export function fetchHandlerOf(
   poolOptions: UpstreamPoolOptions,
   host: FetchHost = {},
 ): FetchHandler {
-  const logger = createLogger(resolved.log, resolved.logger ?? consoleLogSink)
-  const recorder = createFetchRecorder(resolved)
-  const engine = buildCorsDevProxy(resolved, logger, recorder, poolOptions)
+  // The overlay's script, the inspector and its live switches under /__cors-dev-proxy/, as on
+  // every front end; replays go to the dev server in front of the handler, as published for
+  // `serverFetch` (a `Request` names the host the client asked for, which must not decide where
+  // the server sends requests of its own).
+  const proxy = assembleProxy(resolved, {
+    poolOptions,
+    ownUrl: publishedServerUrl,
+    webSockets: host.webSockets ?? 'bridge',
+  })
+  const { engine, logger } = proxy
   // The routes line, once, as the dev servers print it when they listen: a Fetch handler has no
   // server to wait for, and is made once per server (Bun.serve, Deno.serve, Hono, proxy.ts).
-  logger.info(describeRoutes(resolved.routes))
-  // The overlay's script, the inspector and its live switches under /__cors-dev-proxy/, as
-  // createDevServerProxy serves them.
-  const inspector = createFetchInspector(resolved, logger, recorder, engine, host.webSockets ?? 'bridge')
-  const close = async (): Promise<void> => {
-    await Promise.all([engine.close(), inspector?.close()])
-  }
+  proxy.announce()
+  const close = (): Promise<void> => proxy.close()
 
   function corsDevProxyFetch(request: Request, info?: FetchConnectionInfo): Promise<Response | undefined> {
     const res = new FetchResponse(request.method)
@@ -159,8 +168,7 @@ export function fetchHandlerOf(
       res.pass(error === undefined || error === null ? undefined : answerStepError(engine, req, error))
     }
     try {
-      if (inspector?.claims(req.url as string)) inspector.handle(req, res as unknown as ServerResponse)
-      else engine.middleware(req, res as unknown as ServerResponse, next)
+      proxy.handle(req, res as unknown as ServerResponse, next)
     } catch (error) {
       // The handler never rejects: a runtime would answer its own 500 without our log line.
       next(error)

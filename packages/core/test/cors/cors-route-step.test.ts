@@ -13,7 +13,7 @@ import type { CorsOptions } from '../../src/config/cors-options.js'
 import { type ResolvedCorsOptions, resolveCorsOptions } from '../../src/config/resolve-cors-options.js'
 import { mergeVary, varyNames } from '../../src/http/vary.js'
 import type { CorsDevProxyOptions, Routes } from '../../src/index.js'
-import { createCorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
+import { createCorsDevProxy } from '../../src/proxy/node-middleware.js'
 import { referenceDecision } from '../support/reference-cors.js'
 
 const PAGE = 'http://localhost:5173'

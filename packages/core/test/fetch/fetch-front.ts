@@ -5,12 +5,12 @@ import { stripVTControlCharacters } from 'node:util'
 import type { CorsDevProxyOptions, Routes } from '../../src/config/options.js'
 import { resolveOptions } from '../../src/config/resolve-options.js'
 import { createFetchDispatcher } from '../../src/fetch/fetch-dispatcher.js'
-import { createCorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
 import {
   createFetchHandler,
   type FetchHandler,
   fetchHandlerOf,
 } from '../../src/proxy/create-fetch-handler.js'
+import { createCorsDevProxy } from '../../src/proxy/node-middleware.js'
 
 /** Which front end a test runs through. */
 export type Front = 'node' | 'fetch' | 'fetch over fetch'

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { refusedUrl } from '../../../../test/support/refused-port.js'
 import { CorsDevProxyError } from '../../src/config/errors.js'
 import { undiciDispatches } from '../../src/fetch/fetch-dispatcher.js'
-import { createCorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
 import { createFetchHandler } from '../../src/proxy/create-fetch-handler.js'
+import { createCorsDevProxy } from '../../src/proxy/node-middleware.js'
 import { type Front, serveThrough, startTarget } from './fetch-front.js'
 
 const cleanup: (() => Promise<void>)[] = []

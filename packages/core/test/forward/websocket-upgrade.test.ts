@@ -10,7 +10,8 @@ import { refusedUrl } from '../../../../test/support/refused-port.js'
 import { captureLogSink, collectBody, listen } from '../../../../test/support/servers.js'
 import { localhostCertificate } from '../../../../test/support/tls.js'
 import type { CorsDevProxyOptions, Routes } from '../../src/index.js'
-import { type CorsDevProxy, createCorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
+import type { CorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
+import { createCorsDevProxy } from '../../src/proxy/node-middleware.js'
 
 const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {

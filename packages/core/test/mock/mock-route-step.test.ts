@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { CorsDevProxyError } from '../../src/config/errors.js'
 import type { CorsDevProxyOptions, Routes } from '../../src/config/options.js'
-import { type CorsDevProxy, createCorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
+import type { CorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
+import { createCorsDevProxy } from '../../src/proxy/node-middleware.js'
 
 let server: Server | undefined
 let proxy: CorsDevProxy | undefined

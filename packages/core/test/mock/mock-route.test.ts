@@ -6,7 +6,7 @@ import WebSocket, { WebSocketServer } from 'ws'
 import { serveProxy } from '../../../../test/support/proxy-server.js'
 import { collectBody, listen, openRequest } from '../../../../test/support/servers.js'
 import type { Routes } from '../../src/index.js'
-import { createCorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
+import { createCorsDevProxy } from '../../src/proxy/node-middleware.js'
 
 const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {

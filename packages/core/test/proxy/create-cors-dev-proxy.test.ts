@@ -13,7 +13,7 @@ import {
   sendRequest,
 } from '../../../../test/support/servers.js'
 import { CorsDevProxyError } from '../../src/config/errors.js'
-import { createCorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
+import { createCorsDevProxy } from '../../src/proxy/node-middleware.js'
 
 /** connect 3 has no types of its own: the part of its app these tests use. */
 interface ConnectApp {
