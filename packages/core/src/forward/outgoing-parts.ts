@@ -1,28 +1,16 @@
-import { joinTargetPath } from '../config/path-rewrite.js'
-import type { ResolvedForwardRoute } from '../config/resolved-route.js'
-import type { ProxyRequest } from '../http/proxy-types.js'
-import type { OutgoingParts } from './hook-runner.js'
 import type { RequestBody } from './request-body.js'
-import { buildUpstreamHeaders } from './request-headers.js'
+import type { UpstreamHeaders } from './request-headers.js'
 
 /**
- * The path and headers of the upstream request, before the `proxyReq` hooks: the rewritten path
- * on the target's base path, and the client's headers cleaned (see `buildUpstreamHeaders`).
+ * The framing of an HTTP request's body, on the headers the preparation built (see
+ * `prepareRequest`): the one part of the outgoing request a WebSocket handshake, which has no
+ * body, does not share. A parser's bytes replace the stream, so the framing has to describe them.
  *
  * @example
- * outgoingParts(req, route, '/users', { kind: 'none' }) // { path: '/v1/users', headers: { host: 'localhost:3000', ... } }
+ * frameBody(prepared.headers, { kind: 'parsed', bytes }) // content-length: bytes' length, no transfer-encoding
  */
-export function outgoingParts(
-  req: ProxyRequest,
-  routed: ResolvedForwardRoute,
-  rewritten: string,
-  body: RequestBody,
-): OutgoingParts {
-  const headers = buildUpstreamHeaders(req, routed)
-  if (body.kind === 'parsed') {
-    // The parser's bytes replace the stream: the framing has to describe them.
-    delete headers['transfer-encoding']
-    headers['content-length'] = String(body.bytes.byteLength)
-  }
-  return { path: joinTargetPath(routed.target, rewritten), headers }
+export function frameBody(headers: UpstreamHeaders, body: RequestBody): void {
+  if (body.kind !== 'parsed') return
+  delete headers['transfer-encoding']
+  headers['content-length'] = String(body.bytes.byteLength)
 }
