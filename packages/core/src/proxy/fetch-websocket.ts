@@ -7,7 +7,6 @@
  * `changeOrigin`, `xfwd`), the handshake's own fields left to the runtime's client.
  */
 import { WebSocket as UndiciWebSocket } from 'undici'
-import { PathRewriteFailure } from '../config/path-rewrite.js'
 import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
 import { upgradeFaultResponse } from '../control/fault-answer.js'
 import { delayOf, failsNow } from '../control/request-faults.js'
@@ -25,6 +24,7 @@ import { bridgeHeaders } from '../forward/handshake-headers.js'
 import { createRequestPreparer, type PreparedRequest, prepareRequest } from '../forward/prepare-request.js'
 import { webSocketOrigin } from '../forward/upgrade-sockets.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
+import { PathRewriteFailure } from '../http/rewrite-path.js'
 import type { Logger } from '../log/logger.js'
 import type { RequestMatcher } from '../pipeline/match-route.js'
 import { logOriginRefusal } from './proxy-upgrade.js'
