@@ -5,9 +5,9 @@ import type { RouteStep } from '../pipeline/route-pipeline.js'
 import { CollectingRelay } from './collecting-relay.js'
 import { createForwardContext, type ForwardContext, type ForwardDeps } from './forward-context.js'
 import { failBeforeAnswer, failUserCode, internalFailure, refuseBody } from './forward-failures.js'
+import { frameBody } from './frame-body.js'
 import { type OutgoingParts, outgoingRequest, runRequestHooks } from './hook-runner.js'
 import { LostBody, RefusedBody, settleHookedBody } from './hooked-body.js'
-import { frameBody } from './outgoing-parts.js'
 import {
   createRequestPreparer,
   type PreparedRequest,
