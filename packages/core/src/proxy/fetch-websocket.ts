@@ -7,6 +7,7 @@
  * `changeOrigin`, `xfwd`), the handshake's own fields left to the runtime's client.
  */
 import { WebSocket as UndiciWebSocket } from 'undici'
+import { routeOption } from '../config/option-path.js'
 import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
 import { upgradeFaultResponse } from '../control/fault-answer.js'
 import { delayOf, failsNow } from '../control/request-faults.js'
@@ -22,6 +23,7 @@ import {
 } from '../fetch/websocket-bridge.js'
 import { bridgeHeaders } from '../forward/handshake-headers.js'
 import { createRequestPreparer, type PreparedRequest, prepareRequest } from '../forward/prepare-request.js'
+import { targetLabel } from '../forward/proxy-error.js'
 import { webSocketOrigin } from '../forward/upgrade-sockets.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 import { PathRewriteFailure } from '../http/rewrite-path.js'
@@ -114,7 +116,14 @@ async function bridgeTo(
       path,
     )
   } catch (error) {
+    // As on Node (see `Handshake`): one line per failing option, never keyed by its message.
     const failed = error instanceof PathRewriteFailure ? 'pathRewrite' : 'router'
+    logger.limited(
+      'error',
+      `${routeOption(route.prefix, failed)} threw (upgrade)`,
+      () =>
+        `502 ${req.method} ${req.url} → ${targetLabel(route.target)}: ${error instanceof Error ? error.message : String(error)} (WebSocket handshake)`,
+    )
     return refusal(502, `Bad Gateway: the ${failed} of route '${route.prefix}' failed`)
   }
   // `bridgeHeaders` gave one string per name.
