@@ -1,7 +1,7 @@
 import type { HeaderEntry } from '../http/header-list.js'
+import type { PathRewriter } from '../http/rewrite-path.js'
 import type { Bypass, TransformResponse } from './hook-options.js'
 import type { CookieRewrite, LogLevel, LogSink, PathRewrite } from './options.js'
-import type { PathRewriter } from './path-rewrite.js'
 import type { ResolvedAgent } from './resolve-agent.js'
 import type { ResolvedControl } from './resolve-control.js'
 import type { ResolvedCorsOptions } from './resolve-cors-options.js'

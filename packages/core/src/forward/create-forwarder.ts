@@ -1,19 +1,27 @@
 import type { Dispatcher } from 'undici'
-import type { RequestOptions } from '../config/hook-options.js'
-import { copyRouteOptions, headersForRequest } from '../config/request-options.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import type { RouteStep } from '../pipeline/route-pipeline.js'
 import { collectSink } from './collect-sink.js'
 import { createForwardContext, type ForwardContext, type ForwardDeps } from './forward-context.js'
 import { failBeforeAnswer, failUserCode, internalFailure, refuseBody } from './forward-failures.js'
+import { frameBody } from './frame-body.js'
 import { type OutgoingParts, outgoingRequest, runRequestHooks } from './hook-runner.js'
 import { LostBody, RefusedBody, settleHookedBody } from './hooked-body.js'
-import { outgoingParts } from './outgoing-parts.js'
+import {
+  createRequestPreparer,
+  type PreparedRequest,
+  prepareRequest,
+  type RequestPreparer,
+  type Routing,
+  rewriteRequest,
+  routeRequest,
+} from './prepare-request.js'
 import { targetLabel } from './proxy-error.js'
 import { Relay } from './relay.js'
 import { streamSink } from './relay-sink.js'
 import { type RequestBody, requestBodyOf, upstreamBodyOf } from './request-body.js'
+import { buildUpstreamHeaders } from './request-headers.js'
 import { isResponseClosed } from './response-state.js'
 
 /**
@@ -27,7 +35,8 @@ export type Forwarder = RouteStep
  *
  * 1. prepare: the body it can send (`requestBodyOf`); one lost to a parser or unsafe to send
  *    is answered here ({@link prepareBody});
- * 2. rewrite: `pathRewrite`, at once ({@link rewriteNow}), or after the `router` and before the
+ * 2. prepare the outgoing request (`prepare-request.ts`, shared with WebSocket handshakes):
+ *    router, `pathRewrite`, headers, at once ({@link rewriteNow}), or awaited and followed by the
  *    `proxyReq` hooks, in http-proxy-middleware's order ({@link routeAndRewrite});
  * 3. send: the upstream request goes through the target's pool ({@link send});
  * 4. relay: one `Relay` per request, whose sink streams the answer into the response
@@ -46,14 +55,15 @@ export type Forwarder = RouteStep
  */
 export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps): Forwarder {
   const context = createForwardContext(route, deps)
+  const preparer = createRequestPreparer(route, context.logger.warn, buildUpstreamHeaders)
   // No router, no `proxyReq` hooks: the request can go out in the same tick it arrived.
   const synchronous = route.router === undefined && route.hooks.proxyReq.length === 0
   return function forward(req, res, _next, path) {
     const body = prepareBody(context, req, res)
     if (body === undefined) return
-    if (synchronous) rewriteNow(context, req, res, path, body)
+    if (synchronous) rewriteNow(context, preparer, req, res, path, body)
     else
-      routeAndRewrite(context, req, res, path, body).catch((error: unknown) =>
+      routeAndRewrite(context, preparer, req, res, path, body).catch((error: unknown) =>
         internalFailure(context, req, res, error),
       )
   }
@@ -78,54 +88,36 @@ function prepareBody(
   return body
 }
 
-/** Step 2 on the common route: the path rewritten at once (or awaited), then sent. */
+/** Step 2 on the common route: the request prepared at once (or its `pathRewrite` awaited), then sent. */
 function rewriteNow(
   context: ForwardContext,
+  preparer: RequestPreparer,
   req: ProxyRequest,
   res: ProxyResponse,
   path: string,
   body: RequestBody,
 ): void {
-  const { route, logger } = context
-  let rewritten: string | Promise<string>
+  let prepared: PreparedRequest | Promise<PreparedRequest>
   try {
-    rewritten = route.rewritePath(path, req, logger.warn, res)
+    prepared = prepareRequest(preparer, req, res, path)
   } catch (error) {
     failUserCode(context, req, res, error, context.label)
     return
   }
-  if (typeof rewritten === 'string') {
-    send(context, req, res, path, body, route.target, outgoingParts(req, route, rewritten, body))
+  if (!(prepared instanceof Promise)) {
+    frameBody(prepared.headers, body)
+    send(context, req, res, path, body, prepared.target, prepared)
     return
   }
-  rewritten
+  prepared
     .then(
-      (settled) =>
-        send(context, req, res, path, body, route.target, outgoingParts(req, route, settled, body)),
+      (settled) => {
+        frameBody(settled.headers, body)
+        send(context, req, res, path, body, settled.target, settled)
+      },
       (error: unknown) => failUserCode(context, req, res, error, context.label),
     )
     .catch((error: unknown) => internalFailure(context, req, res, error))
-}
-
-/**
- * The target, the request's copy of the options it got and may have changed (only on a route
- * with a router: http-proxy-middleware 4 hands it a copy per request), or a failure answered.
- */
-async function routeTarget(
-  context: ForwardContext,
-  req: ProxyRequest,
-  res: ProxyResponse,
-  router: NonNullable<ResolvedForwardRoute['router']>,
-): Promise<{ target: URL; options: RequestOptions | undefined } | undefined> {
-  const { route } = context
-  const options = copyRouteOptions(route.source)
-  try {
-    const chosen = router(req, res, options)
-    return { target: (chosen instanceof Promise ? await chosen : chosen) ?? route.target, options }
-  } catch (error) {
-    failUserCode(context, req, res, error, context.label)
-    return undefined
-  }
 }
 
 /** The `proxyReq` hooks on the outgoing request, then the body they leave (never one a parser emptied). */
@@ -151,6 +143,7 @@ async function runProxyReqHooks(
 /** Step 2 on every other route: the router, then `pathRewrite` (maybe async), then the `proxyReq` hooks. */
 async function routeAndRewrite(
   context: ForwardContext,
+  preparer: RequestPreparer,
   req: ProxyRequest,
   res: ProxyResponse,
   path: string,
@@ -162,26 +155,22 @@ async function routeAndRewrite(
   res.once('close', () => {
     if (!res.writableEnded) gone = true
   })
-  // No promise for a route without a router (one with `proxyReq` hooks only).
-  const routedBy =
-    route.router === undefined
-      ? { target: route.target, options: undefined }
-      : await routeTarget(context, req, res, route.router)
-  if (routedBy === undefined) return
-  const { target, options } = routedBy
-  let parts: OutgoingParts
+  let routing: Routing
+  try {
+    // No promise for a route without a router (one with `proxyReq` hooks only).
+    const routed = routeRequest(preparer, req, res)
+    routing = routed instanceof Promise ? await routed : routed
+  } catch (error) {
+    failUserCode(context, req, res, error, context.label)
+    return
+  }
+  const { target } = routing
+  let parts: PreparedRequest
   let sent = body
   try {
-    const rewritten = route.rewritePath(path, req, logger.warn, res, options)
-    const upstreamPath = typeof rewritten === 'string' ? rewritten : await rewritten
-    // What the router (or the pathRewrite after it) set on the request's `options.headers`.
-    const headers =
-      options === undefined
-        ? route.headers
-        : headersForRequest(route.headers, route.source, options, context.routerName)
-    const routed =
-      target === route.target && headers === route.headers ? route : { ...route, target, headers }
-    parts = outgoingParts(req, routed, upstreamPath, body)
+    const prepared = rewriteRequest(preparer, req, res, path, routing)
+    parts = prepared instanceof Promise ? await prepared : prepared
+    frameBody(parts.headers, body)
     if (route.hooks.proxyReq.length > 0) sent = await runProxyReqHooks(context, req, res, target, parts, body)
   } catch (error) {
     await failBeforeAnswer(context, req, res, error, target, gone)

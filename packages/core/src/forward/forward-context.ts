@@ -1,7 +1,7 @@
 import { routeOption } from '../config/option-path.js'
-import { joinTargetPath } from '../config/path-rewrite.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { joinTargetPath } from '../http/rewrite-path.js'
 import type { Logger } from '../log/logger.js'
 import type { RequestNotes } from '../pipeline/request-notes.js'
 import type { FailureLog } from './failure-log.js'

@@ -1,6 +1,6 @@
-import { PathRewriteFailure } from '../config/path-rewrite.js'
 import { RouterAnswerError } from '../config/resolve-router.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { PathRewriteFailure } from '../http/rewrite-path.js'
 import { sendText } from '../http/send-text.js'
 import type { ForwardContext } from './forward-context.js'
 import { BODY_FIX } from './forward-hints.js'

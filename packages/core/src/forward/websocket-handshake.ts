@@ -3,15 +3,14 @@ import { request as httpsRequest } from 'node:https'
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { routeOption } from '../config/option-path.js'
-import { PathRewriteFailure } from '../config/path-rewrite.js'
 import { RouterAnswerError } from '../config/resolve-router.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
+import { PathRewriteFailure } from '../http/rewrite-path.js'
 import { describeExchange } from '../log/describe-routes.js'
 import type { Logger } from '../log/logger.js'
 import type { FailureLog } from './failure-log.js'
 import { HookFailure, type OutgoingParts, runHooks } from './hook-runner.js'
 import { describeUpstreamError, errorBody, targetLabel } from './proxy-error.js'
-import { buildUpstreamHeaders, targetOriginOf, type UpstreamHeaders } from './request-headers.js'
 import {
   answerOnSocket,
   connectOptions,
@@ -38,7 +37,7 @@ export interface UpgradeDeps {
  *
  * @example
  * const handshake = new Handshake(req, socket, head, route, deps)
- * handshake.open({ path: '/socket', headers: handshake.headersFor(route) })
+ * handshake.open({ path: '/socket', headers: handshakeHeaders(req, route) })
  */
 export class Handshake {
   target: URL
@@ -74,18 +73,6 @@ export class Handshake {
     logger.debug(
       `${describeExchange(this.req, status, this.hop, performance.now() - this.#started)} (WebSocket)`,
     )
-  }
-
-  /** The handshake's headers for the target, before the hooks see them. */
-  headersFor(routed: ResolvedForwardRoute): UpstreamHeaders {
-    const { req, route } = this
-    const headers = buildUpstreamHeaders(req, routed)
-    // Vite's `rewriteWsOrigin`: whatever page opened the socket, the target sees its own origin.
-    if (route.rewriteWsOrigin && headers.origin !== undefined) headers.origin = targetOriginOf(routed)
-    // The hop-by-hop pair is what asks for the switch: regenerated for the next hop (RFC 9110 section 7.8).
-    headers.connection = 'Upgrade'
-    headers.upgrade = req.headers.upgrade ?? 'websocket'
-    return headers
   }
 
   /** The handshake failed before an answer: the `error` hooks, then 502/504 on the socket (or it is destroyed, past that). */

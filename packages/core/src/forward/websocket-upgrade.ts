@@ -1,44 +1,35 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { routeOption } from '../config/option-path.js'
-import { joinTargetPath } from '../config/path-rewrite.js'
-import { copyRouteOptions, headersForRequest } from '../config/request-options.js'
-import { RouterAnswerError } from '../config/resolve-router.js'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
-import { HookFailure, type OutgoingParts, outgoingRequest, runRequestHooks } from './hook-runner.js'
+import { handshakeHeaders } from './handshake-headers.js'
+import { type OutgoingParts, outgoingRequest, runRequestHooks } from './hook-runner.js'
+import {
+  createRequestPreparer,
+  type PreparedRequest,
+  prepareRequest,
+  type RequestPreparer,
+  rewriteRequest,
+  routeRequest,
+} from './prepare-request.js'
 import { Handshake, type UpgradeDeps } from './websocket-handshake.js'
 
 /**
- * A router, an async `pathRewrite` and the `proxyReqWs` hooks, in http-proxy-middleware's
- * order: the handshake's path and headers for the target.
+ * The preparation awaited (a router, an async `pathRewrite`), then the `proxyReqWs` hooks, in
+ * http-proxy-middleware's order: the handshake's path and headers for the target.
  */
-async function routeAndRewrite(handshake: Handshake, path: string): Promise<OutgoingParts> {
-  const { req, route, socket, head, deps } = handshake
-  // As for HTTP requests, a router gets a copy of the options of its own (see copyRouteOptions).
-  const options = route.router === undefined ? undefined : copyRouteOptions(route.source)
-  let chosen: URL | undefined
-  try {
-    chosen = route.router === undefined ? undefined : await route.router(req, undefined, options)
-  } catch (error) {
-    // A router that throws is named, as for HTTP requests.
-    if (error instanceof RouterAnswerError) throw error
-    throw new HookFailure(routeOption(route.prefix, 'router'), error)
-  }
-  if (chosen !== undefined) handshake.routeTo(chosen)
-  const { target } = handshake
-  const rewritten = await route.rewritePath(path, req, deps.logger.warn, undefined, options)
-  const headers =
-    options === undefined
-      ? route.headers
-      : headersForRequest(route.headers, route.source, options, routeOption(route.prefix, 'router'))
-  const routed = target === route.target && headers === route.headers ? route : { ...route, target, headers }
-  const parts: OutgoingParts = {
-    path: joinTargetPath(target, rewritten),
-    headers: handshake.headersFor(routed),
-  }
+async function routeAndRewrite(
+  handshake: Handshake,
+  preparer: RequestPreparer,
+  path: string,
+): Promise<OutgoingParts> {
+  const { req, route, socket, head } = handshake
+  const routing = await routeRequest(preparer, req, undefined)
+  // Failures from here on name the target the router chose.
+  if (route.router !== undefined) handshake.routeTo(routing.target)
+  const parts = await rewriteRequest(preparer, req, undefined, path, routing)
   await runRequestHooks(
     route.hooks.proxyReqWs,
-    [outgoingRequest(req.method ?? 'GET', target, parts), req, socket, head],
+    [outgoingRequest(req.method ?? 'GET', routing.target, parts), req, socket, head],
     parts,
   )
   return parts
@@ -71,21 +62,20 @@ export function forwardUpgrade(
   const handshake = new Handshake(req, socket, head, route, deps)
   sockets.add(socket)
   socket.once('close', () => sockets.delete(socket))
+  const preparer = createRequestPreparer(route, deps.logger.warn, handshakeHeaders)
   // The common case (no router, no hook, a synchronous rewrite) opens the connection at once;
   // the per-request options run in http-proxy-middleware's order otherwise.
   if (route.router !== undefined || route.hooks.proxyReqWs.length > 0) {
-    routeAndRewrite(handshake, path).then(handshake.open, handshake.fail)
+    routeAndRewrite(handshake, preparer, path).then(handshake.open, handshake.fail)
     return
   }
-  let rewritten: string | Promise<string>
+  let prepared: PreparedRequest | Promise<PreparedRequest>
   try {
-    rewritten = route.rewritePath(path, req, deps.logger.warn)
+    prepared = prepareRequest(preparer, req, undefined, path)
   } catch (error) {
     void handshake.fail(error)
     return
   }
-  const send = (upstreamPath: string) =>
-    handshake.open({ path: joinTargetPath(route.target, upstreamPath), headers: handshake.headersFor(route) })
-  if (typeof rewritten === 'string') send(rewritten)
-  else rewritten.then(send, handshake.fail)
+  if (prepared instanceof Promise) prepared.then(handshake.open, handshake.fail)
+  else handshake.open(prepared)
 }

@@ -1,9 +1,9 @@
 import { quote } from '../config/option-path.js'
-import { joinTargetPath } from '../config/path-rewrite.js'
 import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
 import { httpScheme } from '../http/http-origin.js'
 import { isLoopbackOrigin } from '../http/loopback-origin.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
+import { joinTargetPath } from '../http/rewrite-path.js'
 import { matchRoute } from '../pipeline/match-route.js'
 
 /** The route that would make a cross-origin call same-origin, and the call to write instead. */

@@ -2,11 +2,12 @@
  * The Fetch front end's WebSockets: a `Request` carries no socket, so the runtime upgrades it
  * with its own API and hands the accepted socket to a bridge (fetch/websocket-bridge.ts). This
  * file decides, as the Node front end's upgrade listener does, whether a `ws` route takes the
- * request, whether its `cors` admits the page's origin, and where the target's socket is:
- * the route's target, its path rewritten, `changeOrigin` and `headers` applied.
+ * request, whether its `cors` admits the page's origin, and where the target's socket is: the
+ * request prepared as on Node (forward/prepare-request.ts: router, `pathRewrite`, `headers`,
+ * `changeOrigin`, `xfwd`), the handshake's own fields left to the runtime's client.
  */
 import { WebSocket as UndiciWebSocket } from 'undici'
-import { joinTargetPath } from '../config/path-rewrite.js'
+import { routeOption } from '../config/option-path.js'
 import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
 import { upgradeFaultResponse } from '../control/fault-answer.js'
 import { delayOf, failsNow } from '../control/request-faults.js'
@@ -20,8 +21,12 @@ import {
   type FetchWebSocketBridge,
   type WebSocketClient,
 } from '../fetch/websocket-bridge.js'
-import { targetOriginOf } from '../forward/request-headers.js'
+import { bridgeHeaders } from '../forward/handshake-headers.js'
+import { createRequestPreparer, type PreparedRequest, prepareRequest } from '../forward/prepare-request.js'
+import { targetLabel } from '../forward/proxy-error.js'
 import { webSocketOrigin } from '../forward/upgrade-sockets.js'
+import type { ProxyRequest } from '../http/proxy-types.js'
+import { PathRewriteFailure } from '../http/rewrite-path.js'
 import type { Logger } from '../log/logger.js'
 import type { RequestMatcher } from '../pipeline/match-route.js'
 import { logOriginRefusal } from './proxy-upgrade.js'
@@ -35,16 +40,6 @@ const Client = (globalThis.WebSocket ?? UndiciWebSocket) as unknown as WebSocket
 /** A short text answer of ours instead of an upgrade. */
 function refusal(status: number, text: string): Response {
   return new Response(`${text}\n`, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } })
-}
-
-/** The headers of the target's handshake: the route's `headers`, and `Origin` as `changeOrigin` wants it. */
-function handshakeHeaders(route: ResolvedForwardRoute, request: Request): Record<string, string> {
-  const headers: Record<string, string> = {}
-  for (const [name, value] of route.headers) headers[name] = value
-  const origin = request.headers.get('origin')
-  if (route.changeOrigin) headers.origin = targetOriginOf(route)
-  else if (origin !== null) headers.origin = origin
-  return headers
 }
 
 /**
@@ -96,24 +91,42 @@ export function createFetchWebSocket(
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
       if (failsNow(faults)) return upgradeFaultResponse(faults.failWith, route.prefix)
     }
-    return bridgeTo(routeInUse(route, control), request, req, path, logger)
+    return bridgeTo(routeInUse(route, control), req, path, logger)
   }
 }
 
-/** The bridge to the target's socket, at the route's path rewritten, or a 502 when the rewrite throws. */
+/**
+ * The bridge to the target's socket, the request prepared as for any forwarded request (router,
+ * `pathRewrite`, headers: see `prepareRequest`), or a 502 naming the route when its router or
+ * `pathRewrite` fails: nothing is forwarded then.
+ */
 async function bridgeTo(
   route: ResolvedForwardRoute,
-  request: Request,
-  req: FetchRequest,
+  request: FetchRequest,
   path: string,
   logger: Logger,
 ): Promise<FetchWebSocketAnswer> {
+  const req = request as unknown as ProxyRequest
+  let prepared: PreparedRequest
   try {
-    const upstreamPath = await route.rewritePath(path, req as never, logger.warn)
-    const url = webSocketOrigin(route.target) + joinTargetPath(route.target, upstreamPath)
-    return createWebSocketBridge(url, handshakeHeaders(route, request), Client)
-  } catch {
-    // A throwing `pathRewrite` function: the answer names the route; nothing is forwarded.
-    return refusal(502, `Bad Gateway: the pathRewrite of route '${route.prefix}' failed`)
+    prepared = await prepareRequest(
+      createRequestPreparer(route, logger.warn, bridgeHeaders),
+      req,
+      undefined,
+      path,
+    )
+  } catch (error) {
+    // As on Node (see `Handshake`): one line per failing option, never keyed by its message.
+    const failed = error instanceof PathRewriteFailure ? 'pathRewrite' : 'router'
+    logger.limited(
+      'error',
+      `${routeOption(route.prefix, failed)} threw (upgrade)`,
+      () =>
+        `502 ${req.method} ${req.url} → ${targetLabel(route.target)}: ${error instanceof Error ? error.message : String(error)} (WebSocket handshake)`,
+    )
+    return refusal(502, `Bad Gateway: the ${failed} of route '${route.prefix}' failed`)
   }
+  // `bridgeHeaders` gave one string per name.
+  const headers = prepared.headers as Record<string, string>
+  return createWebSocketBridge(webSocketOrigin(prepared.target) + prepared.path, headers, Client)
 }

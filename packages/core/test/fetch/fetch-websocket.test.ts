@@ -145,4 +145,33 @@ describe('createFetchHandler: webSocket', () => {
     expect(admitted).not.toBeInstanceOf(Response)
     expect(admitted?.url).toBe('ws://127.0.0.1:9/')
   })
+
+  it("asks the route's router, and answers 502 naming the route when it throws, as on Node", async () => {
+    const backend = await echoBackend()
+    const lines: string[] = []
+    const proxy = handler(
+      {
+        '/live': {
+          target: 'http://127.0.0.1:9',
+          ws: true,
+          pathRewrite: { '^/live': '/ws' },
+          router: (req) => {
+            if (req.headers['x-tenant'] === 'none') throw new Error('no such tenant')
+            return backend.url
+          },
+        },
+      },
+      { logger: { info: () => {}, warn: (line) => lines.push(line), error: (line) => lines.push(line) } },
+    )
+    const routed = await proxy.webSocket(upgrade('http://localhost/live'))
+    expect(routed?.url).toBe(`${backend.url.replace('http', 'ws')}/ws`)
+    const refused = (await proxy.webSocket(
+      upgrade('http://localhost/live', { 'x-tenant': 'none' }),
+    )) as Response
+    expect([refused.status, await refused.text()]).toEqual([
+      502,
+      "Bad Gateway: the router of route '/live' failed\n",
+    ])
+    expect(lines.join('\n')).toContain("routes['/live'].router threw: no such tenant (WebSocket handshake)")
+  })
 })

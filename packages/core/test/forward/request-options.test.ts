@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { copyRouteOptions, headersForRequest } from '../../src/config/request-options.js'
 import { RouterAnswerError } from '../../src/config/resolve-router.js'
+import { copyRouteOptions, headersForRequest } from '../../src/forward/request-options.js'
 import type { HeaderEntry } from '../../src/http/header-list.js'
 
 const OPTION = "routes['/api'].router"

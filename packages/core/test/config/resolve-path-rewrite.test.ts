@@ -4,12 +4,8 @@ import { serveProxy } from '../../../../test/support/proxy-server.js'
 import { listen, sendRequest } from '../../../../test/support/servers.js'
 import { CorsDevProxyError } from '../../src/config/errors.js'
 import type { ProxyRequest } from '../../src/config/options.js'
-import {
-  createPathRewriter,
-  joinTargetPath,
-  PathRewriteFailure,
-  removesPrefixOnly,
-} from '../../src/config/path-rewrite.js'
+import { createPathRewriter, removesPrefixOnly } from '../../src/config/resolve-path-rewrite.js'
+import { PathRewriteFailure } from '../../src/http/rewrite-path.js'
 
 // The rewriters only hand the request to user functions; a marker object shows it is passed through.
 const req = { url: '/marker' } as IncomingMessage as ProxyRequest
@@ -207,32 +203,6 @@ describe('createPathRewriter: function', () => {
     await expect(rewrite('/api/x', req)).rejects.toThrow(
       new PathRewriteFailure("routes['/api'].pathRewrite", new Error('lookup failed')),
     )
-  })
-})
-
-describe('joinTargetPath', () => {
-  it.each([
-    ['http://h:3000', '/users?x=1', '/users?x=1'],
-    ['http://h:3000/', '/users', '/users'],
-    ['http://h:3000/v1', '/users?x=1', '/v1/users?x=1'],
-    ['http://h:3000/v1/', '/users?x=1', '/v1/users?x=1'],
-    ['http://h:3000/v1', '/', '/v1/'],
-    ['http://h:3000/v1/', '/', '/v1/'],
-    ['http://h:3000/v1', '/?q=1', '/v1/?q=1'],
-    ['http://h:3000/a/b', '/c/d', '/a/b/c/d'],
-    ['http://h:3000', '/', '/'],
-    ['http://h:3000', '//evil.example/x', '/evil.example/x'],
-    ['http://h:3000/', '///x', '/x'],
-    ['http://h:3000/v1', '//x', '/v1//x'],
-    ['http://h:3000/v1', 'users', '/v1/users'],
-    // The prefix itself: the target's path as written (http-proxy and nginx agree).
-    ['http://h:3000/ws', '', '/ws'],
-    ['http://h:3000/ws/', '', '/ws/'],
-    ['http://h:3000/ws', '?room=1', '/ws?room=1'],
-    ['http://h:3000', '', '/'],
-    ['http://h:3000', '?q=1', '/?q=1'],
-  ])('%s + %s → %s', (target, path, expected) => {
-    expect(joinTargetPath(new URL(target), path)).toBe(expected)
   })
 })
 

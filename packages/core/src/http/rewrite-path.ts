@@ -1,6 +1,17 @@
-import { CorsDevProxyError } from './errors.js'
-import { optionEntry } from './option-path.js'
-import type { PathRewrite, ProxyRequest, ProxyResponse } from './options.js'
+import type { ProxyRequest, ProxyResponse } from './proxy-types.js'
+
+// A route's path rewrite as it runs on each request, and the join of its result with the
+// target's base path. Which rewrite a route gets, and the check of its rules, is resolved
+// once in config/resolve-path-rewrite.ts; this file is what runs per request, in every
+// layer that sends a request on (forward/, the mock backend, the Fetch WebSocket bridge).
+
+/** A `pathRewrite` function as written: `(path, req, res, options)`, as http-proxy-middleware 4 calls it. */
+export type PathRewriteFunction = (
+  path: string,
+  req: ProxyRequest,
+  res: ProxyResponse | undefined,
+  options: unknown,
+) => unknown
 
 /**
  * Maps a matched request path (with its query) to the upstream path (with its query). Throws,
@@ -42,34 +53,6 @@ export class PathRewriteFailure extends Error {
 }
 
 /**
- * What `createPathRewriter` needs. The shape of `pathRewrite` is validated by the caller;
- * the regular expressions are compiled (and checked) here.
- *
- * @example
- * createPathRewriter({ prefix: '/api', pathRewrite: { '^/api/v1': '/v2' }, option: "routes['/api'].pathRewrite" })
- */
-export interface PathRewriterOptions {
-  /** The route's normalized prefix. */
-  prefix: string
-  /**
-   * The user's `pathRewrite`.
-   * @default undefined (remove the prefix)
-   */
-  pathRewrite?: PathRewrite | undefined
-  /**
-   * Name of the option, for configuration errors.
-   * @default 'pathRewrite'
-   */
-  option?: string
-  /**
-   * The route as written: a `pathRewrite` function's fourth argument, as http-proxy-middleware 4
-   * passes its options.
-   * @default undefined
-   */
-  source?: unknown
-}
-
-/**
  * Makes a path that came out of user code safe to send upstream: an origin-form request
  * target must start with `/` (RFC 9112 section 3.2.1), so `''` becomes `/`, `?q` becomes
  * `/?q` and `users` becomes `/users`. The result is only ever a path on the configured
@@ -88,8 +71,14 @@ function isEmptyRemainder(path: string): boolean {
   return path === '' || path.charCodeAt(0) === 0x3f
 }
 
-/** The default rewrite: the prefix is removed (`/api/users?x=1` → `/users?x=1`, `/api` → `''`). */
-function removePrefix(prefix: string): PathRewriter {
+/**
+ * The default rewrite: the prefix is removed (`/api/users?x=1` → `/users?x=1`, `/api` → `''`);
+ * with `/`, the path is kept (`pathRewrite: false`).
+ *
+ * @example
+ * removePrefix('/api')('/api/users?x=1', req) // '/users?x=1'
+ */
+export function removePrefix(prefix: string): PathRewriter {
   if (prefix === '/')
     return function keepPath(path) {
       return path
@@ -102,44 +91,15 @@ function removePrefix(prefix: string): PathRewriter {
 }
 
 /**
- * Whether a `pathRewrite` map only removes the route's prefix, as the default does: the
- * `{ '^/api': '' }` that `proxy.conf.json` files and http-proxy-middleware configs carry on an
- * `/api` route. The resolver then keeps the default, whose rewrite the proxy can undo (a
- * redirect of the target comes back with the prefix); a RegExp map in general cannot be undone.
- * The prefix must read the same as a RegExp (no character RegExps treat specially but `.`,
- * which matches itself on a path that starts with the prefix).
- *
- * @example
- * removesPrefixOnly('/api', { '^/api': '' }) // true
- * removesPrefixOnly('/api', { '^/api': '/v2' }) // false
- */
-export function removesPrefixOnly(prefix: string, pathRewrite: PathRewrite | undefined): boolean {
-  if (typeof pathRewrite !== 'object' || prefix === '/' || !/^[\w/.~-]+$/.test(prefix)) return false
-  const entries = Object.entries(pathRewrite)
-  if (entries.length !== 1) return false
-  const [source, replacement] = entries[0] as [string, string]
-  return replacement === '' && (source === `^${prefix}` || source === `^${prefix.replaceAll('/', '\\/')}`)
-}
-
-/**
  * http-proxy-middleware 3 semantics (`path-rewriter.ts`): rules are tried in insertion order
  * against the original path; the first one whose RegExp matches replaces its first match
  * and stops. A path no rule matches is forwarded unchanged (prefix included), and so is
- * every path when the object is empty.
+ * every path when there is no rule.
+ *
+ * @example
+ * rewriteByRules([[/^\/api\/v1/, '/v2']])('/api/v1/users', req) // '/v2/users'
  */
-function regexRules(rules: Record<string, string>, option: string): PathRewriter {
-  const compiled = Object.entries(rules).map(([source, replacement]): [RegExp, string] => {
-    try {
-      return [new RegExp(source), replacement]
-    } catch (error) {
-      throw new CorsDevProxyError(
-        'INVALID_OPTION',
-        optionEntry(option, source),
-        `is not a valid regular expression (${(error as Error).message})`,
-        "{ pathRewrite: { '^/api/v1': '/v2' } }",
-      )
-    }
-  })
+export function rewriteByRules(compiled: ReadonlyArray<readonly [RegExp, string]>): PathRewriter {
   return function rewriteByRules(path) {
     for (const [regex, replacement] of compiled) {
       if (regex.test(path)) return ensureLeadingSlash(path.replace(regex, replacement))
@@ -155,9 +115,13 @@ function regexRules(rules: Record<string, string>, option: string): PathRewriter
  * `ensureLeadingSlash`); anything else that is not a string (`undefined`...) keeps the path
  * unchanged, as http-proxy-middleware does, and is reported through the caller's `report`. A
  * throw or a rejection becomes a {@link PathRewriteFailure} (a 502 naming it, as for a router).
+ * `source` is the route as written, the fourth argument when the caller passes no options.
+ *
+ * @example
+ * rewriteByFunction((path) => path.replace('/api', ''), "routes['/api'].pathRewrite", route)('/api/x', req) // '/x'
  */
-function userFunction(
-  rewrite: (path: string, req: ProxyRequest, res: ProxyResponse | undefined, options: unknown) => unknown,
+export function rewriteByFunction(
+  rewrite: PathRewriteFunction,
   option: string,
   source: unknown,
 ): PathRewriter {
@@ -192,25 +156,6 @@ function userFunction(
 }
 
 function ignore(): void {}
-
-/**
- * Builds a route's `rewritePath` once, at construction: prefix removal by default, the
- * identity for `false`, ordered RegExp rules for an object, or a user function whose failure
- * is a {@link PathRewriteFailure}.
- * Throws `CorsDevProxyError` (INVALID_OPTION) for a rule that is not a valid RegExp.
- *
- * @example
- * const rewrite = createPathRewriter({ prefix: '/api' })
- * rewrite('/api/users?x=1', req) // '/users?x=1'
- */
-export function createPathRewriter(options: PathRewriterOptions): PathRewriter {
-  const { prefix, pathRewrite } = options
-  const option = options.option ?? 'pathRewrite'
-  if (pathRewrite === undefined) return removePrefix(prefix)
-  if (pathRewrite === false) return removePrefix('/')
-  if (typeof pathRewrite === 'function') return userFunction(pathRewrite, option, options.source)
-  return regexRules(pathRewrite, option)
-}
 
 /**
  * Joins the target's base path with the rewritten path, the way http-proxy joins them but

@@ -1,9 +1,9 @@
+import { CorsDevProxyError } from '../config/errors.js'
+import type { RequestOptions } from '../config/hook-options.js'
+import { isPlainObject } from '../config/option-path.js'
+import { RouterAnswerError } from '../config/resolve-router.js'
+import { checkHeaders } from '../config/validate-headers.js'
 import type { HeaderEntry } from '../http/header-list.js'
-import { CorsDevProxyError } from './errors.js'
-import type { RequestOptions } from './hook-options.js'
-import { isPlainObject } from './option-path.js'
-import { RouterAnswerError } from './resolve-router.js'
-import { checkHeaders } from './validate-headers.js'
 
 /**
  * A fresh copy of the route as written (`route.source`, frozen) for one request of a route with
