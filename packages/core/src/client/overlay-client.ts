@@ -2,8 +2,8 @@ import type { FailedCall } from './call-types.js'
 import { defineOverlayElement } from './overlay-element.js'
 import { explainFailure } from './overlay-failures.js'
 import type { OverlayState } from './overlay-state.js'
-import type { ServedEndpoints } from './served-endpoints.js'
 import { wrapEventSource, wrapFetch, wrapWebSocket, wrapXhr } from './overlay-wrappers.js'
+import type { ServedEndpoints } from './served-endpoints.js'
 
 /**
  * The overlay's client, run in the page (served as `/__cors-dev-proxy/client.js`: this file and
