@@ -1,14 +1,14 @@
 import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
-import { createControlStep } from '../control/control-step.js'
-import type { RouteControl } from '../control/route-control.js'
-import { createTargetSwitch } from '../control/target-switch.js'
 import { withCorsDiagnostics } from '../cors/cors-diagnostics.js'
 import { createForwarder } from '../forward/create-forwarder.js'
 import type { ForwardDeps } from '../forward/forward-context.js'
-import { createMockRouteStep, type MockRouteStep } from '../mock/mock-route-step.js'
 import { composeSteps, type RouteStep } from '../pipeline/route-pipeline.js'
-import type { RecordingStore } from '../recordings/recording-store.js'
-import { createRouteRecordings } from '../recordings/route-recordings.js'
+import { createControlStep } from '../stand-ins/control/control-step.js'
+import type { RouteControl } from '../stand-ins/control/route-control.js'
+import { createTargetSwitch } from '../stand-ins/control/target-switch.js'
+import { createMockRouteStep, type MockRouteStep } from '../stand-ins/mock-backend/mock-route-step.js'
+import type { RecordingStore } from '../stand-ins/recordings/recording-store.js'
+import { createRouteRecordings } from '../stand-ins/recordings/route-recordings.js'
 
 /** What the backend step needs from the proxy: the upstream pools, the logger, the failure log, the recordings folder. */
 export interface BackendDeps extends ForwardDeps {

@@ -1,10 +1,10 @@
 import type { ResolvedRoute } from '../config/resolved-route.js'
-import type { RouteControl } from '../control/route-control.js'
 import { createCorsRouteStep } from '../cors/cors-route-step.js'
 import { createJsonpRouteStep } from '../jsonp/jsonp-route-step.js'
-import type { MockRouteStep } from '../mock/mock-route-step.js'
 import { composeSteps, type RoutePipeline, type RouteStep } from '../pipeline/route-pipeline.js'
-import { createRouteMocks, type RouteMocks } from '../route-mocks/route-mocks.js'
+import type { RouteControl } from '../stand-ins/control/route-control.js'
+import type { MockRouteStep } from '../stand-ins/mock-backend/mock-route-step.js'
+import { createRouteMocks, type RouteMocks } from '../stand-ins/route-mocks/route-mocks.js'
 import { type BackendDeps, createBackendStep } from './create-backend-step.js'
 
 /** A route's pipeline, with what the proxy needs beside it for upgrades and `close()`. */

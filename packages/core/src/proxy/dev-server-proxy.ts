@@ -15,7 +15,7 @@ import { describeRoutes } from '../log/describe-routes.js'
 import { createLogger, type Logger } from '../log/logger.js'
 import { watchServerFetches } from '../log/server-fetch-hint.js'
 import { refuseConnectOn } from '../pipeline/refuse-request.js'
-import { createMockWriter } from '../route-mocks/mock-from-exchange.js'
+import { createMockWriter } from '../stand-ins/route-mocks/mock-from-exchange.js'
 import { buildCorsDevProxy, type EngineProxy } from './create-cors-dev-proxy.js'
 
 /** What an adapter tells the set-up about its dev server. */

@@ -6,7 +6,6 @@
  * HAR, explain and replay.
  */
 import type { ResolvedCorsDevProxyOptions } from '../config/resolved-route.js'
-import type { ControlBoard } from '../control/control-board.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { SERVER_URL_VARIABLE } from '../http/server-fetch.js'
 import { clientScripts } from '../inspector/client-scripts.js'
@@ -15,8 +14,9 @@ import { createInspectorEndpoints } from '../inspector/inspector-endpoints.js'
 import { isInspectorPath } from '../inspector/inspector-guard.js'
 import { createExchangeRecorder, type ExchangeRecorder } from '../inspector/record-exchange.js'
 import type { Logger } from '../log/logger.js'
-import { createMockWriter } from '../route-mocks/mock-from-exchange.js'
-import type { RouteMocks } from '../route-mocks/route-mocks.js'
+import type { ControlBoard } from '../stand-ins/control/control-board.js'
+import { createMockWriter } from '../stand-ins/route-mocks/mock-from-exchange.js'
+import type { RouteMocks } from '../stand-ins/route-mocks/route-mocks.js'
 
 /** The Fetch handler's share of the overlay and the inspector. */
 export interface FetchInspector {
