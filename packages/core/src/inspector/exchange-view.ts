@@ -1,7 +1,7 @@
 import { evaluateCors } from '../browser/evaluate-cors.js'
 import { getHeader, type HeaderEntry } from '../http/header-list.js'
+import { maskBody, maskHeaderLines, maskUrl } from '../http/mask-secrets.js'
 import { type ExchangeRecord, originOf, responseHeaderLines } from './exchange-ring.js'
-import { maskBody, maskHeaderLines, maskUrl } from './mask-secrets.js'
 
 /** The CORS verdict of one exchange, as the browser that made it judged (or would judge) it. */
 export interface ExchangeCorsVerdict {

@@ -8,6 +8,7 @@ import { answerSocket } from '../http/answer-socket.js'
 import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { loopbackUrl, publishServerUrl } from '../http/server-fetch.js'
 import { clientScripts, OVERLAY_CLIENT_PATH } from '../inspector/client-scripts.js'
+import { responseHeaderLines } from '../inspector/exchange-ring.js'
 import { createInspectorEndpoints, type InspectorEndpoints } from '../inspector/inspector-endpoints.js'
 import { isInspectorPath } from '../inspector/inspector-guard.js'
 import { createExchangeRecorder } from '../inspector/record-exchange.js'
@@ -156,7 +157,8 @@ export function createDevServerProxy(
           ownUrl: () => (ownServer === undefined ? undefined : loopbackUrl(ownServer)),
           scripts,
           controls: proxy.controls,
-          mocks: proxy.mocks.length === 0 ? undefined : createMockWriter(proxy.mocks, logger),
+          mocks:
+            proxy.mocks.length === 0 ? undefined : createMockWriter(proxy.mocks, logger, responseHeaderLines),
         })
   const middleware: DevServerProxy['middleware'] =
     endpoints === undefined

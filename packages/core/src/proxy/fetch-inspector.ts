@@ -9,6 +9,7 @@ import type { ResolvedCorsDevProxyOptions } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { SERVER_URL_VARIABLE } from '../http/server-fetch.js'
 import { clientScripts } from '../inspector/client-scripts.js'
+import { responseHeaderLines } from '../inspector/exchange-ring.js'
 import type { WebSocketCarrier } from '../inspector/explain-websocket.js'
 import { createInspectorEndpoints } from '../inspector/inspector-endpoints.js'
 import { isInspectorPath } from '../inspector/inspector-guard.js'
@@ -78,7 +79,7 @@ export function createFetchInspector(
     ownUrl: publishedServerUrl,
     scripts: clientScripts({ switches: controls.routes.length > 0 }),
     controls,
-    mocks: mocks.length === 0 ? undefined : createMockWriter(mocks, logger),
+    mocks: mocks.length === 0 ? undefined : createMockWriter(mocks, logger, responseHeaderLines),
     webSockets,
   })
   return {

@@ -1,6 +1,6 @@
 import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'
 import { readJsonBody } from '../../http/read-json-body.js'
-import type { ControlBoard } from '../control/control-board.js'
+import type { ControlBoard } from './control-board.js'
 
 /** The part of a body the control API reads: a small JSON object. */
 const CONTROL_LIMIT = 16 * 1024

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
-import { maskUrl } from '../../inspector/mask-secrets.js'
+import { maskUrl } from '../../http/mask-secrets.js'
+import { type MaskRules, maskedText } from '../file-masking.js'
+import { SLUG_LENGTH, slugOf } from '../route-folder.js'
 import { multipartAsForm } from './multipart-form.js'
-import { type MaskRules, maskedText } from './recorded-answer.js'
 import { type RequestSecret, requestSecret } from './request-secrets.js'
 
 /*
@@ -43,25 +44,6 @@ export interface RequestKey {
 const INSPECTOR_RULES: MaskRules = Object.freeze({ mask: true, maskNames: Object.freeze([]) })
 
 const FORM_TYPE = 'application/x-www-form-urlencoded'
-
-/** Longest readable part of a file name; the hash makes it unique. */
-const SLUG_LENGTH = 60
-
-/**
- * `text` reduced to `[A-Za-z0-9_-]` (every other character, `.` and `/` included, becomes `-`),
- * without leading or trailing `-`, at most `max` characters: never a path separator, a
- * dot-segment or a NUL, whatever the request held.
- *
- * @example
- * slugOf('/users/../etc/passwd', 60) // 'users-etc-passwd'
- */
-export function slugOf(text: string, max: number): string {
-  return text
-    .replace(/[^A-Za-z0-9_-]+/g, '-')
-    .replace(/-{2,}/g, '-')
-    .slice(0, max)
-    .replace(/^-+|-+$/g, '')
-}
 
 function sortedQuery(query: string): string {
   return query
@@ -163,15 +145,4 @@ export function requestKey(request: KeyedRequest, rules: MaskRules = INSPECTOR_R
     .slice(0, 16)
   const slug = slugOf(`${slugOf(request.method, 16)}-${pathname}`, SLUG_LENGTH) || 'request'
   return { path, body, fileName: `${slug}.${hash}.json`, secret }
-}
-
-/**
- * The folder of a route's recordings inside the recordings folder: its prefix as a slug
- * (`/api/v1` → `api-v1`, `/` → `root`).
- *
- * @example
- * routeFolderOf('/api') // 'api'
- */
-export function routeFolderOf(prefix: string): string {
-  return slugOf(prefix, SLUG_LENGTH) || 'root'
 }

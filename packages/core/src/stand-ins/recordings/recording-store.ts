@@ -2,14 +2,15 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join, relative, resolve, sep } from 'node:path'
 import type { ResolvedRecordingsOptions } from '../../config/resolve-recordings-options.js'
 import type { Logger } from '../../log/logger.js'
-import { updateFileAtomically } from './atomic-file.js'
+import { updateFileAtomically } from '../atomic-file.js'
+import { routeFolderOf } from '../route-folder.js'
 import {
   parseRecording,
   type RecordedAnswer,
   type RecordingFile,
   serializeRecording,
 } from './recording-format.js'
-import { type RequestKey, routeFolderOf } from './recording-key.js'
+import type { RequestKey } from './recording-key.js'
 import { answersFor, type MatchedAnswers, prepareSecret, withAnswer } from './secret-answers.js'
 import { createSecretVerifier } from './secret-verifier.js'
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import { MASK } from '../../http/mask-secrets.js'
 import type { ProxyResponse } from '../../http/proxy-types.js'
-import { MASK } from '../../inspector/mask-secrets.js'
-import { REPLAYED_HEADER } from './recorded-answer.js'
+import { REPLAYED_HEADER } from '../file-masking.js'
 import type { RecordedAnswer, RecordedBody } from './recording-format.js'
 
 /*

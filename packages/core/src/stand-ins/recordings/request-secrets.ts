@@ -1,5 +1,5 @@
-import { isSecretField, isSecretParam, MASK } from '../../inspector/mask-secrets.js'
-import type { MaskRules } from './recorded-answer.js'
+import { isSecretField, isSecretParam, MASK } from '../../http/mask-secrets.js'
+import type { MaskRules } from '../file-masking.js'
 
 /*
  * The secrets of a request that its answer depends on: a password in a JSON or form body, the

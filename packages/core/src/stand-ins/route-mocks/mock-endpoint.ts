@@ -1,13 +1,33 @@
 import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'
 import { readJsonBody } from '../../http/read-json-body.js'
-import type { ExchangeRecord } from '../../inspector/exchange-ring.js'
 
-/** What "Mock this answer" needs from the routes with `mocks` (written by route-mocks/, a layer above). */
-export interface MockWriter {
+/**
+ * An exchange as "Mock this answer" reads it: the inspector's record has these fields, and the
+ * answer's header lines are read through the function the writer is given (see
+ * `createMockWriter`), so this stand-in never imports the inspector above it.
+ */
+export interface MockableExchange {
+  /** The route's prefix. */
+  readonly route: string
+  readonly method: string
+  /** The request target as the client sent it (path and query). */
+  readonly url: string
+  /** The answer's status; 0 when none was sent. */
+  readonly status: number
+  /** The answer ended before it was complete. */
+  readonly aborted: boolean
+  /** The answer's body, when one was kept. */
+  readonly responseBody: Buffer | undefined
+  /** The kept body was cut at the inspector's limit. */
+  readonly bodiesTruncated: boolean
+}
+
+/** What "Mock this answer" needs from the routes with `mocks` (see mock-from-exchange.ts). */
+export interface MockWriter<Exchange extends MockableExchange = MockableExchange> {
   /** The routes with `mocks`, and the folder each one's files go to (relative to the root). */
   routes(): readonly { readonly route: string; readonly folder: string }[]
   /** Writes the mock file of a recorded exchange: its status and body, what the page is told. */
-  write(record: ExchangeRecord): Promise<{ readonly status: number; readonly body: unknown }>
+  write(record: Exchange): Promise<{ readonly status: number; readonly body: unknown }>
 }
 
 /** The part of a body this API reads: `{ "id": 12 }`. */
@@ -23,11 +43,11 @@ const MOCK_LIMIT = 1024
  * @example
  * if (path === '/mock' && serveMock(req, res, writer, (id) => ring.get(id), sendJson)) return
  */
-export function serveMock(
+export function serveMock<Exchange extends MockableExchange>(
   req: ProxyRequest,
   res: ProxyResponse,
-  writer: MockWriter,
-  recordOf: (id: number) => ExchangeRecord | undefined,
+  writer: MockWriter<Exchange>,
+  recordOf: (id: number) => Exchange | undefined,
   sendJson: (res: ProxyResponse, status: number, value: unknown) => void,
 ): boolean {
   if (req.method === 'GET' || req.method === 'HEAD') {

@@ -3,10 +3,9 @@ import { decodeContent } from '../../http/content-decoding.js'
 import { isJsonMimeType } from '../../http/mime.js'
 import { normalizePath, splitPathAndQuery } from '../../http/normalize-path.js'
 import { pathAfterPrefix } from '../../http/path-pattern.js'
-import { type ExchangeRecord, responseHeaderLines } from '../../inspector/exchange-ring.js'
 import type { Logger } from '../../log/logger.js'
-import { maskedText, recordedHeaders } from '../recordings/recorded-answer.js'
-import type { MockWriter } from './mock-endpoint.js'
+import { maskedText, recordedHeaders } from '../file-masking.js'
+import type { MockableExchange, MockWriter } from './mock-endpoint.js'
 import type { RouteMocks } from './route-mocks.js'
 
 /*
@@ -28,8 +27,7 @@ type Outcome = { readonly status: number; readonly body: unknown }
 const refuse = (error: string): Outcome => ({ status: 409, body: { error } })
 
 /** The answer's headers as a file holds them: lower-case names, a repeated field as an array. */
-function fileHeaders(record: ExchangeRecord, dropCors: boolean): Record<string, string | string[]> {
-  const lines = responseHeaderLines(record)
+function fileHeaders(lines: readonly string[], dropCors: boolean): Record<string, string | string[]> {
   const pairs: [string, string][] = []
   for (let index = 0; index + 1 < lines.length; index += 2)
     pairs.push([lines[index] as string, lines[index + 1] as string])
@@ -45,20 +43,19 @@ function fileHeaders(record: ExchangeRecord, dropCors: boolean): Record<string, 
 }
 
 /** The body as a file holds it: `json` data, `body` text, or why it cannot be mocked from here. */
-function fileBody(record: ExchangeRecord, contentType: string | undefined): Record<string, unknown> | string {
+function fileBody(
+  record: MockableExchange,
+  lines: readonly string[],
+  contentType: string | undefined,
+): Record<string, unknown> | string {
   const kept = record.responseBody
   if (kept === undefined) {
     return 'its body was not kept: bodies are copied only while an inspector is open, so call it again with this page open'
   }
   if (record.bodiesTruncated)
     return "its body was cut at the inspector's bodyLimit: raise inspector.bodyLimit"
-  const encoding = responseHeaderLines(record).findIndex(
-    (line, index) => index % 2 === 0 && line === 'content-encoding',
-  )
-  const body =
-    encoding === -1
-      ? kept
-      : decodeContent(kept, responseHeaderLines(record)[encoding + 1] ?? '', DECODED_LIMIT)
+  const encoding = lines.findIndex((line, index) => index % 2 === 0 && line === 'content-encoding')
+  const body = encoding === -1 ? kept : decodeContent(kept, lines[encoding + 1] ?? '', DECODED_LIMIT)
   if (!Buffer.isBuffer(body)) return `its body's Content-Encoding cannot be undone here (${body})`
   if (body.byteLength === 0) return {}
   const text = body.toString('utf8')
@@ -76,7 +73,7 @@ function fileBody(record: ExchangeRecord, contentType: string | undefined): Reco
 }
 
 /** The mock key of an exchange: its method and exact path after the prefix; `undefined` off the route. */
-function keyOf(record: ExchangeRecord, prefix: string): string | undefined {
+function keyOf(record: MockableExchange, prefix: string): string | undefined {
   const [path] = splitPathAndQuery(record.url)
   const normalized = normalizePath(path)
   if (prefix !== '/' && normalized !== prefix && !normalized.startsWith(`${prefix}/`)) return undefined
@@ -84,14 +81,20 @@ function keyOf(record: ExchangeRecord, prefix: string): string | undefined {
 }
 
 /** Writes one exchange's mock file; never rejects. */
-async function writeMock(mocks: RouteMocks, record: ExchangeRecord, logger: Logger): Promise<Outcome> {
+async function writeMock(
+  mocks: RouteMocks,
+  record: MockableExchange,
+  lines: readonly string[],
+  logger: Logger,
+): Promise<Outcome> {
   const key = keyOf(record, mocks.route.prefix)
   if (key === undefined || /\s/.test(key.slice(record.method.length + 1)))
     return refuse(`its path is not one a mock key can name`)
   if (record.status === 0 || record.aborted) return refuse('it has no complete answer to mock')
-  const headers = fileHeaders(record, mocks.route.cors !== undefined)
+  const headers = fileHeaders(lines, mocks.route.cors !== undefined)
   const content = fileBody(
     record,
+    lines,
     typeof headers['content-type'] === 'string' ? headers['content-type'] : undefined,
   )
   if (typeof content === 'string') return refuse(content)
@@ -111,11 +114,18 @@ async function writeMock(mocks: RouteMocks, record: ExchangeRecord, logger: Logg
  * The inspector's "Mock this answer" over the routes with `mocks`: an exchange of another route
  * is refused with the option to add, one that was mocked already too.
  *
+ * `headerLinesOf` reads an exchange's answer header lines (`[name, value, …]`, names lower-case):
+ * the inspector's `responseHeaderLines`, handed in by the proxy that wires both.
+ *
  * @example
- * const writer = createMockWriter(proxy.mocks, logger)
+ * const writer = createMockWriter(proxy.mocks, logger, responseHeaderLines)
  * await writer.write(ring.get(12)) // { status: 201, body: { key: 'GET /users/42', file: 'cors-dev-proxy/mocks/api/GET _users_42.json' } }
  */
-export function createMockWriter(routes: readonly RouteMocks[], logger: Logger): MockWriter {
+export function createMockWriter<Exchange extends MockableExchange>(
+  routes: readonly RouteMocks[],
+  logger: Logger,
+  headerLinesOf: (record: Exchange) => readonly string[],
+): MockWriter<Exchange> {
   const byPrefix = new Map(routes.map((mocks) => [mocks.route.prefix, mocks]))
   return {
     routes: () => routes.map((mocks) => ({ route: mocks.route.prefix, folder: mocks.folder.label('') })),
@@ -126,10 +136,9 @@ export function createMockWriter(routes: readonly RouteMocks[], logger: Logger):
           `route '${record.route}' has no mocks: add mocks: true to it, and this answer can be one`,
         )
       }
-      if (responseHeaderLines(record).includes('x-cors-dev-proxy-mocked')) {
-        return refuse('this answer came from a mock already')
-      }
-      return writeMock(mocks, record, logger)
+      const lines = headerLinesOf(record)
+      if (lines.includes('x-cors-dev-proxy-mocked')) return refuse('this answer came from a mock already')
+      return writeMock(mocks, record, lines, logger)
     },
   }
 }

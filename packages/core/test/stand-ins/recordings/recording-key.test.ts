@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  type KeyedRequest,
-  requestKey,
-  routeFolderOf,
-  slugOf,
-} from '../../../src/stand-ins/recordings/recording-key.js'
+import { type KeyedRequest, requestKey } from '../../../src/stand-ins/recordings/recording-key.js'
 
 const get = (path: string): KeyedRequest => ({ method: 'GET', path, body: undefined, contentType: undefined })
 const post = (path: string, body: string, contentType = 'application/json'): KeyedRequest => ({
@@ -200,18 +195,5 @@ describe('the secret of a key', () => {
     expect(material(post('/login', '{"password":"[masked]"}'))).toBe('masked')
     expect(material(withAuth('Basic [masked]'))).toBe('masked')
     expect(material(post('/login', 'user=ada&password=%5Bmasked%5D', form))).toBe('masked')
-  })
-})
-
-describe('slugOf and routeFolderOf', () => {
-  it('keeps letters, digits, _ and -, and bounds the length', () => {
-    expect(slugOf('/users/../etc/passwd', 60)).toBe('users-etc-passwd')
-    expect(slugOf('a'.repeat(100), 10)).toBe('aaaaaaaaaa')
-  })
-
-  it('names a route folder after its prefix', () => {
-    expect(routeFolderOf('/api')).toBe('api')
-    expect(routeFolderOf('/api/v1')).toBe('api-v1')
-    expect(routeFolderOf('/')).toBe('root')
   })
 })

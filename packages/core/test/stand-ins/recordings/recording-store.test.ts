@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { captureLogSink } from '../../../../../test/support/servers.js'
 import { resolveRecordingsOptions } from '../../../src/config/resolve-recordings-options.js'
 import { createLogger } from '../../../src/log/logger.js'
-import { updateFileAtomically } from '../../../src/stand-ins/recordings/atomic-file.js'
+import { updateFileAtomically } from '../../../src/stand-ins/atomic-file.js'
 import { recordedAnswer } from '../../../src/stand-ins/recordings/recorded-answer.js'
 import {
   parseRecording,

@@ -1,7 +1,9 @@
 /*
- * What the inspector and the HAR never show: credentials. Header values of these names, cookie
- * values, and query values whose name looks like a secret are replaced by MASK before anything
- * leaves the server; the record itself keeps the originals, for replay only.
+ * What the inspector, the HAR and the files of the stand-ins (recordings, mocks written from an
+ * exchange) never show: credentials. Header values of these names, cookie values, and query
+ * values whose name looks like a secret are replaced by MASK before anything leaves the server;
+ * the inspector's record itself keeps the originals, for replay only. It sits at the bottom
+ * because inspector/ and stand-ins/ both mask by these rules.
  */
 
 /** What a masked value reads as. */

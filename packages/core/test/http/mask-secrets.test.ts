@@ -6,7 +6,7 @@ import {
   maskHeaderValue,
   maskUrl,
   maskUrlsIn,
-} from '../../src/inspector/mask-secrets.js'
+} from '../../src/http/mask-secrets.js'
 
 describe('maskHeaderValue', () => {
   it.each([
