@@ -34,7 +34,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   cors: ['http', 'config', 'log', 'browser', 'pipeline'],
   forward: ['http', 'config', 'log', 'pipeline'],
   jsonp: ['http', 'config', 'log', 'pipeline'],
-  'stand-ins': ['http'],
+  'stand-ins': ['http', 'config', 'pipeline', 'forward'],
   ...Object.fromEntries(STAND_INS.map((layer) => [layer, STAND_IN])),
   client: [],
   inspector: ['http', 'config', 'log', 'browser', 'pipeline', 'client', 'stand-ins', ...STAND_INS],
