@@ -1,5 +1,5 @@
-import type { ProxyRequest } from '../http/proxy-types.js'
-import { readLimitedBody } from '../http/read-limited-body.js'
+import type { ProxyRequest } from './proxy-types.js'
+import { readLimitedBody } from './read-limited-body.js'
 
 /**
  * Reads a small JSON body of at most `limit` bytes (what the inspector's `POST`s send);

@@ -4,7 +4,8 @@ import { dirname } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 
 /*
- * A recording file is rewritten whole (its answers are one JSON document), so each change is a
+ * A recording file is rewritten whole (its answers are one JSON document), and so is a mock file
+ * written by "Mock this answer" (route-mocks/mock-folder.ts): each change is a
  * read-modify-write under a lock, and lands through a temp file and a rename: a reader never
  * sees half a file, and two dev servers appending to the same file at once lose nothing. The
  * lock is a `<file>.lock` created with `wx` (O_EXCL: atomic on local file systems), so it holds
