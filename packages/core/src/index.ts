@@ -81,12 +81,6 @@ export { SERVER_URL_VARIABLE, serverFetch, serverUrl } from './http/server-fetch
 // JSONP, server side (the browser helper is '@cors-dev-proxy/core/client')
 export type { JsonpMiddleware, JsonpMiddlewareOptions } from './jsonp/jsonp-middleware.js'
 export { createJsonpMiddleware } from './jsonp/jsonp-middleware.js'
-export type { MockBackend } from './mock/mock-backend.js'
-export { createMockBackend } from './mock/mock-backend.js'
-export type { MockEcho } from './mock/mock-echo.js'
-export type { MockRequestLog } from './mock/mock-log.js'
-export type { RunningMockBackend, StartMockBackendOptions } from './mock/start-mock-backend.js'
-export { startMockBackend } from './mock/start-mock-backend.js'
 // The proxy
 export type { CorsDevProxy } from './proxy/create-cors-dev-proxy.js'
 export type {
@@ -101,3 +95,12 @@ export type {
 } from './proxy/create-fetch-handler.js'
 export { createFetchHandler } from './proxy/create-fetch-handler.js'
 export { createCorsDevProxy } from './proxy/node-middleware.js'
+export type { MockBackend } from './stand-ins/mock-backend/mock-backend.js'
+export { createMockBackend } from './stand-ins/mock-backend/mock-backend.js'
+export type { MockEcho } from './stand-ins/mock-backend/mock-echo.js'
+export type { MockRequestLog } from './stand-ins/mock-backend/mock-log.js'
+export type {
+  RunningMockBackend,
+  StartMockBackendOptions,
+} from './stand-ins/mock-backend/start-mock-backend.js'
+export { startMockBackend } from './stand-ins/mock-backend/start-mock-backend.js'

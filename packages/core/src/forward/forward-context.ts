@@ -22,7 +22,7 @@ export interface ForwardDeps {
   heads?: RequestNotes<number>
   /**
    * Asked when the target could not be reached or timed out, before the 502/504 (a route with
-   * `record` or `replay: 'fallback'`, see recordings/), with the failure's short cause
+   * `record` or `replay: 'fallback'`, see stand-ins/recordings/), with the failure's short cause
    * (`connection refused`): `true` when it answered (a replay).
    */
   fallback?: UpstreamFallback

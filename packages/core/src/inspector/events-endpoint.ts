@@ -1,8 +1,8 @@
+import { maskUrlsIn } from '../http/mask-secrets.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import type { ExplainedCall } from './call-explainer.js'
 import type { ExchangeRecord, ExchangeRing } from './exchange-ring.js'
 import { viewExchange } from './exchange-view.js'
-import { maskUrlsIn } from './mask-secrets.js'
 
 /** Bytes an event stream may hold unsent before its events are dropped (a client that does not read). */
 const STREAM_BACKLOG = 1024 * 1024

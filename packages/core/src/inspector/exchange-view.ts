@@ -1,7 +1,7 @@
 import { evaluateCors } from '../browser/evaluate-cors.js'
 import { getHeader, type HeaderEntry } from '../http/header-list.js'
+import { maskBody, maskHeaderLines, maskUrl } from '../http/mask-secrets.js'
 import { type ExchangeRecord, originOf, responseHeaderLines } from './exchange-ring.js'
-import { maskBody, maskHeaderLines, maskUrl } from './mask-secrets.js'
 
 /** The CORS verdict of one exchange, as the browser that made it judged (or would judge) it. */
 export interface ExchangeCorsVerdict {
@@ -169,9 +169,9 @@ export function viewExchange(record: ExchangeRecord): ExchangeView {
     aborted: record.aborted,
     replayOf: record.replayOf,
     ...(record.ours === undefined ? {} : { ours: record.ours }),
-    // The header recordings/replay-answer.ts sets (a layer above this one, hence the name written out).
+    // The header the recordings set on a replayed answer (REPLAYED_HEADER, stand-ins/file-masking.ts).
     replayedFrom: getHeader(pairs(responseLines), 'x-cors-dev-proxy-replayed'),
-    // And the one route-mocks/mock-answer-writer.ts sets.
+    // And the one a route's mocks set (MOCKED_HEADER, stand-ins/route-mocks/mock-answer-writer.ts).
     mockedFrom: getHeader(pairs(responseLines), 'x-cors-dev-proxy-mocked'),
   }
 }

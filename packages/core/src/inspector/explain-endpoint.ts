@@ -1,9 +1,9 @@
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import { readJsonBody } from '../http/read-json-body.js'
 import { requestedOrigin } from '../http/request-origin.js'
 import type { createCallExplainer } from './call-explainer.js'
 import type { FailedCall } from './call-explanation.js'
 import { sendJson } from './endpoint-answers.js'
-import { readJsonBody } from './read-json-body.js'
 
 /** The part of a body `explain` reads: the page's description of one call. */
 const EXPLAIN_LIMIT = 64 * 1024

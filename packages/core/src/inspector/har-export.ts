@@ -1,6 +1,6 @@
+import { MASK } from '../http/mask-secrets.js'
 import { type ExchangeRecord, originOf } from './exchange-ring.js'
 import { viewExchange } from './exchange-view.js'
-import { MASK } from './mask-secrets.js'
 
 /** A HAR 1.2 name/value pair. */
 interface HarPair {

@@ -112,9 +112,9 @@ function hooksOf(route: ResolvedRoute): readonly string[] {
 function upstreamOf(hop: string | undefined, mock: boolean): [string | undefined, string | undefined] {
   if (mock) return [undefined, 'mock']
   if (hop === undefined) return [undefined, undefined]
-  // What route-mocks/ notes for an answer a mock made: no upstream hop, shown as the mock's.
+  // What stand-ins/route-mocks/ notes for an answer a mock made: no upstream hop, shown as the mock's.
   if (hop.startsWith('mocked by ')) return [hop, 'mock']
-  // What recordings/ notes for an answer the recordings gave: shown, over no upstream protocol.
+  // What stand-ins/recordings/ notes for an answer the recordings gave: shown, over no upstream protocol.
   if (hop === 'replay' || hop.startsWith('replay (')) return [hop, undefined]
   const over = hop.lastIndexOf(' over ')
   if (over > 0) return [hop.slice(0, over), hop.slice(over + 6) === 'h2' ? 'h2' : 'http/1.1']

@@ -17,9 +17,10 @@
  *    intercepting the next step's answer (the target's, the mock's, a replayed or an injected
  *    one) and wrapping it.
  * 3. The backend (`createBackendStep`, proxy/create-backend-step.ts), the last step: it always
- *    answers and never calls `next`. Inside it, each only where the route uses it: the faults of
+ *    answers and never calls `next`. It is made of the stand-ins for the backend (stand-ins/,
+ *    each a `StandIn` giving the route a `BackendSlot`). Inside it, each only where the route uses it: the faults of
  *    backend control (`latency`, `failRate`, `throttle`, `faults`: wait, fail, or pace both
- *    bodies), the `mocks` (route-mocks/route-mocks.ts: a request a mock file or key matches is
+ *    bodies), the `mocks` (stand-ins/route-mocks/route-mocks.ts: a request a mock file or key matches is
  *    answered there, with the CORS step's headers on it; JSONP wraps it like any answer), the recordings (`record`, `replay`), then the target: the mock
  *    backend when `route.mock` is set, else the forwarder (`createForwarder`,
  *    forward/create-forwarder.ts), or with `targets` the forwarder of the target in use. A plain

@@ -22,6 +22,7 @@ import { answerSocket } from '../http/answer-socket.js'
 import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { loopbackUrl } from '../http/server-fetch.js'
 import { type ClientScripts, clientScripts } from '../inspector/client-scripts.js'
+import { responseHeaderLines } from '../inspector/exchange-ring.js'
 import type { WebSocketCarrier } from '../inspector/explain-websocket.js'
 import { createInspectorEndpoints, type InspectorEndpoints } from '../inspector/inspector-endpoints.js'
 import { isInspectorPath } from '../inspector/inspector-guard.js'
@@ -29,7 +30,7 @@ import { createExchangeRecorder } from '../inspector/record-exchange.js'
 import { type ServedEndpoints, servedEndpointsOf } from '../inspector/served-endpoints.js'
 import { describeRoutes } from '../log/describe-routes.js'
 import { createLogger, type Logger } from '../log/logger.js'
-import { createMockWriter } from '../route-mocks/mock-from-exchange.js'
+import { createMockWriter } from '../stand-ins/route-mocks/mock-from-exchange.js'
 import { serverOf } from './auto-upgrade.js'
 import { buildCorsDevProxy, type EngineProxy } from './create-cors-dev-proxy.js'
 
@@ -121,7 +122,7 @@ function endpointsOf(
     ownUrl,
     scripts,
     controls: engine.controls,
-    mocks: served.mocks ? createMockWriter(engine.mocks, logger) : undefined,
+    mocks: served.mocks ? createMockWriter(engine.mocks, logger, responseHeaderLines) : undefined,
     webSockets: host.webSockets,
   })
   if (host.ownUrl !== undefined) return { served, scripts, endpoints }

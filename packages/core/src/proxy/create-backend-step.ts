@@ -1,14 +1,15 @@
 import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
-import { createControlStep } from '../control/control-step.js'
-import type { RouteControl } from '../control/route-control.js'
-import { createTargetSwitch } from '../control/target-switch.js'
 import { withCorsDiagnostics } from '../cors/cors-diagnostics.js'
 import { createForwarder } from '../forward/create-forwarder.js'
-import type { ForwardDeps } from '../forward/forward-context.js'
-import { createMockRouteStep, type MockRouteStep } from '../mock/mock-route-step.js'
+import type { ForwardDeps, UpstreamFallback } from '../forward/forward-context.js'
 import { composeSteps, type RouteStep } from '../pipeline/route-pipeline.js'
-import type { RecordingStore } from '../recordings/recording-store.js'
-import { createRouteRecordings } from '../recordings/route-recordings.js'
+import { controlStandIn } from '../stand-ins/control/control-stand-in.js'
+import type { RouteControl } from '../stand-ins/control/route-control.js'
+import { mockBackendStandIn } from '../stand-ins/mock-backend/mock-backend-stand-in.js'
+import type { RecordingStore } from '../stand-ins/recordings/recording-store.js'
+import { recordingsStandIn } from '../stand-ins/recordings/recordings-stand-in.js'
+import { routeMocksStandIn } from '../stand-ins/route-mocks/route-mocks-stand-in.js'
+import type { BackendSlot, StandIn, UpgradeTaker } from '../stand-ins/stand-in.js'
 
 /** What the backend step needs from the proxy: the upstream pools, the logger, the failure log, the recordings folder. */
 export interface BackendDeps extends ForwardDeps {
@@ -16,25 +17,11 @@ export interface BackendDeps extends ForwardDeps {
   readonly recordings?: RecordingStore | undefined
 }
 
-/**
- * A step that answers some of a route's requests itself and hands the others on (`next()`),
- * with what it holds (file watchers, timers) ended by `close`: the shape of the backend's
- * `mocks` slot.
- */
-export interface BackendSlot {
-  readonly step: RouteStep
-  close(): Promise<void> | void
-}
-
 /** What a route's backend is made of beside its resolved options. */
 export interface BackendParts {
   /** The route's live switches, on a route with control options (faults, `targets`). */
   readonly control?: RouteControl | undefined
-  /**
-   * Per-path answers beside the target (`mocks`): after the faults (a mocked answer is delayed
-   * and failed like a forwarded one), before the recordings and the target (a mocked answer is
-   * neither recorded nor replayed).
-   */
+  /** Per-path answers beside the target (`mocks`, see `routeMocksStandIn`). */
   readonly mocks?: BackendSlot | undefined
 }
 
@@ -42,15 +29,27 @@ export interface BackendParts {
 export interface BackendStep {
   /** The route's last step: it always answers (or passes an error on). */
   readonly step: RouteStep
-  /** The mock step of a `mock` route, for WebSocket upgrades; `undefined` on a forwarding route. */
-  readonly mock: MockRouteStep | undefined
+  /** Where the route's WebSocket upgrades go instead of the target (a `mock` route's echo); `undefined` on a forwarding route. */
+  readonly mock: UpgradeTaker | undefined
   /** Ends what the backend holds: the mock backend's streams and sockets, the `mocks` slot's watchers. */
   close(): Promise<void>
 }
 
 /**
- * A route's backend, the one step after CORS and JSONP that answers for the target, built once:
- * in this order, each only where the route uses it,
+ * The stand-ins for the backend, in the backend's order (their steps run in this order, before
+ * the target; the first that gives a target replaces the forwarder): the faults, the `mocks`
+ * slot, the recordings, the mock backend of a `mock` route.
+ */
+const STAND_INS: readonly StandIn<BackendDeps & BackendParts>[] = [
+  controlStandIn,
+  routeMocksStandIn,
+  recordingsStandIn,
+  mockBackendStandIn,
+]
+
+/**
+ * A route's backend, the one step after CORS and JSONP that answers for the target, built once
+ * from the route's stand-ins (`STAND_INS`), each only where the route uses it:
  * 1. the faults (`latency`, `failRate`/`failWith`, `throttle`, `faults`, from the live state),
  * 2. the `mocks` slot (`parts.mocks`),
  * 3. the recordings (`record` taps the forwarded answer; `replay: 'only'` answers from the files),
@@ -70,27 +69,36 @@ export function createBackendStep(
   deps: BackendDeps,
   parts: BackendParts = {},
 ): BackendStep {
-  const { control, mocks } = parts
-  const before: RouteStep[] = []
-  // A route with recordings and no control options has live state (its record switch), no control step.
-  if (control !== undefined && route.control !== undefined) before.push(createControlStep(control, deps.hops))
-  if (mocks !== undefined) before.push(mocks.step)
-  const recordings =
-    route.kind === 'forward' && deps.recordings !== undefined
-      ? createRouteRecordings(route, deps.recordings, deps.logger, control?.state, deps.hops)
-      : undefined
-  if (recordings !== undefined) before.push(recordings.step)
-  const mock = route.kind === 'mock' ? createMockRouteStep(route, deps.logger.warn) : undefined
-  const forwardDeps = recordings?.fallback === undefined ? deps : { ...deps, fallback: recordings.fallback }
-  const target = mock?.step ?? targetOf(route as ResolvedForwardRoute, forwardDeps, control)
+  const standInDeps = { ...deps, ...parts }
+  const slots: BackendSlot[] = []
+  for (const standIn of STAND_INS) {
+    const slot = standIn(route, standInDeps)
+    if (slot !== undefined) slots.push(slot)
+  }
+  const before = slots.flatMap((slot) => (slot.step === undefined ? [] : [slot.step]))
+  const fallback = fallbackOf(slots)
+  const forwardDeps = fallback === undefined ? deps : { ...deps, fallback }
+  const forwarderOf = (forwarded: ResolvedForwardRoute) => createForwarder(forwarded, forwardDeps)
+  const replacement = slots.find((slot) => slot.target !== undefined)?.target
+  const target = replacement?.(forwarderOf) ?? forwarderOf(route as ResolvedForwardRoute)
   // Without `cors`, answers to cross-origin pages are checked as the browser will check them.
   const terminal = route.cors === undefined ? withCorsDiagnostics(target, route, deps.logger) : target
   return {
     step: before.length === 0 ? terminal : chainSteps([...before, terminal]),
-    mock,
+    mock: slots.find((slot) => slot.upgrades !== undefined)?.upgrades,
     async close() {
-      await Promise.all([mock?.backend.close(), mocks?.close()])
+      await Promise.all(slots.map((slot) => slot.close?.()))
     },
+  }
+}
+
+/** The slots' fallbacks as one: each asked in order until one answers. */
+function fallbackOf(slots: readonly BackendSlot[]): UpstreamFallback | undefined {
+  const fallbacks = slots.flatMap((slot) => (slot.fallback === undefined ? [] : [slot.fallback]))
+  if (fallbacks.length <= 1) return fallbacks[0]
+  return async function fallbacksInOrder(req, res, cause) {
+    for (const fallback of fallbacks) if (await fallback(req, res, cause)) return true
+    return false
   }
 }
 
@@ -100,17 +108,4 @@ function chainSteps(steps: readonly RouteStep[]): RouteStep {
   return function backendStep(req, res, next, path) {
     run(req, res, path, next)
   }
-}
-
-/** The forwarder of a route, or with `targets`, a switch between one forwarder per target. */
-function targetOf(route: ResolvedForwardRoute, deps: ForwardDeps, control: RouteControl | undefined) {
-  const targets = control?.control.targets ?? []
-  if (control === undefined || targets.length === 0) return createForwarder(route, deps)
-  const forwarders = new Map(
-    targets.map((choice) => [
-      choice.name,
-      createForwarder({ ...route, target: choice.url, socketPath: choice.socketPath }, deps),
-    ]),
-  )
-  return createTargetSwitch(control, forwarders)
 }

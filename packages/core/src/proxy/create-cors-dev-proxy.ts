@@ -19,8 +19,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from '../config/resolved-route.js'
-import { type ControlBoard, createControlBoard } from '../control/control-board.js'
-import { createRouteControl, type RouteControl } from '../control/route-control.js'
 import { isOriginFunctionError } from '../cors/cors-route-step.js'
 import { createFailureLog } from '../forward/failure-log.js'
 import { hasBody } from '../forward/request-body.js'
@@ -35,8 +33,10 @@ import { createRequestMatcher, type RequestMatcher, type RouteMatch } from '../p
 import { refuseConnect, refuseRequest } from '../pipeline/refuse-request.js'
 import type { RequestNotes } from '../pipeline/request-notes.js'
 import { createRouteGate, type GateVerdict, type RouteGate } from '../pipeline/route-gate.js'
-import { createRecordingStore, type RecordingStore } from '../recordings/recording-store.js'
-import type { RouteMocks } from '../route-mocks/route-mocks.js'
+import { type ControlBoard, createControlBoard } from '../stand-ins/control/control-board.js'
+import { createRouteControl, type RouteControl } from '../stand-ins/control/route-control.js'
+import { createRecordingStore, type RecordingStore } from '../stand-ins/recordings/recording-store.js'
+import type { RouteMocks } from '../stand-ins/route-mocks/route-mocks.js'
 import {
   type BuiltRoutePipeline,
   createRoutePipeline,

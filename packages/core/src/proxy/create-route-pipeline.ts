@@ -1,10 +1,10 @@
 import type { ResolvedRoute } from '../config/resolved-route.js'
-import type { RouteControl } from '../control/route-control.js'
 import { createCorsRouteStep } from '../cors/cors-route-step.js'
 import { createJsonpRouteStep } from '../jsonp/jsonp-route-step.js'
-import type { MockRouteStep } from '../mock/mock-route-step.js'
 import { composeSteps, type RoutePipeline, type RouteStep } from '../pipeline/route-pipeline.js'
-import { createRouteMocks, type RouteMocks } from '../route-mocks/route-mocks.js'
+import type { RouteControl } from '../stand-ins/control/route-control.js'
+import { createRouteMocks, type RouteMocks } from '../stand-ins/route-mocks/route-mocks.js'
+import type { UpgradeTaker } from '../stand-ins/stand-in.js'
 import { type BackendDeps, createBackendStep } from './create-backend-step.js'
 
 /** A route's pipeline, with what the proxy needs beside it for upgrades and `close()`. */
@@ -13,7 +13,7 @@ export interface BuiltRoutePipeline {
   /**
    * The mock step of a `mock` route, kept so the proxy can hand it WebSocket upgrades.
    */
-  readonly mock: MockRouteStep | undefined
+  readonly mock: UpgradeTaker | undefined
   /** The route's live switches (faults, `targets`), which WebSocket upgrades obey too; `undefined` on a plain route. */
   readonly control: RouteControl | undefined
   /** The route's `mocks` (its step is in the backend), kept for the inspector's "Mock this answer". */

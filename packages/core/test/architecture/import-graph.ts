@@ -39,10 +39,18 @@ export function readImportGraph(root: string): ImportGraph {
   return graph
 }
 
-/** The layer of a file: its first folder, or `.` for a file at the root. */
+/**
+ * Folders whose subfolders are layers of their own (`stand-ins/recordings`): the files directly
+ * in such a folder are its shared part, the layer named after the folder itself.
+ */
+const NESTED = new Set(['stand-ins'])
+
+/** The layer of a file: its first folder (its first two in a `NESTED` one), or `.` for a file at the root. */
 export function layerOf(file: string): string {
-  const slash = file.indexOf('/')
-  return slash === -1 ? '.' : file.slice(0, slash)
+  const parts = file.split('/')
+  if (parts.length === 1) return '.'
+  const first = parts[0] as string
+  return NESTED.has(first) && parts.length > 2 ? `${first}/${parts[1]}` : first
 }
 
 /**

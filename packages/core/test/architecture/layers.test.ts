@@ -5,11 +5,25 @@ import { importCycles, layerViolations, readImportGraph } from './import-graph.j
 
 const src = fileURLToPath(new URL('../../src', import.meta.url))
 
+/** What every stand-in for the backend (`stand-ins/<name>/`) may import: the layers below it and the stand-ins' shared part. */
+const STAND_IN = ['http', 'config', 'log', 'browser', 'pipeline', 'cors', 'forward', 'jsonp', 'stand-ins']
+
+/** The stand-ins for the backend, each a layer of its own: none imports another. */
+const STAND_INS = [
+  'stand-ins/mock-backend',
+  'stand-ins/route-mocks',
+  'stand-ins/recordings',
+  'stand-ins/control',
+] as const
+
 /**
  * The layers of `packages/core/src` and what each may import, lowest first (ARCHITECTURE.md
  * explains them). A folder imports its own files and the folders listed here, never a layer
  * above it; `proxy/` (the composition root) wires every layer together, and the root files
- * (the public entry points) sit on top of it.
+ * (the public entry points) sit on top of it. The stand-ins for the backend sit above the
+ * request's steps (`cors/`, `forward/`, `jsonp/`, `pipeline/`) and below `inspector/` and
+ * `proxy/`; each `stand-ins/<name>/` is a layer that may import the shared files directly in
+ * `stand-ins/` but no other stand-in.
  */
 const LAYERS: Readonly<Record<string, readonly string[]>> = {
   http: [],
@@ -20,23 +34,11 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   cors: ['http', 'config', 'log', 'browser', 'pipeline'],
   forward: ['http', 'config', 'log', 'pipeline'],
   jsonp: ['http', 'config', 'log', 'pipeline'],
-  mock: ['http', 'config', 'log', 'browser', 'pipeline', 'cors', 'jsonp'],
-  control: ['http', 'config', 'log', 'pipeline'],
+  'stand-ins': ['http', 'config', 'pipeline', 'forward'],
+  ...Object.fromEntries(STAND_INS.map((layer) => [layer, STAND_IN])),
   client: [],
-  inspector: ['http', 'config', 'log', 'browser', 'pipeline', 'client', 'control'],
+  inspector: ['http', 'config', 'log', 'browser', 'pipeline', 'client', 'stand-ins', ...STAND_INS],
   fetch: ['http', 'config'],
-  recordings: ['http', 'config', 'log', 'browser', 'pipeline', 'client', 'inspector'],
-  'route-mocks': [
-    'http',
-    'config',
-    'log',
-    'browser',
-    'pipeline',
-    'forward',
-    'client',
-    'inspector',
-    'recordings',
-  ],
   proxy: [
     'http',
     'config',
@@ -46,13 +48,11 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'cors',
     'forward',
     'jsonp',
-    'mock',
-    'control',
+    'stand-ins',
+    ...STAND_INS,
     'client',
     'inspector',
     'fetch',
-    'recordings',
-    'route-mocks',
   ],
   '.': [
     'http',
@@ -63,13 +63,11 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'cors',
     'forward',
     'jsonp',
-    'mock',
-    'control',
+    'stand-ins',
+    ...STAND_INS,
     'client',
     'inspector',
     'fetch',
-    'recordings',
-    'route-mocks',
     'proxy',
   ],
 }
@@ -123,12 +121,15 @@ describe('the checks themselves', () => {
     ['http/a.ts', ['config/b.ts']],
     ['config/b.ts', ['http/a.ts']],
     ['mystery/c.ts', []],
+    ['stand-ins/recordings/d.ts', ['stand-ins/e.ts', 'stand-ins/route-mocks/f.ts', 'inspector/g.ts']],
   ])
 
   it('report an import that goes up a layer, and an undeclared folder', () => {
     expect(layerViolations(broken, LAYERS)).toEqual([
       'http/a.ts imports config/b.ts (http → config)',
       "mystery/c.ts: folder 'mystery' is not a declared layer",
+      'stand-ins/recordings/d.ts imports stand-ins/route-mocks/f.ts (stand-ins/recordings → stand-ins/route-mocks)',
+      'stand-ins/recordings/d.ts imports inspector/g.ts (stand-ins/recordings → inspector)',
     ])
   })
 

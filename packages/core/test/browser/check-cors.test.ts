@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { refusedUrl } from '../../../../test/support/refused-port.js'
 import { checkCors } from '../../src/browser/check-cors.js'
-import { type RunningMockBackend, startMockBackend } from '../../src/mock/start-mock-backend.js'
+import {
+  type RunningMockBackend,
+  startMockBackend,
+} from '../../src/stand-ins/mock-backend/start-mock-backend.js'
 
 const origin = 'http://localhost:5173'
 let backend: RunningMockBackend

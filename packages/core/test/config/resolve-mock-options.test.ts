@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { CorsDevProxyError } from '../../src/config/errors.js'
 import type { MockBackendOptions } from '../../src/config/mock-options.js'
 import { resolveMockBackendOptions } from '../../src/config/resolve-mock-options.js'
-import { createMockBackend } from '../../src/mock/mock-backend.js'
+import { createMockBackend } from '../../src/stand-ins/mock-backend/mock-backend.js'
 
 describe('resolveMockBackendOptions', () => {
   it('fills in the defaults and leaves the caller’s object alone', () => {

@@ -4,8 +4,8 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { WebSocketPeer } from '../../src/fetch/websocket-bridge.js'
-import { createMockBackend } from '../../src/mock/mock-backend.js'
 import { createFetchHandler, type FetchHandler } from '../../src/proxy/create-fetch-handler.js'
+import { createMockBackend } from '../../src/stand-ins/mock-backend/mock-backend.js'
 
 const cleanup: (() => Promise<void>)[] = []
 afterEach(async () => {

@@ -13,8 +13,8 @@ import { createRequestPreparer, prepareRequest } from '../../src/forward/prepare
 import { buildUpstreamHeaders } from '../../src/forward/request-headers.js'
 import { PathRewriteFailure } from '../../src/http/rewrite-path.js'
 import type { ProxyRequest, RouteOptions, Routes } from '../../src/index.js'
-import { createCorsDevProxy } from '../../src/proxy/create-cors-dev-proxy.js'
 import { createFetchHandler } from '../../src/proxy/create-fetch-handler.js'
+import { createCorsDevProxy } from '../../src/proxy/node-middleware.js'
 import { forwardRoute } from '../support/resolved.js'
 
 const cleanup: Array<() => Promise<void>> = []

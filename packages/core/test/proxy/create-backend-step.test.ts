@@ -8,13 +8,14 @@ import type { Routes } from '../../src/config/options.js'
 import type { ResolvedControl } from '../../src/config/resolve-control.js'
 import { resolveOptions } from '../../src/config/resolve-options.js'
 import type { ResolvedRoute } from '../../src/config/resolved-route.js'
-import { createRouteControl } from '../../src/control/route-control.js'
 import { createFailureLog } from '../../src/forward/failure-log.js'
 import { createUpstreamPool } from '../../src/forward/upstream-pool.js'
 import { createLogger } from '../../src/log/logger.js'
 import type { RouteStep } from '../../src/pipeline/route-pipeline.js'
-import { type BackendSlot, createBackendStep } from '../../src/proxy/create-backend-step.js'
-import { createRecordingStore } from '../../src/recordings/recording-store.js'
+import { createBackendStep } from '../../src/proxy/create-backend-step.js'
+import { createRouteControl } from '../../src/stand-ins/control/route-control.js'
+import { createRecordingStore } from '../../src/stand-ins/recordings/recording-store.js'
+import type { BackendSlot } from '../../src/stand-ins/stand-in.js'
 
 const cleanup: Array<() => Promise<void>> = []
 afterEach(async () => {

@@ -12,9 +12,9 @@ import {
 } from '../../src/config/unknown-options.js'
 import { createCorsMiddleware } from '../../src/cors/cors-middleware.js'
 import { createJsonpMiddleware } from '../../src/jsonp/jsonp-middleware.js'
-import { createMockBackend } from '../../src/mock/mock-backend.js'
-import { startMockBackend } from '../../src/mock/start-mock-backend.js'
 import { createFetchHandler } from '../../src/proxy/create-fetch-handler.js'
+import { createMockBackend } from '../../src/stand-ins/mock-backend/mock-backend.js'
+import { startMockBackend } from '../../src/stand-ins/mock-backend/start-mock-backend.js'
 
 /**
  * A broad corpus of wrong configurations, to make every configuration error print its example

@@ -3,8 +3,8 @@ import { isPlainObject } from '../../src/config/option-path.js'
 import { resolveOptions } from '../../src/config/resolve-options.js'
 import { createCorsMiddleware } from '../../src/cors/cors-middleware.js'
 import { createJsonpMiddleware } from '../../src/jsonp/jsonp-middleware.js'
-import { createMockBackend } from '../../src/mock/mock-backend.js'
-import { startMockBackend } from '../../src/mock/start-mock-backend.js'
+import { createMockBackend } from '../../src/stand-ins/mock-backend/mock-backend.js'
+import { startMockBackend } from '../../src/stand-ins/mock-backend/start-mock-backend.js'
 
 /**
  * Reads the "Fix it like this" examples of configuration errors and checks that each one is a

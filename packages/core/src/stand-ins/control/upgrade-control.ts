@@ -1,0 +1,89 @@
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { ResolvedFaults } from '../../config/resolve-control.js'
+import type { ResolvedForwardRoute } from '../../config/resolved-route.js'
+import { refuseUpgradeFault } from './fault-answer.js'
+import { delayOf, failsNow, faultsFor } from './request-faults.js'
+import type { RouteControl } from './route-control.js'
+
+/**
+ * The faults a WebSocket handshake at `path` gets now: `undefined` while they are off or none
+ * applies. Shared by the Node and the Fetch front ends.
+ *
+ * @example
+ * const faults = upgradeFaultsOf(entry, req, '/live')
+ */
+export function upgradeFaultsOf(
+  entry: RouteControl,
+  req: Pick<IncomingMessage, 'method'>,
+  path: string,
+): ResolvedFaults | undefined {
+  const { state, control, route } = entry
+  return state.faultsOn ? faultsFor(control, state.faults, route.prefix, req as never, path) : undefined
+}
+
+/**
+ * Backend control on a WebSocket handshake of a `ws` route, as the control step does it for a
+ * request: while its faults are on, the handshake waits its `latency`, then is refused
+ * (`failRate`: `failWith`'s status on the socket, or the socket dropped for `'reset'`) or
+ * handed on to `pass`. A client that leaves during the wait is not forwarded. `throttle` does
+ * not pace WebSocket messages.
+ *
+ * @example
+ * controlUpgrade(entry, req, socket, '/live', () => forwardUpgrade(req, socket, head, route, path, deps))
+ */
+export function controlUpgrade(
+  entry: RouteControl,
+  req: IncomingMessage,
+  socket: Duplex,
+  path: string,
+  pass: () => void,
+): void {
+  const faults = upgradeFaultsOf(entry, req, path)
+  const { route } = entry
+  if (faults === undefined) {
+    pass()
+    return
+  }
+  const act = (): void => {
+    if (failsNow(faults)) refuseUpgradeFault(socket, faults.failWith, route.prefix)
+    else pass()
+  }
+  const delay = delayOf(faults.latency)
+  if (delay === 0) {
+    act()
+    return
+  }
+  const timer = setTimeout(() => {
+    socket.off('close', cancel)
+    socket.off('error', drop)
+    if (!socket.destroyed) act()
+  }, delay)
+  const cancel = (): void => clearTimeout(timer)
+  // The server stopped listening to the socket's errors when it handed the upgrade over: a
+  // client that resets during the wait must not become an uncaught 'error'.
+  const drop = (): void => {
+    socket.destroy()
+  }
+  socket.once('close', cancel)
+  socket.once('error', drop)
+}
+
+/**
+ * The route a WebSocket handshake goes to: with `targets`, the target in use now (as the
+ * switch picks it for requests), else the route itself.
+ *
+ * @example
+ * forwardUpgrade(req, socket, head, routeInUse(route, entry), path, deps)
+ */
+export function routeInUse(
+  route: ResolvedForwardRoute,
+  entry: RouteControl | undefined,
+): ResolvedForwardRoute {
+  const name = entry?.state.target
+  const choice =
+    name === undefined ? undefined : entry?.control.targets.find((target) => target.name === name)
+  if (choice === undefined || (choice.url === route.target && choice.socketPath === route.socketPath))
+    return route
+  return { ...route, target: choice.url, socketPath: choice.socketPath }
+}

@@ -1,0 +1,136 @@
+import type { ResolvedForwardRoute } from '../../config/resolved-route.js'
+import { tapChunks } from '../../http/body-taps.js'
+import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'
+import type { HookableResponse } from '../../http/response-head.js'
+import type { Logger } from '../../log/logger.js'
+import { type MaskRules, REPLAYED_HEADER } from '../file-masking.js'
+import { recordedAnswer } from './recorded-answer.js'
+import { requestKey } from './recording-key.js'
+import type { RecordingStore } from './recording-store.js'
+import { copyRequestBody } from './request-body-copy.js'
+
+/*
+ * The record tap of a route with `record: true`: the answer streams through to the client as it
+ * comes (each chunk copied on its way, never held), and when the response closes the exchange
+ * goes to the store, after the client has it. An answer larger than `maxBodyBytes` is not
+ * recorded; neither is one the proxy made itself (a 502 for a target that is down, a replay).
+ */
+
+/** What makes the proxy's own failure answers recognisable to the tap. */
+const NOT_FROM_TARGET = Symbol('cors-dev-proxy.not-from-target')
+
+/**
+ * Marks a response as the proxy's own (the target failed): the tap does not record it.
+ *
+ * @example
+ * markNotFromTarget(res)
+ */
+export function markNotFromTarget(res: ProxyResponse): void {
+  ;(res as { [NOT_FROM_TARGET]?: true })[NOT_FROM_TARGET] = true
+}
+
+/** The head that went out: Node's own text of it (HTTP/1.1), else the response's header object. */
+function sentHeaders(res: ProxyResponse): [string, string][] {
+  const sent = (res as { _header?: unknown })._header
+  if (typeof sent === 'string') {
+    const pairs: [string, string][] = []
+    for (const line of sent.split('\r\n').slice(1)) {
+      const colon = line.indexOf(':')
+      if (colon > 0) pairs.push([line.slice(0, colon), line.slice(colon + 1).trim()])
+    }
+    return pairs
+  }
+  const pairs: [string, string][] = []
+  for (const [name, value] of Object.entries(res.getHeaders())) {
+    if (value === undefined) continue
+    for (const one of Array.isArray(value) ? value : [value]) pairs.push([name, String(one)])
+  }
+  return pairs
+}
+
+/** The request's path relative to the route's prefix (`/api/users?x` on `/api` → `/users?x`). */
+export function relativePath(prefix: string, path: string): string {
+  if (prefix === '/') return path
+  const rest = path.slice(prefix.length)
+  return rest === '' || rest.startsWith('?') ? `/${rest}` : rest
+}
+
+/** A route's record tap: `begin` for each request the route takes. */
+export interface RecordTap {
+  begin(req: ProxyRequest, res: ProxyResponse, path: string): void
+}
+
+/**
+ * Creates the record tap of a route.
+ *
+ * @example
+ * const tap = createRecordTap(route, store, logger)
+ * tap.begin(req, res, '/api/users')
+ */
+export function createRecordTap(
+  route: ResolvedForwardRoute,
+  store: RecordingStore,
+  logger: Logger,
+): RecordTap {
+  const { maxBodyBytes } = store.options
+  const rules: MaskRules = store.options
+  const tooLarge = (): void =>
+    logger.limited(
+      'warn',
+      `record ${route.prefix} too large`,
+      () =>
+        `route '${route.prefix}': a body larger than recordings.maxBodyBytes (${maxBodyBytes} bytes) was not recorded`,
+    )
+  return {
+    begin(req, res, path) {
+      const body = copyRequestBody(req, maxBodyBytes)
+      const chunks: [Buffer, number][] = []
+      let size = 0
+      let headAt = 0
+      tapChunks(res as unknown as HookableResponse, (chunk) => {
+        if (chunks.length === 0) headAt = performance.now()
+        size += chunk.byteLength
+        if (size > maxBodyBytes) return false
+        chunks.push([chunk, performance.now()])
+        return true
+      })
+      res.once('close', () => {
+        if (
+          (res as { [NOT_FROM_TARGET]?: true })[NOT_FROM_TARGET] ||
+          res.getHeader(REPLAYED_HEADER) !== undefined
+        )
+          return
+        if (!res.headersSent) return
+        const headers = sentHeaders(res)
+        const stream = headers.some(
+          ([name, value]) => name.toLowerCase() === 'content-type' && value.includes('text/event-stream'),
+        )
+        // A cut-off answer is not the target's answer; an event stream ends when the client leaves.
+        if (!res.writableFinished && !stream) return
+        if (size > maxBodyBytes) {
+          tooLarge()
+          return
+        }
+        const seen = { status: res.statusCode, headers, chunks, headAt: headAt || performance.now() }
+        const work = body().then((requestBody) => {
+          if (requestBody === undefined) {
+            tooLarge()
+            return
+          }
+          const key = requestKey(
+            {
+              method: req.method ?? 'GET',
+              path: relativePath(route.prefix, path),
+              body: requestBody,
+              contentType: req.headers['content-type'],
+              authorization: req.headers.authorization,
+            },
+            rules,
+          )
+          store.append(route.prefix, key, req.method ?? 'GET', recordedAnswer(seen, rules))
+        })
+        store.track(work)
+      })
+    },
+  }
+}

@@ -1,0 +1,29 @@
+import type { Logger } from '../../log/logger.js'
+import type { RequestNotes } from '../../pipeline/request-notes.js'
+import type { StandIn } from '../stand-in.js'
+import type { RecordingStore } from './recording-store.js'
+import { createRouteRecordings, type RecordSwitch } from './route-recordings.js'
+
+/** What the recordings stand-in needs from the proxy. */
+export interface RecordingsStandInDeps {
+  /** The recordings folder, when a route has `record` or `replay`. */
+  readonly recordings?: RecordingStore | undefined
+  readonly logger: Logger
+  /** The route's live state, whose `record` switch the step reads per request. */
+  readonly control?: { readonly state: RecordSwitch } | undefined
+  /** Where a replayed answer is noted for the debug line and the inspector. */
+  readonly hops?: RequestNotes<string> | undefined
+}
+
+/**
+ * The recordings of a forwarding route with `record` or `replay`: a step before the target
+ * (`record` taps the forwarded answer; `replay: 'only'` answers from the files) and the
+ * forwarder's fallback (`replay: 'fallback'` answers where the target fails).
+ *
+ * @example
+ * const slot = recordingsStandIn(route, { recordings, logger, control, hops })
+ */
+export const recordingsStandIn: StandIn<RecordingsStandInDeps> = function recordingsStandIn(route, deps) {
+  if (route.kind !== 'forward' || deps.recordings === undefined) return undefined
+  return createRouteRecordings(route, deps.recordings, deps.logger, deps.control?.state, deps.hops)
+}
