@@ -137,7 +137,7 @@ describe('a target that closes idle connections after 30 ms, without saying so',
     for (let i = 0; i < 20 && pool.keepAliveTimeoutFor(route) === 4_000; i++) {
       const closes = idleCloses()
       await get()
-      await until(() => idleCloses() > closes, 5_000)
+      await until(() => idleCloses() > closes, 20_000)
       // The proxy's side sees the close a moment after the target made it.
       await new Promise((resolve) => setTimeout(resolve, 20))
     }
