@@ -36,6 +36,10 @@ export default defineConfig({
     exclude: ['**/node_modules/**', '**/dist/**', ...OUTSIDE_PROJECTS.map((folder) => `${folder}/**`)],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll waits until its condition holds, 1 s by default: beside a second CPU-bound process
+    // a connection closed or a log line written "at once" came later than that. The poll ends as
+    // soon as the condition holds, so the longer wait costs a passing test nothing.
+    expect: { poll: { timeout: 20_000 } },
     pool: 'forks',
     // Most files wait on sockets, child processes and Chromium rather than compute: two at a time
     // overlap those waits (Vitest's default on a 2-core machine is one, availableParallelism - 1).

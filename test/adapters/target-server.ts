@@ -2,6 +2,7 @@ import { once } from 'node:events'
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { WebSocketServer } from 'ws'
+import { REFUSED_PORT, refusedUrl } from '../support/refused-port.js'
 
 /** One request as the target saw it. */
 export interface SeenRequest {
@@ -133,13 +134,11 @@ async function streamEvents(res: ServerResponse, gate: Promise<void>): Promise<v
   res.end('id: 2\ndata: two\n\n')
 }
 
-/** A port that nothing listens on: bound once by the OS, then released. */
+/**
+ * A port that nothing listens on: port 2 (test/support/refused-port.ts), checked to refuse. A port
+ * bound at 0 and released could be handed to another test's server before the request.
+ */
 export async function closedPort(): Promise<number> {
-  const server = createServer()
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  server.close()
-  await once(server, 'close')
-  return port
+  await refusedUrl()
+  return REFUSED_PORT
 }

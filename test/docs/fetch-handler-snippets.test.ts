@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { DENO_BINARY } from '../../scripts/prepare-test-tools.mjs'
 import { type Requirement, skipUnmet } from '../support/requirement.js'
+import { unclaimedPort } from '../support/unclaimed-port.mjs'
 import { ROOT } from './built-docs.js'
 import {
   asNodeModule,
-  freePort,
   localized,
   type RunningSample,
   type SampleBackend,
@@ -103,7 +103,7 @@ describe('fetch-handler.md: Hono on Node, as the page prints it', () => {
     for (const part of ['createNodeWebSocket({ app })', 'serve(', 'injectWebSocket(server)']) {
       expect(sample.code).toContain(part)
     }
-    const port = await freePort()
+    const port = await unclaimedPort()
     const file = writeSampleFile('hono-server.mjs', asNodeModule(localized(sample.code, backend.port, port)))
     running = await startSample(process.execPath, [file], { cwd: ROOT, port })
     await expectProxying(port)
@@ -137,7 +137,7 @@ describe.skipIf(skipUnmet('the docs’ Deno server', deno))(
       const page = readFileSync(join(ROOT, 'docs', PAGE), 'utf8')
       const command = /Run it with `deno (run [^`]*) server\.ts`/.exec(page)?.[1]
       expect(command, 'the page says how to run the Deno server').toBeDefined()
-      const port = await freePort()
+      const port = await unclaimedPort()
       // The reader's project: our package in node_modules (--node-modules-dir=manual reads it there).
       folder = mkdtempSync(join(tmpdir(), 'cdp-deno-sample-'))
       mkdirSync(join(folder, 'node_modules/@cors-dev-proxy'), { recursive: true })

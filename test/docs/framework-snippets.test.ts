@@ -6,11 +6,11 @@ import { pathToFileURL } from 'node:url'
 import express from 'express'
 import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { unclaimedPort } from '../support/unclaimed-port.mjs'
 import { ROOT } from './built-docs.js'
 import { type DocSample, docPages, samplesOf } from './doc-samples.js'
 import {
   asNodeModule,
-  freePort,
   type SampleBackend,
   startSample,
   startSampleBackend,
@@ -285,7 +285,7 @@ describe('the code samples of the framework pages', () => {
         }
         case 'node-server': {
           // A whole server script: run by Node as its own process, our packages from their builds.
-          const port = await freePort()
+          const port = await unclaimedPort()
           const code = withBackend(sample.code, backend).replace(`listen(${runner.port})`, `listen(${port})`)
           const js = asNodeModule(code)
             .replaceAll(
@@ -315,7 +315,7 @@ async function startRsbuild(config: Record<string, unknown>): Promise<string> {
     rsbuildConfig: {
       ...config,
       logLevel: 'silent',
-      server: { host: '127.0.0.1', port: await freePort() },
+      server: { host: '127.0.0.1', port: await unclaimedPort() },
       dev: { hmr: false, liveReload: false },
     },
   })

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage } from 'node:http'
-import { connect, createServer as createNetServer } from 'node:net'
+import { connect } from 'node:net'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import ts from 'typescript'
@@ -74,14 +74,6 @@ export function writeSampleFile(name: string, text: string): string {
   const file = join(folder, name)
   writeFileSync(file, text)
   return file
-}
-
-/** A free port on 127.0.0.1, for a sample whose server takes a fixed port. */
-export async function freePort(): Promise<number> {
-  const server = createNetServer()
-  const started = await listen(server)
-  await started.close()
-  return started.port
 }
 
 /** A running sample: its output so far, and a stop that ends it. */

@@ -18,7 +18,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { chromium } from 'playwright-core'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../support/chromium-launch.mjs'
-import { freePort, startBackend } from './lib/backend.mjs'
+import { unclaimedPort } from '../support/unclaimed-port.mjs'
+import { startBackend } from './lib/backend.mjs'
 import { BACKGROUND_CHECKS, CHECKS, CLOSING_CHECKS } from './lib/checks.mjs'
 import { reachableFrom } from './lib/dependency-tree.mjs'
 import { composeApp, installApps, packPackages } from './lib/install.mjs'
@@ -126,11 +127,11 @@ for (const name of appNames) {
       CDP_BACKEND: backend.url,
       CDP_DOWN: backend.down,
     })
-    const port = await freePort()
+    const port = await unclaimedPort()
     running = await startApp({ app, cwd: appDir, bin, port, env: appEnv(port) })
     // A second start of the app beside the first, with more environment, for a start that must fail.
     const startAgain = async (extra, done) => {
-      const again = await freePort()
+      const again = await unclaimedPort()
       return startUntil({ app, cwd: appDir, bin, port: again, env: { ...appEnv(again), ...extra } }, done)
     }
     const page = await context.newPage()

@@ -1,5 +1,4 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { checkCors } from '@cors-dev-proxy/core'
@@ -7,17 +6,15 @@ import { corsDevProxy } from '@cors-dev-proxy/vite'
 import { describe, expect, test } from 'vitest'
 import { startVite, vite } from '../adapters/vite-server.ts'
 import { openConsolePage } from '../support/browser.ts'
+import { REFUSED_PORT, refusedUrl } from '../support/refused-port.ts'
 import { sendRequest } from '../support/servers.ts'
 import { useOverlayApp } from './overlay-app.ts'
 import { expectInspectorAndHar, expectOverlayForDirectCall, overlayText } from './overlay-scenario.ts'
 
-/** A port nobody listens on. */
+/** A port nobody listens on (port 2, see test/support/refused-port.ts), checked to refuse. */
 async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
+  await refusedUrl()
+  return REFUSED_PORT
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { runCliHere } from '../../packages/cli/test/support/cli-process.ts'
 import { launchChromium } from '../support/browser.ts'
+import { refusedUrl } from '../support/refused-port.ts'
 import { recordDevToolsHar } from './cdp-har.ts'
 import { SECRETS, startRecordBackend, startRecordDevServer } from './record-replay-app.ts'
 
@@ -107,11 +108,12 @@ describe('record and replay in Chromium', () => {
         ],
       })
 
-      // Phase 2: the backend stopped; a new dev server replays from the same folder.
+      // Phase 2: the backend stopped; a new dev server replays from the same folder. Its target is
+      // port 2, which refuses: the stopped backend's port could be taken again by another server.
       await backend.close()
       backendUp = false
       const replaying = await startRecordDevServer(
-        { '/api': { target: backend.url, record: false, replay: 'fallback' } },
+        { '/api': { target: await refusedUrl(), record: false, replay: 'fallback' } },
         { recordings: { dir } },
       )
       try {
@@ -307,8 +309,11 @@ describe('record and replay in Chromium', () => {
         })
       await expect.poll(state).toBe(true)
       expect(await call('/api/items?during')).toBe(401)
-      // Recorded once the answer is out: the file appears without a restart.
-      await expect.poll(async () => (await readdir(routeDir).catch(() => [])).length).toBe(1)
+      // Recorded once the answer is out: the file appears without a restart (the .json, not the
+      // lock or temp file that come before it).
+      await expect
+        .poll(async () => (await readdir(routeDir).catch(() => [])).filter((name) => name.endsWith('.json')))
+        .toHaveLength(1)
 
       await record.uncheck()
       await expect.poll(state).toBe(false)

@@ -11,8 +11,8 @@ import { spkiSha256 } from '../../packages/cli/src/serve/certificate.js'
 import { findProgram } from '../../packages/cli/src/serve/find-program.js'
 import { type RunningServe, startServe } from '../../packages/cli/src/serve/start-serve.js'
 import { launchQuicChromium } from '../support/browser.js'
+import { refusedUrl } from '../support/refused-port.js'
 import { programRequirement, skipUnmet } from '../support/requirement.js'
-import { freePort } from '../support/reverse-proxy.js'
 
 /*
  * The route suite over HTTP/3 and over HTTP/2, in Chromium: one configuration served twice by
@@ -205,7 +205,7 @@ describe.skipIf(skip)('routes behave alike over HTTP/3 and HTTP/2, in Chromium',
         '/mock': { mock: true },
         '/live': { target, ws: true },
         '/slow': { target, timeout: 300 },
-        '/dead': `http://127.0.0.1:${await freePort()}`,
+        '/dead': await refusedUrl(),
       },
       log: 'silent',
     })

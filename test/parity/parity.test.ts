@@ -3,7 +3,9 @@ import { resolveOptions } from '@cors-dev-proxy/core/adapter'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { renderCaddy } from '../../packages/cli/src/export/caddy.js'
 import { renderNginx } from '../../packages/cli/src/export/nginx.js'
-import { freePort, type RunningProxy, startCaddy, startNginx } from '../support/reverse-proxy.js'
+import { refusedUrl } from '../support/refused-port.js'
+import { type RunningProxy, startCaddy, startNginx } from '../support/reverse-proxy.js'
+import { unclaimedPort } from '../support/unclaimed-port.mjs'
 import { type Observation, PARITY_CHECKS } from './parity-cases.js'
 import { startDevProxy } from './start-dev-proxy.js'
 
@@ -139,7 +141,7 @@ beforeAll(async () => {
   backend = await startMockBackend()
   const target = backend.origin
   // A port nothing listens on: the connection is refused.
-  const deadPort = await freePort()
+  const dead = await refusedUrl()
   const config = defineConfig({
     routes: {
       '/api': { target, cors: { credentials: true, exposedHeaders: ['x-total'], maxAge: 600 } },
@@ -155,12 +157,12 @@ beforeAll(async () => {
       '/keep': { target, pathRewrite: false },
       '/live': { target, ws: true, cors: true },
       '/slow': { target, timeout: 300 },
-      '/dead': `http://127.0.0.1:${deadPort}`,
+      '/dead': dead,
     },
     log: 'silent',
   })
   const resolved = resolveOptions(config)
-  const [nginxPort, caddyPort] = [await freePort(), await freePort()]
+  const [nginxPort, caddyPort] = [await unclaimedPort(), await unclaimedPort()]
   const listen = (port: number) => ({ listen: `127.0.0.1:${port}`, serverName: undefined })
   const started = await Promise.allSettled([
     startDevProxy(config),

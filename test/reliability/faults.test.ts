@@ -23,6 +23,12 @@ import { uploadHttp2 } from './support/upload.js'
 
 const BODY = 'x'.repeat(50)
 
+/** Settles once `/reset-after-head` has reset its connection: the `/hooked` route's hook waits for it. */
+let resetHead: () => void = () => undefined
+const headReset = new Promise<void>((resolve) => {
+  resetHead = resolve
+})
+
 /** Raw answers, by path: each cut or broken in its own way. */
 const BROKEN: Record<string, (socket: Socket) => void> = {
   // Half of a 100-byte body, then a clean close.
@@ -47,7 +53,10 @@ const BROKEN: Record<string, (socket: Socket) => void> = {
   // The head, then a reset at once: the body fails while a proxyRes hook still runs.
   '/reset-after-head': (socket) => {
     socket.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n')
-    setTimeout(() => socket.resetAndDestroy(), 5)
+    setTimeout(() => {
+      socket.resetAndDestroy()
+      resetHead()
+    }, 5)
   },
   // Not HTTP at all.
   '/garbage': (socket) => socket.write('SSH-2.0-OpenSSH_9.6\r\n'),
@@ -93,7 +102,16 @@ beforeAll(async () => {
       '/broken': broken.url,
       '/hooked': {
         target: broken.url,
-        on: { proxyRes: () => new Promise((resolve) => setTimeout(resolve, 30)) },
+        // Ends 30 ms after the target's reset, not 30 ms after the head: beside a busy process a late
+        // event loop ran a 5 ms reset timer and a 30 ms hook timer in the same turn, and the hook
+        // ended before the proxy read the reset (a 200 head, not the 502 under test). A timer set
+        // after the reset fires on a later turn, after the proxy's socket has read it.
+        on: {
+          proxyRes: async () => {
+            await headReset
+            await new Promise((resolve) => setTimeout(resolve, 30))
+          },
+        },
       },
       '/events': events.url,
       '/refused': refusedUrl,

@@ -27,17 +27,6 @@ export function requireProgram(program: 'nginx' | 'caddy'): void {
   throw new Error(`${program} is not installed, and these tests need the real one. Install it: ${INSTALL}`)
 }
 
-/** A free loopback port: nginx and Caddy cannot listen on port 0 and report the port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-    server.on('error', reject)
-  })
-}
-
 /** A temporary directory that nginx's workers (which drop root for `nobody`) can enter. */
 function scratchDir(name: string): string {
   const dir = mkdtempSync(join(tmpdir(), `cdp-${name}-`))

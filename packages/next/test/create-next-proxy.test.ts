@@ -229,13 +229,14 @@ describe('createNextProxy', () => {
         new Request(`${PAGE}/api/todos/3`, { headers: { 'accept-encoding': 'br' } }),
       )
       expect(JSON.parse((await asNextPassesIt(live)).text)).toEqual(ITEM)
-      // The recording is written once the answer ended, atomically.
-      for (
-        let waited = 0;
-        waited < 5_000 && (await readdir(join(dir, 'api')).catch(() => [])).length === 0;
-        waited += 50
-      )
-        await new Promise((resolve) => setTimeout(resolve, 50))
+      // The recording is written once the answer ended, atomically: its lock and temp file show in
+      // the folder before the recording itself (beside a busy process the replay came between the
+      // two), so this waits for the .json.
+      await expect
+        .poll(async () =>
+          (await readdir(join(dir, 'api')).catch(() => [])).filter((name) => name.endsWith('.json')),
+        )
+        .toHaveLength(1)
       const replayed = await replaying(
         new Request(`${PAGE}/api/todos/3`, { headers: { 'accept-encoding': 'br' } }),
       )

@@ -49,13 +49,11 @@ export async function startBackend(core) {
     socket.end(`HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`)
   })
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const closed = createServer()
-  await new Promise((resolve) => closed.listen(0, '127.0.0.1', resolve))
-  const downPort = closed.address().port
-  await new Promise((resolve) => closed.close(resolve))
   return {
     url: `http://127.0.0.1:${server.address().port}`,
-    down: `http://127.0.0.1:${downPort}`,
+    // A backend that is down: port 2, which the kernel never hands out and nothing listens on
+    // (see test/support/refused-port.ts); a port listened on and closed could be taken again.
+    down: 'http://127.0.0.1:2',
     compressed,
     async close() {
       for (const timer of slow) clearTimeout(timer)
@@ -98,13 +96,4 @@ function answerSlowly(req, res, timers) {
     clearTimeout(timer)
     timers.delete(timer)
   })
-}
-
-/** A free port on 127.0.0.1 (listened on and released; the app takes it a moment later). */
-export async function freePort() {
-  const probe = createServer()
-  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address()
-  await new Promise((resolve) => probe.close(resolve))
-  return port
 }

@@ -5,14 +5,10 @@ import { resolveOptions } from '@cors-dev-proxy/core/adapter'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readEvents, send } from '../../../../test/parity/parity-client.js'
 import { startDevProxy } from '../../../../test/parity/start-dev-proxy.js'
-import {
-  freePort,
-  type RunningProxy,
-  startCaddy,
-  startNginx,
-} from '../../../../test/support/reverse-proxy.js'
+import { type RunningProxy, startCaddy, startNginx } from '../../../../test/support/reverse-proxy.js'
 import { listen, type StartedServer } from '../../../../test/support/servers.js'
 import { localhostCertificate } from '../../../../test/support/tls.js'
+import { unclaimedPort } from '../../../../test/support/unclaimed-port.mjs'
 import { renderCaddy } from '../../src/export/caddy.js'
 import { renderNginx } from '../../src/export/nginx.js'
 
@@ -106,7 +102,7 @@ beforeAll(async () => {
   process.env.CORS_DEV_PROXY_TARGETS = '/controlled=staging'
   const resolved = resolveOptions(config)
   delete process.env.CORS_DEV_PROXY_TARGETS
-  const [nginxPort, caddyPort] = [await freePort(), await freePort()]
+  const [nginxPort, caddyPort] = [await unclaimedPort(), await unclaimedPort()]
   const at = (port: number) => ({ listen: `127.0.0.1:${port}`, serverName: undefined })
   servers.set('dev', await startDevProxy(config))
   servers.set('nginx', await startNginx(renderNginx(resolved, at(nginxPort)), nginxPort))

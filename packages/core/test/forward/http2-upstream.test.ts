@@ -220,7 +220,7 @@ describe('http2: true', () => {
       )
       expect(statuses).toEqual(Array(20).fill(200))
       // The target's side of the broken-off streams goes with the connections replaced.
-      await expect.poll(() => open, { timeout: 5_000 }).toBeLessThanOrEqual(4)
+      await expect.poll(() => open, { timeout: 20_000 }).toBeLessThanOrEqual(4)
     } finally {
       await proxy.close()
       await new Promise((resolve) => big.close(resolve))

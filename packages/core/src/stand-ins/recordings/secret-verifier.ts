@@ -13,8 +13,15 @@ import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
  * thread pool, so the event loop never waits for it.
  */
 
+/** scrypt's cost parameters: N = 2^ln, block size r, parallelism p. */
+export interface ScryptCost {
+  readonly ln: number
+  readonly r: number
+  readonly p: number
+}
+
 /** The cost of a new verifier: N = 2^15, r = 8, p = 1 (32 MiB, about 100 ms). */
-const COST = Object.freeze({ ln: 15, r: 8, p: 1 })
+export const SEAL_COST: ScryptCost = Object.freeze({ ln: 15, r: 8, p: 1 })
 const SALT_BYTES = 16
 const HASH_BYTES = 32
 /** Verifiers read from a file are recomputed only within these bounds (a file is shared: a hostile one must not stall the proxy). */
@@ -60,14 +67,16 @@ async function recompute(verifier: string, material: string): Promise<boolean> {
 
 /**
  * A verifier with its own memory of checked pairs (one per proxy: a process checks a secret
- * against a file's verifier once).
+ * against a file's verifier once). `cost` is what new verifiers are sealed at: {@link SEAL_COST}
+ * for every proxy; the unit tests seal cheaper ones, so that they do not wait on scrypt at its full
+ * cost (one integration test checks the default). Reading a verifier takes the cost written in it.
  *
  * @example
  * const verifier = createSecretVerifier()
  * const sealed = await verifier.seal(material) // 'scrypt$ln=15,r=8,p=1$…$…'
  * await verifier.matches(sealed, material) // true
  */
-export function createSecretVerifier(): SecretVerifier {
+export function createSecretVerifier(cost: ScryptCost = SEAL_COST): SecretVerifier {
   // Keyed by the verifier and a hash of the material: the plain secret is not kept longer than its request.
   const checked = new Map<string, Promise<boolean>>()
   const remember = (key: string, result: Promise<boolean>): Promise<boolean> => {
@@ -80,8 +89,8 @@ export function createSecretVerifier(): SecretVerifier {
   return {
     async seal(material) {
       const salt = randomBytes(SALT_BYTES)
-      const hash = await hashOf(material, salt, COST.ln, COST.r, COST.p)
-      const verifier = `scrypt$ln=${COST.ln},r=${COST.r},p=${COST.p}$${salt.toString('base64')}$${hash.toString('base64')}`
+      const hash = await hashOf(material, salt, cost.ln, cost.r, cost.p)
+      const verifier = `scrypt$ln=${cost.ln},r=${cost.r},p=${cost.p}$${salt.toString('base64')}$${hash.toString('base64')}`
       remember(cacheKey(verifier, material), Promise.resolve(true))
       return verifier
     },

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serveProxy } from '../../../../../test/support/proxy-server.js'
+import { refusedUrl } from '../../../../../test/support/refused-port.js'
 import {
   captureLogSink,
   collectBody,
@@ -137,10 +138,13 @@ describe('record', () => {
 
 describe("replay: 'fallback' with the target stopped", () => {
   let proxy: Awaited<ReturnType<typeof serveProxy>>
+  /** The target, stopped: port 2 refuses, where the recording target's freed port could be taken again. */
+  let down: string
   const sink = captureLogSink()
   beforeAll(async () => {
+    down = await refusedUrl()
     proxy = await serveProxy(
-      { '/api': { target: target.url, replay: 'fallback' } },
+      { '/api': { target: down, replay: 'fallback' } },
       { log: 'debug', logger: sink, recordings: { dir, maxGap: 200 } },
     )
   })
@@ -170,7 +174,7 @@ describe("replay: 'fallback' with the target stopped", () => {
       .map((entry) => entry.message)
       .find((message) => message.includes('POST /api/items →'))
     expect(line).toMatch(/h1\.1 POST \/api\/items → replay \(target failed: connection refused\) 201 \d+ ms$/)
-    expect(line).not.toContain(target.url)
+    expect(line).not.toContain(down)
   })
 
   it('matches JSON bodies as data and GraphQL calls by operation and variables', async () => {

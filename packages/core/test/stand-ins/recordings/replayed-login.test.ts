@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { serveProxy } from '../../../../../test/support/proxy-server.js'
+import { refusedUrl } from '../../../../../test/support/refused-port.js'
 import { collectBody, listen, sendRequest, type TestResponse } from '../../../../../test/support/servers.js'
 
 /*
@@ -125,8 +126,9 @@ describe("a replayed login, the backend stopped (replay: 'fallback')", () => {
   let proxy: Awaited<ReturnType<typeof serveProxy>>
   const call = (path: string, init = {}) => sendRequest(`${proxy.url}${path}`, init)
   beforeAll(async () => {
+    // The backend stopped: port 2 refuses, where the recording backend's freed port could be taken again.
     proxy = await serveProxy(
-      { '/api': { target: target.url, replay: 'fallback' } },
+      { '/api': { target: await refusedUrl(), replay: 'fallback' } },
       { log: 'silent', recordings: { dir } },
     )
   })

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import type { RecordedAnswer, RecordingFile } from '../../../src/stand-ins/recordings/recording-format.js'
 import { answersFor, prepareSecret, withAnswer } from '../../../src/stand-ins/recordings/secret-answers.js'
-import { createSecretVerifier } from '../../../src/stand-ins/recordings/secret-verifier.js'
+import { createSecretVerifier as createVerifier } from '../../../src/stand-ins/recordings/secret-verifier.js'
+
+// New verifiers sealed at N = 2^4 instead of the proxy's 2^15: what is checked here is which
+// answers go with which secret, not scrypt's cost (secret-verifier-cost.test.ts checks that).
+const createSecretVerifier = () => createVerifier({ ln: 4, r: 8, p: 1 })
 
 const answer = (status: number): RecordedAnswer => ({
   status,

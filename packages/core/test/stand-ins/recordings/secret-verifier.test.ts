@@ -2,12 +2,19 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { createSecretVerifier } from '../../../src/stand-ins/recordings/secret-verifier.js'
 
+/**
+ * New verifiers sealed at N = 2^4 instead of the proxy's 2^15: each seal and check costs
+ * microseconds instead of 100 ms (seconds beside a busy process). secret-verifier-cost.test.ts
+ * checks the proxy's cost, an integration test.
+ */
+const CHEAP = { ln: 4, r: 8, p: 1 }
+
 describe('createSecretVerifier', () => {
   it('seals with a fresh salt, holding no plain value, encoding or unsalted hash of the secret', async () => {
-    const verifier = createSecretVerifier()
+    const verifier = createSecretVerifier(CHEAP)
     const material = 'hunter2-material'
     const [one, two] = [await verifier.seal(material), await verifier.seal(material)]
-    expect(one).toMatch(/^scrypt\$ln=15,r=8,p=1\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{43}=$/)
+    expect(one).toMatch(/^scrypt\$ln=4,r=8,p=1\$[A-Za-z0-9+/]{22}==\$[A-Za-z0-9+/]{43}=$/)
     expect(one).not.toBe(two)
     for (const form of [
       material,
@@ -20,7 +27,7 @@ describe('createSecretVerifier', () => {
   })
 
   it('matches the secret it was sealed from, on another process too, and no other', async () => {
-    const sealed = await createSecretVerifier().seal('right')
+    const sealed = await createSecretVerifier(CHEAP).seal('right')
     // A fresh verifier remembers nothing: it recomputes from the salt and cost in the text.
     const fresh = createSecretVerifier()
     expect(await fresh.matches(sealed, 'right')).toBe(true)
@@ -29,7 +36,7 @@ describe('createSecretVerifier', () => {
 
   it('checks a pair once per process', async () => {
     const verifier = createSecretVerifier()
-    const sealed = await createSecretVerifier().seal('right')
+    const sealed = await createSecretVerifier(CHEAP).seal('right')
     const first = verifier.matches(sealed, 'right')
     // The same promise: the second request with that password costs no scrypt.
     expect(verifier.matches(sealed, 'right')).toBe(first)
