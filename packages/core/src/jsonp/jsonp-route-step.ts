@@ -1,3 +1,9 @@
+/*
+ * jsonp/: JSONP on the server side, the route's second step (here): the request admitted
+ * (jsonp-middleware.ts), the next step's JSON answer taken over through http/response-head.ts
+ * and wrapped (jsonp-intercept.ts, jsonp-response.ts), whoever wrote it (the target, the mock
+ * backend, a mock or a replay). The browser's side is client/jsonp.ts.
+ */
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { Logger } from '../log/logger.js'
 import type { RouteStep } from '../pipeline/route-pipeline.js'
