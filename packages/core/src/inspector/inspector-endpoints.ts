@@ -14,8 +14,9 @@
  *
  * The endpoints under `/__cors-dev-proxy/`, one file each, routed here in one place from the
  * description of what exists (served-endpoints.ts): the page (page-endpoint.ts), the overlay's
- * script and `explain` (explain-endpoint.ts), the live switches (control-endpoint.ts), "Mock this
- * answer" (mock-endpoint.ts), the exchanges and their stream (events-endpoint.ts), the HAR
+ * script and `explain` (explain-endpoint.ts), the live switches
+ * (stand-ins/control/control-endpoint.ts), "Mock this answer"
+ * (stand-ins/route-mocks/mock-endpoint.ts), the exchanges and their stream (events-endpoint.ts), the HAR
  * export (har-endpoint.ts) and replay (replay-endpoint.ts). Every request is checked first by
  * inspector-guard.ts; every answer carries the headers of endpoint-answers.ts.
  */

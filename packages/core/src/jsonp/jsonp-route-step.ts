@@ -11,7 +11,7 @@ import { interceptJsonAnswer, MAX_JSONP_SOURCE_BYTES } from './jsonp-intercept.j
 import { admitJsonpRequest } from './jsonp-middleware.js'
 
 /**
- * The JSONP step of a route with `jsonp` (see route-pipeline.ts): a request carrying the
+ * The JSONP step of a route with `jsonp` (see pipeline/route-pipeline.ts): a request carrying the
  * callback parameter must be a GET (else 405 with `Allow: GET`) with a valid name (else 400
  * with a JSON error); the JSON answer of the next step (the target's, through the forwarder, or
  * the mock's) is then wrapped as `/**\/ typeof cb === 'function' && cb(<json>);`, decompressed
