@@ -1,3 +1,22 @@
+/*
+ * The CLI, `cors-dev-proxy <command>`: bin.ts runs this file, which picks the command and turns
+ * every mistake into exit code 2 with a working example (a `UsageError`, the core's
+ * `CorsDevProxyError`, a `ConfigFileError`), never a stack trace. Each command is a spec (its
+ * flags, for the parser and `--help`) and a `run…` function in commands/, loaded only when it
+ * runs; what commands share has a folder of its own, each opening with its details:
+ *
+ * - args/: flag specs, the parser with did-you-mean, value readers, `--help` text;
+ * - config/: finding and loading `cors-dev-proxy.config.*`, flags over the file, resolution;
+ * - serve/: `startServe` and its parts, and Caddy as the HTTP/3 front;
+ * - check/: `check`, the core's browser model on a real URL, and its report;
+ * - export/: the nginx and Caddy renderings of the resolved routes;
+ * - mcp/: the `mcp` command's MCP server over a dev server's inspector.
+ *
+ * The CLI imports only `@cors-dev-proxy/core` and `@cors-dev-proxy/core/adapter`
+ * (test/imports.test.ts). Its tests run the built binary in a child process where the process
+ * is the point (exit codes, signals, a `.ts` config), and `runCli` in the test's own process
+ * otherwise (test/support/cli-server-here.ts), each suite running the binary at least once.
+ */
 import { CorsDevProxyError } from '@cors-dev-proxy/core'
 import pc from 'picocolors'
 import type { CommandSpec } from './args/command-spec.js'

@@ -1,3 +1,9 @@
+/*
+ * args/: the command line. A command's flags are declared once (command-spec.ts), read by the
+ * parser here (on `node:util`'s `parseArgs`, with did-you-mean for an unknown flag), typed by
+ * the value readers (flag-values.ts, config-flags.ts) and shown by `--help` (format-help.ts).
+ * A mistake is a `UsageError` (usage-error.ts) with a line that works, never a stack trace.
+ */
 import { parseArgs } from 'node:util'
 import type { CommandSpec, FlagSpec } from './command-spec.js'
 import { closestName } from './did-you-mean.js'

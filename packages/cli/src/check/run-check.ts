@@ -1,3 +1,9 @@
+/*
+ * check/: `cors-dev-proxy check <url>`, the browser's verdict on a call without a browser.
+ * `runCheckCall` (here) runs the core's `checkCors` and `classifyRequest` on the real URL; the
+ * negotiated protocol (negotiated-protocol.ts, an ALPN probe), `Alt-Svc` (alt-svc.ts) and the
+ * body's type (body-type.ts) complete it; format-report.ts writes the text report.
+ */
 import {
   type AddressSpace,
   type CheckCorsResult,

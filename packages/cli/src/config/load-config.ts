@@ -1,3 +1,10 @@
+/*
+ * config/: the CLI's configuration. This file finds and loads `cors-dev-proxy.config.*` from the
+ * working directory or `--config` (TypeScript through jiti); apply-flags.ts lays the flags over
+ * the file; resolve-config.ts resolves it with the core's `resolveOptions`, naming the flags
+ * behind an error. A file that cannot be read or loaded is a `ConfigFileError`
+ * (config-file-error.ts): exit code 2 with the fix.
+ */
 import { existsSync, statSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { basename, extname, resolve } from 'node:path'

@@ -1,3 +1,13 @@
+/*
+ * export/: the `nginx` and `caddy` commands' output. Both read the resolved model the proxy runs
+ * on (the core's `resolveOptions` through `@cors-dev-proxy/core/adapter`), never the raw
+ * configuration, and this file decides once per route what both do (upstream, path rewrite,
+ * `Host`, same-origin `Origin`, redirects and cookies, timeout, and notes on what cannot be
+ * exported: dev-only-notes.ts), so they cannot drift apart. allowed-origins.ts and
+ * export-regex.ts carry a CORS origin policy and the user's RegExps into PCRE (nginx) or RE2
+ * (Caddy); the `nginx-*` and `caddy-*` files only write syntax. test/export checks the output
+ * with `nginx -t` and `caddy validate`; the root test/parity runs the three side by side.
+ */
 import type { ResolvedForwardRoute, ResolvedRoute } from '@cors-dev-proxy/core/adapter'
 import { devOnlyNotes } from './dev-only-notes.js'
 import { escapeRegex } from './export-regex.js'

@@ -1,3 +1,12 @@
+/*
+ * serve/: `cors-dev-proxy serve`, the dev server without a framework. `startServe` (here) starts
+ * the server (serve-server.ts, whose proxy is the core's `createDevServerProxy`, as the
+ * adapters'), with its parts: the Host check (host-check.ts), static files (static-files.ts), a local certificate
+ * (certificate.ts), connection tracking for a clean stop (connection-tracker.ts) and the URLs it
+ * prints (server-urls.ts). For `--http3`, Caddy is the TLS/QUIC front (caddy-front.ts,
+ * http3-front.ts) on ports free for TCP and UDP (free-port.ts), and the browser's request is
+ * restored behind it (front-request.ts).
+ */
 import type { Server as HttpServer } from 'node:http'
 import type { Http2SecureServer } from 'node:http2'
 import type { AddressInfo } from 'node:net'

@@ -1,3 +1,13 @@
+/*
+ * browser/: the Fetch standard's and Chromium's rules, as the browser applies them to a
+ * cross-origin call, with no policy of ours: `classifyRequest` (simple or preflighted),
+ * `evaluateCors` and Chromium's own messages, Local Network Access (address spaces). Here, the
+ * stateful model: `createBrowserModel` runs a call (fetch-call.ts) with a preflight cache,
+ * redirect steps, bodies and URL credentials on a `send` function it is given; `checkCors`
+ * (check-cors.ts) puts it on the network (`createNetworkSend`, a streaming upload only over
+ * HTTP/2: http2-only-connector.ts). The inspector's `explain` and the CLI's `check` run it; it
+ * imports only http/.
+ */
 import { originOf, serializeOrigin } from '../http/parse-origin.js'
 import type { BrowserCall, BrowserCallResult, BrowserSend } from './browser-call.js'
 import type { BrowserPage } from './call-context.js'

@@ -1,3 +1,12 @@
+/*
+ * cors/: our CORS policy, what a route with `cors` answers. The decisions are built once per
+ * policy and origin (cors-decision.ts) and applied by the route's first step (here), which
+ * answers a preflight itself (preflight-answer.ts) and sets its headers over the backend's just
+ * before the head goes out, through http/response-head.ts. Without `cors`, the target's answers
+ * to cross-origin pages are checked as the browser will check them and explained in Chromium's
+ * words (cors-diagnostics.ts). Also the standalone middleware (cors-middleware.ts) and the
+ * origin check of a `ws` route's upgrade (upgrade-origin.ts).
+ */
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { type HookableResponse, onResponseHead, type ResponseHead } from '../http/response-head.js'

@@ -1,4 +1,13 @@
 /*
+ * fetch/: the Fetch front end's translation, never a second engine (proxy/create-fetch-handler.ts
+ * uses it). A `Request` as the `IncomingMessage` the engine reads (here; behind @hono/node-server,
+ * node:http's own request while nothing built its `Request`: `nodeRequestOf`); the engine's
+ * `ServerResponse` as a `Response` (fetch-response.ts, its head laid out by response-head.ts);
+ * the options that need a Node server refused at start-up with the fix (refuse-node-options.ts);
+ * a runtime's accepted WebSocket piped to the target's (websocket-bridge.ts); an undici
+ * `Dispatcher` over the runtime's `fetch` where undici cannot dispatch, as on Bun
+ * (fetch-dispatcher.ts). It imports only http/ and config/.
+ *
  * A Web `Request` dressed as the `IncomingMessage` the engine reads, so the Fetch front end
  * runs the very steps the Node one runs. Only what the engine reads is here: the request line,
  * the headers as Node lays them out, the socket's address and TLS flag, and the body as a

@@ -1,3 +1,18 @@
+/*
+ * forward/: one request's forwarding, for HTTP and WebSocket. The forwarder (here) prepares the
+ * body (request-body.ts, hooked-body.ts), the outgoing request (prepare-request.ts: router,
+ * `pathRewrite`, headers; shared with websocket-upgrade.ts and proxy/fetch-websocket.ts, each
+ * passing its header variant from request-headers.ts or handshake-headers.ts; a router's
+ * per-request options copy in request-options.ts), then hands the request to one `Relay`
+ * (relay.ts), an undici dispatch handler whose state is one `RelayState` (relay-state.ts) and
+ * whose sink streams the answer (relay-sink.ts) or collects it for `transformResponse`
+ * (collect-sink.ts). The pools (upstream-pool.ts: keep-alive learning, HTTP/2 multiplexing,
+ * redirects), the client's head (response-headers.ts: cookies, `Location`, hop-by-hop fields)
+ * and the answers to failures (forward-failures.ts, relay-failures.ts, proxy-error.ts,
+ * failure-log.ts) live here too. Rules: nothing throws at request time; the common route takes
+ * no promise and no stream object; no class extends another
+ * (packages/core/test/architecture/class-inheritance.test.ts; undici's `Dispatcher` wrappers aside).
+ */
 import type { Dispatcher } from 'undici'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'

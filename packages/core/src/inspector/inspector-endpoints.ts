@@ -1,8 +1,22 @@
 /*
+ * inspector/: everything under `/__cors-dev-proxy/`. The recorder (record-exchange.ts) puts a
+ * record on each request a route takes and its response, under a symbol (no WeakMap entry, no
+ * closure per request), and completes it into a fixed ring (exchange-ring.ts) when the response
+ * closes; the head is parsed, masked (http/mask-secrets.ts) and judged (exchange-view.ts) only
+ * when the page, its event stream or the HAR (har-export.ts) asks, and bodies are copied only
+ * while a client listens. Replay (replay-exchange.ts) resends a record to the dev server's own
+ * loopback address with a one-time token. `explain` (explain-call.ts) runs the browser model on
+ * a page's failed call through safe-probe.ts (the preflight and one GET or HEAD at most, never a
+ * call with side effects), behind a memo (30 s), a per-host budget (10 probes a minute) and
+ * four turns at once (call-explainer.ts); suggest-route.ts and explain-websocket.ts write the
+ * fix. Which endpoints exist is one rule (served-endpoints.ts), from which the browser scripts
+ * learn it too; the stand-ins bring their own endpoints (`/control`, `/mock`).
+ *
  * The endpoints under `/__cors-dev-proxy/`, one file each, routed here in one place from the
  * description of what exists (served-endpoints.ts): the page (page-endpoint.ts), the overlay's
- * script and `explain` (explain-endpoint.ts), the live switches (control-endpoint.ts), "Mock this
- * answer" (mock-endpoint.ts), the exchanges and their stream (events-endpoint.ts), the HAR
+ * script and `explain` (explain-endpoint.ts), the live switches
+ * (stand-ins/control/control-endpoint.ts), "Mock this answer"
+ * (stand-ins/route-mocks/mock-endpoint.ts), the exchanges and their stream (events-endpoint.ts), the HAR
  * export (har-endpoint.ts) and replay (replay-endpoint.ts). Every request is checked first by
  * inspector-guard.ts; every answer carries the headers of endpoint-answers.ts.
  */

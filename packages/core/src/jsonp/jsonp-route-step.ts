@@ -1,3 +1,9 @@
+/*
+ * jsonp/: JSONP on the server side, the route's second step (here): the request admitted
+ * (jsonp-middleware.ts), the next step's JSON answer taken over through http/response-head.ts
+ * and wrapped (jsonp-intercept.ts, jsonp-response.ts), whoever wrote it (the target, the mock
+ * backend, a mock or a replay). The browser's side is client/jsonp.ts.
+ */
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { Logger } from '../log/logger.js'
 import type { RouteStep } from '../pipeline/route-pipeline.js'
@@ -5,7 +11,7 @@ import { interceptJsonAnswer, MAX_JSONP_SOURCE_BYTES } from './jsonp-intercept.j
 import { admitJsonpRequest } from './jsonp-middleware.js'
 
 /**
- * The JSONP step of a route with `jsonp` (see route-pipeline.ts): a request carrying the
+ * The JSONP step of a route with `jsonp` (see pipeline/route-pipeline.ts): a request carrying the
  * callback parameter must be a GET (else 405 with `Allow: GET`) with a valid name (else 400
  * with a JSON error); the JSON answer of the next step (the target's, through the forwarder, or
  * the mock's) is then wrapped as `/**\/ typeof cb === 'function' && cb(<json>);`, decompressed

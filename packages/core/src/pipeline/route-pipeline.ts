@@ -1,4 +1,10 @@
 /*
+ * pipeline/: what runs before a route's steps, and the steps' shape. The route matched once per
+ * request, longest prefix first (match-route.ts); a request whose target is not in origin form,
+ * or a CONNECT, refused (refuse-request.ts); the route's gate, `pathFilter` and `bypass`
+ * (route-gate.ts); the per-request notes the forwarder leaves for the debug line and the
+ * inspector (request-notes.ts); and the step type, here.
+ *
  * The per-route request pipeline: a chain of connect-style steps built once per route, when
  * the proxy is created, and run for every request the route matches.
  *

@@ -6,11 +6,17 @@
  * it, the endpoints themselves and the routes line. A front end only translates its request and
  * response into `handle` and says what it knows of its host (`ProxyHost`):
  *
- * - `createCorsDevProxy` (create-cors-dev-proxy.ts): a Node middleware, upgrades by hand;
+ * - `createCorsDevProxy` (node-middleware.ts): a Node middleware, upgrades by hand;
  * - `createDevServerProxy` (dev-server-proxy.ts): every dev-server adapter and `serve`;
  * - `createFetchHandler` (create-fetch-handler.ts): `Request` in, `Response` out (Next's proxy.ts).
  *
- * So the same routes and options give the same endpoints on each, by construction.
+ * So the same routes and options give the same endpoints on each, by construction
+ * (test/inspector/endpoint-parity.test.ts). proxy/ is the composition root: it may import every
+ * layer, and only the entry points (index.ts, adapter.ts) import it. Beside the assembly: the
+ * engine (create-cors-dev-proxy.ts), a route's pipeline (create-route-pipeline.ts) and backend
+ * (create-backend-step.ts, the stand-ins in order, then the forwarder), the adapters' early path
+ * (serve-before-app.ts), WebSocket upgrades (proxy-upgrade.ts, auto-upgrade.ts for
+ * http-proxy-middleware's `upgrade` subscription; fetch-websocket.ts behind the Fetch handler).
  */
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'

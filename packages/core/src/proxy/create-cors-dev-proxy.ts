@@ -1,14 +1,16 @@
 /*
- * The composition root: what wires a proxy together. A request's path through the core, each
- * file once (ARCHITECTURE.md has each step's details):
+ * The engine, which proxy/assemble-proxy.ts builds for every front end. A request's path through
+ * the core, each file once (ARCHITECTURE.md lists it too; each folder's main file has its details):
  *
  * 1. proxy/serve-before-app.ts: the dev server's own checks, then the proxy, before its app;
  * 2. proxy/assemble-proxy.ts: the endpoints under /__cors-dev-proxy/, else the routes (every
  *    front end: proxy/node-middleware.ts, proxy/dev-server-proxy.ts, proxy/create-fetch-handler.ts);
  * 3. proxy/create-cors-dev-proxy.ts (here, the engine): a non-origin-form target refused, the route
  *    matched once, its gate, the debug line and the inspector's record armed, the pipeline run;
- * 4. pipeline/route-pipeline.ts: the route's steps, CORS, JSONP, then the forwarder (or mock);
- * 5. forward/create-forwarder.ts: prepare the body, rewrite the path, send;
+ * 4. pipeline/route-pipeline.ts: the route's steps, CORS, JSONP, then the backend
+ *    (proxy/create-backend-step.ts: the stand-ins the route uses, then the forwarder);
+ * 5. forward/create-forwarder.ts: the body, then forward/prepare-request.ts (router,
+ *    `pathRewrite`, headers), send;
  * 6. forward/relay.ts: the target's pool, the deadline, one retry, the answer's head and the
  *    `proxyRes` hooks (relay-head.ts);
  * 7. forward/relay-sink.ts (collect-sink.ts for `transformResponse`): the answer written to

@@ -6,7 +6,11 @@ import { type FunctionSpan, folderSpans, functionSpans } from './function-length
 
 const packages = fileURLToPath(new URL('../../..', import.meta.url))
 
-/** A function that needs more than a screen is two (STYLE.md): about 80 lines. */
+/**
+ * A function that needs more than a screen is two: at most 80 lines, counted from its
+ * signature's first line to its closing brace, so the order a request takes reads as a short
+ * function calling named steps.
+ */
 const MAX_LINES = 80
 
 /**

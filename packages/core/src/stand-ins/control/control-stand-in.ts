@@ -1,3 +1,13 @@
+/*
+ * stand-ins/control/: backend control, first in a route's backend (see ../stand-in.ts). The
+ * faults' step (control-step.ts: `latency`, `failRate`/`failWith` answered by fault-answer.ts,
+ * `throttle` through `paceBody` and `paceUpload` in http/; request-faults.ts, which faults a
+ * request gets), the same faults and target on a `ws` route's handshake (upgrade-control.ts),
+ * the switch between a route's `targets` (target-switch.ts, one forwarder per target), each
+ * route's live state (route-control.ts, with the record switch recordings read), the board of
+ * every route's switches (control-board.ts) and its `/__cors-dev-proxy/control` endpoint
+ * (control-endpoint.ts).
+ */
 import type { RequestNotes } from '../../pipeline/request-notes.js'
 import type { StandIn } from '../stand-in.js'
 import { createControlStep } from './control-step.js'

@@ -1,3 +1,10 @@
+/*
+ * stand-ins/mock-backend/: the echo backend, a `mock` route's target (here) and the CLI's `mock`
+ * command (start-mock-backend.ts). It answers any path itself (mock-backend.ts): the echo, its
+ * switches (`?status=`, `?delay=`…, in mock-switches.ts, one table, which
+ * the CLI's `mock --help` reads), cookies, redirects, CORS, event streams and a WebSocket echo; it closes its open
+ * streams, held answers and sockets with the proxy.
+ */
 import type { Logger } from '../../log/logger.js'
 import type { StandIn } from '../stand-in.js'
 import { createMockRouteStep } from './mock-route-step.js'

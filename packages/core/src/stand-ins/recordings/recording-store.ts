@@ -57,7 +57,7 @@ async function listFiles(dir: string): Promise<Set<string>> {
 
 /**
  * The recordings folder of one proxy. Appends run one after the other per file within a process,
- * and under a file lock across processes (see atomic-file.ts).
+ * and under a file lock across processes (see ../atomic-file.ts).
  *
  * @example
  * const store = createRecordingStore(resolved.recordings, logger, process.cwd())

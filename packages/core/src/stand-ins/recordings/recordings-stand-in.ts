@@ -1,3 +1,14 @@
+/*
+ * stand-ins/recordings/: `record` and `replay` (docs/guide/record-replay.md) and the HAR import.
+ * The file format (recording-format.ts), a request's key and file name (recording-key.ts,
+ * multipart-form.ts), the secrets a key masks but an answer depends on (request-secrets.ts),
+ * kept only as salted scrypt verifiers (secret-verifier.ts, secret-answers.ts), answers masked as
+ * the inspector masks them (recorded-answer.ts), the bounded store (recording-store.ts, writing
+ * through ../atomic-file.ts), the record tap (record-tap.ts), replay (create-replayer.ts,
+ * replay-answer.ts) and `import-har` (har-import.ts). route-recordings.ts gives the backend a
+ * step before the forwarder and the forwarder's fallback, only for routes that set `record` or
+ * `replay`.
+ */
 import type { Logger } from '../../log/logger.js'
 import type { RequestNotes } from '../../pipeline/request-notes.js'
 import type { StandIn } from '../stand-in.js'

@@ -1,3 +1,12 @@
+/*
+ * stand-ins/route-mocks/: `mocks` beside a real target (docs/guide/mocks.md), second in a route's
+ * backend. route-mocks.ts answers a request a file or key matches (files first, most specific
+ * first; a function's `undefined` hands on); mock-folder.ts reads the folder again when a `stat`
+ * changed (no watcher); mock-file-name.ts names a file after its key; mock-answer-writer.ts
+ * writes an answer through forward/'s header rules; function-mock.ts asks a function; and
+ * "Mock this answer" writes an exchange as a file (mock-from-exchange.ts) behind
+ * `/__cors-dev-proxy/mock` (mock-endpoint.ts).
+ */
 import type { BackendSlot, StandIn } from '../stand-in.js'
 
 /** What the route mocks stand-in needs from the proxy. */
