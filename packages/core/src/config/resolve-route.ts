@@ -1,7 +1,14 @@
-import { ROUTE_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
 import type { Bypass, TransformResponse } from './hook-options.js'
+import { applyOptions, checkOptions } from './option-derivations.js'
+import {
+  ROUTE_DEFAULTS,
+  ROUTE_OPTION_NAMES,
+  ROUTE_VOCABULARY,
+  type RouteOptionDefaults,
+} from './option-lists.js'
 import { describeType, isPlainObject, quote, routeOption } from './option-path.js'
+import { OPTION_TABLE } from './option-table.js'
 import { createPathRewriter, removesPrefixOnly } from './path-rewrite.js'
 import { requestLoggerHooks } from './request-logger.js'
 import { resolveAgent } from './resolve-agent.js'
@@ -15,52 +22,42 @@ import { checkEjectPlugins, resolvePlugins } from './resolve-plugins.js'
 import { checkReplay } from './resolve-recordings-options.js'
 import { requireRoutedTarget, resolveRouter } from './resolve-router.js'
 import type { ResolvedJsonpOptions, ResolvedRoute } from './resolved-route.js'
-import { assertKnownKeys, ROUTE_OPTION_NAMES } from './unknown-options.js'
-import { checkHeaders, mergeHeaders } from './validate-headers.js'
+import { assertKnownKeys } from './unknown-options.js'
 import { normalizePrefix } from './validate-prefix.js'
 import { type ValidatedTarget, validateTarget } from './validate-target.js'
 import {
   checkAuth,
   checkBoolean,
-  checkCookieRewrite,
   checkFollowRedirects,
   checkFunction,
   checkJsonp,
   checkLogSink,
   checkPathRewrite,
-  checkTimeout,
 } from './validate-values.js'
 import { writtenRoute } from './written-route.js'
 
+/** The simple options a shared value is every route's default for (`both` in the option table). */
+export type SharedSimpleValues = Pick<
+  RouteOptionDefaults,
+  'changeOrigin' | 'xfwd' | 'secure' | 'timeout' | 'headers' | 'rewriteLocation' | 'rewriteOrigin'
+>
+
 /**
  * The shared options (the second argument), resolved: what a route inherits when it does not
- * set a value itself. Starts from `ROUTE_DEFAULTS`.
+ * set a value itself. Starts from the option table's defaults.
  */
-export interface RouteDefaults {
-  readonly changeOrigin: boolean
-  readonly xfwd: boolean
-  readonly secure: boolean
-  readonly timeout: number | undefined
-  readonly headers: typeof ROUTE_DEFAULTS.headers
+export interface RouteDefaults extends SharedSimpleValues {
   readonly cors: ResolvedCorsOptions | undefined
   readonly jsonp: ResolvedJsonpOptions | undefined
-  readonly rewriteLocation: boolean
-  readonly rewriteOrigin: boolean
   /** The shared `on` hooks, run before each forwarding route's own. */
   readonly hooks: ResolvedHooks
 }
 
 /** The shared defaults when the second argument sets nothing. */
 export const NO_SHARED_OPTIONS: RouteDefaults = Object.freeze({
-  changeOrigin: ROUTE_DEFAULTS.changeOrigin,
-  xfwd: ROUTE_DEFAULTS.xfwd,
-  secure: ROUTE_DEFAULTS.secure,
-  timeout: ROUTE_DEFAULTS.timeout,
-  headers: ROUTE_DEFAULTS.headers,
+  ...applyOptions<SharedSimpleValues>(OPTION_TABLE, {}, {}, ['both']),
   cors: undefined,
   jsonp: undefined,
-  rewriteLocation: ROUTE_DEFAULTS.rewriteLocation,
-  rewriteOrigin: ROUTE_DEFAULTS.rewriteOrigin,
   hooks: NO_HOOKS,
 })
 
@@ -137,7 +134,7 @@ export function resolveRoute(
   const common = commonParts(route, order)
   // Options a mock route does not use are still checked, so a typo never passes silently.
   const checked = checkedForwardValues(options, at)
-  if (mocked) return resolveMockRoute(route, common, checked.ws)
+  if (mocked) return resolveMockRoute(route, common, checked.ws as boolean | undefined)
   return resolveForwardRoute(route, common, checked)
 }
 
@@ -171,7 +168,7 @@ function routeObject(key: string, config: unknown, prefix: string): Record<strin
     )
   }
   const options: Record<string, unknown> = typeof config === 'string' ? { target: config } : config
-  assertKnownKeys(options, ROUTE_OPTION_NAMES, 'route', (name) => routeOption(key, name))
+  assertKnownKeys(options, ROUTE_OPTION_NAMES, 'route', (name) => routeOption(key, name), ROUTE_VOCABULARY)
   return options
 }
 
@@ -241,26 +238,16 @@ function commonParts(route: RouteInProgress, order: number) {
 /** The parts of a route both kinds resolve alike. */
 type CommonParts = ReturnType<typeof commonParts>
 
-/** The forwarding options, checked on every route (in this order, so the first mistake is the one reported). */
+/**
+ * The simple options (the option table's entries with a validator), checked on every route
+ * in the table's order, so the first mistake is the one reported.
+ */
 function checkedForwardValues(options: Record<string, unknown>, at: (name: string) => string) {
-  return {
-    changeOrigin: checkBoolean(options.changeOrigin, at('changeOrigin'), 'changeOrigin'),
-    xfwd: checkBoolean(options.xfwd, at('xfwd'), 'xfwd'),
-    ws: checkBoolean(options.ws, at('ws'), 'ws'),
-    secure: checkBoolean(options.secure, at('secure'), 'secure'),
-    http2: checkBoolean(options.http2, at('http2'), 'http2'),
-    timeout: checkTimeout(options.timeout, at('timeout')),
-    headers: checkHeaders(options.headers, at('headers')),
-    cookieDomainRewrite: checkCookieRewrite(options.cookieDomainRewrite, at('cookieDomainRewrite'), 'domain'),
-    cookiePathRewrite: checkCookieRewrite(options.cookiePathRewrite, at('cookiePathRewrite'), 'path'),
-    rewriteLocation: checkBoolean(options.rewriteLocation, at('rewriteLocation'), 'rewriteLocation'),
-    rewriteOrigin: checkBoolean(options.rewriteOrigin, at('rewriteOrigin'), 'rewriteOrigin'),
-    rewriteWsOrigin: checkBoolean(options.rewriteWsOrigin, at('rewriteWsOrigin'), 'rewriteWsOrigin'),
-  }
+  return checkOptions(OPTION_TABLE, options, 'route', at)
 }
 
-/** The forwarding options as checked, `undefined` where the route leaves one to its default. */
-type CheckedForwardValues = ReturnType<typeof checkedForwardValues>
+/** The simple options as checked, absent where the route leaves one to its default. */
+type CheckedForwardValues = Readonly<Record<string, unknown>>
 
 /** A mock route: refused if it sets what only a forwarding route can do, then its mock backend resolved. */
 function resolveMockRoute(
@@ -303,6 +290,8 @@ function resolveForwardRoute(
   const router = resolveRouter(options.router, at('router'), source)
   const requestLogger = checkLogSink(options.logger, at('logger'))
   const agent = resolveAgent(options.agent, at('agent'))
+  // Each simple option: the route's value, else the shared one, else the table's default.
+  const simple = applyOptions<RouteOptionDefaults>(OPTION_TABLE, checked, defaults, ['route', 'both'])
   checkEjectPlugins(options.ejectPlugins, at('ejectPlugins'), route.warn)
   return Object.freeze({
     kind: 'forward',
@@ -314,20 +303,11 @@ function resolveForwardRoute(
     authorization: checkAuth(options.auth, at('auth')),
     followRedirects: checkFollowRedirects(options.followRedirects, at('followRedirects')),
     agent,
-    changeOrigin: checked.changeOrigin ?? defaults.changeOrigin,
-    xfwd: checked.xfwd ?? defaults.xfwd,
+    ...simple,
     // A ws:/wss: target asks for WebSocket forwarding unless `ws: false` says otherwise.
-    ws: checked.ws ?? (target.websocket || ROUTE_DEFAULTS.ws),
+    ws: (checked.ws as boolean | undefined) ?? (target.websocket || ROUTE_DEFAULTS.ws),
     // An https.Agent with `rejectUnauthorized: false` accepts a self-signed target, as `secure: false` does.
-    secure: agent?.tls.rejectUnauthorized === false ? false : (checked.secure ?? defaults.secure),
-    http2: checked.http2 ?? ROUTE_DEFAULTS.http2,
-    timeout: checked.timeout ?? defaults.timeout,
-    headers: mergeHeaders(defaults.headers, checked.headers),
-    cookieDomainRewrite: checked.cookieDomainRewrite ?? ROUTE_DEFAULTS.cookieDomainRewrite,
-    cookiePathRewrite: checked.cookiePathRewrite ?? ROUTE_DEFAULTS.cookiePathRewrite,
-    rewriteLocation: checked.rewriteLocation ?? defaults.rewriteLocation,
-    rewriteOrigin: checked.rewriteOrigin ?? defaults.rewriteOrigin,
-    rewriteWsOrigin: checked.rewriteWsOrigin ?? ROUTE_DEFAULTS.rewriteWsOrigin,
+    secure: agent?.tls.rejectUnauthorized === false ? false : simple.secure,
     hooks: mergeHooks(
       defaults.hooks,
       resolveHooks(options.on, at('on')),

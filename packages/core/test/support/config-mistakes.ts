@@ -1,14 +1,13 @@
 import { Agent as HttpAgent } from 'node:http'
+import { GLOBAL_OPTION_NAMES, ROUTE_OPTION_NAMES } from '../../src/config/option-lists.js'
 import { resolveOptions } from '../../src/config/resolve-options.js'
 import {
   CORS_OPTION_NAMES,
-  GLOBAL_OPTION_NAMES,
   HOOK_NAMES,
   INSPECTOR_OPTION_NAMES,
   JSONP_OPTION_NAMES,
   MOCK_OPTION_NAMES,
   RECORDINGS_OPTION_NAMES,
-  ROUTE_OPTION_NAMES,
 } from '../../src/config/unknown-options.js'
 import { createCorsMiddleware } from '../../src/cors/cors-middleware.js'
 import { createJsonpMiddleware } from '../../src/jsonp/jsonp-middleware.js'
