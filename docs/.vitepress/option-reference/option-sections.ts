@@ -68,7 +68,7 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
   },
   {
     title: '`mock` options',
-    file: 'packages/core/src/config/mock-options.ts',
+    file: 'packages/core/src/config/echo-backend-options.ts',
     name: 'MockBackendOptions',
     anchorPrefix: 'mock-',
     intro:

@@ -5,6 +5,7 @@ export type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 
 import type { FailWith, FaultOptions, Latency, TargetChoice } from './control-options.js'
 import type { CorsOptions } from './cors-options.js'
+import type { MockBackendOptions } from './echo-backend-options.js'
 import type {
   Bypass,
   ConfigurableProxy,
@@ -14,9 +15,8 @@ import type {
   TransformResponse,
 } from './hook-options.js'
 import type { InspectorOptions } from './inspector-options.js'
-import type { MockBackendOptions } from './mock-options.js'
-import type { MocksOption } from './mocks-options.js'
 import type { RecordingsOptions } from './recordings-options.js'
+import type { MocksOption } from './route-mocks-options.js'
 import type { TargetObject } from './validate-target.js'
 
 /**
