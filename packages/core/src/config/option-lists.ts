@@ -2,10 +2,10 @@
  * The option table's derivations for the configuration code: the known names per level, the
  * route-only names, and the defaults. Computed once, when the module loads, from `OPTION_TABLE`.
  */
-import type { HeaderEntry } from '../http/header-list.js'
 import { optionDefaults, optionVocabulary } from './option-derivations.js'
 import { OPTION_TABLE } from './option-table.js'
-import type { CookieRewrite, LogLevel } from './options.js'
+import type { LogLevel } from './options.js'
+import type { ResolvedSimpleOptions } from './resolved-route.js'
 
 /** What the unknown-key check knows of a route's keys: `RouteOptions`'s names, their fix values. */
 export const ROUTE_VOCABULARY = optionVocabulary(OPTION_TABLE, 'route')
@@ -20,19 +20,8 @@ export const ROUTE_OPTION_NAMES: readonly string[] = ROUTE_VOCABULARY.names
 export const GLOBAL_OPTION_NAMES: readonly string[] = GLOBAL_VOCABULARY.names
 
 /** The defaults of a route's simple options, as the table gives them (typed for the code that reads one). */
-export interface RouteOptionDefaults {
-  readonly changeOrigin: boolean
-  readonly xfwd: boolean
+export interface RouteOptionDefaults extends ResolvedSimpleOptions {
   readonly ws: boolean
-  readonly secure: boolean
-  readonly http2: boolean
-  readonly timeout: number | undefined
-  readonly headers: readonly HeaderEntry[]
-  readonly cookieDomainRewrite: CookieRewrite
-  readonly cookiePathRewrite: CookieRewrite
-  readonly rewriteLocation: boolean
-  readonly rewriteOrigin: boolean
-  readonly rewriteWsOrigin: boolean
 }
 
 /** Defaults of a route's simple options (`RouteOptions`), which the shared options may replace. */

@@ -1,7 +1,7 @@
 import { type CorsDevProxyConfig, splitConfig } from './define-config.js'
 import { CorsDevProxyError } from './errors.js'
 import { applyOptions, checkOptions } from './option-derivations.js'
-import { GLOBAL_OPTION_NAMES, GLOBAL_VOCABULARY } from './option-lists.js'
+import { GLOBAL_OPTION_NAMES, GLOBAL_VOCABULARY, type RouteOptionDefaults } from './option-lists.js'
 import { describeType, globalOption, isPlainObject, quote, routeOption } from './option-path.js'
 import { OPTION_TABLE } from './option-table.js'
 import type { CorsDevProxyOptions, LogLevel, LogSink, Routes } from './options.js'
@@ -9,7 +9,7 @@ import { resolveCorsOptions } from './resolve-cors-options.js'
 import { resolveHooks } from './resolve-hooks.js'
 import { resolveInspectorOptions } from './resolve-inspector-options.js'
 import { resolveRecordingsOptions } from './resolve-recordings-options.js'
-import { type RouteDefaults, resolveRoute, type SharedSimpleValues } from './resolve-route.js'
+import { type RouteDefaults, resolveRoute } from './resolve-route.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './resolved-route.js'
 import { pickTargets } from './target-overrides.js'
 import { assertKnownKeys } from './unknown-options.js'
@@ -38,7 +38,7 @@ function resolveShared(
   const cors = resolveCorsOptions(options.cors, { option: globalOption('cors'), warn })
   const jsonp = checkJsonp(options.jsonp, globalOption('jsonp'))
   const defaults: RouteDefaults = Object.freeze({
-    ...applyOptions<SharedSimpleValues>(OPTION_TABLE, checked, {}, ['both']),
+    ...applyOptions<RouteOptionDefaults>(OPTION_TABLE, checked, {}, ['route', 'both']),
     cors,
     jsonp: jsonp || undefined,
     hooks: resolveHooks(options.on, globalOption('on')),

@@ -36,17 +36,12 @@ import {
 } from './validate-values.js'
 import { writtenRoute } from './written-route.js'
 
-/** The simple options a shared value is every route's default for (`both` in the option table). */
-export type SharedSimpleValues = Pick<
-  RouteOptionDefaults,
-  'changeOrigin' | 'xfwd' | 'secure' | 'timeout' | 'headers' | 'rewriteLocation' | 'rewriteOrigin'
->
-
 /**
  * The shared options (the second argument), resolved: what a route inherits when it does not
- * set a value itself. Starts from the option table's defaults.
+ * set a value itself. Starts from the option table's defaults; a simple option only a route
+ * takes keeps its default here.
  */
-export interface RouteDefaults extends SharedSimpleValues {
+export interface RouteDefaults extends RouteOptionDefaults {
   readonly cors: ResolvedCorsOptions | undefined
   readonly jsonp: ResolvedJsonpOptions | undefined
   /** The shared `on` hooks, run before each forwarding route's own. */
@@ -55,7 +50,7 @@ export interface RouteDefaults extends SharedSimpleValues {
 
 /** The shared defaults when the second argument sets nothing. */
 export const NO_SHARED_OPTIONS: RouteDefaults = Object.freeze({
-  ...applyOptions<SharedSimpleValues>(OPTION_TABLE, {}, {}, ['both']),
+  ...applyOptions<RouteOptionDefaults>(OPTION_TABLE, {}, {}, ['route', 'both']),
   cors: undefined,
   jsonp: undefined,
   hooks: NO_HOOKS,
