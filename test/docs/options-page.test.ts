@@ -11,14 +11,14 @@ import { OPTION_SECTIONS } from '../../docs/.vitepress/option-reference/option-s
 import { optionAnchor, renderOptionsPage } from '../../docs/.vitepress/option-reference/render-options.ts'
 import { sectionEntries } from '../../docs/.vitepress/option-reference/section-entries.ts'
 import { readBuiltPage } from '../../docs/scripts/built-page.mjs'
-import { GLOBAL_OPTION_NAMES, ROUTE_OPTION_NAMES } from '../../packages/core/src/config/option-lists.ts'
 import {
   CORS_OPTION_NAMES,
   INSPECTOR_OPTION_NAMES,
   JSONP_OPTION_NAMES,
   MOCK_OPTION_NAMES,
   RECORDINGS_OPTION_NAMES,
-} from '../../packages/core/src/config/unknown-options.ts'
+} from '../../packages/core/src/config/nested-option-names.ts'
+import { GLOBAL_OPTION_NAMES, ROUTE_OPTION_NAMES } from '../../packages/core/src/config/option-lists.ts'
 import { assertDocsBuilt, DIST } from './built-docs.js'
 import { docPages } from './doc-samples.js'
 

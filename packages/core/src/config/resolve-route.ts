@@ -1,18 +1,13 @@
 import { CorsDevProxyError } from './errors.js'
 import type { Bypass, TransformResponse } from './hook-options.js'
 import { applyOptions, checkOptions } from './option-derivations.js'
-import {
-  ROUTE_DEFAULTS,
-  ROUTE_OPTION_NAMES,
-  ROUTE_VOCABULARY,
-  type RouteOptionDefaults,
-} from './option-lists.js'
-import { describeType, isPlainObject, quote, routeOption } from './option-path.js'
+import { ROUTE_DEFAULTS, type RouteOptionDefaults } from './option-lists.js'
+import { quote, routeOption } from './option-path.js'
 import { OPTION_TABLE } from './option-table.js'
 import { createPathRewriter, removesPrefixOnly } from './path-rewrite.js'
 import { requestLoggerHooks } from './request-logger.js'
 import { resolveAgent } from './resolve-agent.js'
-import { checkTargetsAlone, type ResolvedControl, resolveControl } from './resolve-control.js'
+import { resolveControl } from './resolve-control.js'
 import { type ResolvedCorsOptions, resolveCorsOptions } from './resolve-cors-options.js'
 import { resolveMockBackendOptions } from './resolve-echo-backend-options.js'
 import { mergeHooks, NO_HOOKS, type ResolvedHooks, resolveHooks, runConfigure } from './resolve-hooks.js'
@@ -22,9 +17,9 @@ import { checkReplay } from './resolve-recordings-options.js'
 import { resolveMocks } from './resolve-route-mocks.js'
 import { requireRoutedTarget, resolveRouter } from './resolve-router.js'
 import type { ResolvedJsonpOptions, ResolvedRoute } from './resolved-route.js'
-import { assertKnownKeys } from './unknown-options.js'
+import { exampleRoute, firstTarget, NO_TARGET, routeKind, routeObject } from './route-kind.js'
 import { normalizePrefix } from './validate-prefix.js'
-import { type ValidatedTarget, validateTarget } from './validate-target.js'
+import { validateTarget } from './validate-target.js'
 import {
   checkAuth,
   checkBoolean,
@@ -56,16 +51,6 @@ export const NO_SHARED_OPTIONS: RouteDefaults = Object.freeze({
   hooks: NO_HOOKS,
 })
 
-/**
- * The target of a route without one (only a `router` or a Vite `bypass`): never connected to,
- * since its router answers 502 when it finds none (`requireRoutedTarget`); `.invalid` is the
- * name reserved to fail (RFC 6761 section 6.4).
- */
-const NO_TARGET: ValidatedTarget = Object.freeze({
-  url: new URL('http://no-target.invalid/'),
-  websocket: false,
-})
-
 /** The options only a forwarding route takes, each with a valid value for the example fix. */
 const FORWARD_ONLY: ReadonlyArray<readonly [name: string, example: string]> = [
   ['on', "{ proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') }"],
@@ -78,29 +63,6 @@ const FORWARD_ONLY: ReadonlyArray<readonly [name: string, example: string]> = [
   ['replay', "'fallback'"],
   ['mocks', "{ 'GET /users/:id': { status: 200, json: { id: 1 } } }"],
 ]
-
-/** The first of the route's `targets`, as `validateTarget` gives a target; `undefined` without `targets`. */
-function firstTarget(control: ResolvedControl | undefined): ValidatedTarget | undefined {
-  const [first] = control?.targets ?? []
-  return first === undefined
-    ? undefined
-    : { url: first.url, socketPath: first.socketPath, websocket: first.websocket }
-}
-
-/**
- * Renders a route for the example fix of a prefix error: the user's own target when it is
- * valid (the example must work as it is), `{ mock: true }` for a mock route, else a placeholder.
- */
-function exampleRoute(config: unknown): string {
-  if (isPlainObject(config) && config.mock !== undefined && config.mock !== false) return '{ mock: true }'
-  const target = isPlainObject(config) ? config.target : config
-  try {
-    validateTarget(target, 'target')
-    return quote((target as string).trim())
-  } catch {
-    return "'http://localhost:3000'"
-  }
-}
 
 /**
  * Validates one route (key and value as the user wrote them) and resolves it, once, into a
@@ -147,55 +109,6 @@ interface RouteInProgress {
   readonly warn: (message: string) => void
   /** A router or a Vite `bypass` stands in for the target. */
   readonly routedOnly: boolean
-}
-
-/** The route as an object: a target string becomes `{ target }`; anything else but an object is refused. */
-function routeObject(key: string, config: unknown, prefix: string): Record<string, unknown> {
-  if (typeof config !== 'string' && !isPlainObject(config)) {
-    // A port number is read as the user meaning that port on localhost.
-    const port = Number.isInteger(config) && (config as number) > 0 && (config as number) < 65_536
-    const fix = port ? `'http://localhost:${config}'` : "'http://localhost:3000'"
-    throw new CorsDevProxyError(
-      'INVALID_TARGET',
-      routeOption(key),
-      `must be a target URL string or a route object, got ${describeType(config)}`,
-      `{ ${quote(prefix)}: ${fix} }`,
-    )
-  }
-  const options: Record<string, unknown> = typeof config === 'string' ? { target: config } : config
-  assertKnownKeys(options, ROUTE_OPTION_NAMES, 'route', (name) => routeOption(key, name), ROUTE_VOCABULARY)
-  return options
-}
-
-/** Whether the route is a mock or forwards (to its target, or where a router sends it); a route with neither is refused. */
-function routeKind(
-  options: Record<string, unknown>,
-  key: string,
-  prefix: string,
-  at: (name: string) => string,
-): { mocked: boolean; routedOnly: boolean } {
-  checkTargetsAlone(options, prefix, routeOption(key))
-  const mocked = options.mock !== undefined && options.mock !== false
-  if (mocked && options.target !== undefined) {
-    throw new CorsDevProxyError(
-      'CONFLICTING_OPTIONS',
-      routeOption(key),
-      'sets both `target` and `mock`: a route either forwards to a target or answers from the mock backend',
-      `{ ${quote(prefix)}: { mock: true } } or { ${quote(prefix)}: { target: 'http://localhost:3000' } }`,
-    )
-  }
-  // A router or a Vite `bypass` may stand in for the target (http-proxy-middleware and Vite accept both).
-  const routedOnly =
-    !mocked && options.target === undefined && (options.router !== undefined || options.bypass !== undefined)
-  if (!mocked && options.target === undefined && options.targets === undefined && !routedOnly) {
-    throw new CorsDevProxyError(
-      'INVALID_TARGET',
-      at('target'),
-      'is missing: a route needs a target (or a `router` that picks one, or `mock: true` to answer from the mock backend)',
-      `{ ${quote(prefix)}: { target: 'http://localhost:3000' } }`,
-    )
-  }
-  return { mocked, routedOnly }
 }
 
 /** What a mock route and a forwarding route both have: prefix, path rewriting and filter, bypass, CORS, JSONP, switches. */

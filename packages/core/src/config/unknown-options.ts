@@ -1,78 +1,10 @@
 import { parseOrigin } from '../http/parse-origin.js'
-import type { CorsOptions } from './cors-options.js'
 import { didYouMean } from './did-you-mean.js'
-import type { MockBackendOptions } from './echo-backend-options.js'
 import { CorsDevProxyError } from './errors.js'
 import { type Advice, foreignOption, REWRITE_EXAMPLE } from './foreign-options.js'
-import type { ProxyHooks } from './hook-options.js'
-import type { InspectorOptions } from './inspector-options.js'
+import { CORS_OPTION_NAMES, NESTED_FIX_VALUES } from './nested-option-names.js'
 import { nestedExample, quote } from './option-path.js'
-import type { JsonpOptions } from './options.js'
-import type { RecordingsOptions } from './recordings-options.js'
 import { validateTarget } from './validate-target.js'
-
-/**
- * Every key of `T`, each set to `true`. A list written as one (see {@link keyList}) is checked by
- * the compiler against the interface: a key missing from it, or one the interface does not have,
- * is a type error, so the validator cannot drift from the documented options.
- */
-type KeySet<T> = { readonly [K in keyof Required<T>]: true }
-
-/** The keys of a {@link KeySet}, in the order written (the order "Known options" lists them in). */
-function keyList<T>(keys: KeySet<T>): readonly string[] {
-  return Object.freeze(Object.keys(keys))
-}
-
-/** Keys a CORS policy accepts: `CorsOptions`'s, the `cors` package's option names. */
-export const CORS_OPTION_NAMES: readonly string[] = keyList<CorsOptions>({
-  origin: true,
-  methods: true,
-  allowedHeaders: true,
-  exposedHeaders: true,
-  credentials: true,
-  maxAge: true,
-  preflightContinue: true,
-  optionsSuccessStatus: true,
-})
-
-/** Keys the mock backend accepts: `MockBackendOptions`'s. */
-export const MOCK_OPTION_NAMES: readonly string[] = keyList<MockBackendOptions>({
-  cors: true,
-  origin: true,
-  credentials: true,
-  jsonpParam: true,
-  bodyLimit: true,
-  logLimit: true,
-})
-
-/** Keys `jsonp` accepts as an object: `JsonpOptions`'s. */
-export const JSONP_OPTION_NAMES: readonly string[] = keyList<JsonpOptions>({
-  param: true,
-})
-
-/** Keys `inspector` accepts as an object: `InspectorOptions`'s. */
-export const INSPECTOR_OPTION_NAMES: readonly string[] = keyList<InspectorOptions>({
-  exchanges: true,
-  bodyLimit: true,
-})
-
-/** Keys `recordings` accepts: `RecordingsOptions`'s. */
-export const RECORDINGS_OPTION_NAMES: readonly string[] = keyList<RecordingsOptions>({
-  dir: true,
-  mask: true,
-  maxFiles: true,
-  maxAnswers: true,
-  maxBodyBytes: true,
-  maxGap: true,
-})
-
-/** The hooks `on` accepts (http-proxy-middleware's names): `ProxyHooks`'s keys. */
-export const HOOK_NAMES: readonly string[] = keyList<ProxyHooks>({
-  proxyReq: true,
-  proxyRes: true,
-  error: true,
-  proxyReqWs: true,
-})
 
 /** Which object a key was found in: the advice and the example fix depend on it. */
 export type OptionLevel =
@@ -114,53 +46,6 @@ export interface TopLevelVocabulary {
 
 const NO_VOCABULARY: TopLevelVocabulary = Object.freeze({ fixValues: {}, routeOnly: [] })
 
-/** The levels of nested options: a route's and the shared options' examples are in the option table. */
-type NestedLevel = Exclude<OptionLevel, 'route' | 'global'>
-
-/**
- * A valid value per nested option, for examples that name an option the user did not write
- * correctly (a typo, a name from another tool): the user's own value may not be valid for it.
- * `'true'` means the option takes either boolean, so the user's boolean is kept. A name missing
- * here (or without `fixValue` in the option table) shows `true`; `test/config/fix-examples.test.ts`
- * fails when that is not valid for it.
- */
-const EXAMPLE_VALUES: Readonly<Record<NestedLevel, Readonly<Record<string, string>>>> = {
-  cors: {
-    origin: "'http://localhost:5173'",
-    methods: "['GET', 'POST', 'PUT']",
-    allowedHeaders: "['content-type', 'authorization']",
-    exposedHeaders: "['x-total-count']",
-    credentials: 'true',
-    maxAge: '600',
-    preflightContinue: 'true',
-    optionsSuccessStatus: '204',
-  },
-  mock: {
-    cors: "'reflect'",
-    origin: "'http://localhost:5173'",
-    credentials: 'true',
-    jsonpParam: "'callback'",
-    bodyLimit: '1048576',
-    logLimit: '1000',
-  },
-  jsonp: { param: "'callback'" },
-  inspector: { exchanges: '500', bodyLimit: '65536' },
-  recordings: {
-    dir: "'cors-dev-proxy/recordings'",
-    mask: "['x-tenant']",
-    maxFiles: '1000',
-    maxAnswers: '20',
-    maxBodyBytes: '1048576',
-    maxGap: '1000',
-  },
-  hooks: {
-    proxyReq: '(proxyReq, req, res) => {}',
-    proxyRes: '(proxyRes, req, res) => {}',
-    error: '(err, req, res) => {}',
-    proxyReqWs: '(proxyReq, req, socket, head) => {}',
-  },
-}
-
 /**
  * The value to show for `key` at `level` in an example: the user's own value when it is valid
  * there (a boolean for an option that takes either, a valid target or origin string), else the
@@ -177,7 +62,7 @@ function exampleValue(
       ? Object.hasOwn(vocabulary.fixValues, key)
         ? vocabulary.fixValues[key]
         : undefined
-      : EXAMPLE_VALUES[level][key]) ?? 'true'
+      : NESTED_FIX_VALUES[level][key]) ?? 'true'
   if (typeof value === 'boolean') return example === 'true' ? String(value) : example
   if (typeof value !== 'string') return example
   if (key === 'origin' && parseOrigin(value) !== null) return quote(value)
@@ -271,7 +156,7 @@ function foreignAdvice(
   if (hook !== undefined) {
     return {
       problem: `is http-proxy-middleware 2's name: the hook goes in \`on\`, as \`on.${hook}\``,
-      example: `{ on: { ${hook}: ${EXAMPLE_VALUES.hooks[hook]} } }`,
+      example: `{ on: { ${hook}: ${NESTED_FIX_VALUES.hooks[hook]} } }`,
     }
   }
   if (level === 'global' && (vocabulary.routeOnly.includes(key) || VITE_PER_ROUTE.includes(key))) {

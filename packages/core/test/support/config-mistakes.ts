@@ -1,6 +1,4 @@
 import { Agent as HttpAgent } from 'node:http'
-import { GLOBAL_OPTION_NAMES, ROUTE_OPTION_NAMES } from '../../src/config/option-lists.js'
-import { resolveOptions } from '../../src/config/resolve-options.js'
 import {
   CORS_OPTION_NAMES,
   HOOK_NAMES,
@@ -8,7 +6,9 @@ import {
   JSONP_OPTION_NAMES,
   MOCK_OPTION_NAMES,
   RECORDINGS_OPTION_NAMES,
-} from '../../src/config/unknown-options.js'
+} from '../../src/config/nested-option-names.js'
+import { GLOBAL_OPTION_NAMES, ROUTE_OPTION_NAMES } from '../../src/config/option-lists.js'
+import { resolveOptions } from '../../src/config/resolve-options.js'
 import { createCorsMiddleware } from '../../src/cors/cors-middleware.js'
 import { createJsonpMiddleware } from '../../src/jsonp/jsonp-middleware.js'
 import { createMockBackend } from '../../src/mock/mock-backend.js'
