@@ -9,21 +9,21 @@ import { describe, expect, it } from 'vitest'
 import { extractOptions, type OptionEntry } from '../../docs/.vitepress/option-reference/extract-options.ts'
 import { OPTION_SECTIONS } from '../../docs/.vitepress/option-reference/option-sections.ts'
 import { optionAnchor, renderOptionsPage } from '../../docs/.vitepress/option-reference/render-options.ts'
+import { sectionEntries } from '../../docs/.vitepress/option-reference/section-entries.ts'
 import { readBuiltPage } from '../../docs/scripts/built-page.mjs'
 import {
   CORS_OPTION_NAMES,
-  GLOBAL_OPTION_NAMES,
   INSPECTOR_OPTION_NAMES,
   JSONP_OPTION_NAMES,
   MOCK_OPTION_NAMES,
   RECORDINGS_OPTION_NAMES,
-  ROUTE_OPTION_NAMES,
-} from '../../packages/core/src/config/unknown-options.ts'
+} from '../../packages/core/src/config/nested-option-names.ts'
+import { GLOBAL_OPTION_NAMES, ROUTE_OPTION_NAMES } from '../../packages/core/src/config/option-lists.ts'
 import { assertDocsBuilt, DIST } from './built-docs.js'
 import { docPages } from './doc-samples.js'
 
-// The options page (docs/reference/options.md) is generated from the JSDoc of the core's option
-// interfaces. These tests hold the two ends together: every key the validator accepts has an
+// The options page (docs/reference/options.md) is generated from the core's option table and the
+// JSDoc of its nested option interfaces. These tests hold the two ends together: every key the validator accepts has an
 // entry with a description, a default and an example, and every example is a configuration
 // `resolveOptions` accepts, run as the page prints it.
 
@@ -75,10 +75,13 @@ describe('the options page', () => {
   })
 
   for (const section of OPTION_SECTIONS) {
-    const entries = extractOptions(section)
+    const entries = sectionEntries(section)
 
     it(`${section.title}: names every key the core accepts, and nothing else`, () => {
       expect(entries.map((entry) => entry.name).sort()).toEqual([...(ACCEPTED[section.name] ?? [])].sort())
+      // The interface a user's editor checks declares the same keys as the table the core reads.
+      const declared = extractOptions(section).map((entry) => entry.name)
+      expect(declared.sort()).toEqual([...(ACCEPTED[section.name] ?? [])].sort())
     })
 
     it(`${section.title}: every option has a description, a default and an example`, () => {
@@ -125,7 +128,7 @@ describe('the options page', () => {
   it('gives every option a heading with its own anchor, and a row in its table', () => {
     const page = renderOptionsPage()
     for (const section of OPTION_SECTIONS) {
-      for (const entry of extractOptions(section)) {
+      for (const entry of sectionEntries(section)) {
         const anchor = optionAnchor(section, entry.name)
         expect(page).toContain(`### \`${entry.name}\` {#${anchor}}`)
         expect(page).toContain(`| [\`${entry.name}\`](#${anchor}) |`)
@@ -165,7 +168,7 @@ describe('the built options page (docs/.vitepress/dist)', () => {
       expect(header).toEqual(['option', 'type', 'default'])
       expect(rows.map((cells) => cells.length)).toEqual(rows.map(() => 3))
       expect(rows.map((cells) => /href="([^"]*)"/.exec(cells[0] ?? '')?.[1])).toEqual(
-        extractOptions(section).map((entry) => `#${optionAnchor(section, entry.name)}`),
+        sectionEntries(section).map((entry) => `#${optionAnchor(section, entry.name)}`),
       )
     })
     // No row left as a paragraph of pipes, as a blank line between rows made them.
@@ -199,7 +202,7 @@ function migrationRows(): Map<string, string> {
 // prints them from there, and what the JSDoc and the Migrating page say must agree with it.
 describe('the arguments of function options', () => {
   const functions = OPTION_SECTIONS.flatMap((section) =>
-    extractOptions(section)
+    sectionEntries(section)
       .filter((entry) => entry.signature !== undefined)
       .map((entry) => ({ section, entry })),
   )

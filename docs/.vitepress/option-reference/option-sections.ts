@@ -10,6 +10,12 @@ export interface OptionSection extends InterfaceSource {
   readonly intro: string
   /** The sample call that shows `name: value` in place, as a user writes it. */
   readonly sample: (name: string, value: string) => string
+  /**
+   * For the top-level sections: which options of the core's option table the section lists
+   * (a route's, or the shared options'), with their doc text, default and example from there;
+   * the interface then gives only each option's TypeScript type.
+   */
+  readonly table?: 'route' | 'global'
 }
 
 const TARGET = "target: 'http://localhost:3000'"
@@ -23,15 +29,17 @@ function routeWith(name: string, value: string): string {
 }
 
 /**
- * The interfaces whose keys the core accepts, in the order of the page. The compiler holds each
- * name list the validator uses (`ROUTE_OPTION_NAMES`, `GLOBAL_OPTION_NAMES`, ...) to its interface;
- * test/docs/options-page.test.ts checks that the page, read from these, names every key of each.
+ * The interfaces whose keys the core accepts, in the order of the page: the route and shared
+ * options come from the core's option table, the nested ones from their interfaces' JSDoc (the
+ * compiler holds each nested name list to its interface); test/docs/options-page.test.ts checks
+ * that the page and the interfaces name every key the validator accepts.
  */
 export const OPTION_SECTIONS: readonly OptionSection[] = [
   {
     title: 'Route options',
     file: 'packages/core/src/config/options.ts',
     name: 'RouteOptions',
+    table: 'route',
     anchorPrefix: '',
     intro:
       "The first argument maps a path prefix to a target URL (`'/api': 'http://localhost:3000'`) or to a route object with these keys. See [Routes](/guide/routes) for matching and prefix removal.",
@@ -41,6 +49,7 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
     title: 'Shared options',
     file: 'packages/core/src/config/options.ts',
     name: 'CorsDevProxyOptions',
+    table: 'global',
     anchorPrefix: 'shared-',
     intro:
       "The second argument (or the rest of one `{ routes, ...options }` object). The route options listed here are defaults for every route: a route's own value wins, and shared `on` hooks run before each route's own.",
@@ -59,7 +68,7 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
   },
   {
     title: '`mock` options',
-    file: 'packages/core/src/config/mock-options.ts',
+    file: 'packages/core/src/config/echo-backend-options.ts',
     name: 'MockBackendOptions',
     anchorPrefix: 'mock-',
     intro:

@@ -7,7 +7,7 @@ export { consoleLogSink } from './config/defaults.js'
 export { splitConfig } from './config/define-config.js'
 export { editDistance } from './config/did-you-mean.js'
 export type { ResolvedCorsOptions } from './config/resolve-cors-options.js'
-export type { ResolvedMockBackendOptions } from './config/resolve-mock-options.js'
+export type { ResolvedMockBackendOptions } from './config/resolve-echo-backend-options.js'
 export { resolveOptions } from './config/resolve-options.js'
 export type { ResolvedRecordingsOptions } from './config/resolve-recordings-options.js'
 export type {

@@ -51,13 +51,11 @@ export { ALPN_NEGOTIATION_FAILED } from './browser/streaming-upload.js'
 export type { CorsOptions, CorsOriginFunction, CorsOriginResult } from './config/cors-options.js'
 export type { CorsDevProxyConfig } from './config/define-config.js'
 export { defineConfig } from './config/define-config.js'
+// The mock backend
+export type { MockBackendOptions, MockCorsMode } from './config/echo-backend-options.js'
 export type { CorsDevProxyErrorCode } from './config/errors.js'
 export { CorsDevProxyError } from './config/errors.js'
 export type { InspectorOptions } from './config/inspector-options.js'
-// The mock backend
-export type { MockBackendOptions, MockCorsMode } from './config/mock-options.js'
-// Mocks beside real routes (a route's `mocks`)
-export type { MockAnswer, MockFunction, MockRequest, MocksOption } from './config/mocks-options.js'
 export type {
   CookieRewrite,
   CorsDevProxyOptions,
@@ -69,6 +67,8 @@ export type {
   RouteOptions,
   Routes,
 } from './config/options.js'
+// Mocks beside real routes (a route's `mocks`)
+export type { MockAnswer, MockFunction, MockRequest, MocksOption } from './config/route-mocks-options.js'
 export type { CorsMiddleware } from './cors/cors-middleware.js'
 export { createCorsMiddleware } from './cors/cors-middleware.js'
 export type { HeadersInput } from './http/header-list.js'

@@ -1,10 +1,9 @@
 /*
- * Every default of every option, written once. The JSDoc `@default` of each option
- * (options.ts, cors-options.ts, mock-options.ts) describes the same values; the resolvers
- * read them from here, and nothing else writes a default.
+ * The defaults of the nested options (`inspector`, `recordings`, `mocks`, `cors`, `mock`,
+ * `jsonp` objects), written once; the JSDoc `@default` of each nested option describes the same
+ * values. A top-level option's default is in its entry of the option table (option-table.ts).
  */
-import type { HeaderEntry } from '../http/header-list.js'
-import type { CookieRewrite, LogLevel, LogSink } from './options.js'
+import type { LogSink } from './options.js'
 
 /**
  * A sink writing to the console: `console.log`, `console.warn`, `console.error`. The one default
@@ -24,37 +23,6 @@ export const consoleLogSink: LogSink = Object.freeze({
   error(message: string) {
     console.error(message)
   },
-})
-
-/** Defaults of a route's options (`RouteOptions`), which the shared options may replace. */
-export const ROUTE_DEFAULTS = Object.freeze({
-  changeOrigin: true,
-  xfwd: true,
-  ws: false,
-  secure: true,
-  /** HTTP/1.1 to the target unless a route opts in (measured in `pnpm bench`). */
-  http2: false,
-  /**
-   * Milliseconds to wait for the target's response headers; `undefined`: as long as it takes. A
-   * slow report, a long completion or a backend stopped at a breakpoint answers when it is ready,
-   * as through Vite's, Angular's, webpack-dev-server's and http-proxy-middleware's proxies, none
-   * of which sets a deadline by default.
-   */
-  timeout: undefined as number | undefined,
-  headers: Object.freeze([]) as readonly HeaderEntry[],
-  /** `''` removes the Domain attribute, so the browser stores the cookie for the dev server's host. */
-  cookieDomainRewrite: '' as CookieRewrite,
-  cookiePathRewrite: false as CookieRewrite,
-  rewriteLocation: true,
-  rewriteOrigin: true,
-  rewriteWsOrigin: false,
-})
-
-/** Defaults of the options only the second argument takes. */
-export const GLOBAL_DEFAULTS = Object.freeze({
-  log: 'info' as LogLevel,
-  subscribeUpgrade: true,
-  overlay: true,
 })
 
 /** Defaults of the exchange inspector (`InspectorOptions`); `inspector: true` means these. */

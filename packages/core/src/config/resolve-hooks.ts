@@ -1,7 +1,8 @@
 import { CorsDevProxyError } from './errors.js'
 import type { ConfigurableProxy, ProxyHookName, ProxyHooks } from './hook-options.js'
+import { HOOK_NAMES } from './nested-option-names.js'
 import { describeType, isPlainObject } from './option-path.js'
-import { assertKnownKeys, HOOK_NAMES } from './unknown-options.js'
+import { assertKnownKeys } from './unknown-options.js'
 
 /** One hook and where it was configured, for the message when it throws. */
 export interface HookEntry<F> {

@@ -1,7 +1,8 @@
 import { INSPECTOR_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
+import { INSPECTOR_OPTION_NAMES } from './nested-option-names.js'
 import { describeType, isPlainObject } from './option-path.js'
-import { assertKnownKeys, INSPECTOR_OPTION_NAMES } from './unknown-options.js'
+import { assertKnownKeys } from './unknown-options.js'
 import { checkWholeNumber } from './validate-values.js'
 
 /** `InspectorOptions` with every field filled in; `undefined` in the resolved model means `inspector: false`. */

@@ -1,42 +1,49 @@
-import { GLOBAL_DEFAULTS } from './defaults.js'
 import { type CorsDevProxyConfig, splitConfig } from './define-config.js'
 import { CorsDevProxyError } from './errors.js'
+import { applyOptions, checkOptions } from './option-derivations.js'
+import { GLOBAL_OPTION_NAMES, GLOBAL_VOCABULARY, type RouteOptionDefaults } from './option-lists.js'
 import { describeType, globalOption, isPlainObject, quote, routeOption } from './option-path.js'
-import type { CorsDevProxyOptions, Routes } from './options.js'
+import { OPTION_TABLE } from './option-table.js'
+import type { CorsDevProxyOptions, LogLevel, LogSink, Routes } from './options.js'
 import { resolveCorsOptions } from './resolve-cors-options.js'
 import { resolveHooks } from './resolve-hooks.js'
 import { resolveInspectorOptions } from './resolve-inspector-options.js'
 import { resolveRecordingsOptions } from './resolve-recordings-options.js'
-import { NO_SHARED_OPTIONS, type RouteDefaults, resolveRoute } from './resolve-route.js'
+import { type RouteDefaults, resolveRoute } from './resolve-route.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './resolved-route.js'
 import { pickTargets } from './target-overrides.js'
-import { assertKnownKeys, GLOBAL_OPTION_NAMES } from './unknown-options.js'
-import { checkHeaders, mergeHeaders } from './validate-headers.js'
-import { checkBoolean, checkJsonp, checkLogLevel, checkLogSink, checkTimeout } from './validate-values.js'
+import { assertKnownKeys } from './unknown-options.js'
+import { checkJsonp } from './validate-values.js'
 
 const ROUTES_EXAMPLE = "{ '/api': 'http://localhost:3000' }"
 
-/** Resolves the shared options (the second argument) into the defaults every route inherits. */
-function resolveDefaults(options: Record<string, unknown>, warn: (message: string) => void): RouteDefaults {
+/** The simple options only the second argument takes, resolved. */
+interface GlobalValues {
+  readonly log: LogLevel
+  readonly logger: LogSink | undefined
+  readonly subscribeUpgrade: boolean
+  readonly overlay: boolean
+}
+
+/**
+ * Resolves the shared options (the second argument): the simple ones, each checked once by its
+ * entry's validator (the same a route's value goes through), split into what only the second
+ * argument takes and the defaults every route inherits, with the rich ones resolved beside.
+ */
+function resolveShared(
+  options: Record<string, unknown>,
+  warn: (message: string) => void,
+): { globals: GlobalValues; defaults: RouteDefaults } {
+  const checked = checkOptions(OPTION_TABLE, options, 'global', globalOption)
+  const cors = resolveCorsOptions(options.cors, { option: globalOption('cors'), warn })
   const jsonp = checkJsonp(options.jsonp, globalOption('jsonp'))
-  return Object.freeze({
-    changeOrigin:
-      checkBoolean(options.changeOrigin, globalOption('changeOrigin'), 'changeOrigin') ??
-      NO_SHARED_OPTIONS.changeOrigin,
-    xfwd: checkBoolean(options.xfwd, globalOption('xfwd'), 'xfwd') ?? NO_SHARED_OPTIONS.xfwd,
-    secure: checkBoolean(options.secure, globalOption('secure'), 'secure') ?? NO_SHARED_OPTIONS.secure,
-    timeout: checkTimeout(options.timeout, globalOption('timeout')) ?? NO_SHARED_OPTIONS.timeout,
-    headers: mergeHeaders(NO_SHARED_OPTIONS.headers, checkHeaders(options.headers, globalOption('headers'))),
-    cors: resolveCorsOptions(options.cors, { option: globalOption('cors'), warn }),
+  const defaults: RouteDefaults = Object.freeze({
+    ...applyOptions<RouteOptionDefaults>(OPTION_TABLE, checked, {}, ['route', 'both']),
+    cors,
     jsonp: jsonp || undefined,
-    rewriteLocation:
-      checkBoolean(options.rewriteLocation, globalOption('rewriteLocation'), 'rewriteLocation') ??
-      NO_SHARED_OPTIONS.rewriteLocation,
-    rewriteOrigin:
-      checkBoolean(options.rewriteOrigin, globalOption('rewriteOrigin'), 'rewriteOrigin') ??
-      NO_SHARED_OPTIONS.rewriteOrigin,
     hooks: resolveHooks(options.on, globalOption('on')),
   })
+  return { globals: applyOptions<GlobalValues>(OPTION_TABLE, checked, {}, ['global']), defaults }
 }
 
 /**
@@ -91,20 +98,14 @@ export function resolveOptions(
     )
   }
   const shared: Record<string, unknown> = options ?? {}
-  assertKnownKeys(shared, GLOBAL_OPTION_NAMES, 'global', globalOption)
-  const log = checkLogLevel(shared.log, globalOption('log')) ?? GLOBAL_DEFAULTS.log
-  const logger = checkLogSink(shared.logger, globalOption('logger'))
-  const subscribeUpgrade =
-    checkBoolean(shared.subscribeUpgrade, globalOption('subscribeUpgrade'), 'subscribeUpgrade') ??
-    GLOBAL_DEFAULTS.subscribeUpgrade
-  const overlay = checkBoolean(shared.overlay, globalOption('overlay'), 'overlay') ?? GLOBAL_DEFAULTS.overlay
-  const inspector = resolveInspectorOptions(shared.inspector, globalOption('inspector'))
-  const recordings = resolveRecordingsOptions(shared.recordings, globalOption('recordings'))
+  assertKnownKeys(shared, GLOBAL_OPTION_NAMES, 'global', globalOption, GLOBAL_VOCABULARY)
   const warnings: string[] = []
   const warn = (message: string): void => {
     if (!warnings.includes(message)) warnings.push(message)
   }
-  const defaults = resolveDefaults(shared, warn)
+  const { globals, defaults } = resolveShared(shared, warn)
+  const inspector = resolveInspectorOptions(shared.inspector, globalOption('inspector'))
+  const recordings = resolveRecordingsOptions(shared.recordings, globalOption('recordings'))
 
   const byPrefix = new Map<string, string>()
   const resolved: ResolvedRoute[] = []
@@ -126,10 +127,10 @@ export function resolveOptions(
   resolved.sort((a, b) => b.prefix.length - a.prefix.length || (a.prefix < b.prefix ? -1 : 1))
   return Object.freeze({
     routes: Object.freeze(pickTargets(resolved)),
-    log,
-    logger,
-    subscribeUpgrade,
-    overlay,
+    log: globals.log,
+    logger: globals.logger,
+    subscribeUpgrade: globals.subscribeUpgrade,
+    overlay: globals.overlay,
     inspector,
     recordings,
     warnings: Object.freeze(warnings),

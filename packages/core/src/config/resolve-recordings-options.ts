@@ -1,7 +1,8 @@
 import { RECORDINGS_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
+import { RECORDINGS_OPTION_NAMES } from './nested-option-names.js'
 import { describeType, isPlainObject } from './option-path.js'
-import { assertKnownKeys, RECORDINGS_OPTION_NAMES } from './unknown-options.js'
+import { assertKnownKeys } from './unknown-options.js'
 import { checkWholeNumber } from './validate-values.js'
 
 /** `RecordingsOptions` with every field filled in. */

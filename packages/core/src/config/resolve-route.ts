@@ -1,77 +1,54 @@
-import { ROUTE_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
 import type { Bypass, TransformResponse } from './hook-options.js'
-import { describeType, isPlainObject, quote, routeOption } from './option-path.js'
+import { applyOptions, checkOptions } from './option-derivations.js'
+import { ROUTE_DEFAULTS, type RouteOptionDefaults } from './option-lists.js'
+import { quote, routeOption } from './option-path.js'
+import { OPTION_TABLE } from './option-table.js'
 import { requestLoggerHooks } from './request-logger.js'
 import { resolveAgent } from './resolve-agent.js'
-import { checkTargetsAlone, type ResolvedControl, resolveControl } from './resolve-control.js'
+import { resolveControl } from './resolve-control.js'
 import { type ResolvedCorsOptions, resolveCorsOptions } from './resolve-cors-options.js'
+import { resolveMockBackendOptions } from './resolve-echo-backend-options.js'
 import { mergeHooks, NO_HOOKS, type ResolvedHooks, resolveHooks, runConfigure } from './resolve-hooks.js'
-import { resolveMockBackendOptions } from './resolve-mock-options.js'
-import { resolveMocks } from './resolve-mocks.js'
 import { resolvePathFilter } from './resolve-path-filter.js'
 import { createPathRewriter, removesPrefixOnly } from './resolve-path-rewrite.js'
 import { checkEjectPlugins, resolvePlugins } from './resolve-plugins.js'
 import { checkReplay } from './resolve-recordings-options.js'
+import { resolveMocks } from './resolve-route-mocks.js'
 import { requireRoutedTarget, resolveRouter } from './resolve-router.js'
 import type { ResolvedJsonpOptions, ResolvedRoute } from './resolved-route.js'
-import { assertKnownKeys, ROUTE_OPTION_NAMES } from './unknown-options.js'
-import { checkHeaders, mergeHeaders } from './validate-headers.js'
+import { exampleRoute, firstTarget, NO_TARGET, routeKind, routeObject } from './route-kind.js'
 import { normalizePrefix } from './validate-prefix.js'
-import { type ValidatedTarget, validateTarget } from './validate-target.js'
+import { validateTarget } from './validate-target.js'
 import {
   checkAuth,
   checkBoolean,
-  checkCookieRewrite,
   checkFollowRedirects,
   checkFunction,
   checkJsonp,
   checkLogSink,
   checkPathRewrite,
-  checkTimeout,
 } from './validate-values.js'
 import { writtenRoute } from './written-route.js'
 
 /**
  * The shared options (the second argument), resolved: what a route inherits when it does not
- * set a value itself. Starts from `ROUTE_DEFAULTS`.
+ * set a value itself. Starts from the option table's defaults; a simple option only a route
+ * takes keeps its default here.
  */
-export interface RouteDefaults {
-  readonly changeOrigin: boolean
-  readonly xfwd: boolean
-  readonly secure: boolean
-  readonly timeout: number | undefined
-  readonly headers: typeof ROUTE_DEFAULTS.headers
+export interface RouteDefaults extends RouteOptionDefaults {
   readonly cors: ResolvedCorsOptions | undefined
   readonly jsonp: ResolvedJsonpOptions | undefined
-  readonly rewriteLocation: boolean
-  readonly rewriteOrigin: boolean
   /** The shared `on` hooks, run before each forwarding route's own. */
   readonly hooks: ResolvedHooks
 }
 
 /** The shared defaults when the second argument sets nothing. */
 export const NO_SHARED_OPTIONS: RouteDefaults = Object.freeze({
-  changeOrigin: ROUTE_DEFAULTS.changeOrigin,
-  xfwd: ROUTE_DEFAULTS.xfwd,
-  secure: ROUTE_DEFAULTS.secure,
-  timeout: ROUTE_DEFAULTS.timeout,
-  headers: ROUTE_DEFAULTS.headers,
+  ...applyOptions<RouteOptionDefaults>(OPTION_TABLE, {}, {}, ['route', 'both']),
   cors: undefined,
   jsonp: undefined,
-  rewriteLocation: ROUTE_DEFAULTS.rewriteLocation,
-  rewriteOrigin: ROUTE_DEFAULTS.rewriteOrigin,
   hooks: NO_HOOKS,
-})
-
-/**
- * The target of a route without one (only a `router` or a Vite `bypass`): never connected to,
- * since its router answers 502 when it finds none (`requireRoutedTarget`); `.invalid` is the
- * name reserved to fail (RFC 6761 section 6.4).
- */
-const NO_TARGET: ValidatedTarget = Object.freeze({
-  url: new URL('http://no-target.invalid/'),
-  websocket: false,
 })
 
 /** The options only a forwarding route takes, each with a valid value for the example fix. */
@@ -86,29 +63,6 @@ const FORWARD_ONLY: ReadonlyArray<readonly [name: string, example: string]> = [
   ['replay', "'fallback'"],
   ['mocks', "{ 'GET /users/:id': { status: 200, json: { id: 1 } } }"],
 ]
-
-/** The first of the route's `targets`, as `validateTarget` gives a target; `undefined` without `targets`. */
-function firstTarget(control: ResolvedControl | undefined): ValidatedTarget | undefined {
-  const [first] = control?.targets ?? []
-  return first === undefined
-    ? undefined
-    : { url: first.url, socketPath: first.socketPath, websocket: first.websocket }
-}
-
-/**
- * Renders a route for the example fix of a prefix error: the user's own target when it is
- * valid (the example must work as it is), `{ mock: true }` for a mock route, else a placeholder.
- */
-function exampleRoute(config: unknown): string {
-  if (isPlainObject(config) && config.mock !== undefined && config.mock !== false) return '{ mock: true }'
-  const target = isPlainObject(config) ? config.target : config
-  try {
-    validateTarget(target, 'target')
-    return quote((target as string).trim())
-  } catch {
-    return "'http://localhost:3000'"
-  }
-}
 
 /**
  * Validates one route (key and value as the user wrote them) and resolves it, once, into a
@@ -137,7 +91,7 @@ export function resolveRoute(
   const common = commonParts(route, order)
   // Options a mock route does not use are still checked, so a typo never passes silently.
   const checked = checkedForwardValues(options, at)
-  if (mocked) return resolveMockRoute(route, common, checked.ws)
+  if (mocked) return resolveMockRoute(route, common, checked.ws as boolean | undefined)
   return resolveForwardRoute(route, common, checked)
 }
 
@@ -155,55 +109,6 @@ interface RouteInProgress {
   readonly warn: (message: string) => void
   /** A router or a Vite `bypass` stands in for the target. */
   readonly routedOnly: boolean
-}
-
-/** The route as an object: a target string becomes `{ target }`; anything else but an object is refused. */
-function routeObject(key: string, config: unknown, prefix: string): Record<string, unknown> {
-  if (typeof config !== 'string' && !isPlainObject(config)) {
-    // A port number is read as the user meaning that port on localhost.
-    const port = Number.isInteger(config) && (config as number) > 0 && (config as number) < 65_536
-    const fix = port ? `'http://localhost:${config}'` : "'http://localhost:3000'"
-    throw new CorsDevProxyError(
-      'INVALID_TARGET',
-      routeOption(key),
-      `must be a target URL string or a route object, got ${describeType(config)}`,
-      `{ ${quote(prefix)}: ${fix} }`,
-    )
-  }
-  const options: Record<string, unknown> = typeof config === 'string' ? { target: config } : config
-  assertKnownKeys(options, ROUTE_OPTION_NAMES, 'route', (name) => routeOption(key, name))
-  return options
-}
-
-/** Whether the route is a mock or forwards (to its target, or where a router sends it); a route with neither is refused. */
-function routeKind(
-  options: Record<string, unknown>,
-  key: string,
-  prefix: string,
-  at: (name: string) => string,
-): { mocked: boolean; routedOnly: boolean } {
-  checkTargetsAlone(options, prefix, routeOption(key))
-  const mocked = options.mock !== undefined && options.mock !== false
-  if (mocked && options.target !== undefined) {
-    throw new CorsDevProxyError(
-      'CONFLICTING_OPTIONS',
-      routeOption(key),
-      'sets both `target` and `mock`: a route either forwards to a target or answers from the mock backend',
-      `{ ${quote(prefix)}: { mock: true } } or { ${quote(prefix)}: { target: 'http://localhost:3000' } }`,
-    )
-  }
-  // A router or a Vite `bypass` may stand in for the target (http-proxy-middleware and Vite accept both).
-  const routedOnly =
-    !mocked && options.target === undefined && (options.router !== undefined || options.bypass !== undefined)
-  if (!mocked && options.target === undefined && options.targets === undefined && !routedOnly) {
-    throw new CorsDevProxyError(
-      'INVALID_TARGET',
-      at('target'),
-      'is missing: a route needs a target (or a `router` that picks one, or `mock: true` to answer from the mock backend)',
-      `{ ${quote(prefix)}: { target: 'http://localhost:3000' } }`,
-    )
-  }
-  return { mocked, routedOnly }
 }
 
 /** What a mock route and a forwarding route both have: prefix, path rewriting and filter, bypass, CORS, JSONP, switches. */
@@ -241,26 +146,16 @@ function commonParts(route: RouteInProgress, order: number) {
 /** The parts of a route both kinds resolve alike. */
 type CommonParts = ReturnType<typeof commonParts>
 
-/** The forwarding options, checked on every route (in this order, so the first mistake is the one reported). */
+/**
+ * The simple options (the option table's entries with a validator), checked on every route
+ * in the table's order, so the first mistake is the one reported.
+ */
 function checkedForwardValues(options: Record<string, unknown>, at: (name: string) => string) {
-  return {
-    changeOrigin: checkBoolean(options.changeOrigin, at('changeOrigin'), 'changeOrigin'),
-    xfwd: checkBoolean(options.xfwd, at('xfwd'), 'xfwd'),
-    ws: checkBoolean(options.ws, at('ws'), 'ws'),
-    secure: checkBoolean(options.secure, at('secure'), 'secure'),
-    http2: checkBoolean(options.http2, at('http2'), 'http2'),
-    timeout: checkTimeout(options.timeout, at('timeout')),
-    headers: checkHeaders(options.headers, at('headers')),
-    cookieDomainRewrite: checkCookieRewrite(options.cookieDomainRewrite, at('cookieDomainRewrite'), 'domain'),
-    cookiePathRewrite: checkCookieRewrite(options.cookiePathRewrite, at('cookiePathRewrite'), 'path'),
-    rewriteLocation: checkBoolean(options.rewriteLocation, at('rewriteLocation'), 'rewriteLocation'),
-    rewriteOrigin: checkBoolean(options.rewriteOrigin, at('rewriteOrigin'), 'rewriteOrigin'),
-    rewriteWsOrigin: checkBoolean(options.rewriteWsOrigin, at('rewriteWsOrigin'), 'rewriteWsOrigin'),
-  }
+  return checkOptions(OPTION_TABLE, options, 'route', at)
 }
 
-/** The forwarding options as checked, `undefined` where the route leaves one to its default. */
-type CheckedForwardValues = ReturnType<typeof checkedForwardValues>
+/** The simple options as checked, absent where the route leaves one to its default. */
+type CheckedForwardValues = Readonly<Record<string, unknown>>
 
 /** A mock route: refused if it sets what only a forwarding route can do, then its mock backend resolved. */
 function resolveMockRoute(
@@ -303,6 +198,8 @@ function resolveForwardRoute(
   const router = resolveRouter(options.router, at('router'), source)
   const requestLogger = checkLogSink(options.logger, at('logger'))
   const agent = resolveAgent(options.agent, at('agent'))
+  // Each simple option: the route's value, else the shared one, else the table's default.
+  const simple = applyOptions<RouteOptionDefaults>(OPTION_TABLE, checked, defaults, ['route', 'both'])
   checkEjectPlugins(options.ejectPlugins, at('ejectPlugins'), route.warn)
   return Object.freeze({
     kind: 'forward',
@@ -314,20 +211,11 @@ function resolveForwardRoute(
     authorization: checkAuth(options.auth, at('auth')),
     followRedirects: checkFollowRedirects(options.followRedirects, at('followRedirects')),
     agent,
-    changeOrigin: checked.changeOrigin ?? defaults.changeOrigin,
-    xfwd: checked.xfwd ?? defaults.xfwd,
+    ...simple,
     // A ws:/wss: target asks for WebSocket forwarding unless `ws: false` says otherwise.
-    ws: checked.ws ?? (target.websocket || ROUTE_DEFAULTS.ws),
+    ws: (checked.ws as boolean | undefined) ?? (target.websocket || ROUTE_DEFAULTS.ws),
     // An https.Agent with `rejectUnauthorized: false` accepts a self-signed target, as `secure: false` does.
-    secure: agent?.tls.rejectUnauthorized === false ? false : (checked.secure ?? defaults.secure),
-    http2: checked.http2 ?? ROUTE_DEFAULTS.http2,
-    timeout: checked.timeout ?? defaults.timeout,
-    headers: mergeHeaders(defaults.headers, checked.headers),
-    cookieDomainRewrite: checked.cookieDomainRewrite ?? ROUTE_DEFAULTS.cookieDomainRewrite,
-    cookiePathRewrite: checked.cookiePathRewrite ?? ROUTE_DEFAULTS.cookiePathRewrite,
-    rewriteLocation: checked.rewriteLocation ?? defaults.rewriteLocation,
-    rewriteOrigin: checked.rewriteOrigin ?? defaults.rewriteOrigin,
-    rewriteWsOrigin: checked.rewriteWsOrigin ?? ROUTE_DEFAULTS.rewriteWsOrigin,
+    secure: agent?.tls.rejectUnauthorized === false ? false : simple.secure,
     hooks: mergeHooks(
       defaults.hooks,
       resolveHooks(options.on, at('on')),

@@ -5,12 +5,12 @@ import type { CookieRewrite, LogLevel, LogSink, PathRewrite } from './options.js
 import type { ResolvedAgent } from './resolve-agent.js'
 import type { ResolvedControl } from './resolve-control.js'
 import type { ResolvedCorsOptions } from './resolve-cors-options.js'
+import type { ResolvedMockBackendOptions } from './resolve-echo-backend-options.js'
 import type { ResolvedHooks } from './resolve-hooks.js'
 import type { ResolvedInspectorOptions } from './resolve-inspector-options.js'
-import type { ResolvedMockBackendOptions } from './resolve-mock-options.js'
-import type { ResolvedMocks } from './resolve-mocks.js'
 import type { ResolvedPathFilter } from './resolve-path-filter.js'
 import type { ResolvedRecordingsOptions } from './resolve-recordings-options.js'
+import type { ResolvedMocks } from './resolve-route-mocks.js'
 import type { ResolvedRouter } from './resolve-router.js'
 
 /** `jsonp` after resolution: the callback parameter's name. */
@@ -50,8 +50,33 @@ interface ResolvedRouteBase {
   readonly control: ResolvedControl | undefined
 }
 
+/**
+ * The simple options of a forwarding route (the option table's entries with a validator, but
+ * `ws`, which a mock route has too): each filled in from the route, the shared options or the
+ * table's default by `applyOptions`, in one spread. A new simple option's resolved type goes here.
+ */
+export interface ResolvedSimpleOptions {
+  readonly changeOrigin: boolean
+  readonly xfwd: boolean
+  readonly secure: boolean
+  /** Offer HTTP/2 to an `https:` target by ALPN. */
+  readonly http2: boolean
+  /** Milliseconds to wait for response headers; `undefined`: no deadline (the default). */
+  readonly timeout: number | undefined
+  /** Fixed extra upstream headers, names lowercased. */
+  readonly headers: readonly HeaderEntry[]
+  readonly cookieDomainRewrite: CookieRewrite
+  readonly cookiePathRewrite: CookieRewrite
+  /** Point redirects at the target back at the dev server (see `RouteOptions.rewriteLocation`). */
+  readonly rewriteLocation: boolean
+  /** Send a same-origin call's `Origin` as the target's (see `RouteOptions.rewriteOrigin`). */
+  readonly rewriteOrigin: boolean
+  /** Send every upgrade's `Origin` as the target's (Vite's `rewriteWsOrigin`). */
+  readonly rewriteWsOrigin: boolean
+}
+
 /** A route that forwards to a target. */
-export interface ResolvedForwardRoute extends ResolvedRouteBase {
+export interface ResolvedForwardRoute extends ResolvedRouteBase, ResolvedSimpleOptions {
   readonly kind: 'forward'
   /** The target; a placeholder (`http://no-target.invalid/`) when `hasTarget` is false. */
   readonly target: URL
@@ -70,23 +95,6 @@ export interface ResolvedForwardRoute extends ResolvedRouteBase {
   readonly followRedirects: number
   /** The `Authorization` value from `auth` (`Basic ...`), sent when the request has none; `undefined`: none. */
   readonly authorization: string | undefined
-  readonly changeOrigin: boolean
-  readonly xfwd: boolean
-  readonly secure: boolean
-  /** Offer HTTP/2 to an `https:` target by ALPN. */
-  readonly http2: boolean
-  /** Milliseconds to wait for response headers; `undefined`: no deadline (the default). */
-  readonly timeout: number | undefined
-  /** Fixed extra upstream headers, names lowercased. */
-  readonly headers: readonly HeaderEntry[]
-  readonly cookieDomainRewrite: CookieRewrite
-  readonly cookiePathRewrite: CookieRewrite
-  /** Point redirects at the target back at the dev server (see `RouteOptions.rewriteLocation`). */
-  readonly rewriteLocation: boolean
-  /** Send a same-origin call's `Origin` as the target's (see `RouteOptions.rewriteOrigin`). */
-  readonly rewriteOrigin: boolean
-  /** Send every upgrade's `Origin` as the target's (Vite's `rewriteWsOrigin`). */
-  readonly rewriteWsOrigin: boolean
   /** The hooks, in the order they run: the shared `on`, the route's `on`, its `configure`. */
   readonly hooks: ResolvedHooks
   /** A target per request; `undefined`: always `target`. */

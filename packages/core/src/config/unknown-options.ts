@@ -1,140 +1,10 @@
 import { parseOrigin } from '../http/parse-origin.js'
-import type { CorsOptions } from './cors-options.js'
 import { didYouMean } from './did-you-mean.js'
 import { CorsDevProxyError } from './errors.js'
 import { type Advice, foreignOption, REWRITE_EXAMPLE } from './foreign-options.js'
-import type { ProxyHooks } from './hook-options.js'
-import type { InspectorOptions } from './inspector-options.js'
-import type { MockBackendOptions } from './mock-options.js'
+import { CORS_OPTION_NAMES, NESTED_FIX_VALUES } from './nested-option-names.js'
 import { nestedExample, quote } from './option-path.js'
-import type { CorsDevProxyOptions, JsonpOptions, RouteOptions } from './options.js'
-import type { RecordingsOptions } from './recordings-options.js'
 import { validateTarget } from './validate-target.js'
-
-/**
- * Every key of `T`, each set to `true`. A list written as one (see {@link keyList}) is checked by
- * the compiler against the interface: a key missing from it, or one the interface does not have,
- * is a type error, so the validator cannot drift from the documented options.
- */
-type KeySet<T> = { readonly [K in keyof Required<T>]: true }
-
-/** The keys of a {@link KeySet}, in the order written (the order "Known options" lists them in). */
-function keyList<T>(keys: KeySet<T>): readonly string[] {
-  return Object.freeze(Object.keys(keys))
-}
-
-/** Keys a route object accepts: `RouteOptions`'s. */
-export const ROUTE_OPTION_NAMES: readonly string[] = keyList<RouteOptions>({
-  target: true,
-  changeOrigin: true,
-  pathRewrite: true,
-  headers: true,
-  xfwd: true,
-  ws: true,
-  secure: true,
-  http2: true,
-  timeout: true,
-  cookieDomainRewrite: true,
-  cookiePathRewrite: true,
-  cors: true,
-  mock: true,
-  jsonp: true,
-  rewriteLocation: true,
-  rewriteOrigin: true,
-  rewriteWsOrigin: true,
-  on: true,
-  configure: true,
-  bypass: true,
-  router: true,
-  pathFilter: true,
-  transformResponse: true,
-  auth: true,
-  logger: true,
-  plugins: true,
-  ejectPlugins: true,
-  followRedirects: true,
-  agent: true,
-  latency: true,
-  failRate: true,
-  failWith: true,
-  throttle: true,
-  faults: true,
-  targets: true,
-  record: true,
-  replay: true,
-  mocks: true,
-})
-
-/** Keys a CORS policy accepts: `CorsOptions`'s, the `cors` package's option names. */
-export const CORS_OPTION_NAMES: readonly string[] = keyList<CorsOptions>({
-  origin: true,
-  methods: true,
-  allowedHeaders: true,
-  exposedHeaders: true,
-  credentials: true,
-  maxAge: true,
-  preflightContinue: true,
-  optionsSuccessStatus: true,
-})
-
-/** Keys the mock backend accepts: `MockBackendOptions`'s. */
-export const MOCK_OPTION_NAMES: readonly string[] = keyList<MockBackendOptions>({
-  cors: true,
-  origin: true,
-  credentials: true,
-  jsonpParam: true,
-  bodyLimit: true,
-  logLimit: true,
-})
-
-/** Keys `jsonp` accepts as an object: `JsonpOptions`'s. */
-export const JSONP_OPTION_NAMES: readonly string[] = keyList<JsonpOptions>({
-  param: true,
-})
-
-/** Keys the shared options (second argument) accept: `CorsDevProxyOptions`'s. */
-export const GLOBAL_OPTION_NAMES: readonly string[] = keyList<CorsDevProxyOptions>({
-  changeOrigin: true,
-  xfwd: true,
-  secure: true,
-  timeout: true,
-  headers: true,
-  cors: true,
-  jsonp: true,
-  rewriteLocation: true,
-  rewriteOrigin: true,
-  on: true,
-  log: true,
-  logger: true,
-  subscribeUpgrade: true,
-  overlay: true,
-  inspector: true,
-  recordings: true,
-})
-
-/** Keys `inspector` accepts as an object: `InspectorOptions`'s. */
-export const INSPECTOR_OPTION_NAMES: readonly string[] = keyList<InspectorOptions>({
-  exchanges: true,
-  bodyLimit: true,
-})
-
-/** Keys `recordings` accepts: `RecordingsOptions`'s. */
-export const RECORDINGS_OPTION_NAMES: readonly string[] = keyList<RecordingsOptions>({
-  dir: true,
-  mask: true,
-  maxFiles: true,
-  maxAnswers: true,
-  maxBodyBytes: true,
-  maxGap: true,
-})
-
-/** The hooks `on` accepts (http-proxy-middleware's names): `ProxyHooks`'s keys. */
-export const HOOK_NAMES: readonly string[] = keyList<ProxyHooks>({
-  proxyReq: true,
-  proxyRes: true,
-  error: true,
-  proxyReqWs: true,
-})
 
 /** Which object a key was found in: the advice and the example fix depend on it. */
 export type OptionLevel =
@@ -163,111 +33,36 @@ const LEVEL_EXAMPLES: Readonly<Record<OptionLevel, string>> = {
 }
 
 /**
- * A valid value per option and level, for examples that name an option the user did not write
- * correctly (a typo, a name from another tool): the user's own value may not be valid for it.
- * `'true'` means the option takes either boolean, so the user's boolean is kept. A name missing
- * here shows `true`; `test/config/fix-examples.test.ts` fails when that is not valid for it.
+ * What the option table says of the names at the top level (a route's or the shared options'),
+ * for the unknown-key check: derived from the table by option-derivations.ts (`optionVocabulary`)
+ * and passed in, so this file, which the validators import, does not import the table.
  */
-const EXAMPLE_VALUES: Readonly<Record<OptionLevel, Readonly<Record<string, string>>>> = {
-  route: {
-    target: "'http://localhost:3000'",
-    auth: "'user:password'",
-    changeOrigin: 'true',
-    pathRewrite: 'false',
-    headers: "{ 'x-api-key': 'dev' }",
-    xfwd: 'true',
-    ws: 'true',
-    secure: 'true',
-    http2: 'true',
-    timeout: '30000',
-    cookieDomainRewrite: "{ 'api.example.com': 'localhost' }",
-    cookiePathRewrite: "{ '/api': '/' }",
-    cors: 'true',
-    mock: 'true',
-    jsonp: 'true',
-    rewriteLocation: 'true',
-    rewriteOrigin: 'true',
-    rewriteWsOrigin: 'true',
-    on: "{ proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') }",
-    configure: "(proxy) => proxy.on('error', (err) => console.error(err))",
-    bypass: "(req) => (req.headers.accept?.includes('text/html') ? '/index.html' : undefined)",
-    router: "{ '/v2': 'http://localhost:3002' }",
-    pathFilter: "['/api/v2']",
-    transformResponse: '(body) => body',
-    logger: 'console',
-    plugins: "[(proxyServer) => proxyServer.on('error', (err) => console.error(err))]",
-    ejectPlugins: 'false',
-    followRedirects: 'true',
-    agent: 'false',
-    latency: '300',
-    failRate: '0.2',
-    failWith: '503',
-    throttle: '16384',
-    faults: "{ 'GET /users/:id': { failRate: 0.5 } }",
-    targets: "{ local: 'http://localhost:3000', staging: 'https://staging.example.com' }",
-    replay: "'fallback'",
-    mocks: "{ 'GET /users/:id': { status: 200, json: { id: 1 } } }",
-  },
-  global: {
-    changeOrigin: 'true',
-    xfwd: 'true',
-    secure: 'true',
-    timeout: '30000',
-    headers: "{ 'x-api-key': 'dev' }",
-    cors: 'true',
-    jsonp: 'true',
-    log: "'debug'",
-    logger: 'console',
-    rewriteLocation: 'true',
-    rewriteOrigin: 'true',
-    on: "{ proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') }",
-    overlay: 'true',
-    inspector: '{ exchanges: 500 }',
-    recordings: "{ dir: 'cors-dev-proxy/recordings' }",
-  },
-  cors: {
-    origin: "'http://localhost:5173'",
-    methods: "['GET', 'POST', 'PUT']",
-    allowedHeaders: "['content-type', 'authorization']",
-    exposedHeaders: "['x-total-count']",
-    credentials: 'true',
-    maxAge: '600',
-    preflightContinue: 'true',
-    optionsSuccessStatus: '204',
-  },
-  mock: {
-    cors: "'reflect'",
-    origin: "'http://localhost:5173'",
-    credentials: 'true',
-    jsonpParam: "'callback'",
-    bodyLimit: '1048576',
-    logLimit: '1000',
-  },
-  jsonp: { param: "'callback'" },
-  inspector: { exchanges: '500', bodyLimit: '65536' },
-  recordings: {
-    dir: "'cors-dev-proxy/recordings'",
-    mask: "['x-tenant']",
-    maxFiles: '1000',
-    maxAnswers: '20',
-    maxBodyBytes: '1048576',
-    maxGap: '1000',
-  },
-  hooks: {
-    proxyReq: '(proxyReq, req, res) => {}',
-    proxyRes: '(proxyRes, req, res) => {}',
-    error: '(err, req, res) => {}',
-    proxyReqWs: '(proxyReq, req, socket, head) => {}',
-  },
+export interface TopLevelVocabulary {
+  /** A valid example value per name, for a fix that names it (`'true'` when absent). */
+  readonly fixValues: Readonly<Record<string, string>>
+  /** The names only a route takes: in the shared options, the advice says where they go. */
+  readonly routeOnly: readonly string[]
 }
+
+const NO_VOCABULARY: TopLevelVocabulary = Object.freeze({ fixValues: {}, routeOnly: [] })
 
 /**
  * The value to show for `key` at `level` in an example: the user's own value when it is valid
  * there (a boolean for an option that takes either, a valid target or origin string), else the
  * option's example value (`pathRewrite: true` is not valid, so `pathRewrite` shows `false`).
  */
-function exampleValue(level: OptionLevel, key: string, value: unknown): string {
-  const example = EXAMPLE_VALUES[level][key] ?? 'true'
+function exampleValue(
+  level: OptionLevel,
+  key: string,
+  value: unknown,
+  vocabulary: TopLevelVocabulary = NO_VOCABULARY,
+): string {
+  const example =
+    (level === 'route' || level === 'global'
+      ? Object.hasOwn(vocabulary.fixValues, key)
+        ? vocabulary.fixValues[key]
+        : undefined
+      : NESTED_FIX_VALUES[level][key]) ?? 'true'
   if (typeof value === 'boolean') return example === 'true' ? String(value) : example
   if (typeof value !== 'string') return example
   if (key === 'origin' && parseOrigin(value) !== null) return quote(value)
@@ -317,33 +112,21 @@ const LEGACY_HOOKS: Readonly<Record<string, string>> = {
   onProxyReqWs: 'proxyReqWs',
   onError: 'error',
 }
-const PER_ROUTE = [
-  'target',
-  'auth',
-  'plugins',
-  'ejectPlugins',
-  'followRedirects',
-  'agent',
-  'pathRewrite',
-  'ws',
-  'mock',
-  'cookieDomainRewrite',
-  'cookiePathRewrite',
-  'rewrite',
-  'rewriteWsOrigin',
-  'configure',
-  'bypass',
-  'router',
-  'pathFilter',
-  'transformResponse',
-]
+/** A Vite name that is a route's option here under another name. */
+const VITE_PER_ROUTE = ['rewrite']
 
 /**
  * Names users bring from Vite's `server.proxy`, http-proxy(-middleware) or the `cors` package,
  * or put at the wrong level. `secure`, `changeOrigin`, `headers`, `xfwd`, `ws`, `timeout` and
  * the cookie rewrites have the same name and meaning here, so they need no advice.
  */
-function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: string): Advice | undefined {
+function foreignAdvice(
+  key: string,
+  value: unknown,
+  level: OptionLevel,
+  option: string,
+  vocabulary: TopLevelVocabulary,
+): Advice | undefined {
   if (level === 'cors') {
     return key === 'headers'
       ? {
@@ -373,10 +156,10 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
   if (hook !== undefined) {
     return {
       problem: `is http-proxy-middleware 2's name: the hook goes in \`on\`, as \`on.${hook}\``,
-      example: `{ on: { ${hook}: ${EXAMPLE_VALUES.hooks[hook]} } }`,
+      example: `{ on: { ${hook}: ${NESTED_FIX_VALUES.hooks[hook]} } }`,
     }
   }
-  if (level === 'global' && PER_ROUTE.includes(key)) {
+  if (level === 'global' && (vocabulary.routeOnly.includes(key) || VITE_PER_ROUTE.includes(key))) {
     return {
       problem: `is set per route, not in the shared options`,
       example:
@@ -384,9 +167,11 @@ function foreignAdvice(key: string, value: unknown, level: OptionLevel, option: 
           ? "{ '/api': { target: 'http://localhost:3000' } }"
           : key === 'mock'
             ? "{ '/api': { mock: true } }"
-            : key === 'rewrite'
-              ? `{ '/api': { target: 'http://localhost:3000', pathRewrite: ${REWRITE_EXAMPLE} } }`
-              : `{ '/api': { target: 'http://localhost:3000', ${key}: ${exampleValue('route', key, value)} } }`,
+            : key === 'targets'
+              ? `{ '/api': { targets: ${exampleValue('route', key, value, vocabulary)} } }`
+              : key === 'rewrite'
+                ? `{ '/api': { target: 'http://localhost:3000', pathRewrite: ${REWRITE_EXAMPLE} } }`
+                : `{ '/api': { target: 'http://localhost:3000', ${key}: ${exampleValue('route', key, value, vocabulary)} } }`,
     }
   }
   if (level === 'route' && ['log', 'logLevel'].includes(key)) {
@@ -412,12 +197,13 @@ export function assertKnownKeys(
   known: readonly string[],
   level: OptionLevel,
   optionPath: (key: string) => string,
+  vocabulary: TopLevelVocabulary = NO_VOCABULARY,
 ): void {
   for (const key of Object.keys(object)) {
     if (known.includes(key)) continue
     const value = object[key]
     const option = optionPath(key)
-    const advice = foreignAdvice(key, value, level, option)
+    const advice = foreignAdvice(key, value, level, option, vocabulary)
     if (advice) throw new CorsDevProxyError('UNKNOWN_OPTION', option, advice.problem, advice.example)
     const suggestion = didYouMean(key, known)
     if (suggestion) {
@@ -425,7 +211,11 @@ export function assertKnownKeys(
         'UNKNOWN_OPTION',
         option,
         `is not ${LEVEL_NOUNS[level]}; did you mean \`${suggestion}\`?`,
-        wrapForLevel(level, option, `{ ${suggestion}: ${exampleValue(level, suggestion, value)} }`),
+        wrapForLevel(
+          level,
+          option,
+          `{ ${suggestion}: ${exampleValue(level, suggestion, value, vocabulary)} }`,
+        ),
       )
     }
     throw new CorsDevProxyError(

@@ -1,9 +1,10 @@
 import { isValidJsonpParam, JSONP_PARAM_RULE } from './callback-name.js'
 import { JSONP_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
+import { JSONP_OPTION_NAMES } from './nested-option-names.js'
 import { describeType, isPlainObject, nestedExample, optionEntry, quote } from './option-path.js'
 import type { CookieRewrite, LogLevel, LogSink, PathRewrite } from './options.js'
-import { assertKnownKeys, JSONP_OPTION_NAMES } from './unknown-options.js'
+import { assertKnownKeys } from './unknown-options.js'
 
 const LOG_LEVELS: readonly LogLevel[] = ['silent', 'error', 'warn', 'info', 'debug']
 

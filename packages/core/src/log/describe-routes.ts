@@ -1,53 +1,18 @@
-import { JSONP_DEFAULTS, ROUTE_DEFAULTS } from '../config/defaults.js'
-import type { PathRewrite } from '../config/options.js'
+import type { OptionEntry } from '../config/option-entry.js'
+import { OPTION_TABLE } from '../config/option-table.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
 
-/** `pathRewrite` as the user wrote it, or `undefined` for the default (prefix removed). */
-function describePathRewrite(rewrite: PathRewrite | undefined): string | undefined {
-  if (rewrite === undefined) return undefined
-  if (rewrite === false) return 'pathRewrite: false'
-  if (typeof rewrite === 'function') return 'pathRewrite: function'
-  return `pathRewrite: ${JSON.stringify(rewrite)}`
-}
-
-/** The options of one route that differ from their defaults, in the order of the Options page (the order of `RouteOptions`). */
-function differences(route: ResolvedRoute): string[] {
+/**
+ * The options of one route that differ from their defaults, and what stands in for the target,
+ * each as its entry of the option table says it (`startup`), in the table's order.
+ */
+function differences(route: ResolvedRoute, table: readonly OptionEntry[]): string[] {
   const notes: string[] = []
-  // Only a forwarding route has these; a mock route answers itself.
-  const forward = route.kind === 'forward' ? route : undefined
-  if (forward && forward.changeOrigin !== ROUTE_DEFAULTS.changeOrigin)
-    notes.push(`changeOrigin: ${forward.changeOrigin}`)
-  const rewrite = describePathRewrite(route.pathRewrite)
-  if (rewrite) notes.push(rewrite)
-  if (forward && forward.headers.length > 0)
-    notes.push(`headers: ${forward.headers.map(([name]) => name).join(', ')}`)
-  if (forward && forward.xfwd !== ROUTE_DEFAULTS.xfwd) notes.push(`xfwd: ${forward.xfwd}`)
-  // A ws:/wss: target says it already; turned off, that is worth a note.
-  if (forward?.websocketTarget) {
-    if (!forward.ws) notes.push('ws: false')
-  } else if (route.ws) notes.push('ws')
-  if (forward && forward.secure !== ROUTE_DEFAULTS.secure) notes.push(`secure: ${forward.secure}`)
-  if (forward?.timeout !== undefined) notes.push(`timeout: ${forward.timeout}`)
-  if (forward && forward.cookieDomainRewrite !== ROUTE_DEFAULTS.cookieDomainRewrite)
-    notes.push(`cookieDomainRewrite: ${JSON.stringify(forward.cookieDomainRewrite)}`)
-  if (forward && forward.cookiePathRewrite !== ROUTE_DEFAULTS.cookiePathRewrite)
-    notes.push(`cookiePathRewrite: ${JSON.stringify(forward.cookiePathRewrite)}`)
-  if (forward?.authorization !== undefined) notes.push('auth')
-  if (forward?.agent !== undefined) notes.push('agent')
-  if (forward && forward.followRedirects > 0) notes.push(`followRedirects: ${forward.followRedirects}`)
-  if (route.cors) notes.push('cors')
-  const control = route.control
-  if (control !== undefined && control.targets.length > 0)
-    notes.push(`target '${control.initial}' of ${control.targets.map((target) => target.name).join(', ')}`)
-  if (control?.faults !== undefined || (control?.rules.length ?? 0) > 0) notes.push('faults')
-  if (forward?.mocks !== undefined)
-    notes.push(forward.mocks.dir === undefined ? 'mocks' : `mocks: ${forward.mocks.dir}`)
-  // What answers in the target's place, or keeps its answers: said as the options are written.
-  if (forward?.record) notes.push('record')
-  if (forward?.replay !== undefined) notes.push(`replay: ${forward.replay}`)
-  if (route.jsonp)
-    notes.push(route.jsonp.param === JSONP_DEFAULTS.param ? 'jsonp' : `jsonp: ${route.jsonp.param}`)
+  for (const entry of table) {
+    const note = entry.level === 'global' ? undefined : entry.startup?.(route)
+    if (note !== undefined) notes.push(note)
+  }
   return notes
 }
 
@@ -66,14 +31,19 @@ function describeTarget(route: ResolvedRoute): string {
  * routes are written (they are matched longest prefix first, whatever that order).
  * Every front end prints it once, so Vite, webpack and Fetch handler users read the same line.
  *
+ * `table` is the option table; a test passes its own.
+ *
  * @example
  * describeRoutes(proxy.routes)
  * // 'routes: /api → http://localhost:3000 (replay: fallback), /live → ws://localhost:3000, /mock → mock backend (cors)'
  */
-export function describeRoutes(routes: readonly ResolvedRoute[]): string {
+export function describeRoutes(
+  routes: readonly ResolvedRoute[],
+  table: readonly OptionEntry[] = OPTION_TABLE,
+): string {
   const written = [...routes].sort((a, b) => a.order - b.order)
   const parts = written.map((route) => {
-    const notes = differences(route)
+    const notes = differences(route, table)
     return `${route.prefix} → ${describeTarget(route)}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`
   })
   return `routes: ${parts.length > 0 ? parts.join(', ') : 'none'}`

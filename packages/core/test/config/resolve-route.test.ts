@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { expectConfigError } from '../../../../test/support/config-error.js'
-import { ROUTE_DEFAULTS } from '../../src/config/defaults.js'
+import { ROUTE_DEFAULTS } from '../../src/config/option-lists.js'
 import type { ProxyRequest } from '../../src/config/options.js'
 import { NO_SHARED_OPTIONS, resolveRoute } from '../../src/config/resolve-route.js'
 import { forwardRoute } from '../support/resolved.js'

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { expectConfigError } from '../../../../test/support/config-error.js'
-import { assertKnownKeys, GLOBAL_OPTION_NAMES, ROUTE_OPTION_NAMES } from '../../src/config/unknown-options.js'
+import {
+  GLOBAL_OPTION_NAMES,
+  GLOBAL_VOCABULARY,
+  ROUTE_OPTION_NAMES,
+  ROUTE_VOCABULARY,
+} from '../../src/config/option-lists.js'
+import { assertKnownKeys } from '../../src/config/unknown-options.js'
 
 const routePath = (key: string) => `routes['/api'].${key}`
 const globalPath = (key: string) => `options.${key}`
@@ -9,8 +15,12 @@ describe('assertKnownKeys', () => {
   it('accepts every documented name', () => {
     const route = Object.fromEntries(ROUTE_OPTION_NAMES.map((name) => [name, undefined]))
     const shared = Object.fromEntries(GLOBAL_OPTION_NAMES.map((name) => [name, undefined]))
-    expect(() => assertKnownKeys(route, ROUTE_OPTION_NAMES, 'route', routePath)).not.toThrow()
-    expect(() => assertKnownKeys(shared, GLOBAL_OPTION_NAMES, 'global', globalPath)).not.toThrow()
+    expect(() =>
+      assertKnownKeys(route, ROUTE_OPTION_NAMES, 'route', routePath, ROUTE_VOCABULARY),
+    ).not.toThrow()
+    expect(() =>
+      assertKnownKeys(shared, GLOBAL_OPTION_NAMES, 'global', globalPath, GLOBAL_VOCABULARY),
+    ).not.toThrow()
   })
 
   it.each([
@@ -67,7 +77,14 @@ describe('assertKnownKeys', () => {
     ],
   ])('route key %s', (key, value, problem, example) => {
     expectConfigError(
-      () => assertKnownKeys({ target: 'http://x', [key]: value }, ROUTE_OPTION_NAMES, 'route', routePath),
+      () =>
+        assertKnownKeys(
+          { target: 'http://x', [key]: value },
+          ROUTE_OPTION_NAMES,
+          'route',
+          routePath,
+          ROUTE_VOCABULARY,
+        ),
       {
         code: 'UNKNOWN_OPTION',
         option: routePath(key),
@@ -94,10 +111,13 @@ describe('assertKnownKeys', () => {
     ['methods', ['GET'], 'is a CORS option', "{ cors: { methods: ['GET', 'POST', 'PUT'] } }"],
     ['bogus', 1, 'Known options: changeOrigin, xfwd', "{ log: 'info', timeout: 30000 }"],
   ])('shared key %s', (key, value, problem, example) => {
-    expectConfigError(() => assertKnownKeys({ [key]: value }, GLOBAL_OPTION_NAMES, 'global', globalPath), {
-      code: 'UNKNOWN_OPTION',
-      option: globalPath(key),
-      contains: [problem, example],
-    })
+    expectConfigError(
+      () => assertKnownKeys({ [key]: value }, GLOBAL_OPTION_NAMES, 'global', globalPath, GLOBAL_VOCABULARY),
+      {
+        code: 'UNKNOWN_OPTION',
+        option: globalPath(key),
+        contains: [problem, example],
+      },
+    )
   })
 })

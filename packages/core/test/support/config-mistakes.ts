@@ -1,15 +1,14 @@
 import { Agent as HttpAgent } from 'node:http'
-import { resolveOptions } from '../../src/config/resolve-options.js'
 import {
   CORS_OPTION_NAMES,
-  GLOBAL_OPTION_NAMES,
   HOOK_NAMES,
   INSPECTOR_OPTION_NAMES,
   JSONP_OPTION_NAMES,
   MOCK_OPTION_NAMES,
   RECORDINGS_OPTION_NAMES,
-  ROUTE_OPTION_NAMES,
-} from '../../src/config/unknown-options.js'
+} from '../../src/config/nested-option-names.js'
+import { GLOBAL_OPTION_NAMES, ROUTE_OPTION_NAMES } from '../../src/config/option-lists.js'
+import { resolveOptions } from '../../src/config/resolve-options.js'
 import { createCorsMiddleware } from '../../src/cors/cors-middleware.js'
 import { createJsonpMiddleware } from '../../src/jsonp/jsonp-middleware.js'
 import { createFetchHandler } from '../../src/proxy/create-fetch-handler.js'
@@ -575,7 +574,7 @@ function targeted(): ConfigMistake[] {
   for (const value of [-0.1, 2, '0.5']) add(`failRate ${label(value)}`, routeWith({ failRate: value }))
   for (const value of [200, 'drop', 503.5]) add(`failWith ${label(value)}`, routeWith({ failWith: value }))
   for (const value of [0, 1.5, '16k']) add(`throttle ${label(value)}`, routeWith({ throttle: value }))
-  // Mocks beside the target (config/resolve-mocks.ts, config/mock-answer.ts).
+  // Mocks beside the target (config/resolve-route-mocks.ts, config/route-mock-answer.ts).
   add('mocks a number', routeWith({ mocks: 3 }))
   add('mocks an empty folder', routeWith({ mocks: ' ' }))
   add('mocks key not a pattern', routeWith({ mocks: { users: { json: [] } } }))

@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { MockBackendOptions } from '../../config/mock-options.js'
+import type { MockBackendOptions } from '../../config/echo-backend-options.js'
 import {
   type ResolvedMockBackendOptions,
   resolveMockBackendOptions,
-} from '../../config/resolve-mock-options.js'
+} from '../../config/resolve-echo-backend-options.js'
 import { isCorsPreflight } from '../../cors/cors-decision.js'
 import type { ProxyRequest } from '../../http/proxy-types.js'
 import { sendJsonp, sendJsonpMethodNotAllowed } from '../../jsonp/jsonp-response.js'

@@ -1,6 +1,6 @@
 import { CORS_DEFAULTS } from '../../config/defaults.js'
-import type { MockCorsMode } from '../../config/mock-options.js'
-import type { ResolvedMockBackendOptions } from '../../config/resolve-mock-options.js'
+import type { MockCorsMode } from '../../config/echo-backend-options.js'
+import type { ResolvedMockBackendOptions } from '../../config/resolve-echo-backend-options.js'
 import { appendVary } from '../../cors/cors-decision.js'
 import type { ProxyRequest } from '../../http/proxy-types.js'
 import { headerValue, type MockResponse, sendJson } from './mock-http.js'

@@ -1,4 +1,4 @@
-import type { MockCorsMode } from '../../config/mock-options.js'
+import type { MockCorsMode } from '../../config/echo-backend-options.js'
 import { HTTP_TOKEN } from '../../http/http-token.js'
 
 /**

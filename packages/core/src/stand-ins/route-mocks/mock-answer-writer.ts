@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
-import type { ResolvedMockAnswer } from '../../config/mock-answer.js'
 import type { ResolvedForwardRoute } from '../../config/resolved-route.js'
+import type { ResolvedMockAnswer } from '../../config/route-mock-answer.js'
 import type { LocationRewriter } from '../../forward/location-rewrite.js'
 import { buildClientHeaders } from '../../forward/response-headers.js'
 import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'

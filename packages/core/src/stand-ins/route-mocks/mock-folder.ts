@@ -1,7 +1,11 @@
 import type { Stats } from 'node:fs'
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
-import { type MockAnswerProblem, mockAnswerOf, type ResolvedMockAnswer } from '../../config/mock-answer.js'
+import {
+  type MockAnswerProblem,
+  mockAnswerOf,
+  type ResolvedMockAnswer,
+} from '../../config/route-mock-answer.js'
 import type { PathPattern } from '../../http/path-pattern.js'
 import { updateFileAtomically } from '../atomic-file.js'
 import { compareMockKeys, compileMockKey, mockFileName, mockKeyOf } from './mock-file-name.js'

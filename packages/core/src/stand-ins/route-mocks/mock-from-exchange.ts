@@ -1,4 +1,4 @@
-import { isMockAnswerProblem, mockAnswerOf } from '../../config/mock-answer.js'
+import { isMockAnswerProblem, mockAnswerOf } from '../../config/route-mock-answer.js'
 import { decodeContent } from '../../http/content-decoding.js'
 import { isJsonMimeType } from '../../http/mime.js'
 import { normalizePath, splitPathAndQuery } from '../../http/normalize-path.js'

@@ -1,13 +1,13 @@
 import { resolve } from 'node:path'
 import { MOCKS_DEFAULTS } from '../../config/defaults.js'
+import type { ResolvedMockRule } from '../../config/resolve-route-mocks.js'
+import type { ResolvedForwardRoute, ResolvedRoute } from '../../config/resolved-route.js'
 import {
   isMockAnswerProblem,
   type MockAnswerProblem,
   type ResolvedMockAnswer,
-} from '../../config/mock-answer.js'
-import type { MockFunction } from '../../config/mocks-options.js'
-import type { ResolvedMockRule } from '../../config/resolve-mocks.js'
-import type { ResolvedForwardRoute, ResolvedRoute } from '../../config/resolved-route.js'
+} from '../../config/route-mock-answer.js'
+import type { MockFunction } from '../../config/route-mocks-options.js'
 import { createLocationRewrite, type LocationRewriter } from '../../forward/location-rewrite.js'
 import { matchPathPattern, pathAfterPrefix } from '../../http/path-pattern.js'
 import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import type { MockBackendOptions } from '../../src/config/echo-backend-options.js'
 import { CorsDevProxyError } from '../../src/config/errors.js'
-import type { MockBackendOptions } from '../../src/config/mock-options.js'
-import { resolveMockBackendOptions } from '../../src/config/resolve-mock-options.js'
+import { resolveMockBackendOptions } from '../../src/config/resolve-echo-backend-options.js'
 import { createMockBackend } from '../../src/stand-ins/mock-backend/mock-backend.js'
 
 describe('resolveMockBackendOptions', () => {

@@ -1,10 +1,11 @@
 import { parseOrigin } from '../http/parse-origin.js'
 import { isValidJsonpParam, JSONP_PARAM_RULE } from './callback-name.js'
 import { MOCK_DEFAULTS } from './defaults.js'
+import type { MockBackendOptions, MockCorsMode } from './echo-backend-options.js'
 import { CorsDevProxyError } from './errors.js'
-import type { MockBackendOptions, MockCorsMode } from './mock-options.js'
+import { MOCK_OPTION_NAMES } from './nested-option-names.js'
 import { describeType, isPlainObject, nestedExample } from './option-path.js'
-import { assertKnownKeys, MOCK_OPTION_NAMES } from './unknown-options.js'
+import { assertKnownKeys } from './unknown-options.js'
 
 /** {@link MockBackendOptions} with every default filled in. */
 export interface ResolvedMockBackendOptions {

@@ -1,8 +1,8 @@
 import { compilePathPattern, type PathPattern, parsePatternKey } from '../http/path-pattern.js'
 import { CorsDevProxyError } from './errors.js'
-import { isMockAnswerProblem, mockAnswerOf, type ResolvedMockAnswer } from './mock-answer.js'
-import type { MockFunction } from './mocks-options.js'
 import { describeType, isPlainObject, optionEntry } from './option-path.js'
+import { isMockAnswerProblem, mockAnswerOf, type ResolvedMockAnswer } from './route-mock-answer.js'
+import type { MockFunction } from './route-mocks-options.js'
 
 /** One key of a route's `mocks` (or one mock file): what it matches and what it answers. */
 export interface ResolvedMockRule {

@@ -1,0 +1,163 @@
+import type { OptionEntry } from './option-entry.js'
+
+/** The options that hand code a part of the request (hooks, functions, plugins) or the connection (agent, redirects). */
+export const HOOK_OPTIONS: readonly OptionEntry[] = [
+  {
+    name: 'on',
+    level: 'both',
+    doc: [
+      "http-proxy-middleware's hooks: `proxyReq`, `proxyRes`, `error` and `proxyReqWs`, async",
+      "allowed and awaited. They run after the shared options' hooks. Not on a mock route. See",
+      '[Hooks](/guide/hooks) for what each receives.',
+    ],
+    defaultText: 'none',
+    example: "{ proxyReq: (proxyReq) => proxyReq.setHeader('x-dev', '1') }",
+    fixValue: "{ proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') }",
+    resolvedBy: 'resolve-hooks.ts',
+  },
+  {
+    name: 'configure',
+    level: 'route',
+    doc: [
+      "Vite's `configure(proxy, options)`: called once, at construction; register hooks with",
+      "`proxy.on('proxyReq' | 'proxyRes' | 'error' | 'proxyReqWs', fn)`. Not on a mock route.",
+    ],
+    defaultText: 'none',
+    example: "(proxy) => proxy.on('proxyRes', (proxyRes) => { proxyRes.headers['x-dev'] = '1' })",
+    fixValue: "(proxy) => proxy.on('error', (err) => console.error(err))",
+    resolvedBy: 'resolve-hooks.ts (runConfigure)',
+  },
+  {
+    name: 'bypass',
+    level: 'route',
+    doc: [
+      "Vite's `bypass(req, res, options)`: return a path to have the dev server serve it instead,",
+      '`false` to answer 404, nothing to proxy. Also asked for WebSocket upgrades (`res` undefined).',
+      'A route with a `bypass` needs no `target` if it never proxies.',
+    ],
+    defaultText: 'none',
+    example: "(req) => (req.headers.accept?.includes('text/html') ? '/index.html' : undefined)",
+    fixValue: "(req) => (req.headers.accept?.includes('text/html') ? '/index.html' : undefined)",
+    resolvedBy: 'validate-values.ts (checkFunction)',
+  },
+  {
+    name: 'router',
+    level: 'route',
+    doc: [
+      "A target per request (http-proxy-middleware's `router`): a function `(req, res, options)`",
+      'returning a URL string, a `URL` or a target object (async allowed; `undefined` keeps the',
+      "route's target; `options` is the request's own copy of the route as written: a `target`",
+      'assigned or `headers` changed there apply to that request only, as in hpm 4), or an object',
+      "of `'host'`, `'/path'` or `'host/path'` keys to targets (a host as the browser sends it, port",
+      'included, matched whole; a path matched segment-safe; the first match in the order written).',
+      'A router that throws answers 502 naming it. Not on a mock route.',
+    ],
+    defaultText: "the route's target",
+    example: "{ 'beta.localhost:5173': 'http://localhost:3001' }",
+    fixValue: "{ '/v2': 'http://localhost:3002' }",
+    resolvedBy: 'resolve-router.ts',
+  },
+  {
+    name: 'pathFilter',
+    level: 'route',
+    doc: [
+      "Which requests of the prefix the route takes (http-proxy-middleware's `pathFilter`): a",
+      'function `(path, req) => boolean`, a path prefix or a list of them (segment-safe, like route',
+      'keys; globs are refused with the function form as the fix). The others go on to the dev server.',
+    ],
+    defaultText: 'every request of the prefix',
+    example: "(path, req) => req.method !== 'GET' || !path.endsWith('.html')",
+    fixValue: "['/api/v2']",
+    resolvedBy: 'resolve-path-filter.ts',
+  },
+  {
+    name: 'transformResponse',
+    level: 'route',
+    doc: [
+      "Rewrites the target's answers (http-proxy-middleware's `responseInterceptor`):",
+      '`(body, proxyRes, req, res) => newBody` gets the whole body as a Buffer, decompressed (at',
+      'most 16 MiB); a Buffer or string is the new body, `undefined` keeps it, anything else is sent',
+      "as JSON. Headers it sets on `res` win over the target's, and `Content-Length` is computed for",
+      'the new body. Event streams and bodiless answers are never buffered. Not on a mock route.',
+    ],
+    defaultText: 'none',
+    example: "(body) => ({ ...JSON.parse(body.toString('utf8')), env: 'dev' })",
+    fixValue: '(body) => body',
+    resolvedBy: 'validate-values.ts (checkFunction)',
+  },
+  {
+    name: 'logger',
+    level: 'route',
+    doc: [
+      "http-proxy-middleware's `logger` (v3+), per route: one `info` line per answered request",
+      '(`[cors-dev-proxy] GET /api/users -> http://localhost:3000/users [200]`) and one `error` line',
+      "per failure, as its `loggerPlugin` writes them. The shared options' `logger` is different:",
+      "where cors-dev-proxy's own lines go.",
+    ],
+    defaultText: 'none',
+    example: 'console',
+    fixValue: 'console',
+    resolvedBy: 'validate-values.ts (checkLogSink), then request-logger.ts',
+  },
+  {
+    name: 'plugins',
+    level: 'route',
+    doc: [
+      "http-proxy-middleware's `plugins` (v3+): `(proxyServer, options) => void`, called once at",
+      "construction; `proxyServer.on('proxyReq' | 'proxyRes' | 'error' | 'proxyReqWs', fn)` registers",
+      'a hook (as `configure` does). Other events (`open`, `close`, `start`, `end`, `econnreset`) fail',
+      "at start-up, naming the plugin. hpm's own plugins (`loggerPlugin`, `proxyEventsPlugin`,",
+      '`errorResponsePlugin`, `debugProxyErrorsPlugin`) are built in and skipped.',
+    ],
+    defaultText: '[]',
+    example:
+      "[(proxyServer) => proxyServer.on('proxyRes', (proxyRes) => { proxyRes.headers['x-dev'] = '1' })]",
+    fixValue: "[(proxyServer) => proxyServer.on('error', (err) => console.error(err))]",
+    resolvedBy: 'resolve-plugins.ts',
+  },
+  {
+    name: 'ejectPlugins',
+    level: 'route',
+    doc: [
+      "http-proxy-middleware's `ejectPlugins`: accepted; nothing here is a plugin to eject (an",
+      '`on.error` hook that answers replaces the 502/504), which `true` says at start-up.',
+    ],
+    defaultText: 'false',
+    example: 'true',
+    fixValue: 'false',
+    resolvedBy: 'resolve-plugins.ts (checkEjectPlugins)',
+  },
+  {
+    name: 'followRedirects',
+    level: 'route',
+    doc: [
+      "http-proxy's `followRedirects`: follow the target's redirects on the server side, with the",
+      "browser's rules: at most 20 (or the number given, 1 to 20), a 301/302 answer to a POST and a",
+      '303 become a GET without body, and `Authorization` and `Cookie` are not sent to another',
+      'origin. One redirect past the limit is a 502. Off by default: the browser follows redirects',
+      'itself (and `rewriteLocation` keeps it on the dev server).',
+    ],
+    defaultText: 'false',
+    example: '5',
+    resolvedBy: 'validate-values.ts (checkFollowRedirects)',
+    startup: (route) =>
+      route.kind === 'forward' && route.followRedirects > 0
+        ? `followRedirects: ${route.followRedirects}`
+        : undefined,
+  },
+  {
+    name: 'agent',
+    level: 'route',
+    doc: [
+      "http-proxy's `agent`: an `http.Agent` or `https.Agent` whose `maxSockets` (most connections),",
+      '`keepAlive` (`false`: a connection per request) and TLS options (`ca`, `cert`, `key`,',
+      "`rejectUnauthorized`...) are applied to the route's undici pool. Other agents (proxy agents)",
+      'and other agent options are refused at start-up.',
+    ],
+    defaultText: 'keep-alive pool, as many connections as requests in flight',
+    example: 'new http.Agent({ keepAlive: true, maxSockets: 8 })',
+    fixValue: 'false',
+    resolvedBy: 'resolve-agent.ts',
+    startup: (route) => (route.kind === 'forward' && route.agent !== undefined ? 'agent' : undefined),
+  },
+]

@@ -1,0 +1,131 @@
+import type { OptionEntry } from './option-entry.js'
+import { describeFaults, describeMocks, describeTargets } from './startup-notes.js'
+
+/** The options of what may stand in for the target: faults, several targets, recordings, mocks. */
+export const STAND_IN_OPTIONS: readonly OptionEntry[] = [
+  {
+    name: 'latency',
+    level: 'route',
+    doc: [
+      'Milliseconds added before each request of the route is forwarded (a slow backend), or',
+      '`[min, max]` for a delay drawn per request. Switched live from the inspector.',
+    ],
+    defaultText: '0',
+    example: '[100, 400]',
+    fixValue: '300',
+    resolvedBy: 'resolve-control.ts',
+  },
+  {
+    name: 'failRate',
+    level: 'route',
+    doc: [
+      "The share of the route's requests (0 to 1) answered with `failWith` instead of being",
+      "forwarded (a flaky backend). The answer goes through the route's CORS policy and carries",
+      '`X-Cors-Dev-Proxy-Fault`.',
+    ],
+    defaultText: '0',
+    example: '0.2',
+    fixValue: '0.2',
+    resolvedBy: 'resolve-control.ts',
+  },
+  {
+    name: 'failWith',
+    level: 'route',
+    doc: [
+      "What a request failed by `failRate` gets: a status (400 to 599), or `'reset'` to drop the",
+      "client's connection.",
+    ],
+    defaultText: '503',
+    example: '500',
+    fixValue: '503',
+    resolvedBy: 'resolve-control.ts',
+  },
+  {
+    name: 'throttle',
+    level: 'route',
+    doc: [
+      "Bytes per second: the route's answers are streamed to the client no faster, with",
+      'back-pressure (the target is read no faster either, nothing is buffered whole).',
+    ],
+    defaultText: 'no limit',
+    example: '16384',
+    fixValue: '16384',
+    resolvedBy: 'resolve-control.ts',
+  },
+  {
+    name: 'faults',
+    level: 'route',
+    doc: [
+      "Faults for some paths only: `'METHOD /path'` or `'/path'` keys relative to the route's",
+      'prefix (`:name` matches one segment, `*` the rest), each with `latency`, `failRate`,',
+      "`failWith` and `throttle`. The first key that matches wins over the route's own values.",
+    ],
+    defaultText: 'none',
+    example: "{ 'GET /users/:id': { failRate: 0.5, failWith: 500 } }",
+    fixValue: "{ 'GET /users/:id': { failRate: 0.5 } }",
+    resolvedBy: 'resolve-control.ts',
+    startup: describeFaults,
+  },
+  {
+    name: 'targets',
+    level: 'route',
+    doc: [
+      'Named targets instead of `target`, the first one used by default; the inspector switches',
+      'between them without a restart, and `cors-dev-proxy.local.json` (`{ "targets": { "/api":',
+      '"staging" } }`) or `CORS_DEV_PROXY_TARGETS=/api=staging` picks another for one developer.',
+    ],
+    defaultText: 'none',
+    example: "{ local: 'http://localhost:3000', staging: 'https://staging.example.com' }",
+    fixValue: "{ local: 'http://localhost:3000', staging: 'https://staging.example.com' }",
+    resolvedBy: 'resolve-control.ts',
+    startup: describeTargets,
+  },
+  {
+    name: 'record',
+    level: 'route',
+    doc: [
+      'Writes each exchange of the route to a file in the project (`recordings.dir`, one JSON file',
+      'per distinct request holding its answers in order, secrets masked), for `replay` to answer',
+      "from later. A recording is on disk when the proxy's `close()` resolves. The inspector's record",
+      "switch turns it on and off live on a route with `record: true` or `replay: 'fallback'`.",
+    ],
+    defaultText: 'false',
+    example: 'true',
+    resolvedBy: 'resolve-route.ts (checkBoolean, forwarding routes only)',
+    startup: (route) => (route.kind === 'forward' && route.record ? 'record' : undefined),
+  },
+  {
+    name: 'replay',
+    level: 'route',
+    doc: [
+      "Answers from the recordings: `'fallback'` when the target cannot be reached, or does not",
+      "answer within the route's `timeout` when it has one (offline mode); `'only'` without ever",
+      'contacting the target. A replayed answer carries `X-Cors-Dev-Proxy-Replayed`; a request with',
+      "no recording gets 504 (`'fallback'`) or 404 (`'only'`) naming the closest recording.",
+    ],
+    defaultText: 'undefined (never replays)',
+    example: "'fallback'",
+    fixValue: "'fallback'",
+    resolvedBy: 'resolve-recordings-options.ts (checkReplay)',
+    startup: (route) =>
+      route.kind === 'forward' && route.replay !== undefined ? `replay: ${route.replay}` : undefined,
+  },
+  {
+    name: 'mocks',
+    level: 'route',
+    doc: [
+      "Answers some paths here while the rest goes to the target: `'METHOD /path/:param'` (or",
+      "`'/path'`, any method) keys relative to the route's prefix, each an answer `{ status, headers,",
+      'json | body }` or a function of the request (returning `undefined` lets it go on to the',
+      'target); `true` reads mock files from `cors-dev-proxy/mocks/<route>/` (also read with keys,',
+      'first), a string from that folder instead. Files are read again when they change, without a',
+      'restart, and the inspector\'s "Mock this answer" writes one. Mocked answers get the route\'s',
+      'CORS policy and cookie and redirect rewriting, and carry `X-Cors-Dev-Proxy-Mocked`.',
+    ],
+    defaultText: 'undefined (no mocks)',
+    example: "{ 'GET /users/:id': { status: 200, json: { id: 1, name: 'Ada' } } }",
+    fixValue: "{ 'GET /users/:id': { status: 200, json: { id: 1 } } }",
+    resolvedBy: 'resolve-route-mocks.ts',
+    startup: describeMocks,
+  },
+]

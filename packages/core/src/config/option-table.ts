@@ -1,0 +1,40 @@
+/*
+ * The option table: one entry per option a configuration accepts at the top level (a route's
+ * keys and the shared options'), with its level, validator or resolver, default, doc text,
+ * examples and routes-line note (see `OptionEntry`). Everything that lists options is derived
+ * from it (option-derivations.ts, option-lists.ts): the known names per level and the
+ * did-you-mean vocabulary (unknown-options.ts), the per-route advice for a shared key, the
+ * defaults, the simple options' resolution, run once per place an option is written
+ * (resolve-options.ts, resolve-route.ts), the routes line (log/describe-routes.ts) and the
+ * Options page (docs/.vitepress/option-reference). Adding a route option is its entry here plus
+ * the step that uses it; its TypeScript type goes in `RouteOptions` (options.ts), which the
+ * compiler holds to the table (option-lists.ts).
+ *
+ * Nested options (`cors`, `mock`, `jsonp`, `inspector`, `recordings` objects) keep their own
+ * interfaces and resolvers, named in their entry's `resolvedBy`.
+ *
+ * The order is the Options page's and the routes line's: a route's options first, in the
+ * order `RouteOptions` declares them, then those only the shared options take.
+ */
+
+import type { OptionEntry } from './option-entry.js'
+import { ANSWER_OPTIONS } from './option-table-answer.js'
+import { GLOBAL_ONLY_OPTIONS } from './option-table-global.js'
+import { HOOK_OPTIONS } from './option-table-hooks.js'
+import { REQUEST_OPTIONS } from './option-table-request.js'
+import { STAND_IN_OPTIONS } from './option-table-stand-ins.js'
+
+/**
+ * Every top-level option, once per level it is written at (`logger` twice: a route's request
+ * logger and the shared log sink are two options).
+ *
+ * @example
+ * OPTION_TABLE.find((entry) => entry.name === 'xfwd')?.level // 'both'
+ */
+export const OPTION_TABLE: readonly OptionEntry[] = Object.freeze([
+  ...REQUEST_OPTIONS,
+  ...ANSWER_OPTIONS,
+  ...HOOK_OPTIONS,
+  ...STAND_IN_OPTIONS,
+  ...GLOBAL_ONLY_OPTIONS,
+])
