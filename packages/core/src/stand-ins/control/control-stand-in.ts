@@ -1,4 +1,3 @@
-import type { RequestNotes } from '../../pipeline/request-notes.js'
 import type { StandIn } from '../stand-in.js'
 import { createControlStep } from './control-step.js'
 import type { RouteControl } from './route-control.js'
@@ -8,8 +7,6 @@ import { createTargetSwitch } from './target-switch.js'
 export interface ControlStandInDeps {
   /** The route's live switches, on a route with control options (faults, `targets`) or recordings. */
   readonly control?: RouteControl | undefined
-  /** Where a fault is noted for the debug line and the inspector. */
-  readonly hops?: RequestNotes<string> | undefined
 }
 
 /**
@@ -19,12 +16,12 @@ export interface ControlStandInDeps {
  * options has live state (its record switch) and gets nothing here.
  *
  * @example
- * const slot = controlStandIn(route, { control, hops })
+ * const slot = controlStandIn(route, { control })
  */
 export const controlStandIn: StandIn<ControlStandInDeps> = function controlStandIn(route, deps) {
   const { control } = deps
   if (control === undefined) return undefined
-  const step = route.control === undefined ? undefined : createControlStep(control, deps.hops)
+  const step = route.control === undefined ? undefined : createControlStep(control)
   const { targets } = control.control
   if (route.kind !== 'forward' || targets.length === 0) return step === undefined ? undefined : { step }
   return {

@@ -1,0 +1,32 @@
+/**
+ * What is learnt about one request on its way through a route, for the debug line
+ * (`log: 'debug'`) and the inspector's record: which hop answered it and when the upstream's
+ * head came. One object per request, made where the request enters the engine
+ * (proxy/create-cors-dev-proxy.ts) only when one of those two reads it, and handed along
+ * explicitly: the fifth argument of each route step (`RouteStep`), then the forwarder's `Relay`.
+ * On a plain route with neither, it is `undefined` and nothing is allocated for it.
+ *
+ * The inspector's recording of a request is its exchange (inspector/record-exchange.ts), so an
+ * inspected request allocates nothing more for it either.
+ *
+ * Writers, each with the words the debug line shows: the forwarder (`http://host:port/path`,
+ * with ` over h2` or ` over h1.1` on a route with `http2`), the route mocks (`mocked by <file or
+ * key>`), the recordings (`replay`, `replay (target failed: <cause>)`), the faults
+ * (`fault injected (<status>)`), the mock backend (`mock backend`).
+ */
+export interface Exchange {
+  /** What answered: the upstream URL the forwarder sent to, or the stand-in that answered in its place. */
+  hop: string | undefined
+  /** When the upstream's response head arrived (`performance.now()`); `undefined` when none did. */
+  headAt: number | undefined
+}
+
+/**
+ * A new exchange, nothing learnt yet.
+ *
+ * @example
+ * const exchange = logger.level === 'debug' ? newExchange() : undefined
+ */
+export function newExchange(): Exchange {
+  return { hop: undefined, headAt: undefined }
+}
