@@ -209,7 +209,7 @@ function send(
     method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
     path: parts.path,
     headers: parts.headers,
-    body: upstreamBodyOf(req, body),
+    body: upstreamBodyOf(req, body, exchange),
   }
   const rewriteLocation = context.locationFor(target)
   const sink = route.transformResponse === undefined ? streamSink : collectSink

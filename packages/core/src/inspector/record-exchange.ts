@@ -215,6 +215,7 @@ function beginRecording(
     bodyLimit: limit,
     hop: undefined,
     headAt: undefined,
+    uploadPace: undefined,
   }
   // EventEmitter's own `on`, not `res.on`: a dev server's compression (Storybook's
   // @polka/compression) replaces `res.on` and moves listeners to its gzip stream, which would

@@ -227,10 +227,11 @@ function takeRequest(
   if (req.httpVersionMajor === 1 && hasBody(req)) lingerBeforeClose(req as IncomingMessage)
   const { recorder } = engine
   const debug = engine.logger.level === 'debug'
-  // The request's exchange, only when the inspector's record or the debug line reads it: a
-  // plain route at `info` without the inspector allocates nothing for it.
+  // The request's exchange, only when something reads it: the inspector's record, the debug
+  // line, or a route with control options (`throttle` notes the upload's pace in it). A plain
+  // route at `info` without the inspector allocates nothing for it.
   const recording = recorder?.begin(req, res, route)
-  const exchange = recording ?? (debug ? newExchange() : undefined)
+  const exchange = recording ?? (debug || route.control !== undefined ? newExchange() : undefined)
   const markPassedOn = debug ? traceExchange(engine, req, res, route, exchange as Exchange) : undefined
   pipeline.run(
     req,

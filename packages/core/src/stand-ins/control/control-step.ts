@@ -1,6 +1,5 @@
 import type { ResolvedFaults } from '../../config/resolve-control.js'
 import { paceBody } from '../../http/body-taps.js'
-import { paceUpload } from '../../http/paced-upload.js'
 import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'
 import type { Exchange } from '../../pipeline/exchange.js'
 import type { NextFunction, RouteStep } from '../../pipeline/route-pipeline.js'
@@ -23,9 +22,10 @@ function act(
     return
   }
   if (faults.throttle !== undefined) {
-    // Each way: the answer here, the upload where the forwarder sends it.
+    // Each way: the answer here, the upload where the forwarder sends it (the engine makes an
+    // exchange for every request of a route with control options).
     paceBody(res, faults.throttle)
-    paceUpload(req, faults.throttle)
+    if (exchange !== undefined) exchange.uploadPace = faults.throttle
   }
   next()
 }
