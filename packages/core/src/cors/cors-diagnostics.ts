@@ -56,7 +56,7 @@ function observeAnswer(
  * steps.push(withCorsDiagnostics(forwardStep, route, logger))
  */
 export function withCorsDiagnostics(step: RouteStep, route: ResolvedRoute, logger: Logger): RouteStep {
-  return function diagnosedStep(req, res, next, path) {
+  return function diagnosedStep(req, res, next, path, exchange) {
     const origin = req.headers.origin
     if (origin !== undefined) {
       const own = requestedOrigin(req)
@@ -64,7 +64,7 @@ export function withCorsDiagnostics(step: RouteStep, route: ResolvedRoute, logge
         observeAnswer(req, res, `${own}${req.url ?? '/'}`, route, logger)
       }
     }
-    step(req, res, next, path)
+    step(req, res, next, path, exchange)
   }
 }
 

@@ -16,6 +16,7 @@
 import type { Dispatcher } from 'undici'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import type { Exchange } from '../pipeline/exchange.js'
 import type { RouteStep } from '../pipeline/route-pipeline.js'
 import { collectSink } from './collect-sink.js'
 import { createForwardContext, type ForwardContext, type ForwardDeps } from './forward-context.js'
@@ -73,12 +74,12 @@ export function createForwarder(route: ResolvedForwardRoute, deps: ForwardDeps):
   const preparer = createRequestPreparer(route, context.logger.warn, buildUpstreamHeaders)
   // No router, no `proxyReq` hooks: the request can go out in the same tick it arrived.
   const synchronous = route.router === undefined && route.hooks.proxyReq.length === 0
-  return function forward(req, res, _next, path) {
+  return function forward(req, res, _next, path, exchange) {
     const body = prepareBody(context, req, res)
     if (body === undefined) return
-    if (synchronous) rewriteNow(context, preparer, req, res, path, body)
+    if (synchronous) rewriteNow(context, preparer, req, res, path, body, exchange)
     else
-      routeAndRewrite(context, preparer, req, res, path, body).catch((error: unknown) =>
+      routeAndRewrite(context, preparer, req, res, path, body, exchange).catch((error: unknown) =>
         internalFailure(context, req, res, error),
       )
   }
@@ -111,6 +112,7 @@ function rewriteNow(
   res: ProxyResponse,
   path: string,
   body: RequestBody,
+  exchange: Exchange | undefined,
 ): void {
   let prepared: PreparedRequest | Promise<PreparedRequest>
   try {
@@ -121,14 +123,14 @@ function rewriteNow(
   }
   if (!(prepared instanceof Promise)) {
     frameBody(prepared.headers, body)
-    send(context, req, res, path, body, prepared.target, prepared)
+    send(context, req, res, path, body, prepared, exchange)
     return
   }
   prepared
     .then(
       (settled) => {
         frameBody(settled.headers, body)
-        send(context, req, res, path, body, settled.target, settled)
+        send(context, req, res, path, body, settled, exchange)
       },
       (error: unknown) => failUserCode(context, req, res, error, context.label),
     )
@@ -163,6 +165,7 @@ async function routeAndRewrite(
   res: ProxyResponse,
   path: string,
   body: RequestBody,
+  exchange: Exchange | undefined,
 ): Promise<void> {
   const { route, logger } = context
   // The router and the `proxyReq` hooks may take their time: the client may leave meanwhile.
@@ -188,14 +191,14 @@ async function routeAndRewrite(
     frameBody(parts.headers, body)
     if (route.hooks.proxyReq.length > 0) sent = await runProxyReqHooks(context, req, res, target, parts, body)
   } catch (error) {
-    await failBeforeAnswer(context, req, res, error, target, gone)
+    await failBeforeAnswer(context, req, res, error, target, gone, { path, exchange })
     return
   }
   if (gone) {
     logger.debug(`${req.method} ${req.url}: the client went away before ${targetLabel(target)} answered`)
     return
   }
-  send(context, req, res, path, sent, target, parts)
+  send(context, req, res, path, sent, parts, exchange)
 }
 
 /** Step 3: the prepared request goes to the target's pool, its relay (step 4) as the handler. */
@@ -205,12 +208,13 @@ function send(
   res: ProxyResponse,
   path: string,
   body: RequestBody,
-  target: URL,
-  parts: OutgoingParts,
+  parts: PreparedRequest,
+  exchange: Exchange | undefined,
 ): void {
   const { route } = context
+  const { target } = parts
   const label = target === route.target ? context.label : targetLabel(target)
-  context.hops?.set(req, `${label}${parts.path}`)
+  if (exchange !== undefined) exchange.hop = `${label}${parts.path}`
   if (isResponseClosed(res)) {
     context.logger.debug(`${req.method} ${req.url}: the client went away before ${label} answered`)
     return
@@ -220,11 +224,22 @@ function send(
     method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
     path: parts.path,
     headers: parts.headers,
-    body: upstreamBodyOf(req, body),
+    body: upstreamBodyOf(req, body, exchange),
   }
   const rewriteLocation = context.locationFor(target)
   const sink = route.transformResponse === undefined ? streamSink : collectSink
-  new Relay({ context, req, res, route: routed, dispatch, rewriteLocation, label, path, body, sink }).start(
-    context.pool.poolFor(routed),
-  )
+  const relay = new Relay({
+    context,
+    req,
+    res,
+    route: routed,
+    dispatch,
+    rewriteLocation,
+    label,
+    path,
+    body,
+    exchange,
+    sink,
+  })
+  relay.start(context.pool.poolFor(routed))
 }

@@ -3,7 +3,7 @@ import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { joinTargetPath } from '../http/rewrite-path.js'
 import type { Logger } from '../log/logger.js'
-import type { RequestNotes } from '../pipeline/request-notes.js'
+import type { Exchange } from '../pipeline/exchange.js'
 import type { FailureLog } from './failure-log.js'
 import { createForwardHints, type ForwardHints } from './forward-hints.js'
 import { createLocationRewrite, type LocationRewrite, type LocationRewriter } from './location-rewrite.js'
@@ -16,10 +16,6 @@ export interface ForwardDeps {
   logger: Logger
   /** Upstream failures per target: the first at once, then summaries, then the recovery. */
   failures: FailureLog
-  /** Where the forwarder notes each request's upstream URL, for the debug line and the inspector. */
-  hops?: RequestNotes<string>
-  /** Where the forwarder notes when the upstream's response head arrived (`performance.now()`), for the inspector. */
-  heads?: RequestNotes<number>
   /**
    * Asked when the target could not be reached or timed out, before the 502/504 (a route with
    * `record` or `replay: 'fallback'`, see stand-ins/recordings/), with the failure's short cause
@@ -28,8 +24,23 @@ export interface ForwardDeps {
   fallback?: UpstreamFallback
 }
 
+/**
+ * Where a request that failed before any answer was going: its matched path, and its exchange
+ * (pipeline/exchange.ts), where a fallback that answers notes it. A `Relay` is one; the
+ * forwarder makes one only on the failure's way.
+ */
+export interface FailedAt {
+  readonly path: string
+  readonly exchange: Exchange | undefined
+}
+
 /** See {@link ForwardDeps.fallback}. */
-export type UpstreamFallback = (req: ProxyRequest, res: ProxyResponse, cause: string) => Promise<boolean>
+export type UpstreamFallback = (
+  req: ProxyRequest,
+  res: ProxyResponse,
+  cause: string,
+  at: FailedAt,
+) => Promise<boolean>
 
 /**
  * What every step of one route's forwarding reads, built once per route by `createForwarder`:
@@ -41,8 +52,6 @@ export interface ForwardContext {
   readonly pool: UpstreamPool
   readonly logger: Logger
   readonly failures: FailureLog
-  readonly hops: RequestNotes<string> | undefined
-  readonly heads: RequestNotes<number> | undefined
   /** See {@link ForwardDeps.fallback}; `undefined` on routes without `record` or `replay`. */
   readonly fallback: UpstreamFallback | undefined
   /** What a developer would otherwise puzzle over, explained once per route. */
@@ -111,8 +120,6 @@ export function createForwardContext(route: ResolvedForwardRoute, deps: ForwardD
     pool,
     logger,
     failures: deps.failures,
-    hops: deps.hops,
-    heads: deps.heads,
     fallback: deps.fallback,
     hints: createForwardHints(route, location, logger, (path) => probeTarget(pool, route, path)),
     label: targetLabel(route.target),

@@ -2,7 +2,7 @@ import { RouterAnswerError } from '../config/resolve-router.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { PathRewriteFailure } from '../http/rewrite-path.js'
 import { sendText } from '../http/send-text.js'
-import type { ForwardContext } from './forward-context.js'
+import type { FailedAt, ForwardContext } from './forward-context.js'
 import { BODY_FIX } from './forward-hints.js'
 import { HookFailure, runHooks } from './hook-runner.js'
 import { LostBody, RefusedBody } from './hooked-body.js'
@@ -12,6 +12,7 @@ import {
   targetLabel,
   type UpstreamFailure,
 } from './proxy-error.js'
+import type { RelayExchange } from './relay-state.js'
 import { abortResponse, isResponseClosed } from './response-state.js'
 
 // How a forwarded request that goes wrong is answered, never thrown: the user's code failing
@@ -128,10 +129,11 @@ export function internalFailure(
 
 /**
  * The request failed before any answer: logged through the failure log, the `error` hooks
- * run, then 502/504 (unless a hook answered). `clientGone` says the client left first.
+ * run, then 502/504 (unless a hook answered). `clientGone` says the client left first; `at` is
+ * where the request was going, for the route's fallback (a replay).
  *
  * @example
- * await failBeforeAnswer(context, req, res, error, route.target, false)
+ * await failBeforeAnswer(context, req, res, error, route.target, false, { path, exchange })
  */
 export async function failBeforeAnswer(
   context: ForwardContext,
@@ -140,6 +142,7 @@ export async function failBeforeAnswer(
   error: unknown,
   target: URL,
   clientGone: boolean,
+  at: FailedAt,
 ): Promise<void> {
   const { logger, route } = context
   const label = targetLabel(target)
@@ -161,7 +164,7 @@ export async function failBeforeAnswer(
   }
   const failure = describeUpstreamError(error, { label, target, timeout: route.timeout })
   context.failures.failed(failure, label, req)
-  if (context.fallback !== undefined && (await context.fallback(req, res, failure.cause))) return
+  if (context.fallback !== undefined && (await context.fallback(req, res, failure.cause, at))) return
   if (route.hooks.error.length > 0) {
     try {
       await runHooks(route.hooks.error, [error instanceof Error ? error : new Error(String(error)), req, res])
@@ -179,16 +182,11 @@ export async function failBeforeAnswer(
  * {@link failBeforeAnswer} from a place that cannot await it (the relay's undici callbacks).
  *
  * @example
- * answerFailure(context, req, res, error, route.target)
+ * answerFailure(relay, error)
  */
-export function answerFailure(
-  context: ForwardContext,
-  req: ProxyRequest,
-  res: ProxyResponse,
-  error: unknown,
-  target: URL,
-): void {
-  failBeforeAnswer(context, req, res, error, target, false).catch((thrown: unknown) =>
+export function answerFailure(relay: RelayExchange, error: unknown): void {
+  const { context, req, res } = relay
+  failBeforeAnswer(context, req, res, error, relay.route.target, false, relay).catch((thrown: unknown) =>
     internalFailure(context, req, res, thrown),
   )
 }

@@ -19,14 +19,14 @@ export function noteAnswer(
   statusCode: number,
   headers: IncomingHttpHeaders | readonly RawField[],
 ): void {
-  const { context, req, label } = relay
-  context.heads?.set(req, performance.now())
+  const { context, req, label, exchange } = relay
+  if (exchange !== undefined) exchange.headAt = performance.now()
   context.failures.answered(label)
   context.hints.answered(req, { statusCode, headers }, relay.path, relay.options.path)
   // Opted-in routes show the upstream hop's protocol: what ALPN gave, not what was offered.
-  if (context.hops !== undefined && relay.route.http2) {
+  if (exchange !== undefined && relay.route.http2) {
     const protocol = context.pool.protocolFor(relay.route) === 'h2' ? 'h2' : 'h1.1'
-    context.hops.set(req, `${label}${relay.options.path} over ${protocol}`)
+    exchange.hop = `${label}${relay.options.path} over ${protocol}`
   }
 }
 
@@ -83,5 +83,5 @@ function afterHooks(relay: RelayExchange, statusCode: number, headers: IncomingH
 function hookFailed(relay: RelayExchange, error: unknown): void {
   relay.finish()
   // runHooksSyncFirst throws and rejects with a HookFailure only.
-  answerFailure(relay.context, relay.req, relay.res, error as HookFailure, relay.route.target)
+  answerFailure(relay, error as HookFailure)
 }

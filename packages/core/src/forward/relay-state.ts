@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import type { Dispatcher } from 'undici'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import type { Exchange } from '../pipeline/exchange.js'
 import type { ForwardContext } from './forward-context.js'
 import type { LocationRewriter } from './location-rewrite.js'
 import type { RawField } from './raw-headers.js'
@@ -74,6 +75,8 @@ export interface RelayOptions {
   readonly path: string
   /** What goes up as the body (for the retry). */
   readonly body: RequestBody
+  /** What is learnt about the request for the debug line and the inspector (pipeline/exchange.ts); `undefined` when neither reads it. */
+  readonly exchange: Exchange | undefined
   /** Where the answer goes once its head is final: streamed, or collected (the route's, see `sinkFor`). */
   readonly sink: RelaySink
 }

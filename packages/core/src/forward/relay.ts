@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import type { Dispatcher } from 'undici'
 import type { ResolvedForwardRoute } from '../config/resolved-route.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import type { Exchange } from '../pipeline/exchange.js'
 import type { ForwardContext } from './forward-context.js'
 import { answerFailure } from './forward-failures.js'
 import type { LocationRewriter } from './location-rewrite.js'
@@ -42,7 +43,7 @@ function fireDeadline(relay: Relay): void {
  * that read and write the relay's fields, chosen once per route.
  *
  * @example
- * new Relay({ context, req, res, route, dispatch, rewriteLocation, label, path, body, sink: streamSink }).start(pool.poolFor(route))
+ * new Relay({ context, req, res, route, dispatch, rewriteLocation, label, path, body, exchange, sink: streamSink }).start(pool.poolFor(route))
  */
 export class Relay implements Dispatcher.DispatchHandler, RelayExchange {
   readonly context: ForwardContext
@@ -54,6 +55,7 @@ export class Relay implements Dispatcher.DispatchHandler, RelayExchange {
   readonly label: string
   readonly path: string
   readonly body: RequestBody
+  readonly exchange: Exchange | undefined
   /** The route's sink; a collecting sink hands an answer it does not transform to the streaming one. */
   sink: RelaySink
   state: RelayState = RelayState.Waiting
@@ -88,6 +90,7 @@ export class Relay implements Dispatcher.DispatchHandler, RelayExchange {
     this.label = options.label
     this.path = options.path
     this.body = options.body
+    this.exchange = options.exchange
     this.sink = options.sink
   }
 
@@ -137,7 +140,7 @@ export class Relay implements Dispatcher.DispatchHandler, RelayExchange {
     // then, see `onConnect`): a deadline is answered now rather than when connecting ends.
     if (reason instanceof ResponseTimeoutError) {
       this.state = RelayState.Done
-      answerFailure(this.context, this.req, this.res, reason, this.route.target)
+      answerFailure(this, reason)
     }
   }
 
@@ -205,7 +208,7 @@ export class Relay implements Dispatcher.DispatchHandler, RelayExchange {
       if (timeout !== undefined) this.#timer = setTimeout(fireDeadline, timeout, this)
       return
     }
-    answerFailure(context, req, res, gone ?? error, this.route.target)
+    answerFailure(this, gone ?? error)
   }
 
   /** Sends the request once more after `error`, when it may be (the keep-alive race, see `mayRetry`). */

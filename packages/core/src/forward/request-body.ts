@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream'
 import { isJsonMimeType, mimeEssence } from '../http/mime.js'
 import { pacedUpload } from '../http/paced-upload.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
+import type { Exchange } from '../pipeline/exchange.js'
 import { requestStream } from './request-stream.js'
 
 /** What goes upstream as the request's body. */
@@ -154,18 +155,22 @@ export function requestBodyOf(req: ProxyRequest): RequestBody {
 /**
  * What undici sends for a body: the client's stream through a wrapper of its own (see
  * `requestStream`), after a hook's bytes when there are any, paced where the route's `throttle`
- * noted a rate (`pacedUpload`), or the bytes to send again (a body parser read them whole, so
+ * noted a rate in the request's exchange (`pacedUpload`), or the bytes to send again (a body parser read them whole, so
  * the client's upload is over: they go at once).
  *
  * @example
- * pool.dispatch({ method, path, headers, body: upstreamBodyOf(req, body) }, handler)
+ * pool.dispatch({ method, path, headers, body: upstreamBodyOf(req, body, exchange) }, handler)
  */
-export function upstreamBodyOf(req: ProxyRequest, body: RequestBody): Readable | Buffer | null {
+export function upstreamBodyOf(
+  req: ProxyRequest,
+  body: RequestBody,
+  exchange: Exchange | undefined,
+): Readable | Buffer | null {
   switch (body.kind) {
     case 'stream':
-      return pacedUpload(req, requestStream(req))
+      return pacedUpload(requestStream(req), exchange?.uploadPace)
     case 'prefixed':
-      return pacedUpload(req, requestStream(req, body.prefix))
+      return pacedUpload(requestStream(req, body.prefix), exchange?.uploadPace)
     case 'parsed':
       return body.bytes
     default:

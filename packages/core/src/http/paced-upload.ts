@@ -1,24 +1,8 @@
 import { pipeline, type Readable, Transform, type TransformCallback } from 'node:stream'
-import type { ProxyRequest } from './proxy-types.js'
-
-/** The upload rate noted on a request by its route's `throttle`, read where the body is sent. */
-const UPLOAD_PACE = Symbol('cors-dev-proxy.uploadPace')
-
-type Paced = { [UPLOAD_PACE]?: number }
 
 /**
- * Notes that the body of `req` goes upstream at most `bytesPerSecond` (a route's `throttle`,
- * each way: `paceBody` paces the answer). The forwarder reads the note when it sends the body.
- *
- * @example
- * paceUpload(req, 131_072) // 128 KiB/s
- */
-export function paceUpload(req: ProxyRequest, bytesPerSecond: number): void {
-  ;(req as Paced)[UPLOAD_PACE] = bytesPerSecond
-}
-
-/**
- * `body` paced to the rate `paceUpload` noted on `req`, or `body` itself when none was: slices
+ * `body` paced to `rate` bytes per second (a route's `throttle`, which the control step notes in
+ * the request's exchange; each way: `paceBody` paces the answer), or `body` itself without one: slices
  * of a tenth of a second's worth, each when its time comes (the first at once). The pacer's
  * buffer is small, so `body` (the client's request) is read only as fast as the slices leave:
  * the client's upload is slowed by back-pressure, never buffered whole. Destroying the paced
@@ -26,10 +10,9 @@ export function paceUpload(req: ProxyRequest, bytesPerSecond: number): void {
  * left mid-upload) errors the paced stream, which aborts the upstream request.
  *
  * @example
- * dispatch({ method: 'POST', path, headers, body: pacedUpload(req, requestStream(req)) }, handler)
+ * dispatch({ method: 'POST', path, headers, body: pacedUpload(requestStream(req), exchange?.uploadPace) }, handler)
  */
-export function pacedUpload(req: ProxyRequest, body: Readable): Readable {
-  const rate = (req as Paced)[UPLOAD_PACE]
+export function pacedUpload(body: Readable, rate: number | undefined): Readable {
   if (rate === undefined) return body
   const paced = new UploadPacer(rate)
   pipeline(body, paced, () => {

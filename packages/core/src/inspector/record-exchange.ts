@@ -8,46 +8,41 @@ import { tapBody } from '../http/body-taps.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import { clientHost, isEncrypted } from '../http/request-origin.js'
 import type { HookableResponse } from '../http/response-head.js'
-import type { RequestNotes } from '../pipeline/request-notes.js'
+import type { Exchange } from '../pipeline/exchange.js'
 import { createExchangeRing, type ExchangeRecord, type ExchangeRing } from './exchange-ring.js'
 import { PROBE_HEADER } from './safe-probe.js'
 
-/** A request being recorded: its record and what its end needs. */
-interface Recording {
+/**
+ * A request being recorded: the request's exchange (pipeline/exchange.ts), where the route's
+ * steps note what answered and when the head came, with its record and what its end needs. One
+ * object: an inspected request's exchange costs nothing beside its recording.
+ */
+export interface Recording extends Exchange {
   readonly record: ExchangeRecord
   readonly ring: ExchangeRing
   readonly mock: boolean
   readonly start: number
   readonly socket: { readonly bytesWritten: number } | undefined
   readonly written: number
-  hop: string | undefined
-  headAt: number | undefined
+  /** The bytes of each body copied (an inspector listens), else 0. */
+  readonly bodyLimit: number
 }
 
-/**
- * The recording rides on the request and the response themselves, under a symbol: no WeakMap
- * entry and no closure per request (a plain route must not pay for the inspector).
- */
-const RECORDING = Symbol('cors-dev-proxy.recording')
-type Carrier = { [RECORDING]?: Recording }
-
-/** The response closed: the record is completed from what the response and the notes hold, and pushed. */
-function finishRecording(this: ProxyResponse): void {
-  const recording = (this as unknown as Carrier)[RECORDING]
-  if (recording === undefined) return
+/** The response closed: the record is completed from what the response and the exchange hold, and pushed. */
+function finishRecording(recording: Recording, res: ProxyResponse): void {
   const { record, socket } = recording
   const [upstreamUrl, upstreamProtocol] = upstreamOf(recording.hop, recording.mock)
-  record.status = this.statusCode
+  record.status = res.statusCode
   record.upstreamUrl = upstreamUrl
   record.upstreamProtocol = upstreamProtocol
   record.ttfb = recording.headAt === undefined ? undefined : recording.headAt - recording.start
   record.total = performance.now() - recording.start
   // Kept as the response has it; parsed only when shown.
-  const sent = (this as { _header?: unknown })._header
-  record.responseHead = typeof sent === 'string' ? sent : (sentHeadList(this) ?? this.getHeaders())
-  record.aborted = !this.writableFinished
+  const sent = (res as { _header?: unknown })._header
+  record.responseHead = typeof sent === 'string' ? sent : (sentHeadList(res) ?? res.getHeaders())
+  record.aborted = !res.writableFinished
   record.responseBytes =
-    socket !== undefined ? socket.bytesWritten - recording.written : unsocketedBytes(this, record)
+    socket !== undefined ? socket.bytesWritten - recording.written : unsocketedBytes(res, record)
   recording.ring.push(record)
 }
 
@@ -78,16 +73,17 @@ export const REPLAY_HEADER = 'x-cors-dev-proxy-replay'
 /** Records the exchanges the routes take, into a bounded ring. */
 export interface ExchangeRecorder {
   readonly ring: ExchangeRing
-  /** Where the forwarder notes each request's upstream URL (`http://host:port/path[ over h2]`). */
-  readonly hops: RequestNotes<string>
-  /** Where the forwarder notes when the upstream's head arrived (`performance.now()`). */
-  readonly heads: RequestNotes<number>
   /**
    * Starts recording a request a route took; the record is pushed when the response closes.
-   * Returns, while bodies are copied, what to call right after the route's pipeline started:
-   * it copies the request body as the forwarder reads it.
+   * Returns the recording, which is the request's exchange: the route's steps note in it what
+   * answered (`http://host:port/path[ over h2]`, `mocked by …`) and when the head came.
    */
-  begin(req: ProxyRequest, res: ProxyResponse, route: ResolvedRoute): (() => void) | undefined
+  begin(req: ProxyRequest, res: ProxyResponse, route: ResolvedRoute): Recording
+  /**
+   * Called right after the route's pipeline started: while an inspector listens, copies the
+   * request body as the forwarder reads it.
+   */
+  started(req: ProxyRequest, recording: Recording): void
   /** A token for a replay of exchange `id`: the replayed request's record says so. */
   replayToken(id: number): string
 }
@@ -135,8 +131,8 @@ function takeHeader(req: ProxyRequest, name: string): string | undefined {
 
 /**
  * Creates the recorder the proxy calls for each request a route takes. Recording is a record
- * object and one `close` listener per request (the upstream URL and head time are noted by the
- * forwarder in two WeakMaps); bodies are copied only while a client listens to the ring (an open
+ * object, the recording (the request's exchange, where the upstream URL and head time are
+ * noted) and one `close` listener per request; bodies are copied only while a client listens to the ring (an open
  * inspector), up to `bodyLimit` bytes each, the request body only as the forwarder reads it
  * (listening earlier would start the flow before the forwarder listens).
  *
@@ -152,14 +148,15 @@ export function createExchangeRecorder(options: ResolvedInspectorOptions): Excha
     replays: new Map(),
   }
   // Named, so a stack trace through a route's request shows `begin`.
-  function begin(req: ProxyRequest, res: ProxyResponse, route: ResolvedRoute): (() => void) | undefined {
+  function begin(req: ProxyRequest, res: ProxyResponse, route: ResolvedRoute): Recording {
     return beginRecording(ctx, req, res, route)
   }
   return {
     ring: ctx.ring,
-    hops: HOP_NOTES,
-    heads: HEAD_NOTES,
     begin,
+    started(req, recording) {
+      if (recording.bodyLimit > 0) tapRequest(req, recording.record, recording.bodyLimit)
+    },
     replayToken(id) {
       const token = randomUUID()
       ctx.replays.set(token, id)
@@ -182,36 +179,15 @@ interface RecorderContext {
 }
 
 /**
- * Where the forwarder notes a request's upstream URL: on the recording the request carries, so
- * one object serves every recorder (nothing of its own to keep).
- */
-const HOP_NOTES: RequestNotes<string> = Object.freeze({
-  set(req: ProxyRequest, value: string) {
-    const recording = (req as Carrier)[RECORDING]
-    if (recording !== undefined) recording.hop = value
-  },
-  get: (req: ProxyRequest) => (req as Carrier)[RECORDING]?.hop,
-})
-
-/** Where the forwarder notes when the upstream's head arrived, on the recording as above. */
-const HEAD_NOTES: RequestNotes<number> = Object.freeze({
-  set(req: ProxyRequest, value: number) {
-    const recording = (req as Carrier)[RECORDING]
-    if (recording !== undefined) recording.headAt = value
-  },
-  get: (req: ProxyRequest) => (req as Carrier)[RECORDING]?.headAt,
-})
-
-/**
  * Starts recording one request: its marks (replay, probe) taken off, its record made, the
- * response's body tapped while an inspector listens, and the recording put on both objects.
+ * response's body tapped while an inspector listens, and its end awaited.
  */
 function beginRecording(
   ctx: RecorderContext,
   req: ProxyRequest,
   res: ProxyResponse,
   route: ResolvedRoute,
-): (() => void) | undefined {
+): Recording {
   const start = performance.now()
   const replayToken = ctx.replays.size > 0 ? takeHeader(req, REPLAY_HEADER) : undefined
   // An explanation probe (this dev server's, or another's that reached it): listed as ours, and
@@ -236,16 +212,17 @@ function beginRecording(
     start,
     socket,
     written,
+    bodyLimit: limit,
     hop: undefined,
     headAt: undefined,
+    uploadPace: undefined,
   }
-  ;(req as Carrier)[RECORDING] = recording
-  ;(res as unknown as Carrier)[RECORDING] = recording
   // EventEmitter's own `on`, not `res.on`: a dev server's compression (Storybook's
-  // @polka/compression) replaces `res.on` and moves listeners to its gzip stream, where
-  // `finishRecording` would run with that stream as `this` and record nothing.
-  addListener.call(res, 'close', finishRecording)
-  return limit > 0 ? () => tapRequest(req, record, limit) : undefined
+  // @polka/compression) replaces `res.on` and moves listeners to its gzip stream, which would
+  // close at another time than the response. One closure per request, in place of the
+  // properties the recording used to add to `req` and `res` (which reshaped Node's objects).
+  addListener.call(res, 'close', () => finishRecording(recording, res))
+  return recording
 }
 
 /**

@@ -8,9 +8,11 @@
  * The per-route request pipeline: a chain of connect-style steps built once per route, when
  * the proxy is created, and run for every request the route matches.
  *
- * A step is `(req, res, next, path)`: connect's signature plus the matched, normalized path
- * (with its query) as a fourth argument, so an existing connect middleware fits as a step
- * unchanged. A step either answers (and does not call `next`), or calls `next()` to hand the
+ * A step is `(req, res, next, path, exchange)`: connect's signature plus the matched,
+ * normalized path (with its query) as a fourth argument, so an existing connect middleware fits
+ * as a step unchanged, and the request's `Exchange` (pipeline/exchange.ts) as a fifth: where a
+ * step that answers notes what answered, for the debug line and the inspector; `undefined` when
+ * neither reads it. A step that hands the request to another step hands it on too. A step either answers (and does not call `next`), or calls `next()` to hand the
  * request on, or `next(error)` to leave the chain (the error goes to the dev server's
  * `next`, as in connect). Steps never throw on purpose; a throw is passed on like `next(error)`.
  *
@@ -33,14 +35,27 @@
  *    route's backend is the forwarder itself.
  */
 import type { NextFunction, ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
+import type { Exchange } from './exchange.js'
 
 export type { NextFunction } from '../http/proxy-types.js'
 
 /** One step of a route's pipeline (see the comment at the top of route-pipeline.ts). */
-export type RouteStep = (req: ProxyRequest, res: ProxyResponse, next: NextFunction, path: string) => void
+export type RouteStep = (
+  req: ProxyRequest,
+  res: ProxyResponse,
+  next: NextFunction,
+  path: string,
+  exchange?: Exchange,
+) => void
 
 /** A route's whole pipeline; `done` is called when a step passes the request (or an error) on. */
-export type RoutePipeline = (req: ProxyRequest, res: ProxyResponse, path: string, done: NextFunction) => void
+export type RoutePipeline = (
+  req: ProxyRequest,
+  res: ProxyResponse,
+  path: string,
+  done: NextFunction,
+  exchange?: Exchange,
+) => void
 
 /**
  * Composes steps into a pipeline that runs them in order, with connect's `next` semantics (see
@@ -54,15 +69,15 @@ export type RoutePipeline = (req: ProxyRequest, res: ProxyResponse, path: string
 export function composeSteps(steps: readonly RouteStep[]): RoutePipeline {
   const [first] = steps
   if (steps.length === 1 && first !== undefined) {
-    return function routePipeline(req, res, path, done) {
+    return function routePipeline(req, res, path, done, exchange) {
       try {
-        first(req, res, done, path)
+        first(req, res, done, path, exchange)
       } catch (error) {
         done(error)
       }
     }
   }
-  return function routePipeline(req, res, path, done) {
+  return function routePipeline(req, res, path, done, exchange) {
     let index = 0
     const next: NextFunction = (error) => {
       const step = steps[index++]
@@ -71,7 +86,7 @@ export function composeSteps(steps: readonly RouteStep[]): RoutePipeline {
         return
       }
       try {
-        step(req, res, next, path)
+        step(req, res, next, path, exchange)
       } catch (thrown) {
         done(thrown)
       }

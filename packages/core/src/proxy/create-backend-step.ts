@@ -96,8 +96,8 @@ export function createBackendStep(
 function fallbackOf(slots: readonly BackendSlot[]): UpstreamFallback | undefined {
   const fallbacks = slots.flatMap((slot) => (slot.fallback === undefined ? [] : [slot.fallback]))
   if (fallbacks.length <= 1) return fallbacks[0]
-  return async function fallbacksInOrder(req, res, cause) {
-    for (const fallback of fallbacks) if (await fallback(req, res, cause)) return true
+  return async function fallbacksInOrder(req, res, cause, at) {
+    for (const fallback of fallbacks) if (await fallback(req, res, cause, at)) return true
     return false
   }
 }
@@ -105,7 +105,7 @@ function fallbackOf(slots: readonly BackendSlot[]): UpstreamFallback | undefined
 /** Steps run in order as one step, connect's `next` semantics kept (see `composeSteps`). */
 function chainSteps(steps: readonly RouteStep[]): RouteStep {
   const run = composeSteps(steps)
-  return function backendStep(req, res, next, path) {
-    run(req, res, path, next)
+  return function backendStep(req, res, next, path, exchange) {
+    run(req, res, path, next, exchange)
   }
 }

@@ -31,9 +31,9 @@ import { sendText } from '../http/send-text.js'
 import type { ExchangeRecorder } from '../inspector/record-exchange.js'
 import { describeExchange } from '../log/describe-routes.js'
 import type { Logger } from '../log/logger.js'
+import { type Exchange, newExchange } from '../pipeline/exchange.js'
 import { createRequestMatcher, type RequestMatcher, type RouteMatch } from '../pipeline/match-route.js'
 import { refuseConnect, refuseRequest } from '../pipeline/refuse-request.js'
-import type { RequestNotes } from '../pipeline/request-notes.js'
 import { createRouteGate, type GateVerdict, type RouteGate } from '../pipeline/route-gate.js'
 import { type ControlBoard, createControlBoard } from '../stand-ins/control/control-board.js'
 import { createRouteControl, type RouteControl } from '../stand-ins/control/route-control.js'
@@ -112,8 +112,6 @@ interface Engine {
   readonly pipelines: ReadonlyMap<ResolvedRoute, BuiltRoutePipeline>
   /** The routes' `pathFilter`/`bypass` gates (see `createRouteGate`). */
   readonly gates: ReadonlyMap<ResolvedRoute, RouteGate>
-  /** Each forwarded request's upstream URL, for the debug line and the inspector. */
-  readonly hops: RequestNotes<string> | undefined
   readonly recorder: ExchangeRecorder | undefined
   /** The `ws` routes whose upgrades reached the middleware: said once per route. */
   readonly unwired: Set<string>
@@ -125,12 +123,14 @@ function traceExchange(
   req: ProxyRequest,
   res: ProxyResponse,
   route: ResolvedRoute,
+  exchange: Exchange,
 ): () => void {
   const start = performance.now()
   let passedOn = false
   res.once('close', () => {
     if (passedOn) return
-    const hop = engine.hops?.get(req) ?? (route.kind === 'mock' ? 'mock backend' : 'cors-dev-proxy')
+    // No hop noted: a step before the backend answered (a CORS preflight, a JSONP refusal).
+    const hop = exchange.hop ?? (route.kind === 'mock' ? 'mock backend' : 'cors-dev-proxy')
     engine.logger.debug(describeExchange(req, res.statusCode, hop, performance.now() - start))
   })
   return () => {
@@ -227,14 +227,26 @@ function takeRequest(
   }
   // An answer may go out before the upload ends (an early 413, a 502): never cut it off.
   if (req.httpVersionMajor === 1 && hasBody(req)) lingerBeforeClose(req as IncomingMessage)
-  const markPassedOn = engine.logger.level !== 'debug' ? undefined : traceExchange(engine, req, res, route)
-  const started = engine.recorder?.begin(req, res, route)
-  pipeline.run(req, res, match.path, (error) => {
-    markPassedOn?.()
-    afterPipeline(engine, req, res, next, route, error)
-  })
+  const { recorder } = engine
+  const debug = engine.logger.level === 'debug'
+  // The request's exchange, only when something reads it: the inspector's record, the debug
+  // line, or a route with control options (`throttle` notes the upload's pace in it). A plain
+  // route at `info` without the inspector allocates nothing for it.
+  const recording = recorder?.begin(req, res, route)
+  const exchange = recording ?? (debug || route.control !== undefined ? newExchange() : undefined)
+  const markPassedOn = debug ? traceExchange(engine, req, res, route, exchange as Exchange) : undefined
+  pipeline.run(
+    req,
+    res,
+    match.path,
+    (error) => {
+      markPassedOn?.()
+      afterPipeline(engine, req, res, next, route, error)
+    },
+    exchange,
+  )
   // The request body is tapped (while an inspector is open) once the forwarder made it flow.
-  started?.()
+  if (recording !== undefined) recorder?.started(req, recording)
 }
 
 /** The engine's pipelines and gates, one of each per route, built once. */
@@ -287,20 +299,15 @@ export function buildCorsDevProxy(
   const pool = createUpstreamPool(poolOptions)
   const failures = createFailureLog(logger)
   const sockets = new Set<Duplex>()
-  // Each forwarded request's upstream URL, for the debug line and the inspector; only kept when
-  // one of them reads it.
-  const hops = recorder?.hops ?? (logger.level === 'debug' ? new WeakMap<object, string>() : undefined)
   const recordings = recordingStoreIfUsed(resolved, logger, root)
   const { pipelines, gates, controls } = buildRoutes(resolved, logger, {
     pool,
     logger,
     failures,
-    hops,
-    heads: recorder?.heads,
     recordings,
     root,
   })
-  const engine: Engine = { logger, matchOf, pipelines, gates, hops, recorder, unwired: new Set() }
+  const engine: Engine = { logger, matchOf, pipelines, gates, recorder, unwired: new Set() }
   const routeMocks = [...pipelines.values()].flatMap((pipeline) => pipeline.mocks ?? [])
 
   function corsDevProxyMiddleware(req: ProxyRequest, res: ProxyResponse, next?: NextFunction): void {

@@ -56,6 +56,11 @@ export function serveBeforeApp(
 ): AppMiddleware {
   const { middleware, claims, plan } = options
   // What the early path handed on, with its error (or undefined): the listed middleware passes it on.
+  // Not per-request state of the engine (that is the request's Exchange, pipeline/exchange.ts,
+  // handed along as an argument): it crosses the dev server's app, which calls the listed
+  // middleware with connect's `(req, res, next)` and nothing more, so a map keyed by `req` is the
+  // one way across that neither reshapes Node's `req` nor touches the app. It holds a request
+  // only between the hand-off and the app's call a tick later (a `pathFilter` miss, an error).
   const handedOn = new WeakMap<object, unknown>()
 
   function corsDevProxyInApp(req: ProxyRequest, res: ProxyResponse, next: NextFunction): void {

@@ -66,8 +66,8 @@ describe('createExchangeRecorder', () => {
     if (route === undefined || resolved.inspector === undefined) throw new Error('no route or inspector')
     const recorder = createExchangeRecorder(resolved.inspector)
     const server = createServer((req, res) => {
-      recorder.begin(req, res, route)
-      recorder.hops.set(req, hop)
+      // What a step notes in the request's exchange (the recording is it).
+      recorder.begin(req, res, route).hop = hop
       res.end('made')
     })
     servers.push(server)

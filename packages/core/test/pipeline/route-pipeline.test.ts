@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ProxyRequest, ProxyResponse } from '../../src/index.js'
+import { newExchange } from '../../src/pipeline/exchange.js'
 import { composeSteps, type RouteStep } from '../../src/pipeline/route-pipeline.js'
 
 const req = {} as ProxyRequest
@@ -88,5 +89,21 @@ describe('composeSteps', () => {
     },
   ])('$name', ({ steps, log, done }) => {
     expect(run(steps)).toEqual({ log, done })
+  })
+
+  it.each([1, 3])('hands each of %i steps the request exchange, or undefined when none was made', (count) => {
+    const seen: unknown[] = []
+    const steps = Array.from(
+      { length: count },
+      (): RouteStep => (_req, _res, next, _path, exchange) => {
+        seen.push(exchange)
+        next()
+      },
+    )
+    const exchange = newExchange()
+    composeSteps(steps)(req, res, '/api/x', () => {}, exchange)
+    composeSteps(steps)(req, res, '/api/x', () => {})
+    expect(seen).toEqual([...Array(count).fill(exchange), ...Array(count).fill(undefined)])
+    expect(seen[0]).toBe(exchange)
   })
 })

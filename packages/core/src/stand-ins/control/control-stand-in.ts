@@ -1,14 +1,13 @@
 /*
  * stand-ins/control/: backend control, first in a route's backend (see ../stand-in.ts). The
  * faults' step (control-step.ts: `latency`, `failRate`/`failWith` answered by fault-answer.ts,
- * `throttle` through `paceBody` and `paceUpload` in http/; request-faults.ts, which faults a
+ * `throttle` through `paceBody` and `pacedUpload` in http/; request-faults.ts, which faults a
  * request gets), the same faults and target on a `ws` route's handshake (upgrade-control.ts),
  * the switch between a route's `targets` (target-switch.ts, one forwarder per target), each
  * route's live state (route-control.ts, with the record switch recordings read), the board of
  * every route's switches (control-board.ts) and its `/__cors-dev-proxy/control` endpoint
  * (control-endpoint.ts).
  */
-import type { RequestNotes } from '../../pipeline/request-notes.js'
 import type { StandIn } from '../stand-in.js'
 import { createControlStep } from './control-step.js'
 import type { RouteControl } from './route-control.js'
@@ -18,8 +17,6 @@ import { createTargetSwitch } from './target-switch.js'
 export interface ControlStandInDeps {
   /** The route's live switches, on a route with control options (faults, `targets`) or recordings. */
   readonly control?: RouteControl | undefined
-  /** Where a fault is noted for the debug line and the inspector. */
-  readonly hops?: RequestNotes<string> | undefined
 }
 
 /**
@@ -29,12 +26,12 @@ export interface ControlStandInDeps {
  * options has live state (its record switch) and gets nothing here.
  *
  * @example
- * const slot = controlStandIn(route, { control, hops })
+ * const slot = controlStandIn(route, { control })
  */
 export const controlStandIn: StandIn<ControlStandInDeps> = function controlStandIn(route, deps) {
   const { control } = deps
   if (control === undefined) return undefined
-  const step = route.control === undefined ? undefined : createControlStep(control, deps.hops)
+  const step = route.control === undefined ? undefined : createControlStep(control)
   const { targets } = control.control
   if (route.kind !== 'forward' || targets.length === 0) return step === undefined ? undefined : { step }
   return {

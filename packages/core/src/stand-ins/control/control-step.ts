@@ -1,8 +1,7 @@
 import type { ResolvedFaults } from '../../config/resolve-control.js'
 import { paceBody } from '../../http/body-taps.js'
-import { paceUpload } from '../../http/paced-upload.js'
 import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'
-import type { RequestNotes } from '../../pipeline/request-notes.js'
+import type { Exchange } from '../../pipeline/exchange.js'
 import type { NextFunction, RouteStep } from '../../pipeline/route-pipeline.js'
 import { answerFault } from './fault-answer.js'
 import { delayOf, failsNow, faultsFor } from './request-faults.js'
@@ -15,17 +14,18 @@ function act(
   req: ProxyRequest,
   res: ProxyResponse,
   next: NextFunction,
-  hops: RequestNotes<string> | undefined,
+  exchange: Exchange | undefined,
 ) {
   if (failsNow(faults)) {
-    hops?.set(req, `fault injected (${faults.failWith})`)
+    if (exchange !== undefined) exchange.hop = `fault injected (${faults.failWith})`
     answerFault(req, res, faults.failWith, prefix)
     return
   }
   if (faults.throttle !== undefined) {
-    // Each way: the answer here, the upload where the forwarder sends it.
+    // Each way: the answer here, the upload where the forwarder sends it (the engine makes an
+    // exchange for every request of a route with control options).
     paceBody(res, faults.throttle)
-    paceUpload(req, faults.throttle)
+    if (exchange !== undefined) exchange.uploadPace = faults.throttle
   }
   next()
 }
@@ -37,12 +37,12 @@ function act(
  * wait is not forwarded. Targets are switched by the terminal step (`createTargetSwitch`).
  *
  * @example
- * const step = createControlStep(createRouteControl(route), hops)
+ * const step = createControlStep(createRouteControl(route))
  */
-export function createControlStep(entry: RouteControl, hops?: RequestNotes<string>): RouteStep {
+export function createControlStep(entry: RouteControl): RouteStep {
   const { control, state, route } = entry
   const { prefix } = route
-  return function controlStep(req, res, next, path) {
+  return function controlStep(req, res, next, path, exchange) {
     const faults = state.faultsOn ? faultsFor(control, state.faults, prefix, req, path) : undefined
     if (faults === undefined) {
       next()
@@ -50,12 +50,12 @@ export function createControlStep(entry: RouteControl, hops?: RequestNotes<strin
     }
     const delay = delayOf(faults.latency)
     if (delay === 0) {
-      act(faults, prefix, req, res, next, hops)
+      act(faults, prefix, req, res, next, exchange)
       return
     }
     const timer = setTimeout(() => {
       res.off('close', cancel)
-      act(faults, prefix, req, res, next, hops)
+      act(faults, prefix, req, res, next, exchange)
     }, delay)
     const cancel = (): void => clearTimeout(timer)
     res.once('close', cancel)

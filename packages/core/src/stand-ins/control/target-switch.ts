@@ -15,8 +15,8 @@ export function createTargetSwitch(
 ): RouteStep {
   const { state } = entry
   const fallback = forwarders.get(entry.control.targets[0]?.name ?? '') as RouteStep
-  return function targetSwitch(req, res, next, path) {
+  return function targetSwitch(req, res, next, path, exchange) {
     const forward = (state.target === undefined ? undefined : forwarders.get(state.target)) ?? fallback
-    forward(req, res, next, path)
+    forward(req, res, next, path, exchange)
   }
 }

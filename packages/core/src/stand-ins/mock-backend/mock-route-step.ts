@@ -57,7 +57,8 @@ export function createMockRouteStep(route: ResolvedMockRoute, report?: ProblemRe
   const backend = buildMockBackend(route.mock)
   return {
     backend,
-    step: function mockStep(req, res, _next, path) {
+    step: function mockStep(req, res, _next, path, exchange) {
+      if (exchange !== undefined) exchange.hop = 'mock backend'
       const refuse = (error: unknown): void =>
         sendText(res, 502, 'text/plain; charset=utf-8', rewriteFailed(req, error, report))
       let target: string | Promise<string>

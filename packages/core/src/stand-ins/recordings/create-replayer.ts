@@ -1,8 +1,8 @@
 import type { ResolvedForwardRoute } from '../../config/resolved-route.js'
+import type { FailedAt } from '../../forward/forward-context.js'
 import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'
 import { sendText } from '../../http/send-text.js'
 import type { Logger } from '../../log/logger.js'
-import type { RequestNotes } from '../../pipeline/request-notes.js'
 import type { RouteStep } from '../../pipeline/route-pipeline.js'
 import { markNotFromTarget, relativePath } from './record-tap.js'
 import { requestKey } from './recording-key.js'
@@ -25,35 +25,30 @@ export interface Replayer {
    * Under `replay: 'fallback'`, once the target could not be reached or timed out (`cause`, as
    * the failure's log line says it): answers, never throws.
    */
-  fallback(req: ProxyRequest, res: ProxyResponse, path: string, cause: string): Promise<void>
+  fallback(req: ProxyRequest, res: ProxyResponse, cause: string, at: FailedAt): Promise<void>
 }
 
 /**
- * Creates the replayer of a route. Each request it answers is noted in `hops` as answered by the
- * replay (`replay`, or `replay (target failed: connection refused)`): the debug line must not
+ * Creates the replayer of a route. Each request it answers is noted in its exchange as answered
+ * by the replay (`replay`, or `replay (target failed: connection refused)`): the debug line must not
  * name a target that did not answer.
  *
  * @example
- * const replayer = createReplayer(route, store, logger, hops)
+ * const replayer = createReplayer(route, store, logger)
  * steps.push(replayer.step) // replay: 'only'
  */
-export function createReplayer(
-  route: ResolvedForwardRoute,
-  store: RecordingStore,
-  logger: Logger,
-  hops?: RequestNotes<string>,
-): Replayer {
+export function createReplayer(route: ResolvedForwardRoute, store: RecordingStore, logger: Logger): Replayer {
   const { prefix } = route
   const ctx: ReplayerContext = { prefix, store, logger, served: new Map() }
 
   return {
-    step: function replayOnlyStep(req, res, _next, path) {
-      hops?.set(req, 'replay')
+    step: function replayOnlyStep(req, res, _next, path, exchange) {
+      if (exchange !== undefined) exchange.hop = 'replay'
       answerFromRecordings(ctx, req, res, path, 'only').catch((error: unknown) => failReplay(ctx, res, error))
     },
-    async fallback(req, res, path, cause) {
+    async fallback(req, res, cause, { path, exchange }) {
       // Over the target's URL the forwarder noted: the target failed, the recordings answer.
-      hops?.set(req, `replay (target failed: ${cause})`)
+      if (exchange !== undefined) exchange.hop = `replay (target failed: ${cause})`
       logger.limited(
         'warn',
         `replay ${prefix} fallback`,

@@ -10,7 +10,6 @@
  * `replay`.
  */
 import type { Logger } from '../../log/logger.js'
-import type { RequestNotes } from '../../pipeline/request-notes.js'
 import type { StandIn } from '../stand-in.js'
 import type { RecordingStore } from './recording-store.js'
 import { createRouteRecordings, type RecordSwitch } from './route-recordings.js'
@@ -22,8 +21,6 @@ export interface RecordingsStandInDeps {
   readonly logger: Logger
   /** The route's live state, whose `record` switch the step reads per request. */
   readonly control?: { readonly state: RecordSwitch } | undefined
-  /** Where a replayed answer is noted for the debug line and the inspector. */
-  readonly hops?: RequestNotes<string> | undefined
 }
 
 /**
@@ -32,9 +29,9 @@ export interface RecordingsStandInDeps {
  * forwarder's fallback (`replay: 'fallback'` answers where the target fails).
  *
  * @example
- * const slot = recordingsStandIn(route, { recordings, logger, control, hops })
+ * const slot = recordingsStandIn(route, { recordings, logger, control })
  */
 export const recordingsStandIn: StandIn<RecordingsStandInDeps> = function recordingsStandIn(route, deps) {
   if (route.kind !== 'forward' || deps.recordings === undefined) return undefined
-  return createRouteRecordings(route, deps.recordings, deps.logger, deps.control?.state, deps.hops)
+  return createRouteRecordings(route, deps.recordings, deps.logger, deps.control?.state)
 }

@@ -1,7 +1,6 @@
 import type { ResolvedForwardRoute } from '../../config/resolved-route.js'
-import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'
+import type { UpstreamFallback } from '../../forward/forward-context.js'
 import type { Logger } from '../../log/logger.js'
-import type { RequestNotes } from '../../pipeline/request-notes.js'
 import type { RouteStep } from '../../pipeline/route-pipeline.js'
 import { createReplayer } from './create-replayer.js'
 import { createRecordTap, markNotFromTarget } from './record-tap.js'
@@ -14,10 +13,6 @@ import { copyRequestBody } from './request-body-copy.js'
  * the whole answer under `replay: 'only'`), and the forwarder's fallback when the target fails.
  */
 
-/** The matched path of a request, kept by the step for the fallback (the forwarder only has `req.url`). */
-const MATCHED_PATH = Symbol('cors-dev-proxy.matched-path')
-type Carrier = { [MATCHED_PATH]?: string }
-
 /** A route's recordings, as the pipeline uses them. */
 export interface RouteRecordings {
   /** The step that goes right before the forwarder. */
@@ -26,7 +21,7 @@ export interface RouteRecordings {
    * Replaces the 502/504 of a target that failed (`cause`: why, for the debug line): a replay,
    * or (record only) a mark that keeps it out of the files.
    */
-  readonly fallback: ((req: ProxyRequest, res: ProxyResponse, cause: string) => Promise<boolean>) | undefined
+  readonly fallback: UpstreamFallback | undefined
 }
 
 /**
@@ -41,10 +36,11 @@ export interface RecordSwitch {
  * A route's recordings step and fallback; `undefined` for a route with neither `record` nor
  * `replay`, which gets nothing at all. With `live`, the step records while `live.record` is
  * true (a route with `replay: 'fallback'` can then record too); without it, as configured.
- * A replayed answer is noted in `hops`, so the debug line names the replay, not the target.
+ * A replayed answer is noted in the request's exchange, so the debug line names the replay, not
+ * the target.
  *
  * @example
- * const recordings = createRouteRecordings(route, store, logger, entry.state, hops)
+ * const recordings = createRouteRecordings(route, store, logger, entry.state)
  * if (recordings) steps.push(recordings.step)
  */
 export function createRouteRecordings(
@@ -52,25 +48,23 @@ export function createRouteRecordings(
   store: RecordingStore,
   logger: Logger,
   live: RecordSwitch = { record: route.record },
-  hops?: RequestNotes<string>,
 ): RouteRecordings | undefined {
   if (!route.record && route.replay === undefined) return undefined
-  const replayer = route.replay === undefined ? undefined : createReplayer(route, store, logger, hops)
+  const replayer = route.replay === undefined ? undefined : createReplayer(route, store, logger)
   if (route.replay === 'only' && replayer !== undefined) return { step: replayer.step, fallback: undefined }
   // Built once whatever the switch says: turning it on later costs no set-up per request.
   const tap = createRecordTap(route, store, logger)
   const { maxBodyBytes } = store.options
   return {
     step: function recordingsStep(req, res, next, path) {
-      ;(req as Carrier)[MATCHED_PATH] = path
       if (live.record === true) tap.begin(req, res, path)
       else if (replayer !== undefined) copyRequestBody(req, maxBodyBytes)
       next()
     },
-    async fallback(req, res, cause) {
+    async fallback(req, res, cause, at) {
       markNotFromTarget(res)
       if (replayer === undefined) return false
-      await replayer.fallback(req, res, (req as Carrier)[MATCHED_PATH] ?? req.url ?? '/', cause)
+      await replayer.fallback(req, res, cause, at)
       return true
     },
   }

@@ -13,7 +13,7 @@ import { matchPathPattern, pathAfterPrefix } from '../../http/path-pattern.js'
 import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'
 import { sendText } from '../../http/send-text.js'
 import type { Logger } from '../../log/logger.js'
-import type { RequestNotes } from '../../pipeline/request-notes.js'
+import type { Exchange } from '../../pipeline/exchange.js'
 import type { RouteStep } from '../../pipeline/route-pipeline.js'
 import { routeFolderOf } from '../route-folder.js'
 import { askFunctionMock } from './function-mock.js'
@@ -31,8 +31,6 @@ import { createMockFolder, type MockFolder } from './mock-folder.js'
 /** What the step needs from the proxy. */
 export interface RouteMocksDeps {
   readonly logger: Logger
-  /** Where the debug line and the inspector read what answered (`mocked by <file or key>`). */
-  readonly hops?: RequestNotes<string> | undefined
   /** What a relative folder is resolved against: the dev server's root, or the working directory. */
   readonly root: string
 }
@@ -68,7 +66,6 @@ interface MocksContext {
   readonly rules: readonly ResolvedMockRule[]
   readonly folder: MockFolder
   readonly logger: Logger
-  readonly hops: RequestNotes<string> | undefined
   readonly rewriteLocation: LocationRewriter | undefined
 }
 
@@ -86,12 +83,13 @@ function answer(
   res: ProxyResponse,
   source: string,
   found: ResolvedMockAnswer | MockAnswerProblem,
+  exchange: Exchange | undefined,
 ): void {
   if (isMockAnswerProblem(found)) {
     fail(context, res, source, `cannot be used: ${found.field === '' ? 'it' : found.field} ${found.problem}`)
     return
   }
-  context.hops?.set(req, `mocked by ${source}`)
+  if (exchange !== undefined) exchange.hop = `mocked by ${source}`
   writeMockAnswer(req, res, found, source, context.route, context.rewriteLocation)
 }
 
@@ -103,6 +101,7 @@ async function fromFunction(
   rule: ResolvedMockRule,
   relative: string,
   params: Record<string, string>,
+  exchange: Exchange | undefined,
 ): Promise<boolean> {
   const source = `'${rule.key}'`
   const limit = MOCKS_DEFAULTS.maxBodyBytes
@@ -119,7 +118,7 @@ async function fromFunction(
     sendText(res, 413, 'text/plain; charset=utf-8', `cors-dev-proxy: ${words}\n`)
     return true
   }
-  answer(context, req, res, source, outcome)
+  answer(context, req, res, source, outcome, exchange)
   return true
 }
 
@@ -129,30 +128,37 @@ async function fromRules(
   req: ProxyRequest,
   res: ProxyResponse,
   relative: string,
+  exchange: Exchange | undefined,
 ): Promise<boolean> {
   for (const rule of context.rules) {
     if (!takesMethod(rule.method, req)) continue
     const params = matchPathPattern(rule.pattern, relative)
     if (params === undefined) continue
     if (typeof rule.answer !== 'function') {
-      answer(context, req, res, `'${rule.key}'`, rule.answer)
+      answer(context, req, res, `'${rule.key}'`, rule.answer, exchange)
       return true
     }
-    if (await fromFunction(context, req, res, rule, relative, params)) return true
+    if (await fromFunction(context, req, res, rule, relative, params, exchange)) return true
   }
   return false
 }
 
 /** The route's files first (the most specific first), then its keys: `true` when one answered. */
-async function handle(context: MocksContext, req: ProxyRequest, res: ProxyResponse, path: string) {
+async function handle(
+  context: MocksContext,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  path: string,
+  exchange: Exchange | undefined,
+) {
   const relative = pathAfterPrefix(context.route.prefix, path)
   const { folder } = context
   for (const rule of await folder.rules()) {
     if (!takesMethod(rule.method, req) || matchPathPattern(rule.pattern, relative) === undefined) continue
-    answer(context, req, res, folder.label(rule.name), await folder.answer(rule))
+    answer(context, req, res, folder.label(rule.name), await folder.answer(rule), exchange)
     return true
   }
-  return fromRules(context, req, res, relative)
+  return fromRules(context, req, res, relative, exchange)
 }
 
 /**
@@ -160,7 +166,7 @@ async function handle(context: MocksContext, req: ProxyRequest, res: ProxyRespon
  * files are tried first (the most specific first), then the config's keys in the order written.
  *
  * @example
- * const mocks = createRouteMocks(route, { logger, hops, root: process.cwd() })
+ * const mocks = createRouteMocks(route, { logger, root: process.cwd() })
  * if (mocks) steps.push(mocks.step)
  */
 export function createRouteMocks(route: ResolvedRoute, deps: RouteMocksDeps): RouteMocks | undefined {
@@ -171,14 +177,13 @@ export function createRouteMocks(route: ResolvedRoute, deps: RouteMocksDeps): Ro
     rules: route.mocks.rules,
     folder: createMockFolder(folderOf(route, deps.root), deps.root),
     logger: deps.logger,
-    hops: deps.hops,
     rewriteLocation: location.kind === 'rewrite' ? location.rewrite : undefined,
   }
   return {
     route,
     folder: context.folder,
-    step: function routeMocksStep(req, res, next, path) {
-      handle(context, req, res, path).then(
+    step: function routeMocksStep(req, res, next, path, exchange) {
+      handle(context, req, res, path, exchange).then(
         (answered) => {
           if (!answered) next()
         },

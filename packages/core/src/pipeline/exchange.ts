@@ -1,0 +1,36 @@
+/**
+ * What is learnt about one request on its way through a route, for the debug line
+ * (`log: 'debug'`) and the inspector's record (which hop answered it and when the upstream's
+ * head came), and what a step decides for the forwarder (the upload's pace under `throttle`).
+ * One object per request, made where the request enters the engine
+ * (proxy/create-cors-dev-proxy.ts) only when something reads it (the debug line, the inspector,
+ * a route with control options), and handed along
+ * explicitly: the fifth argument of each route step (`RouteStep`), then the forwarder's `Relay`.
+ * On a plain route without them, it is `undefined` and nothing is allocated for it.
+ *
+ * The inspector's recording of a request is its exchange (inspector/record-exchange.ts), so an
+ * inspected request allocates nothing more for it either.
+ *
+ * Writers, each with the words the debug line shows: the forwarder (`http://host:port/path`,
+ * with ` over h2` or ` over h1.1` on a route with `http2`), the route mocks (`mocked by <file or
+ * key>`), the recordings (`replay`, `replay (target failed: <cause>)`), the faults
+ * (`fault injected (<status>)`), the mock backend (`mock backend`).
+ */
+export interface Exchange {
+  /** What answered: the upstream URL the forwarder sent to, or the stand-in that answered in its place. */
+  hop: string | undefined
+  /** When the upstream's response head arrived (`performance.now()`); `undefined` when none did. */
+  headAt: number | undefined
+  /** The rate (bytes per second) a route's `throttle` set for the request's upload, read where the forwarder sends the body. */
+  uploadPace: number | undefined
+}
+
+/**
+ * A new exchange, nothing learnt yet.
+ *
+ * @example
+ * const exchange = logger.level === 'debug' ? newExchange() : undefined
+ */
+export function newExchange(): Exchange {
+  return { hop: undefined, headAt: undefined, uploadPace: undefined }
+}
