@@ -29,17 +29,30 @@ export function rememberHostVerdicts(devServer: unknown): void {
   const server = devServer as HostValidator
   const decide = server.isValidHost
   if (typeof decide !== 'function') return
-  const verdicts = new Map<string, boolean>()
+  // One memo per mode (host validated or not) and header (`host`, `:authority`, `origin`), keyed
+  // by the value as it came: no key string is built per call.
+  const memos = [new Map<string, Map<string, boolean>>(), new Map<string, Map<string, boolean>>()] as const
+  let size = 0
   server.isValidHost = function rememberedIsValidHost(headers, header, validate = true) {
     const value = headers[header]
     // Only single string values are remembered; anything else goes to the dev server as it is.
     if (typeof value !== 'string') return decide.call(this, headers, header, validate)
-    const key = `${header}\n${validate ? 1 : 0}\n${value}`
-    const known = verdicts.get(key)
+    const byHeader = memos[validate ? 1 : 0]
+    let verdicts = byHeader.get(header)
+    const known = verdicts?.get(value)
     if (known !== undefined) return known
     const verdict = decide.call(this, headers, header, validate)
-    if (verdicts.size >= LIMIT) verdicts.clear()
-    verdicts.set(key, verdict)
+    if (size >= LIMIT) {
+      for (const memo of memos) memo.clear()
+      size = 0
+      verdicts = undefined
+    }
+    if (verdicts === undefined) {
+      verdicts = new Map()
+      byHeader.set(header, verdicts)
+    }
+    verdicts.set(value, verdict)
+    size++
     return verdict
   }
 }

@@ -66,20 +66,30 @@ export function trackConnections(server: HttpServer | Http2SecureServer): Connec
     http1.delete(req.socket)
     req.socket.once('close', forget(upgraded, req.socket))
   })
+  // One listener shared by every answer (its `this`), rather than a closure and a `once`
+  // wrapper per request: a response emits `'close'` once.
+  function answered(this: ServerResponse | Http2ServerResponse): void {
+    inFlight--
+    const { req } = this
+    if (req.httpVersionMajor === 2) return
+    const socket = req.socket as Duplex
+    const active = http1.get(socket)
+    if (active === undefined) return
+    const left = active - 1
+    http1.set(socket, left)
+    // While stopping, a keep-alive connection ends as soon as its last answer went out.
+    if (closing && left === 0) socket.end()
+  }
   server.on(
     'request',
     (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
       inFlight++
-      const socket = req.httpVersionMajor === 2 ? undefined : (req.socket as Duplex)
-      if (socket !== undefined && http1.has(socket)) http1.set(socket, (http1.get(socket) ?? 0) + 1)
-      res.once('close', () => {
-        inFlight--
-        if (socket === undefined || !http1.has(socket)) return
-        const left = (http1.get(socket) ?? 1) - 1
-        http1.set(socket, left)
-        // While stopping, a keep-alive connection ends as soon as its last answer went out.
-        if (closing && left === 0) socket.end()
-      })
+      if (req.httpVersionMajor !== 2) {
+        const socket = req.socket as Duplex
+        const active = http1.get(socket)
+        if (active !== undefined) http1.set(socket, active + 1)
+      }
+      res.on('close', answered)
     },
   )
 

@@ -62,9 +62,10 @@ export interface RequestMatcher {
 }
 
 /**
- * Wraps {@link matchRoute} for one set of routes so that each request is matched once: an
- * adapter asks whether a route claims a request (to step Vite's own `cors` aside, or to
- * filter upgrades) and the proxy then serves it, from the same match. The memo is keyed by
+ * Wraps {@link matchRoute} for one set of routes so that each request is matched once: the
+ * host's upgrade filter asks whether a route takes an upgrade and the proxy then serves it,
+ * from the same match (an HTTP request's `claims` uses `withoutMemo`: matching the path twice
+ * costs less than a memo entry per request). The memo is keyed by
  * the request object and its URL, so a middleware that rewrites `req.url` in between gets a
  * fresh match, and it is garbage-collected with the request.
  *

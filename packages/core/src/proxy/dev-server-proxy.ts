@@ -45,7 +45,7 @@ export interface DevServerProxy {
    * both hops (`h2 GET /api/x → http://localhost:3000/x 200 3 ms`), so every adapter speaks one format.
    */
   readonly middleware: (req: ProxyRequest, res: ProxyResponse, next: NextFunction) => void
-  /** Whether a route claims the request; the middleware then serves it from the same match. */
+  /** Whether a route claims the request. */
   claims(req: { readonly url?: string | undefined }): boolean
   /** The resolved routes, longest prefix first. */
   readonly routes: readonly ResolvedRoute[]

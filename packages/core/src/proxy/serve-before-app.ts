@@ -11,7 +11,7 @@ type RequestListener = (req: ProxyRequest, res: ProxyResponse) => void
 export interface BeforeAppOptions {
   /** The proxy's middleware (`DevServerProxy.middleware`). */
   readonly middleware: AppMiddleware
-  /** Whether a route claims the request (`DevServerProxy.claims`, memoised: the middleware reuses the match). */
+  /** Whether a route claims the request (`DevServerProxy.claims`). */
   readonly claims: (req: ProxyRequest) => boolean
   /**
    * Called once, on the first request, when the app's middlewares are all mounted, with the
@@ -93,15 +93,17 @@ export function serveBeforeApp(
     }
     const run = steps
     let index = 0
+    // One `next` for the checks and the proxy: past the proxy (index beyond the checks), what
+    // it hands on goes to the app.
     const next: NextFunction = (error) => {
-      if (error !== undefined && error !== null) {
+      if ((error !== undefined && error !== null) || index > run.length) {
         handOn(req, res, error)
         return
       }
       const check = run[index++]
       try {
         if (check) check(req, res, next)
-        else middleware(req, res, (passed) => handOn(req, res, passed))
+        else middleware(req, res, next)
       } catch (thrown) {
         // The app catches what its middlewares throw; a throw from a `request` listener would
         // take the dev server down instead.
