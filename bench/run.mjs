@@ -219,7 +219,7 @@ async function measureLoad(scenario, id, { warm = false, retry = false } = {}) {
   const method = scenario.method ?? contender(id).method
   // The warm-up round: one run of half a second, its result dropped.
   const warmupMs = warm ? 0 : ms(settings.warmup * (scenario.warmup ?? 1))
-  const durationMs = warm ? 500 : retry ? 1000 : ms(settings.seconds * (scenario.seconds ?? 1))
+  const durationMs = warm ? 500 : retry ? 5000 : ms(settings.seconds * (scenario.seconds ?? 1))
   const url = urlOf(id, scenario.path)
   const pid = running.get(contender(id).server)?.pid
   const cpu = pid === undefined ? undefined : () => serverCpuUs(pid)
@@ -353,8 +353,10 @@ async function runScenario(scenario, round, warm) {
     for (const id of ids) {
       let result = await measureLoad(scenario, id, { warm }).catch(failed)
       // The smoke run's runs are a fraction of a second: on a loaded machine a contender may not
-      // finish one request in that time, or h2load prints nothing. Asked once more, for a second,
-      // before it counts as broken: a broken contender fails again, a slow machine does not.
+      // finish one request in that time, or h2load prints nothing. Asked once more, for five
+      // seconds (a cold TLS and HTTP/2 session for 50 connections took over a second beside a
+      // second CI run), before it counts as broken: a broken contender fails again, a slow
+      // machine does not.
       if (quick && !warm && (result.error !== undefined || result.requests === 0)) {
         result = await measureLoad(scenario, id, { retry: true }).catch(failed)
       }
