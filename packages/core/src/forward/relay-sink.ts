@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
-import { takesFlatHead } from '../http/response-head.js'
+import { foldsFlatHead, takesFlatHead } from '../http/response-head.js'
+import { type FoldedHead, foldPresetHeaders } from './preset-headers.js'
 import { headersFromRaw, type RawField } from './raw-headers.js'
 import { isBodiless, isEventStream, writeUpstreamHead } from './relay-response.js'
 import { type RelayExchange, type RelaySink, RelayState } from './relay-state.js'
@@ -24,10 +25,12 @@ function clientOf(relay: RelayExchange, statusCode: number): ClientConnection {
 function sendHead(
   relay: RelayExchange,
   statusCode: number,
-  headers: OutgoingHttpHeaders | string[],
+  headers: OutgoingHttpHeaders | FoldedHead,
+  kept?: OutgoingHttpHeaders,
 ): boolean {
   const { req, res } = relay
-  if (!writeUpstreamHead(req, res, statusCode, headers, relay.route.target, relay.context.logger)) {
+  const { target } = relay.route
+  if (!writeUpstreamHead(req, res, statusCode, headers, target, relay.context.logger, false, kept)) {
     relay.finish()
     return false
   }
@@ -68,18 +71,17 @@ export const streamSink: RelaySink = Object.freeze({
   head: streamHead,
   rawHead(relay: RelayExchange, statusCode: number, rawHeaders: readonly RawField[]): boolean {
     const { req, res } = relay
-    // The object instead: an HTTP/2 client needs repeated fields combined into one line; and
-    // over headers already on `res` (a dev server's own), Node 20's `writeHead` sets each field
-    // of a flat list in turn, so a second Set-Cookie line would replace the first.
-    // And a writeHead a middleware replaced may take objects only (`takesFlatHead`).
-    if (req.httpVersionMajor === 2 || res.getHeaderNames().length > 0 || !takesFlatHead(res)) {
+    // The object instead: an HTTP/2 client needs repeated fields combined into one line; and a
+    // writeHead a middleware replaced may take objects only (`takesFlatHead`).
+    if (req.httpVersionMajor === 2 || !takesFlatHead(res)) {
       return streamHead(relay, statusCode, headersFromRaw(rawHeaders))
     }
-    return sendHead(
-      relay,
-      statusCode,
-      buildClientHeadList(rawHeaders, relay.route, clientOf(relay, statusCode)),
-    )
+    const list = buildClientHeadList(rawHeaders, relay.route, clientOf(relay, statusCode))
+    if (foldsFlatHead(res) || res.getHeaderNames().length === 0) return sendHead(relay, statusCode, list)
+    // Headers already on `res` (a dev server's own), under Node's own writeHead: folded into the
+    // list here, as Node merges an object over them (see foldPresetHeaders).
+    const folded = foldPresetHeaders(res, list)
+    return sendHead(relay, statusCode, folded.head, folded.kept)
   },
   release(relay: RelayExchange): void {
     const held = relay.held ?? []

@@ -76,7 +76,11 @@ function get(url: string, headers: IncomingHttpHeaders = {}): Promise<RawAnswer>
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
       res.on('end', () =>
-        resolve({ status: res.statusCode, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks).toString() }),
+        resolve({
+          status: res.statusCode,
+          rawHeaders: res.rawHeaders,
+          body: Buffer.concat(chunks).toString(),
+        }),
       )
       res.on('error', reject)
     })
