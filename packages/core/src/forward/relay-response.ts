@@ -1,4 +1,4 @@
-import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http'
+import type { OutgoingHttpHeaders } from 'node:http'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import type { Logger } from '../log/logger.js'
 import { errorCode, sendUpstreamFailure, targetLabel } from './proxy-error.js'
@@ -24,14 +24,12 @@ export function writeUpstreamHead(
   req: ProxyRequest,
   res: ProxyResponse,
   statusCode: number,
-  /** An object, or a flat `[name, value, ...]` list (see `buildClientHeadList`, `foldPresetHeaders`). */
-  headers: OutgoingHttpHeaders | readonly unknown[],
+  /** An object, or a flat `[name, value, ...]` list (see `buildClientHeadList`). */
+  headers: OutgoingHttpHeaders | readonly string[],
   target: URL,
   logger: Logger,
   /** Whether the headers already on `res` came from the target: taken off too if Node refuses one. */
   fromTargetOnResponse = false,
-  /** Fields set on `res` before that the head carries: set back for the 502 if Node refuses the head. */
-  kept?: OutgoingHttpHeaders,
 ): boolean {
   try {
     ;(res as { writeHead(status: number, headers: object): unknown }).writeHead(statusCode, headers)
@@ -39,29 +37,17 @@ export function writeUpstreamHead(
   } catch (error) {
     for (const name of headerNames(headers)) res.removeHeader(name)
     if (fromTargetOnResponse) for (const name of res.getHeaderNames()) res.removeHeader(name)
-    if (kept !== undefined) restoreHeaders(res, kept)
     answerInvalidHeader(req, res, target, error, logger)
     return false
   }
 }
 
 /** The names of a head given to `writeHead`: an object's keys, or every other item of a flat list. */
-function headerNames(headers: OutgoingHttpHeaders | readonly unknown[]): string[] {
+function headerNames(headers: OutgoingHttpHeaders | readonly string[]): string[] {
   if (!Array.isArray(headers)) return Object.keys(headers)
   const names: string[] = []
   for (let index = 0; index < headers.length; index += 2) names.push(headers[index] as string)
   return names
-}
-
-/** Sets `headers` back on `res`, each field it takes (a value Node refused is left off). */
-function restoreHeaders(res: ProxyResponse, headers: OutgoingHttpHeaders): void {
-  for (const name of Object.keys(headers)) {
-    try {
-      res.setHeader(name, headers[name] as OutgoingHttpHeader)
-    } catch {
-      // Only the answer's own fields can be refused: these were set once already.
-    }
-  }
 }
 
 /**

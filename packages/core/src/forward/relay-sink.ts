@@ -1,6 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
-import { foldsFlatHead, takesFlatHead } from '../http/response-head.js'
-import { type FoldedHead, foldPresetHeaders } from './preset-headers.js'
+import { takesFlatHead } from '../http/response-head.js'
 import { headersFromRaw, type RawField } from './raw-headers.js'
 import { isBodiless, isEventStream, writeUpstreamHead } from './relay-response.js'
 import { type RelayExchange, type RelaySink, RelayState } from './relay-state.js'
@@ -25,12 +24,10 @@ function clientOf(relay: RelayExchange, statusCode: number): ClientConnection {
 function sendHead(
   relay: RelayExchange,
   statusCode: number,
-  headers: OutgoingHttpHeaders | FoldedHead,
-  kept?: OutgoingHttpHeaders,
+  headers: OutgoingHttpHeaders | string[],
 ): boolean {
   const { req, res } = relay
-  const { target } = relay.route
-  if (!writeUpstreamHead(req, res, statusCode, headers, target, relay.context.logger, false, kept)) {
+  if (!writeUpstreamHead(req, res, statusCode, headers, relay.route.target, relay.context.logger)) {
     relay.finish()
     return false
   }
@@ -71,17 +68,18 @@ export const streamSink: RelaySink = Object.freeze({
   head: streamHead,
   rawHead(relay: RelayExchange, statusCode: number, rawHeaders: readonly RawField[]): boolean {
     const { req, res } = relay
-    // The object instead: an HTTP/2 client needs repeated fields combined into one line; and a
-    // writeHead a middleware replaced may take objects only (`takesFlatHead`).
-    if (req.httpVersionMajor === 2 || !takesFlatHead(res)) {
+    // The object instead: an HTTP/2 client needs repeated fields combined into one line; and
+    // over headers already on `res` (a dev server's own), Node 20's `writeHead` sets each field
+    // of a flat list in turn, so a second Set-Cookie line would replace the first.
+    // And a writeHead a middleware replaced may take objects only (`takesFlatHead`).
+    if (req.httpVersionMajor === 2 || res.getHeaderNames().length > 0 || !takesFlatHead(res)) {
       return streamHead(relay, statusCode, headersFromRaw(rawHeaders))
     }
-    const list = buildClientHeadList(rawHeaders, relay.route, clientOf(relay, statusCode))
-    if (foldsFlatHead(res) || res.getHeaderNames().length === 0) return sendHead(relay, statusCode, list)
-    // Headers already on `res` (a dev server's own), under Node's own writeHead: folded into the
-    // list here, as Node merges an object over them (see foldPresetHeaders).
-    const folded = foldPresetHeaders(res, list)
-    return sendHead(relay, statusCode, folded.head, folded.kept)
+    return sendHead(
+      relay,
+      statusCode,
+      buildClientHeadList(rawHeaders, relay.route, clientOf(relay, statusCode)),
+    )
   },
   release(relay: RelayExchange): void {
     const held = relay.held ?? []

@@ -219,7 +219,7 @@ function moveFieldLast(list: string[], name: string): void {
  * @example
  * headValue(['content-type', 'text/event-stream'], 'content-type') // 'text/event-stream'
  */
-export function headValue(head: OutgoingHttpHeaders | readonly unknown[], name: string): unknown {
+export function headValue(head: OutgoingHttpHeaders | readonly string[], name: string): unknown {
   if (!Array.isArray(head)) return (head as OutgoingHttpHeaders)[name]
   for (let index = 0; index + 1 < head.length; index += 2) {
     if (head[index] === name) return head[index + 1]

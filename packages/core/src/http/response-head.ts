@@ -172,19 +172,6 @@ export function takesFlatHead(res: object): boolean {
 }
 
 /**
- * Whether `res.writeHead` is the head hooks' wrapper, which folds a flat list into the
- * response's own headers a name at a time (repeated names as one list, see `absorbHeaders`):
- * a flat list written over headers already set then merges as an object would, on every Node.
- *
- * @example
- * if (foldsFlatHead(res)) res.writeHead(200, ['set-cookie', 'a=1', 'set-cookie', 'b=2'])
- */
-export function foldsFlatHead(res: object): boolean {
-  const writeHead = (res as { writeHead?: unknown }).writeHead as { [TAKES_FLAT_HEAD]?: true } | undefined
-  return writeHead?.[TAKES_FLAT_HEAD] === true
-}
-
-/**
  * Registers `hook` to see and change the head of `res` just before it is sent. Hooks run in
  * the order they were registered, once. Does nothing useful once the head is out.
  *
