@@ -1,6 +1,6 @@
 import type { ProxyRequest } from '../http/proxy-types.js'
 import type { IncomingProxyResponse, OutgoingProxyRequest } from './hook-options.js'
-import type { LogSink } from './options.js'
+import type { LogSink } from './option-value-types.js'
 import type { ResolvedHooks } from './resolve-hooks.js'
 
 /** The request as frameworks extend it: Express and BrowserSync keep the URL as received in `originalUrl`. */
