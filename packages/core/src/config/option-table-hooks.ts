@@ -97,7 +97,7 @@ export const HOOK_OPTIONS: readonly RichOptionEntry[] = [
     defaultText: 'none',
     example: 'console',
     fixValue: 'console',
-    resolvedBy: 'validate-values.ts (checkLogSink), then request-logger.ts',
+    resolvedBy: 'validate-values.ts (checkLogSink), then log/request-logger.ts',
   },
   {
     name: 'plugins',

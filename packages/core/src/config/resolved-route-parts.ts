@@ -6,7 +6,7 @@
  */
 import type { PathRewriter } from '../http/rewrite-path.js'
 import type { Bypass, TransformResponse } from './hook-options.js'
-import type { PathRewrite } from './option-value-types.js'
+import type { LogSink, PathRewrite } from './option-value-types.js'
 import type { ResolvedAgent } from './resolve-agent.js'
 import type { ResolvedControl } from './resolve-control.js'
 import type { ResolvedCorsOptions } from './resolve-cors-options.js'
@@ -53,6 +53,13 @@ export interface ResolvedRouteBase {
   readonly control: ResolvedControl | undefined
 }
 
+/** A route's `logger`, validated, and where it is written (the name of its hooks). */
+export interface RouteLogger {
+  readonly sink: LogSink
+  /** The option's path, `routes['/api'].logger`. */
+  readonly option: string
+}
+
 /**
  * A route that forwards to a target, but for its simple options' values (`ResolvedForwardRoute`
  * adds them).
@@ -76,8 +83,13 @@ export interface ResolvedForwardParts extends ResolvedRouteBase {
   readonly followRedirects: number
   /** The `Authorization` value from `auth` (`Basic ...`), sent when the request has none; `undefined`: none. */
   readonly authorization: string | undefined
-  /** The hooks, in the order they run: the shared `on`, the route's `on`, its `configure`. */
+  /**
+   * The hooks, in the order they run: the shared `on`, the route's `on`, its `configure`, its
+   * `plugins`; then the hooks of its `logger`, which start-up adds (log/request-logger.ts).
+   */
   readonly hooks: ResolvedHooks
+  /** The route's own `logger` (http-proxy-middleware's: a line per request); `undefined`: none. */
+  readonly requestLogger: RouteLogger | undefined
   /** A target per request; `undefined`: always `target`. */
   readonly router: ResolvedRouter | undefined
   /** Rewrites answers (`transformResponse`); `undefined`: none. */
