@@ -89,7 +89,8 @@ type SimpleOptionFields<Written, Resolved, Level extends OptionTableLevel> = Omi
 /**
  * A simple option's entry, typed: `option<boolean>({ ... })` is written and resolved as a
  * boolean; `option<number, number | undefined>({ ... })` is written as a number and resolved to
- * a number or `undefined`. The entry's `level` picks the overload, so the type knows it too.
+ * a number or `undefined`. The entry's `level` picks the overload, so the type knows it too
+ * (a call that names its type arguments leaves none to infer, so one signature could not).
  *
  * @example
  * const http2 = option<boolean>({
