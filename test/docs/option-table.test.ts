@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, expectTypeOf, it } from 'vitest'
 import { renderOptionsPage } from '../../docs/.vitepress/option-reference/render-options.ts'
 import {
   applyOptions,
@@ -7,7 +7,12 @@ import {
   optionNames,
   optionVocabulary,
 } from '../../packages/core/src/config/option-derivations.ts'
-import type { OptionEntry } from '../../packages/core/src/config/option-entry.ts'
+import {
+  type OptionEntry,
+  option,
+  type ResolvedOptions,
+  type WrittenOptions,
+} from '../../packages/core/src/config/option-entry.ts'
 import {
   GLOBAL_DEFAULTS,
   GLOBAL_OPTION_NAMES,
@@ -16,9 +21,18 @@ import {
 } from '../../packages/core/src/config/option-lists.ts'
 import { globalOption } from '../../packages/core/src/config/option-path.ts'
 import { OPTION_TABLE } from '../../packages/core/src/config/option-table.ts'
+import type {
+  CookieRewrite,
+  CorsDevProxyOptions,
+  LogLevel,
+  RouteOptions,
+  SimpleOptionParts,
+} from '../../packages/core/src/config/options.ts'
 import { resolveRoute } from '../../packages/core/src/config/resolve-route.ts'
+import type { ResolvedSimpleOptions } from '../../packages/core/src/config/resolved-route.ts'
 import { assertKnownKeys } from '../../packages/core/src/config/unknown-options.ts'
 import { checkWholeNumber } from '../../packages/core/src/config/validate-values.ts'
+import type { HeaderEntry } from '../../packages/core/src/http/header-list.ts'
 import { describeRoutes } from '../../packages/core/src/log/describe-routes.ts'
 import { expectConfigError } from '../support/config-error.js'
 
@@ -27,7 +41,7 @@ import { expectConfigError } from '../support/config-error.js'
 // table is never touched), so a derivation that kept its own list would not find it.
 
 /** A shared option (a default every route may override), as a contributor would add one. */
-const SLOW_START: OptionEntry = {
+const SLOW_START = option<number>({
   name: 'slowStart',
   level: 'both',
   doc: ['Milliseconds to wait before forwarding the first request of a route (a test-only option).'],
@@ -37,7 +51,7 @@ const SLOW_START: OptionEntry = {
   check: (value, option) => checkWholeNumber(value, option, 0, 60_000, '{ slowStart: 250 }'),
   default: 0,
   startup: () => 'slowStart',
-}
+})
 
 const TABLE: readonly OptionEntry[] = [...OPTION_TABLE, SLOW_START]
 const routePath = (name: string) => `routes['/api'].${name}`
@@ -98,6 +112,40 @@ describe('an option added to the option table', () => {
     const route = resolveRoute('/api', 'http://localhost:3000')
     expect(describeRoutes([route], TABLE)).toBe('routes: /api → http://localhost:3000 (slowStart)')
     expect(describeRoutes([route])).toBe('routes: /api → http://localhost:3000')
+  })
+})
+
+// The types are derived from the table's parts the same way (`SimpleOptionParts`, options.ts):
+// the entry's written type reaches the options a user writes, and its resolved type the resolved
+// route. `pnpm typecheck` checks these (expectTypeOf does nothing when the test runs).
+describe("an option's types", () => {
+  /** The option table's typed parts with the fake option in one more part, as `RouteOptions` reads them. */
+  type PartsWithSlowStart = SimpleOptionParts & { readonly slowStart: typeof SLOW_START }
+
+  it('are those its entry is built with, on a route, in the shared options and resolved', () => {
+    expectTypeOf<WrittenOptions<PartsWithSlowStart, 'route' | 'both'>['slowStart']>().toEqualTypeOf<
+      number | undefined
+    >()
+    expectTypeOf<WrittenOptions<PartsWithSlowStart, 'global' | 'both'>['slowStart']>().toEqualTypeOf<
+      number | undefined
+    >()
+    expectTypeOf<ResolvedOptions<PartsWithSlowStart, 'route' | 'both'>['slowStart']>().toEqualTypeOf<number>()
+    expectTypeOf<WrittenOptions<SimpleOptionParts, 'route' | 'both'>>().not.toHaveProperty('slowStart')
+    expect(SLOW_START.level).toBe('both')
+  })
+
+  it('reach RouteOptions, CorsDevProxyOptions and the resolved route from the real entries', () => {
+    expectTypeOf<RouteOptions['xfwd']>().toEqualTypeOf<boolean | undefined>()
+    expectTypeOf<RouteOptions['headers']>().toEqualTypeOf<Record<string, string> | undefined>()
+    expectTypeOf<RouteOptions['cookieDomainRewrite']>().toEqualTypeOf<CookieRewrite | undefined>()
+    expectTypeOf<RouteOptions>().not.toHaveProperty('log')
+    expectTypeOf<CorsDevProxyOptions['timeout']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<CorsDevProxyOptions['log']>().toEqualTypeOf<LogLevel | undefined>()
+    expectTypeOf<CorsDevProxyOptions>().not.toHaveProperty('http2')
+    expectTypeOf<ResolvedSimpleOptions['headers']>().toEqualTypeOf<readonly HeaderEntry[]>()
+    expectTypeOf<ResolvedSimpleOptions['timeout']>().toEqualTypeOf<number | undefined>()
+    expectTypeOf<ResolvedSimpleOptions>().not.toHaveProperty('ws')
+    expect(ROUTE_OPTION_NAMES).toContain('xfwd')
   })
 })
 

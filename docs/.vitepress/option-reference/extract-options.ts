@@ -51,7 +51,7 @@ function commentText(comment: string | ts.NodeArray<ts.JSDocComment> | undefined
   return text.replace(/\{@link\s+([^}\s]+)\s*\}/g, '`$1`').trim()
 }
 
-function memberName(member: ts.TypeElement): string | undefined {
+function memberName(member: ts.TypeElement | ts.ObjectLiteralElementLike): string | undefined {
   if (!member.name) return undefined
   if (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name)) return member.name.text
   return undefined
@@ -107,58 +107,142 @@ function signatureOf(type: ts.TypeNode | undefined, aliases: Map<string, ts.Type
   return undefined
 }
 
+/** An option's declaration: an interface's property, or a property of the option table built by `option<Written>()`. */
+interface Declared {
+  readonly node: ts.PropertySignature | ts.PropertyAssignment
+  /** The type a user writes: the property's, or the entry's `Written` type argument. */
+  readonly type: ts.TypeNode | undefined
+}
+
 function entryOf(
-  member: ts.PropertySignature,
-  source: ts.SourceFile,
+  { node, type }: Declared,
   aliases: Map<string, ts.TypeNode>,
   routeDefault = false,
 ): OptionEntry {
-  const docs = ts.getJSDocCommentsAndTags(member).filter(ts.isJSDoc)
+  const docs = ts.getJSDocCommentsAndTags(node).filter(ts.isJSDoc)
   const doc = docs.at(-1)
   const tag = (tagName: string) => {
     const found = doc?.tags?.find((t) => t.tagName.text === tagName)
     return found ? commentText(found.comment) : undefined
   }
   return {
-    name: memberName(member) ?? '',
-    type: member.type ? member.type.getText(source).replace(/\s+/g, ' ') : 'unknown',
+    name: memberName(node) ?? '',
+    type: type ? type.getText(node.getSourceFile()).replace(/\s+/g, ' ') : 'unknown',
     description: commentText(doc?.comment),
     defaultValue: tag('default'),
     example: tag('example'),
     routeDefault,
-    signature: signatureOf(member.type, aliases),
+    signature: signatureOf(type, aliases),
   }
 }
 
+/** The file a relative import of `source` names, parsed. */
+function importedFile(source: ts.SourceFile, specifier: string): ts.SourceFile {
+  return parse(posix.join(posix.dirname(source.fileName), specifier.replace(/\.js$/, '.ts')))
+}
+
+/** The file `source` imports `name` from, parsed. */
+function fileImporting(source: ts.SourceFile, name: string): ts.SourceFile {
+  for (const statement of source.statements) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue
+    const bindings = statement.importClause?.namedBindings
+    if (bindings && ts.isNamedImports(bindings) && bindings.elements.some((e) => e.name.text === name)) {
+      return importedFile(source, statement.moduleSpecifier.text)
+    }
+  }
+  throw new Error(`${source.fileName} imports no ${name}`)
+}
+
+/** The string literals of a type (`'route' | 'both'`). */
+function literals(type: ts.TypeNode | undefined): string[] {
+  if (type === undefined) return []
+  const members: readonly ts.TypeNode[] = ts.isUnionTypeNode(type) ? type.types : [type]
+  return members.flatMap((member) =>
+    ts.isLiteralTypeNode(member) && ts.isStringLiteral(member.literal) ? [member.literal.text] : [],
+  )
+}
+
 /**
- * The options an interface declares, in declaration order, with their JSDoc. Keys inherited
- * through `extends Pick<Other, 'a' | 'b'>` from an interface of the same file are listed too,
- * after the interface's own, documented by `Other` and marked `routeDefault`.
+ * The simple options of the option table's part `part` (imported by `source`) written at one of
+ * `levels`: its properties built by `option<Written>(...)`, typed by `Written`.
+ */
+function tablePartOptions(source: ts.SourceFile, part: string, levels: readonly string[]): Declared[] {
+  const file = fileImporting(source, part)
+  for (const statement of file.statements.filter(ts.isVariableStatement)) {
+    const variable = statement.declarationList.declarations.find((d) => d.name.getText(file) === part)
+    if (!variable?.initializer || !ts.isObjectLiteralExpression(variable.initializer)) continue
+    return variable.initializer.properties.filter(ts.isPropertyAssignment).flatMap((property) => {
+      const call = property.initializer
+      if (!ts.isCallExpression(call) || call.expression.getText(file) !== 'option') return []
+      const [entry] = call.arguments
+      const level =
+        entry && ts.isObjectLiteralExpression(entry)
+          ? entry.properties
+              .filter(ts.isPropertyAssignment)
+              .find((p) => p.name.getText(file) === 'level')
+              ?.initializer.getText(file)
+              .slice(1, -1)
+          : undefined
+      return level !== undefined && levels.includes(level)
+        ? [{ node: property, type: call.typeArguments?.[0] }]
+        : []
+    })
+  }
+  throw new Error(`no option table part ${part} in ${file.fileName}`)
+}
+
+/**
+ * The simple options an `extends WrittenOptions<Parts, 'route' | 'both'>` clause brings in:
+ * `Parts` is a type alias of the same file, `typeof A & typeof B`, naming parts of the option table.
+ */
+function writtenOptions(file: ts.SourceFile, clause: ts.ExpressionWithTypeArguments): Declared[] {
+  const [parts, levels] = clause.typeArguments ?? []
+  if (clause.expression.getText(file) !== 'WrittenOptions' || parts === undefined) return []
+  const alias = file.statements.find(
+    (statement): statement is ts.TypeAliasDeclaration =>
+      ts.isTypeAliasDeclaration(statement) && statement.name.text === parts.getText(file),
+  )
+  const queries: readonly ts.TypeNode[] =
+    alias === undefined ? [parts] : ts.isIntersectionTypeNode(alias.type) ? alias.type.types : [alias.type]
+  return queries.flatMap((query) =>
+    ts.isTypeQueryNode(query) ? tablePartOptions(file, query.exprName.getText(file), literals(levels)) : [],
+  )
+}
+
+/** An interface's options: its own properties, then those of its `WrittenOptions<...>` clauses. */
+function declaredOptions(file: ts.SourceFile, declaration: ts.InterfaceDeclaration): Declared[] {
+  const own: Declared[] = declaration.members
+    .filter(ts.isPropertySignature)
+    .map((member) => ({ node: member, type: member.type }))
+  const written = (declaration.heritageClauses ?? []).flatMap((clause) =>
+    clause.types.flatMap((type) => writtenOptions(file, type)),
+  )
+  return [...own, ...written]
+}
+
+/**
+ * The options an interface declares, in declaration order, with their JSDoc: its own, then the
+ * simple options of its `extends WrittenOptions<Parts, Levels>` clauses (typed and documented by
+ * their entries in the option table). Keys inherited through `extends Pick<Other, 'a' | 'b'>`
+ * from an interface of the same file are listed too, after the others, documented by `Other`
+ * and marked `routeDefault`.
  */
 export function extractOptions(source: InterfaceSource): OptionEntry[] {
   const file = parse(source.file)
   const declaration = findInterface(file, source.name)
   const aliases = typeAliases(file)
-  const own = declaration.members
-    .filter(ts.isPropertySignature)
-    .map((member) => entryOf(member, file, aliases))
+  const own = declaredOptions(file, declaration).map((declared) => entryOf(declared, aliases))
   const inherited: OptionEntry[] = []
   for (const clause of declaration.heritageClauses ?? []) {
     for (const type of clause.types) {
       const [from, keys] = type.typeArguments ?? []
       if (type.expression.getText(file) !== 'Pick' || !from || !keys) continue
-      const parent = findInterface(file, from.getText(file))
-      const members: readonly ts.TypeNode[] = ts.isUnionTypeNode(keys) ? keys.types : [keys]
-      const names = members
-        .filter(ts.isLiteralTypeNode)
-        .map((literal) => (ts.isStringLiteral(literal.literal) ? literal.literal.text : ''))
-      for (const name of names) {
-        const member = parent.members.find(
-          (m): m is ts.PropertySignature => ts.isPropertySignature(m) && memberName(m) === name,
-        )
+      const parent = declaredOptions(file, findInterface(file, from.getText(file)))
+      for (const name of literals(keys)) {
+        const member = parent.find(({ node }) => memberName(node) === name)
         if (!member)
           throw new Error(`${source.name} picks ${name}, which ${from.getText(file)} does not declare`)
-        inherited.push(entryOf(member, file, aliases, true))
+        inherited.push(entryOf(member, aliases, true))
       }
     }
   }

@@ -77,7 +77,7 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
   },
   {
     title: '`jsonp` options',
-    file: 'packages/core/src/config/options.ts',
+    file: 'packages/core/src/config/option-value-types.ts',
     name: 'JsonpOptions',
     anchorPrefix: 'jsonp-',
     intro: 'The object form of `jsonp` on a route (or in the shared options). See [JSONP](/guide/jsonp).',

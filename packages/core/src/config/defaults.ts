@@ -3,7 +3,7 @@
  * `jsonp` objects), written once; the JSDoc `@default` of each nested option describes the same
  * values. A top-level option's default is in its entry of the option table (option-table.ts).
  */
-import type { LogSink } from './options.js'
+import type { LogSink } from './option-value-types.js'
 
 /**
  * A sink writing to the console: `console.log`, `console.warn`, `console.error`. The one default

@@ -7,7 +7,7 @@ import type { CorsOptions } from './cors-options.js'
 import type { MockBackendOptions } from './echo-backend-options.js'
 import type { ProxyHooks } from './hook-options.js'
 import type { InspectorOptions } from './inspector-options.js'
-import type { JsonpOptions } from './options.js'
+import type { JsonpOptions } from './option-value-types.js'
 import type { RecordingsOptions } from './recordings-options.js'
 
 /**

@@ -1,6 +1,6 @@
 /*
  * What is read from an option table: each function takes the table, so a test can derive
- * everything from a table with one more entry (test/config/option-table.test.ts) and the
+ * everything from a table with one more entry (test/docs/option-table.test.ts) and the
  * module-level lists (option-lists.ts) are these functions applied to `OPTION_TABLE`.
  */
 import type { OptionEntry, OptionTableLevel } from './option-entry.js'

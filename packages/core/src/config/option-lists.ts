@@ -4,7 +4,7 @@
  */
 import { optionDefaults, optionVocabulary } from './option-derivations.js'
 import { OPTION_TABLE } from './option-table.js'
-import type { LogLevel } from './options.js'
+import type { LogLevel } from './option-value-types.js'
 import type { ResolvedSimpleOptions } from './resolved-route.js'
 
 /** What the unknown-key check knows of a route's keys: `RouteOptions`'s names, their fix values. */

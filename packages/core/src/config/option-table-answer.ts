@@ -1,10 +1,15 @@
-import type { OptionEntry } from './option-entry.js'
+import { option, richOption } from './option-entry.js'
+import type { CookieRewrite } from './option-value-types.js'
 import { describeJsonp, forwardNote } from './startup-notes.js'
 import { checkBoolean, checkCookieRewrite } from './validate-values.js'
 
 /** The options of what comes back: cookies, CORS, the mock backend, JSONP, the rewritten locations and origins. */
-export const ANSWER_OPTIONS: readonly OptionEntry[] = [
-  {
+export const ANSWER_OPTIONS = {
+  /**
+   * Rewrite the `Domain` attribute of Set-Cookie: `false` keeps it, a string replaces it (`''` removes it),
+   * an object maps old domains to new ones (`'*'` for any).
+   */
+  cookieDomainRewrite: option<CookieRewrite>({
     name: 'cookieDomainRewrite',
     level: 'route',
     doc: [
@@ -17,9 +22,10 @@ export const ANSWER_OPTIONS: readonly OptionEntry[] = [
     fixValue: "{ 'api.example.com': 'localhost' }",
     check: (value, option) => checkCookieRewrite(value, option, 'domain'),
     default: '',
-    startup: (route) => forwardNote(route, 'cookieDomainRewrite', ''),
-  },
-  {
+    startup: (route, value) => forwardNote(route, 'cookieDomainRewrite', value, ''),
+  }),
+  /** Rewrite the `Path` attribute of Set-Cookie, with the same forms as `cookieDomainRewrite`. */
+  cookiePathRewrite: option<CookieRewrite>({
     name: 'cookiePathRewrite',
     level: 'route',
     doc: ['Rewrite the `Path` attribute of Set-Cookie, with the same forms as `cookieDomainRewrite`.'],
@@ -28,9 +34,9 @@ export const ANSWER_OPTIONS: readonly OptionEntry[] = [
     fixValue: "{ '/api': '/' }",
     check: (value, option) => checkCookieRewrite(value, option, 'path'),
     default: false,
-    startup: (route) => forwardNote(route, 'cookiePathRewrite', false),
-  },
-  {
+    startup: (route, value) => forwardNote(route, 'cookiePathRewrite', value, false),
+  }),
+  cors: richOption({
     name: 'cors',
     level: 'both',
     doc: [
@@ -44,8 +50,8 @@ export const ANSWER_OPTIONS: readonly OptionEntry[] = [
     example: "{ origin: 'http://localhost:5173', credentials: true }",
     resolvedBy: 'resolve-cors-options.ts',
     startup: (route) => (route.cors ? 'cors' : undefined),
-  },
-  {
+  }),
+  mock: richOption({
     name: 'mock',
     level: 'route',
     doc: [
@@ -56,8 +62,8 @@ export const ANSWER_OPTIONS: readonly OptionEntry[] = [
     defaultText: 'false',
     example: 'true',
     resolvedBy: 'resolve-echo-backend-options.ts',
-  },
-  {
+  }),
+  jsonp: richOption({
     name: 'jsonp',
     level: 'both',
     doc: [
@@ -70,8 +76,13 @@ export const ANSWER_OPTIONS: readonly OptionEntry[] = [
     example: "{ param: 'cb' }",
     resolvedBy: 'validate-values.ts (checkJsonp)',
     startup: describeJsonp,
-  },
-  {
+  }),
+  /**
+   * Rewrite a redirect's `Location` (and `Content-Location`) that points at the target, absolute or
+   * path-absolute, to the dev server's origin with the route's prefix put back, so the browser stays on the
+   * dev server: `http://localhost:3000/posts` → `http://localhost:5173/api/posts`.
+   */
+  rewriteLocation: option<boolean>({
     name: 'rewriteLocation',
     level: 'both',
     doc: [
@@ -85,8 +96,12 @@ export const ANSWER_OPTIONS: readonly OptionEntry[] = [
     example: 'false',
     check: (value, option) => checkBoolean(value, option, 'rewriteLocation'),
     default: true,
-  },
-  {
+  }),
+  /**
+   * With `changeOrigin`, send a same-origin call's `Origin` (the dev server's own) as the target's origin,
+   * so backends that compare `Origin` with `Host` (CSRF checks, WebSocket servers) accept it.
+   */
+  rewriteOrigin: option<boolean>({
     name: 'rewriteOrigin',
     level: 'both',
     doc: [
@@ -99,8 +114,11 @@ export const ANSWER_OPTIONS: readonly OptionEntry[] = [
     example: 'false',
     check: (value, option) => checkBoolean(value, option, 'rewriteOrigin'),
     default: true,
-  },
-  {
+  }),
+  /**
+   * Vite's option: every WebSocket upgrade's `Origin` becomes the target's, whatever page opened it.
+   */
+  rewriteWsOrigin: option<boolean>({
     name: 'rewriteWsOrigin',
     level: 'route',
     doc: [
@@ -111,5 +129,5 @@ export const ANSWER_OPTIONS: readonly OptionEntry[] = [
     example: 'true',
     check: (value, option) => checkBoolean(value, option, 'rewriteWsOrigin'),
     default: false,
-  },
-]
+  }),
+}

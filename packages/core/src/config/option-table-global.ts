@@ -1,10 +1,14 @@
-import type { OptionEntry } from './option-entry.js'
-import type { LogLevel } from './options.js'
+import { option, richOption } from './option-entry.js'
+import type { LogLevel, LogSink } from './option-value-types.js'
 import { checkBoolean, checkLogLevel, checkLogSink } from './validate-values.js'
 
 /** The options only the shared options (the second argument) take. */
-export const GLOBAL_ONLY_OPTIONS: readonly OptionEntry[] = [
-  {
+export const GLOBAL_ONLY_OPTIONS = {
+  /**
+   * How much to log: `'debug'` adds one line per answered request with both hops, the protocols, the status
+   * and the time (`h2 GET /api/users → http://localhost:3000/users 200 12 ms`).
+   */
+  log: option<LogLevel>({
     name: 'log',
     level: 'global',
     doc: [
@@ -15,9 +19,10 @@ export const GLOBAL_ONLY_OPTIONS: readonly OptionEntry[] = [
     example: "'debug'",
     fixValue: "'debug'",
     check: checkLogLevel,
-    default: 'info' as LogLevel,
-  },
-  {
+    default: 'info',
+  }),
+  /** Where cors-dev-proxy's own lines go: `{ info, warn, error }`. */
+  logger: option<LogSink>({
     name: 'logger',
     level: 'global',
     doc: [
@@ -28,8 +33,13 @@ export const GLOBAL_ONLY_OPTIONS: readonly OptionEntry[] = [
     example: '{ info: console.log, warn: console.warn, error: console.error }',
     fixValue: 'console',
     check: checkLogSink,
-  },
-  {
+  }),
+  /**
+   * For `createCorsDevProxy(...).middleware` mounted with `app.use` alone: with `ws` routes, the first
+   * request it sees subscribes it to that server's `'upgrade'` event, as http-proxy-middleware does with
+   * `ws: true`.
+   */
+  subscribeUpgrade: option<boolean>({
     name: 'subscribeUpgrade',
     level: 'global',
     doc: [
@@ -43,8 +53,15 @@ export const GLOBAL_ONLY_OPTIONS: readonly OptionEntry[] = [
     example: 'false',
     check: (value, option) => checkBoolean(value, option, 'subscribeUpgrade'),
     default: true,
-  },
-  {
+  }),
+  /**
+   * The CORS overlay: the Vite, webpack/Rspack, Rsbuild and Nuxt adapters add a small dev-only script to
+   * your pages (`/__cors-dev-proxy/client.js`) that watches `fetch`, `XMLHttpRequest`, `EventSource` and
+   * `WebSocket` without changing what they return or send, and, when a call to another origin fails, asks
+   * the dev server why (`POST /__cors-dev-proxy/explain`) and shows the answer in a
+   * `<cors-dev-proxy-overlay>` element: Chromium's console text, the cause, and the route to add.
+   */
+  overlay: option<boolean>({
     name: 'overlay',
     level: 'global',
     doc: [
@@ -60,8 +77,8 @@ export const GLOBAL_ONLY_OPTIONS: readonly OptionEntry[] = [
     example: 'false',
     check: (value, option) => checkBoolean(value, option, 'overlay'),
     default: true,
-  },
-  {
+  }),
+  inspector: richOption({
     name: 'inspector',
     level: 'global',
     doc: [
@@ -76,8 +93,8 @@ export const GLOBAL_ONLY_OPTIONS: readonly OptionEntry[] = [
     example: '{ exchanges: 500, bodyLimit: 131072 }',
     fixValue: '{ exchanges: 500 }',
     resolvedBy: 'resolve-inspector-options.ts',
-  },
-  {
+  }),
+  recordings: richOption({
     name: 'recordings',
     level: 'global',
     doc: [
@@ -89,5 +106,5 @@ export const GLOBAL_ONLY_OPTIONS: readonly OptionEntry[] = [
     example: "{ dir: 'test/recordings', maxFiles: 200 }",
     fixValue: "{ dir: 'cors-dev-proxy/recordings' }",
     resolvedBy: 'resolve-recordings-options.ts',
-  },
-]
+  }),
+}

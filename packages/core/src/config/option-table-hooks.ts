@@ -1,7 +1,7 @@
-import type { OptionEntry } from './option-entry.js'
+import type { RichOptionEntry } from './option-entry.js'
 
 /** The options that hand code a part of the request (hooks, functions, plugins) or the connection (agent, redirects). */
-export const HOOK_OPTIONS: readonly OptionEntry[] = [
+export const HOOK_OPTIONS: readonly RichOptionEntry[] = [
   {
     name: 'on',
     level: 'both',
@@ -97,7 +97,7 @@ export const HOOK_OPTIONS: readonly OptionEntry[] = [
     defaultText: 'none',
     example: 'console',
     fixValue: 'console',
-    resolvedBy: 'validate-values.ts (checkLogSink), then request-logger.ts',
+    resolvedBy: 'validate-values.ts (checkLogSink), then log/request-logger.ts',
   },
   {
     name: 'plugins',

@@ -1,12 +1,12 @@
 import type { HeaderEntry } from '../http/header-list.js'
-import type { OptionEntry } from './option-entry.js'
+import { option, richOption } from './option-entry.js'
 import { describePathRewrite, describeWs, forwardNote } from './startup-notes.js'
 import { checkHeaders, mergeHeaders } from './validate-headers.js'
 import { checkBoolean, checkTimeout } from './validate-values.js'
 
 /** The options of what is sent upstream: where, under which path, with which headers, how long to wait. */
-export const REQUEST_OPTIONS: readonly OptionEntry[] = [
-  {
+export const REQUEST_OPTIONS = {
+  target: richOption({
     name: 'target',
     level: 'route',
     doc: [
@@ -21,8 +21,9 @@ export const REQUEST_OPTIONS: readonly OptionEntry[] = [
     example: "'http://localhost:3000'",
     fixValue: "'http://localhost:3000'",
     resolvedBy: 'validate-target.ts, resolve-control.ts (`targets`)',
-  },
-  {
+  }),
+  /** Send the target's host as `Host` instead of the dev server's. */
+  changeOrigin: option<boolean>({
     name: 'changeOrigin',
     level: 'both',
     doc: ["Send the target's host as `Host` instead of the dev server's."],
@@ -30,9 +31,13 @@ export const REQUEST_OPTIONS: readonly OptionEntry[] = [
     example: 'false',
     check: (value, option) => checkBoolean(value, option, 'changeOrigin'),
     default: true,
-    startup: (route) => forwardNote(route, 'changeOrigin', true),
-  },
-  {
+    startup: (route, value) => forwardNote(route, 'changeOrigin', value, true),
+  }),
+  /**
+   * Add `X-Forwarded-For` (appended to the client's), `X-Forwarded-Proto`, `-Host`, `-Port` and `X-Real-IP`
+   * to upstream requests.
+   */
+  xfwd: option<boolean>({
     name: 'xfwd',
     level: 'both',
     doc: [
@@ -43,9 +48,9 @@ export const REQUEST_OPTIONS: readonly OptionEntry[] = [
     example: 'false',
     check: (value, option) => checkBoolean(value, option, 'xfwd'),
     default: true,
-    startup: (route) => forwardNote(route, 'xfwd', true),
-  },
-  {
+    startup: (route, value) => forwardNote(route, 'xfwd', value, true),
+  }),
+  pathRewrite: richOption({
     name: 'pathRewrite',
     level: 'route',
     doc: [
@@ -65,8 +70,9 @@ export const REQUEST_OPTIONS: readonly OptionEntry[] = [
     fixValue: 'false',
     resolvedBy: 'resolve-path-rewrite.ts',
     startup: describePathRewrite,
-  },
-  {
+  }),
+  /** Fixed headers added to every upstream request. */
+  headers: option<Record<string, string>, readonly HeaderEntry[]>({
     name: 'headers',
     level: 'both',
     doc: ['Fixed headers added to every upstream request.'],
@@ -74,14 +80,14 @@ export const REQUEST_OPTIONS: readonly OptionEntry[] = [
     example: "{ 'x-api-key': 'dev-key' }",
     fixValue: "{ 'x-api-key': 'dev' }",
     check: checkHeaders,
-    default: Object.freeze([]) as readonly HeaderEntry[],
+    default: Object.freeze([]),
     combine: mergeHeaders,
-    startup: (route) =>
-      route.kind === 'forward' && route.headers.length > 0
-        ? `headers: ${route.headers.map(([name]) => name).join(', ')}`
+    startup: (route, value) =>
+      route.kind === 'forward' && value !== undefined && value.length > 0
+        ? `headers: ${value.map(([name]) => name).join(', ')}`
         : undefined,
-  },
-  {
+  }),
+  auth: richOption({
     name: 'auth',
     level: 'route',
     doc: [
@@ -93,8 +99,9 @@ export const REQUEST_OPTIONS: readonly OptionEntry[] = [
     fixValue: "'user:password'",
     resolvedBy: 'validate-values.ts (checkAuth)',
     startup: (route) => (route.kind === 'forward' && route.authorization !== undefined ? 'auth' : undefined),
-  },
-  {
+  }),
+  /** Forward WebSocket upgrades on this prefix (implied by a `ws:` or `wss:` target). */
+  ws: option<boolean>({
     name: 'ws',
     level: 'route',
     doc: [
@@ -107,8 +114,9 @@ export const REQUEST_OPTIONS: readonly OptionEntry[] = [
     check: (value, option) => checkBoolean(value, option, 'ws'),
     default: false,
     startup: describeWs,
-  },
-  {
+  }),
+  /** Verify the target's TLS certificate. */
+  secure: option<boolean>({
     name: 'secure',
     level: 'both',
     doc: ["Verify the target's TLS certificate. `false` accepts a self-signed target."],
@@ -116,9 +124,10 @@ export const REQUEST_OPTIONS: readonly OptionEntry[] = [
     example: 'false',
     check: (value, option) => checkBoolean(value, option, 'secure'),
     default: true,
-    startup: (route) => forwardNote(route, 'secure', true),
-  },
-  {
+    startup: (route, value) => forwardNote(route, 'secure', value, true),
+  }),
+  /** Offer HTTP/2 to an `https:` target (negotiated by ALPN; HTTP/1.1 when it declines). */
+  http2: option<boolean>({
     name: 'http2',
     level: 'route',
     doc: [
@@ -133,8 +142,13 @@ export const REQUEST_OPTIONS: readonly OptionEntry[] = [
     check: (value, option) => checkBoolean(value, option, 'http2'),
     /** HTTP/1.1 to the target unless a route opts in (measured in `pnpm bench`). */
     default: false,
-  },
-  {
+  }),
+  /**
+   * Milliseconds the target has to send its response headers once the request was sent (connecting
+   * included; for an upload, from the end of its body) before the proxy answers 504 (or, with `replay:
+   * 'fallback'`, from the recordings).
+   */
+  timeout: option<number, number | undefined>({
     name: 'timeout',
     level: 'both',
     doc: [
@@ -150,7 +164,7 @@ export const REQUEST_OPTIONS: readonly OptionEntry[] = [
     fixValue: '30000',
     check: checkTimeout,
     default: undefined,
-    startup: (route) =>
-      route.kind === 'forward' && route.timeout !== undefined ? `timeout: ${route.timeout}` : undefined,
-  },
-]
+    startup: (route, value) =>
+      route.kind === 'forward' && value !== undefined ? `timeout: ${value}` : undefined,
+  }),
+}

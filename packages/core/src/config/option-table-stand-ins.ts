@@ -1,8 +1,8 @@
-import type { OptionEntry } from './option-entry.js'
+import type { RichOptionEntry } from './option-entry.js'
 import { describeFaults, describeMocks, describeTargets } from './startup-notes.js'
 
 /** The options of what may stand in for the target: faults, several targets, recordings, mocks. */
-export const STAND_IN_OPTIONS: readonly OptionEntry[] = [
+export const STAND_IN_OPTIONS: readonly RichOptionEntry[] = [
   {
     name: 'latency',
     level: 'route',

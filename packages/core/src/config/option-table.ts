@@ -7,14 +7,20 @@
  * defaults, the simple options' resolution, run once per place an option is written
  * (resolve-options.ts, resolve-route.ts), the routes line (log/describe-routes.ts) and the
  * Options page (docs/.vitepress/option-reference). Adding a route option is its entry here plus
- * the step that uses it; its TypeScript type goes in `RouteOptions` (options.ts), which the
- * compiler holds to the table (option-lists.ts).
+ * the step that uses it.
  *
- * Nested options (`cors`, `mock`, `jsonp`, `inspector`, `recordings` objects) keep their own
- * interfaces and resolvers, named in their entry's `resolvedBy`.
+ * The TypeScript types come from the entries too. A simple option (a validator and a default)
+ * is built by `option<Written>()` in a part keyed by name (option-table-request.ts,
+ * -answer.ts, -global.ts), which types it: `RouteOptions`, `CorsDevProxyOptions` and
+ * `ResolvedSimpleOptions` map over those parts (`SimpleOptionParts`, options.ts), and the JSDoc of
+ * the entry's property is what an editor shows on hover. The parts that are lists
+ * (option-table-hooks.ts, -stand-ins.ts) hold rich options only (`RichOptionEntry`: the compiler
+ * refuses a validator there). A rich option (`cors`, `mock`, `jsonp`, `inspector`, `recordings`
+ * objects, functions) keeps its hand-written field in `RouteOptions` and its own resolver, named
+ * in its entry's `resolvedBy`.
  *
- * The order is the Options page's and the routes line's: a route's options first, in the
- * order `RouteOptions` declares them, then those only the shared options take.
+ * The order is the Options page's and the routes line's: a route's options first, then those
+ * only the shared options take.
  */
 
 import type { OptionEntry } from './option-entry.js'
@@ -32,9 +38,9 @@ import { STAND_IN_OPTIONS } from './option-table-stand-ins.js'
  * OPTION_TABLE.find((entry) => entry.name === 'xfwd')?.level // 'both'
  */
 export const OPTION_TABLE: readonly OptionEntry[] = Object.freeze([
-  ...REQUEST_OPTIONS,
-  ...ANSWER_OPTIONS,
+  ...Object.values(REQUEST_OPTIONS),
+  ...Object.values(ANSWER_OPTIONS),
   ...HOOK_OPTIONS,
   ...STAND_IN_OPTIONS,
-  ...GLOBAL_ONLY_OPTIONS,
+  ...Object.values(GLOBAL_ONLY_OPTIONS),
 ])

@@ -1,5 +1,4 @@
 import type { Agent as HttpAgent } from 'node:http'
-import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 
 export type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 
@@ -15,30 +14,23 @@ import type {
   TransformResponse,
 } from './hook-options.js'
 import type { InspectorOptions } from './inspector-options.js'
+import type { WrittenOptions } from './option-entry.js'
+import type { ANSWER_OPTIONS } from './option-table-answer.js'
+import type { GLOBAL_ONLY_OPTIONS } from './option-table-global.js'
+import type { REQUEST_OPTIONS } from './option-table-request.js'
+import type { JsonpOptions, LogSink, PathRewrite } from './option-value-types.js'
 import type { RecordingsOptions } from './recordings-options.js'
 import type { MocksOption } from './route-mocks-options.js'
 import type { TargetObject } from './validate-target.js'
 
-/**
- * Rewrites the path (with its query) before it is sent upstream. An object maps
- * regular-expression strings to replacements, applied in order, as in http-proxy-middleware.
- */
-export type PathRewrite =
-  | false
-  | Record<string, string>
-  | ((
-      path: string,
-      req: ProxyRequest,
-      res?: ProxyResponse,
-      // biome-ignore lint/suspicious/noExplicitAny: the route as the user wrote it, passed back unchanged.
-      options?: any,
-    ) => string | Promise<string>)
+export type { CookieRewrite, JsonpOptions, LogLevel, LogSink, PathRewrite } from './option-value-types.js'
 
 /**
- * Rewrites a Set-Cookie attribute: `false` keeps it, a string replaces it (`''` removes it), an object maps
- * old → new (`'*'` for any).
+ * The parts of the option table that hold simple options (entries built by `option<Written>()`),
+ * keyed by name: `RouteOptions`, `CorsDevProxyOptions` and `ResolvedSimpleOptions` take those
+ * options' fields from their entries. A new part of the table with simple options joins here.
  */
-export type CookieRewrite = false | string | Record<string, string>
+export type SimpleOptionParts = typeof REQUEST_OPTIONS & typeof ANSWER_OPTIONS & typeof GLOBAL_ONLY_OPTIONS
 
 /**
  * One proxied route. Option names follow http-proxy-middleware and Vite's `server.proxy`
@@ -47,9 +39,11 @@ export type CookieRewrite = false | string | Record<string, string>
  * @example
  * { target: 'http://localhost:3000', pathRewrite: false, ws: true, cors: { credentials: true } }
  */
-export interface RouteOptions {
-  // Each field's type only, with the first sentence of its doc for an editor's hover: the whole doc
-  // text, default and example are the option's entry in the option table (option-table.ts).
+export interface RouteOptions extends WrittenOptions<SimpleOptionParts, 'route' | 'both'> {
+  // The simple options (`xfwd`, `timeout`...) are the entries built by `option<Written>()` in the
+  // option table (option-table-*.ts), each typed there, its hover text the JSDoc of its property.
+  // Here the rich options' types, with the first sentence of their doc for an editor's hover: the
+  // whole doc text, default and example are the option's entry in the table.
   /**
    * Where requests go: an `http:`, `https:`, `ws:` or `wss:` URL; a path in it is prepended (`http://h/v1`
    * + `/users` → `/v1/users`).
@@ -60,36 +54,8 @@ export interface RouteOptions {
    * no `Authorization` of its own (as Node's `http.request({ auth })` does).
    */
   auth?: string
-  /** Send the target's host as `Host` instead of the dev server's. */
-  changeOrigin?: boolean
   /** How the path is rewritten before forwarding. */
   pathRewrite?: PathRewrite
-  /** Fixed headers added to every upstream request. */
-  headers?: Record<string, string>
-  /**
-   * Add `X-Forwarded-For` (appended to the client's), `X-Forwarded-Proto`, `-Host`, `-Port` and `X-Real-IP`
-   * to upstream requests.
-   */
-  xfwd?: boolean
-  /** Forward WebSocket upgrades on this prefix (implied by a `ws:` or `wss:` target). */
-  ws?: boolean
-  /** Verify the target's TLS certificate. */
-  secure?: boolean
-  /** Offer HTTP/2 to an `https:` target (negotiated by ALPN; HTTP/1.1 when it declines). */
-  http2?: boolean
-  /**
-   * Milliseconds the target has to send its response headers once the request was sent (connecting
-   * included; for an upload, from the end of its body) before the proxy answers 504 (or, with `replay:
-   * 'fallback'`, from the recordings).
-   */
-  timeout?: number
-  /**
-   * Rewrite the `Domain` attribute of Set-Cookie: `false` keeps it, a string replaces it (`''` removes it),
-   * an object maps old domains to new ones (`'*'` for any).
-   */
-  cookieDomainRewrite?: CookieRewrite
-  /** Rewrite the `Path` attribute of Set-Cookie, with the same forms as `cookieDomainRewrite`. */
-  cookiePathRewrite?: CookieRewrite
   /**
    * Answer preflights here (204) and add CORS headers to every response of the route (proxied answers and
    * the proxy's own 502/504), instead of forwarding `OPTIONS` to the target.
@@ -105,19 +71,6 @@ export interface RouteOptions {
    * 'function' && cb(<json>);`, served as `application/javascript`).
    */
   jsonp?: boolean | JsonpOptions
-  /**
-   * Rewrite a redirect's `Location` (and `Content-Location`) that points at the target, absolute or
-   * path-absolute, to the dev server's origin with the route's prefix put back, so the browser stays on the
-   * dev server: `http://localhost:3000/posts` → `http://localhost:5173/api/posts`.
-   */
-  rewriteLocation?: boolean
-  /**
-   * With `changeOrigin`, send a same-origin call's `Origin` (the dev server's own) as the target's origin,
-   * so backends that compare `Origin` with `Host` (CSRF checks, WebSocket servers) accept it.
-   */
-  rewriteOrigin?: boolean
-  /** Vite's option: every WebSocket upgrade's `Origin` becomes the target's, whatever page opened it. */
-  rewriteWsOrigin?: boolean
   /**
    * http-proxy-middleware's hooks: `proxyReq`, `proxyRes`, `error` and `proxyReqWs`, async allowed and
    * awaited.
@@ -234,31 +187,11 @@ export interface RouteOptions {
   mocks?: MocksOption
 }
 
-/** The object form of a route's `jsonp` option. */
-export interface JsonpOptions {
-  /**
-   * Name of the query parameter that carries the callback name.
-   * @default 'callback'
-   * @example 'cb'
-   */
-  param?: string
-}
-
 /** A route: a target URL, or a route object. */
 export type RouteConfig = string | RouteOptions
 
 /** Routes by path prefix; the longest matching prefix wins, whatever the key order. */
 export type Routes = Record<string, RouteConfig>
-
-/** Verbosity of the `[cors-dev-proxy]` log. */
-export type LogLevel = 'silent' | 'error' | 'warn' | 'info' | 'debug'
-
-/** Where log lines go; adapters pass the dev server's own logger. */
-export interface LogSink {
-  info(message: string): void
-  warn(message: string): void
-  error(message: string): void
-}
 
 /**
  * Options shared by all routes (the second argument). Route-level values win.
@@ -267,40 +200,10 @@ export interface LogSink {
  * createCorsDevProxy({ '/api': 'http://localhost:3000' }, { cors: true, log: 'debug' })
  */
 export interface CorsDevProxyOptions
-  extends Pick<
-    RouteOptions,
-    | 'changeOrigin'
-    | 'xfwd'
-    | 'secure'
-    | 'timeout'
-    | 'headers'
-    | 'cors'
-    | 'jsonp'
-    | 'rewriteLocation'
-    | 'rewriteOrigin'
-    | 'on'
-  > {
-  /**
-   * How much to log: `'debug'` adds one line per answered request with both hops, the protocols, the status
-   * and the time (`h2 GET /api/users → http://localhost:3000/users 200 12 ms`).
-   */
-  log?: LogLevel
-  /** Where cors-dev-proxy's own lines go: `{ info, warn, error }`. */
-  logger?: LogSink
-  /**
-   * For `createCorsDevProxy(...).middleware` mounted with `app.use` alone: with `ws` routes, the first
-   * request it sees subscribes it to that server's `'upgrade'` event, as http-proxy-middleware does with
-   * `ws: true`.
-   */
-  subscribeUpgrade?: boolean
-  /**
-   * The CORS overlay: the Vite, webpack/Rspack, Rsbuild and Nuxt adapters add a small dev-only script to
-   * your pages (`/__cors-dev-proxy/client.js`) that watches `fetch`, `XMLHttpRequest`, `EventSource` and
-   * `WebSocket` without changing what they return or send, and, when a call to another origin fails, asks
-   * the dev server why (`POST /__cors-dev-proxy/explain`) and shows the answer in a
-   * `<cors-dev-proxy-overlay>` element: Chromium's console text, the cause, and the route to add.
-   */
-  overlay?: boolean
+  extends WrittenOptions<SimpleOptionParts, 'global' | 'both'>,
+    Pick<RouteOptions, 'cors' | 'jsonp' | 'on'> {
+  // The simple options (`log`, `overlay`, and the routes' defaults such as `xfwd`) come from their
+  // entries in the option table, as `RouteOptions`'s do; here the rich ones.
   /**
    * The exchange inspector at `/__cors-dev-proxy/`: the recent exchanges of every route (a ring of
    * `exchanges` entries; `Authorization`, `Cookie`, `Set-Cookie` and token-like query values masked), live

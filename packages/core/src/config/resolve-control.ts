@@ -48,7 +48,7 @@ export interface ResolvedControl {
   readonly targets: readonly ResolvedTargetChoice[]
   /**
    * The target in use at start-up: the first of `targets`, or the one the override file or
-   * environment variable picked (`config/target-overrides.ts`); `undefined` without `targets`.
+   * environment variable picked (`stand-ins/control/target-overrides.ts`); `undefined` without `targets`.
    */
   readonly initial: string | undefined
 }

@@ -11,7 +11,6 @@ import { resolveInspectorOptions } from './resolve-inspector-options.js'
 import { resolveRecordingsOptions } from './resolve-recordings-options.js'
 import { type RouteDefaults, resolveRoute } from './resolve-route.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './resolved-route.js'
-import { pickTargets } from './target-overrides.js'
 import { assertKnownKeys } from './unknown-options.js'
 import { checkJsonp } from './validate-values.js'
 
@@ -126,7 +125,7 @@ export function resolveOptions(
   // Longest first; equal lengths cannot both match one path, the name order only makes it stable.
   resolved.sort((a, b) => b.prefix.length - a.prefix.length || (a.prefix < b.prefix ? -1 : 1))
   return Object.freeze({
-    routes: Object.freeze(pickTargets(resolved)),
+    routes: Object.freeze(resolved),
     log: globals.log,
     logger: globals.logger,
     subscribeUpgrade: globals.subscribeUpgrade,

@@ -1,7 +1,7 @@
 import { type PathRewriter, removePrefix, rewriteByFunction, rewriteByRules } from '../http/rewrite-path.js'
 import { CorsDevProxyError } from './errors.js'
 import { optionEntry } from './option-path.js'
-import type { PathRewrite } from './options.js'
+import type { PathRewrite } from './option-value-types.js'
 
 // A route's `pathRewrite`, resolved once: which rewrite it gets and its rules checked. The
 // rewrite itself runs per request from http/rewrite-path.ts.

@@ -4,7 +4,6 @@ import { applyOptions, checkOptions } from './option-derivations.js'
 import { ROUTE_DEFAULTS, type RouteOptionDefaults } from './option-lists.js'
 import { quote, routeOption } from './option-path.js'
 import { OPTION_TABLE } from './option-table.js'
-import { requestLoggerHooks } from './request-logger.js'
 import { resolveAgent } from './resolve-agent.js'
 import { resolveControl } from './resolve-control.js'
 import { type ResolvedCorsOptions, resolveCorsOptions } from './resolve-cors-options.js'
@@ -221,8 +220,8 @@ function resolveForwardRoute(
       resolveHooks(options.on, at('on')),
       runConfigure(options.configure, route.config, at('configure')),
       resolvePlugins(options.plugins, source, at('plugins')),
-      requestLogger === undefined ? NO_HOOKS : requestLoggerHooks(requestLogger, at('logger')),
     ),
+    requestLogger: requestLogger === undefined ? undefined : { sink: requestLogger, option: at('logger') },
     router: routedOnly ? requireRoutedTarget(router, at('target')) : router,
     transformResponse: checkFunction<TransformResponse>(
       options.transformResponse,

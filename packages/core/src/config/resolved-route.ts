@@ -1,119 +1,28 @@
-import type { HeaderEntry } from '../http/header-list.js'
-import type { PathRewriter } from '../http/rewrite-path.js'
-import type { Bypass, TransformResponse } from './hook-options.js'
-import type { CookieRewrite, LogLevel, LogSink, PathRewrite } from './options.js'
-import type { ResolvedAgent } from './resolve-agent.js'
-import type { ResolvedControl } from './resolve-control.js'
-import type { ResolvedCorsOptions } from './resolve-cors-options.js'
-import type { ResolvedMockBackendOptions } from './resolve-echo-backend-options.js'
-import type { ResolvedHooks } from './resolve-hooks.js'
+import type { ResolvedOptions } from './option-entry.js'
+import type { LogLevel, LogSink } from './option-value-types.js'
+import type { SimpleOptionParts } from './options.js'
 import type { ResolvedInspectorOptions } from './resolve-inspector-options.js'
-import type { ResolvedPathFilter } from './resolve-path-filter.js'
 import type { ResolvedRecordingsOptions } from './resolve-recordings-options.js'
-import type { ResolvedMocks } from './resolve-route-mocks.js'
-import type { ResolvedRouter } from './resolve-router.js'
+import type { ResolvedForwardParts, ResolvedMockRoute } from './resolved-route-parts.js'
 
-/** `jsonp` after resolution: the callback parameter's name. */
-export interface ResolvedJsonpOptions {
-  readonly param: string
-}
-
-/** What every route has, whether it forwards or mocks. */
-interface ResolvedRouteBase {
-  /** Normalized prefix: starts with `/`, no trailing `/` (except the root route `/`). */
-  readonly prefix: string
-  /**
-   * The route's place among the routes as written (0 for the first key): the routes line lists
-   * them so, while they are matched longest prefix first.
-   */
-  readonly order: number
-  /** Takes WebSocket upgrades (forwarded, or the mock's echo). */
-  readonly ws: boolean
-  /** Maps the matched request path (with query, dot-segments resolved) to the upstream path (with query), target base path not yet joined. */
-  readonly rewritePath: PathRewriter
-  /** `pathRewrite` as given (validated, copied, frozen), for the startup line; `undefined` for the default. */
-  readonly pathRewrite: PathRewrite | undefined
-  /** The route's CORS policy, resolved; `undefined` when preflights are forwarded untouched. */
-  readonly cors: ResolvedCorsOptions | undefined
-  /** JSONP wrapping of GET answers; `undefined` when off. */
-  readonly jsonp: ResolvedJsonpOptions | undefined
-  /** Which requests of the prefix the route takes (`pathFilter`); `undefined`: all. */
-  readonly pathFilter: ResolvedPathFilter | undefined
-  /** Vite's `bypass`, asked first; `undefined`: none. */
-  readonly bypass: Bypass | undefined
-  /** The route as the user wrote it, handed back to `bypass` as its third argument. */
-  readonly source: Readonly<Record<string, unknown>>
-  /**
-   * Latency, faults and named targets (`latency`, `failRate`, `failWith`, `throttle`, `faults`,
-   * `targets`); `undefined` when the route uses none, so it has no control step.
-   */
-  readonly control: ResolvedControl | undefined
-}
+export type {
+  ResolvedForwardParts,
+  ResolvedJsonpOptions,
+  ResolvedMockRoute,
+  ResolvedRouteBase,
+  ResolvedRouteParts,
+} from './resolved-route-parts.js'
 
 /**
- * The simple options of a forwarding route (the option table's entries with a validator, but
+ * The simple options of a forwarding route (the option table's entries built by `option()`, but
  * `ws`, which a mock route has too): each filled in from the route, the shared options or the
- * table's default by `applyOptions`, in one spread. A new simple option's resolved type goes here.
+ * table's default by `applyOptions`, in one spread. Derived from the entries' types, so a new
+ * simple option's resolved type needs no line here.
  */
-export interface ResolvedSimpleOptions {
-  readonly changeOrigin: boolean
-  readonly xfwd: boolean
-  readonly secure: boolean
-  /** Offer HTTP/2 to an `https:` target by ALPN. */
-  readonly http2: boolean
-  /** Milliseconds to wait for response headers; `undefined`: no deadline (the default). */
-  readonly timeout: number | undefined
-  /** Fixed extra upstream headers, names lowercased. */
-  readonly headers: readonly HeaderEntry[]
-  readonly cookieDomainRewrite: CookieRewrite
-  readonly cookiePathRewrite: CookieRewrite
-  /** Point redirects at the target back at the dev server (see `RouteOptions.rewriteLocation`). */
-  readonly rewriteLocation: boolean
-  /** Send a same-origin call's `Origin` as the target's (see `RouteOptions.rewriteOrigin`). */
-  readonly rewriteOrigin: boolean
-  /** Send every upgrade's `Origin` as the target's (Vite's `rewriteWsOrigin`). */
-  readonly rewriteWsOrigin: boolean
-}
+export type ResolvedSimpleOptions = Omit<ResolvedOptions<SimpleOptionParts, 'route' | 'both'>, 'ws'>
 
 /** A route that forwards to a target. */
-export interface ResolvedForwardRoute extends ResolvedRouteBase, ResolvedSimpleOptions {
-  readonly kind: 'forward'
-  /** The target; a placeholder (`http://no-target.invalid/`) when `hasTarget` is false. */
-  readonly target: URL
-  /**
-   * Whether that target was written `ws:` or `wss:` (`target` holds the `http:`/`https:` URL
-   * every request goes to): the routes line shows it as written.
-   */
-  readonly websocketTarget: boolean
-  /** Whether the route has a target of its own; `false` when only its `router` or `bypass` decides. */
-  readonly hasTarget: boolean
-  /** A Unix domain socket to connect to instead of the target's host and port (`target: { socketPath }`). */
-  readonly socketPath: string | undefined
-  /** http-proxy's `agent`, mapped (maxSockets, keepAlive, TLS options); `undefined`: the pool's defaults. */
-  readonly agent: ResolvedAgent | undefined
-  /** Redirects followed on the server side (`followRedirects`: `true` is 20, the browser's limit); 0: passed to the browser. */
-  readonly followRedirects: number
-  /** The `Authorization` value from `auth` (`Basic ...`), sent when the request has none; `undefined`: none. */
-  readonly authorization: string | undefined
-  /** The hooks, in the order they run: the shared `on`, the route's `on`, its `configure`. */
-  readonly hooks: ResolvedHooks
-  /** A target per request; `undefined`: always `target`. */
-  readonly router: ResolvedRouter | undefined
-  /** Rewrites answers (`transformResponse`); `undefined`: none. */
-  readonly transformResponse: TransformResponse | undefined
-  /** Writes each exchange to the recordings (`record`). */
-  readonly record: boolean
-  /** Answers from the recordings: when the target fails, or always; `undefined`: never. */
-  readonly replay: 'fallback' | 'only' | undefined
-  /** Per-path answers beside the target (`mocks`); `undefined`: none, and no mocks step. */
-  readonly mocks: ResolvedMocks | undefined
-}
-
-/** A route that answers from the built-in mock backend. */
-export interface ResolvedMockRoute extends ResolvedRouteBase {
-  readonly kind: 'mock'
-  readonly mock: ResolvedMockBackendOptions
-}
+export interface ResolvedForwardRoute extends ResolvedForwardParts, ResolvedSimpleOptions {}
 
 /**
  * A route after validation, with every default filled in and every matcher precomputed.

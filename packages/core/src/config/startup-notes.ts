@@ -4,21 +4,22 @@
  * (log/describe-routes.ts) reads them from the table in the table's order.
  */
 import { JSONP_DEFAULTS } from './defaults.js'
-import type { ResolvedForwardRoute, ResolvedRoute } from './resolved-route.js'
+import type { ResolvedForwardParts, ResolvedRouteParts } from './resolved-route-parts.js'
 
 /**
- * `name: value` when a forwarding route's value differs from `initial`; a mock route has none.
+ * `name: value` when a forwarding route's value of the simple option `name` differs from
+ * `initial`; a mock route has none.
  *
  * @example
- * forwardNote(route, 'xfwd', true) // 'xfwd: false'
+ * forwardNote(route, 'xfwd', false, true) // 'xfwd: false'
  */
 export function forwardNote(
-  route: ResolvedRoute,
-  name: 'changeOrigin' | 'xfwd' | 'secure' | 'cookieDomainRewrite' | 'cookiePathRewrite',
+  route: ResolvedRouteParts,
+  name: string,
+  value: unknown,
   initial: unknown,
 ): string | undefined {
-  if (route.kind !== 'forward' || route[name] === initial) return undefined
-  const value = route[name]
+  if (route.kind !== 'forward' || value === initial) return undefined
   return `${name}: ${typeof value === 'boolean' ? value : JSON.stringify(value)}`
 }
 
@@ -28,7 +29,7 @@ export function forwardNote(
  * @example
  * describePathRewrite(route) // 'pathRewrite: false'
  */
-export function describePathRewrite(route: ResolvedRoute): string | undefined {
+export function describePathRewrite(route: ResolvedRouteParts): string | undefined {
   const rewrite = route.pathRewrite
   if (rewrite === undefined) return undefined
   if (rewrite === false) return 'pathRewrite: false'
@@ -43,7 +44,7 @@ export function describePathRewrite(route: ResolvedRoute): string | undefined {
  * @example
  * describeWs(route) // 'ws'
  */
-export function describeWs(route: ResolvedRoute): string | undefined {
+export function describeWs(route: ResolvedRouteParts): string | undefined {
   if (route.kind === 'forward' && route.websocketTarget) return route.ws ? undefined : 'ws: false'
   return route.ws ? 'ws' : undefined
 }
@@ -54,7 +55,7 @@ export function describeWs(route: ResolvedRoute): string | undefined {
  * @example
  * describeJsonp(route) // 'jsonp: cb'
  */
-export function describeJsonp(route: ResolvedRoute): string | undefined {
+export function describeJsonp(route: ResolvedRouteParts): string | undefined {
   if (!route.jsonp) return undefined
   return route.jsonp.param === JSONP_DEFAULTS.param ? 'jsonp' : `jsonp: ${route.jsonp.param}`
 }
@@ -65,7 +66,7 @@ export function describeJsonp(route: ResolvedRoute): string | undefined {
  * @example
  * describeFaults(route) // 'faults'
  */
-export function describeFaults(route: ResolvedRoute): string | undefined {
+export function describeFaults(route: ResolvedRouteParts): string | undefined {
   const control = route.control
   return control?.faults !== undefined || (control?.rules.length ?? 0) > 0 ? 'faults' : undefined
 }
@@ -76,7 +77,7 @@ export function describeFaults(route: ResolvedRoute): string | undefined {
  * @example
  * describeTargets(route) // "target 'local' of local, staging"
  */
-export function describeTargets(route: ResolvedRoute): string | undefined {
+export function describeTargets(route: ResolvedRouteParts): string | undefined {
   const control = route.control
   if (control === undefined || control.targets.length === 0) return undefined
   return `target '${control.initial}' of ${control.targets.map((target) => target.name).join(', ')}`
@@ -88,8 +89,8 @@ export function describeTargets(route: ResolvedRoute): string | undefined {
  * @example
  * describeMocks(route) // 'mocks: cors-dev-proxy/mocks/api'
  */
-export function describeMocks(route: ResolvedRoute): string | undefined {
-  const mocks = (route as Partial<ResolvedForwardRoute>).mocks
+export function describeMocks(route: ResolvedRouteParts): string | undefined {
+  const mocks = (route as Partial<ResolvedForwardParts>).mocks
   if (mocks === undefined) return undefined
   return mocks.dir === undefined ? 'mocks' : `mocks: ${mocks.dir}`
 }

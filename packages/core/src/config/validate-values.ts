@@ -3,7 +3,7 @@ import { JSONP_DEFAULTS } from './defaults.js'
 import { CorsDevProxyError } from './errors.js'
 import { JSONP_OPTION_NAMES } from './nested-option-names.js'
 import { describeType, isPlainObject, nestedExample, optionEntry, quote } from './option-path.js'
-import type { CookieRewrite, LogLevel, LogSink, PathRewrite } from './options.js'
+import type { CookieRewrite, LogLevel, LogSink, PathRewrite } from './option-value-types.js'
 import { assertKnownKeys } from './unknown-options.js'
 
 const LOG_LEVELS: readonly LogLevel[] = ['silent', 'error', 'warn', 'info', 'debug']

@@ -10,7 +10,12 @@ import type { ProxyRequest } from '../http/proxy-types.js'
 function differences(route: ResolvedRoute, table: readonly OptionEntry[]): string[] {
   const notes: string[] = []
   for (const entry of table) {
-    const note = entry.level === 'global' ? undefined : entry.startup?.(route)
+    if (entry.level === 'global' || entry.startup === undefined) continue
+    // A simple option's note gets its value on the route, typed by its entry (`option<Written>()`);
+    // a mock route has none but `ws`.
+    const value =
+      entry.check === undefined ? undefined : (route as unknown as Record<string, unknown>)[entry.name]
+    const note = entry.startup(route, value as never)
     if (note !== undefined) notes.push(note)
   }
   return notes

@@ -3,8 +3,9 @@
  * filtering, one line per event, and `limited` lines for what a client can repeat at will, one
  * per route and cause every 10 s with a count of the rest (rate-limit.ts). Beside it the routes
  * line and the debug line of each answered request (describe-routes.ts), and the hint for a
- * server-side `fetch('/api/…')` that missed the proxy (server-fetch-hint.ts). Lines say what
- * happened and how to fix it; nothing here decides anything about a request.
+ * server-side `fetch('/api/…')` that missed the proxy (server-fetch-hint.ts), and a route's own
+ * http-proxy-middleware `logger`, as hooks added to the route at start-up (request-logger.ts).
+ * Lines say what happened and how to fix it; nothing here decides anything about a request.
  */
 export { consoleLogSink } from '../config/defaults.js'
 

@@ -9,7 +9,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { CorsDevProxyConfig } from '../config/define-config.js'
 import type { CorsDevProxyOptions, Routes } from '../config/options.js'
-import { resolveOptions } from '../config/resolve-options.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from '../config/resolved-route.js'
 import { createFetchDispatcher, undiciDispatches } from '../fetch/fetch-dispatcher.js'
 import type { FetchConnectionInfo } from '../fetch/fetch-request.js'
@@ -22,6 +21,7 @@ import type { WebSocketCarrier } from '../inspector/explain-websocket.js'
 import { assembleProxy } from './assemble-proxy.js'
 import { type EngineProxy, logStepError } from './create-cors-dev-proxy.js'
 import { createFetchWebSocket, type FetchWebSocketAnswer } from './fetch-websocket.js'
+import { resolveProxyOptions } from './resolve-proxy-options.js'
 
 export type { FetchConnectionInfo, NodeIncoming, NodeOutgoing } from '../fetch/fetch-request.js'
 export type { FetchWebSocketBridge, WebSocketPeer } from '../fetch/websocket-bridge.js'
@@ -111,7 +111,7 @@ export function createFetchHandlerFor(
   options: FetchHandlerOptions | undefined,
   host: FetchHost,
 ): FetchHandler {
-  const resolved = resolveOptions(routes, options)
+  const resolved = resolveProxyOptions(routes, options)
   refuseNodeOptions(resolved.routes)
   // Bun's built-in undici has no dispatch() on its pools: forward with the runtime's fetch there.
   return fetchHandlerOf(resolved, undiciDispatches() ? {} : { dispatcherFor: createFetchDispatcher }, host)

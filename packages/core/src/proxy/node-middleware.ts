@@ -7,10 +7,10 @@
  */
 import type { CorsDevProxyConfig } from '../config/define-config.js'
 import type { CorsDevProxyOptions, Routes } from '../config/options.js'
-import { resolveOptions } from '../config/resolve-options.js'
 import { assembleProxy } from './assemble-proxy.js'
 import { subscribeUpgradeOnFirstRequest } from './auto-upgrade.js'
 import type { CorsDevProxy } from './create-cors-dev-proxy.js'
+import { resolveProxyOptions } from './resolve-proxy-options.js'
 
 /**
  * Creates the proxy: validates and resolves the routes once (a mistake throws
@@ -31,7 +31,7 @@ export function createCorsDevProxy(
   routes: Routes | CorsDevProxyConfig,
   options?: CorsDevProxyOptions,
 ): CorsDevProxy {
-  const resolved = resolveOptions(routes, options)
+  const resolved = resolveProxyOptions(routes, options)
   const proxy = assembleProxy(resolved)
   const { connect } = proxy.engine
   // hpm's wiring for `app.use(proxy.middleware)` alone; nothing added without `ws` routes.

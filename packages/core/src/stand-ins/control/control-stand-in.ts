@@ -6,7 +6,8 @@
  * the switch between a route's `targets` (target-switch.ts, one forwarder per target), each
  * route's live state (route-control.ts, with the record switch recordings read), the board of
  * every route's switches (control-board.ts) and its `/__cors-dev-proxy/control` endpoint
- * (control-endpoint.ts).
+ * (control-endpoint.ts). At start-up, the developer's own pick among a route's `targets`, read
+ * from `cors-dev-proxy.local.json` and `CORS_DEV_PROXY_TARGETS` (target-overrides.ts).
  */
 import type { StandIn } from '../stand-in.js'
 import { createControlStep } from './control-step.js'

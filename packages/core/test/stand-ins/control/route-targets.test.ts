@@ -5,11 +5,11 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { captureLogSink, listen, sendRequest } from '../../../../../test/support/servers.js'
 import type { Routes } from '../../../src/config/options.js'
-import { resolveOptions } from '../../../src/config/resolve-options.js'
-import { pickTargets } from '../../../src/config/target-overrides.js'
 import { describeRoutes } from '../../../src/log/describe-routes.js'
 import { createFetchHandler } from '../../../src/proxy/create-fetch-handler.js'
 import { createDevServerProxy } from '../../../src/proxy/dev-server-proxy.js'
+import { resolveProxyOptions as resolveOptions } from '../../../src/proxy/resolve-proxy-options.js'
+import { pickTargets } from '../../../src/stand-ins/control/target-overrides.js'
 
 /** A backend that names itself, echoes Host, and redirects `/moved` to its own URL. */
 async function startBackend(name: string) {

@@ -1,7 +1,8 @@
+import type { IncomingProxyResponse, OutgoingProxyRequest } from '../config/hook-options.js'
+import type { LogSink } from '../config/option-value-types.js'
+import { mergeHooks, type ResolvedHooks } from '../config/resolve-hooks.js'
+import type { ResolvedRoute } from '../config/resolved-route.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
-import type { IncomingProxyResponse, OutgoingProxyRequest } from './hook-options.js'
-import type { LogSink } from './options.js'
-import type { ResolvedHooks } from './resolve-hooks.js'
 
 /** The request as frameworks extend it: Express and BrowserSync keep the URL as received in `originalUrl`. */
 type FrameworkRequest = ProxyRequest & { originalUrl?: string; baseUrl?: string }
@@ -40,4 +41,18 @@ export function requestLoggerHooks(logger: LogSink, option: string): ResolvedHoo
     error: Object.freeze([{ name: `${option} (error)`, fn: error }]),
     proxyReqWs: Object.freeze([]),
   })
+}
+
+/**
+ * The route with its `logger`'s hooks after its own (a route without one is returned as it
+ * is): configuration only validates the sink, and the lines are written here, by the logging
+ * layer, when the hooks run. Applied once, at start-up, to every resolved route.
+ *
+ * @example
+ * const routes = resolved.routes.map(withRequestLogger)
+ */
+export function withRequestLogger(route: ResolvedRoute): ResolvedRoute {
+  if (route.kind !== 'forward' || route.requestLogger === undefined) return route
+  const { sink, option } = route.requestLogger
+  return Object.freeze({ ...route, hooks: mergeHooks(route.hooks, requestLoggerHooks(sink, option)) })
 }
