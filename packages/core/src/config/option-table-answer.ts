@@ -1,3 +1,4 @@
+import { MOCK_BACKEND_OPTION } from '../stand-ins/mock-backend/options/mock-backend-option-table.js'
 import type { OptionEntry } from './option-entry.js'
 import { describeJsonp, forwardNote } from './startup-notes.js'
 import { checkBoolean, checkCookieRewrite } from './validate-values.js'
@@ -45,18 +46,7 @@ export const ANSWER_OPTIONS: readonly OptionEntry[] = [
     resolvedBy: 'resolve-cors-options.ts',
     startup: (route) => (route.cors ? 'cors' : undefined),
   },
-  {
-    name: 'mock',
-    level: 'route',
-    doc: [
-      'Answer from the built-in [mock backend](/guide/mock-backend) instead of a target: an echo of',
-      'each request, CORS modes, cookies, event streams and a WebSocket echo. An object sets its',
-      '[options](#mock-options).',
-    ],
-    defaultText: 'false',
-    example: 'true',
-    resolvedBy: 'resolve-echo-backend-options.ts',
-  },
+  MOCK_BACKEND_OPTION,
   {
     name: 'jsonp',
     level: 'both',

@@ -1,3 +1,4 @@
+import { RECORDINGS_OPTION } from '../stand-ins/recordings/options/recordings-option-table.js'
 import type { OptionEntry } from './option-entry.js'
 import type { LogLevel } from './options.js'
 import { checkBoolean, checkLogLevel, checkLogSink } from './validate-values.js'
@@ -77,17 +78,5 @@ export const GLOBAL_ONLY_OPTIONS: readonly OptionEntry[] = [
     fixValue: '{ exchanges: 500 }',
     resolvedBy: 'resolve-inspector-options.ts',
   },
-  {
-    name: 'recordings',
-    level: 'global',
-    doc: [
-      'Where the routes with `record` or `replay` keep their recordings, and the bounds (see',
-      '`RecordingsOptions`).',
-    ],
-    defaultText:
-      "{ dir: 'cors-dev-proxy/recordings', mask: true, maxFiles: 1000, maxAnswers: 20, maxBodyBytes: 1048576, maxGap: 1000 }",
-    example: "{ dir: 'test/recordings', maxFiles: 200 }",
-    fixValue: "{ dir: 'cors-dev-proxy/recordings' }",
-    resolvedBy: 'resolve-recordings-options.ts',
-  },
+  RECORDINGS_OPTION,
 ]

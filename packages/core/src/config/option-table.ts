@@ -13,16 +13,23 @@
  * Nested options (`cors`, `mock`, `jsonp`, `inspector`, `recordings` objects) keep their own
  * interfaces and resolvers, named in their entry's `resolvedBy`.
  *
+ * A stand-in for the backend owns its options: their entries, types and resolvers live in
+ * `stand-ins/<name>/options/` (the control's faults and targets, the recordings, the route mocks,
+ * the mock backend), a part of the configuration layer that imports only `http/` and this folder,
+ * so that this table and resolve-route.ts can read them (test/architecture/layers.test.ts).
+ *
  * The order is the Options page's and the routes line's: a route's options first, in the
  * order `RouteOptions` declares them, then those only the shared options take.
  */
 
+import { CONTROL_OPTIONS } from '../stand-ins/control/options/control-option-table.js'
+import { RECORDING_ROUTE_OPTIONS } from '../stand-ins/recordings/options/recordings-option-table.js'
+import { ROUTE_MOCKS_OPTIONS } from '../stand-ins/route-mocks/options/route-mocks-option-table.js'
 import type { OptionEntry } from './option-entry.js'
 import { ANSWER_OPTIONS } from './option-table-answer.js'
 import { GLOBAL_ONLY_OPTIONS } from './option-table-global.js'
 import { HOOK_OPTIONS } from './option-table-hooks.js'
 import { REQUEST_OPTIONS } from './option-table-request.js'
-import { STAND_IN_OPTIONS } from './option-table-stand-ins.js'
 
 /**
  * Every top-level option, once per level it is written at (`logger` twice: a route's request
@@ -35,6 +42,8 @@ export const OPTION_TABLE: readonly OptionEntry[] = Object.freeze([
   ...REQUEST_OPTIONS,
   ...ANSWER_OPTIONS,
   ...HOOK_OPTIONS,
-  ...STAND_IN_OPTIONS,
+  ...CONTROL_OPTIONS,
+  ...RECORDING_ROUTE_OPTIONS,
+  ...ROUTE_MOCKS_OPTIONS,
   ...GLOBAL_ONLY_OPTIONS,
 ])

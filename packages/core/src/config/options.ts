@@ -3,9 +3,16 @@ import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 
 export type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 
-import type { FailWith, FaultOptions, Latency, TargetChoice } from './control-options.js'
+import type {
+  FailWith,
+  FaultOptions,
+  Latency,
+  TargetChoice,
+} from '../stand-ins/control/options/control-options.js'
+import type { MockBackendOptions } from '../stand-ins/mock-backend/options/echo-backend-options.js'
+import type { RecordingsOptions } from '../stand-ins/recordings/options/recordings-options.js'
+import type { MocksOption } from '../stand-ins/route-mocks/options/route-mocks-options.js'
 import type { CorsOptions } from './cors-options.js'
-import type { MockBackendOptions } from './echo-backend-options.js'
 import type {
   Bypass,
   ConfigurableProxy,
@@ -15,8 +22,6 @@ import type {
   TransformResponse,
 } from './hook-options.js'
 import type { InspectorOptions } from './inspector-options.js'
-import type { RecordingsOptions } from './recordings-options.js'
-import type { MocksOption } from './route-mocks-options.js'
 import type { TargetObject } from './validate-target.js'
 
 /**

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { quoteNames } from '../stand-ins/control/options/resolve-control.js'
 import { CorsDevProxyError } from './errors.js'
 import { isPlainObject, quote } from './option-path.js'
-import { quoteNames } from './resolve-control.js'
 import type { ResolvedRoute } from './resolved-route.js'
 
 /** The per-developer file that picks a route's target among its `targets` (git-ignored). */

@@ -21,6 +21,10 @@ import type { RouteStep } from '../pipeline/route-pipeline.js'
  * nothing. The files directly in this folder are what several stand-ins share (the files'
  * masking, their folder names, the atomic write); a stand-in never imports another one
  * (packages/core/test/architecture/layers.test.ts), and none imports inspector/ or proxy/ above.
+ *
+ * Each stand-in owns its options in `<name>/options/`: their types, their entries of the option
+ * table and their resolver. Those files belong to the configuration layer (config/option-table.ts
+ * and config/resolve-route.ts read them), so they import only `http/` and `config/`.
  */
 
 /** Builds the forwarder of a route: its target's, or one `targets` entry's, with the slots' fallback. */

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { ResolvedFaults } from '../../config/resolve-control.js'
 import type { ResolvedForwardRoute } from '../../config/resolved-route.js'
 import { refuseUpgradeFault } from './fault-answer.js'
+import type { ResolvedFaults } from './options/resolve-control.js'
 import { delayOf, failsNow, faultsFor } from './request-faults.js'
 import type { RouteControl } from './route-control.js'
 
