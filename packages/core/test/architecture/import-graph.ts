@@ -47,9 +47,9 @@ const NESTED = new Set(['stand-ins'])
 
 /**
  * Sub-folders of a `NESTED` layer's sub-folder that are layers of their own
- * (`stand-ins/recordings/options`), placed apart from the rest of that folder in `LAYERS`.
+ * (`stand-ins/recordings/options`, `stand-ins/control/panel`), placed apart from the rest of that folder in `LAYERS`.
  */
-const SUB_LAYERS = new Set(['options'])
+const SUB_LAYERS = new Set(['options', 'panel'])
 
 /**
  * The layer of a file: its first folder (its first two in a `NESTED` one, its first three when

@@ -27,6 +27,15 @@ const STAND_INS = [
 const STAND_IN_OPTIONS = STAND_INS.map((stand) => `${stand}/options`)
 
 /**
+ * Each stand-in's panel (`stand-ins/<name>/panel/`): its part of the pages, browser code joined
+ * with client/'s into the served scripts (scripts/join-client-scripts.mjs). The page has nothing
+ * else, so, as for client/, browser code imports only browser code: a panel imports client/ (the
+ * inspector page's helpers and the types the server shares) and client/ the panels it shows (the
+ * route mocks' "Mock this answer" in an exchange's detail), never another layer.
+ */
+const PANELS = STAND_INS.map((stand) => `${stand}/panel`)
+
+/**
  * The layers of `packages/core/src` and what each may import, lowest first (ARCHITECTURE.md
  * explains them). A folder imports its own files and the folders listed here, never a layer
  * above it; `proxy/` (the composition root) wires every layer together, and the root files
@@ -47,7 +56,8 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   jsonp: ['http', 'config', 'log', 'pipeline'],
   'stand-ins': ['http', 'config', 'pipeline', 'forward'],
   ...Object.fromEntries(STAND_INS.map((layer) => [layer, [...STAND_IN, `${layer}/options`]])),
-  client: [],
+  client: [...PANELS],
+  ...Object.fromEntries(PANELS.map((layer) => [layer, ['client']])),
   inspector: ['http', 'config', 'log', 'browser', 'pipeline', 'client', 'stand-ins', ...STAND_INS],
   fetch: ['http', 'config'],
   proxy: [
@@ -62,6 +72,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'stand-ins',
     ...STAND_INS,
     ...STAND_IN_OPTIONS,
+    ...PANELS,
     'client',
     'inspector',
     'fetch',
@@ -78,6 +89,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'stand-ins',
     ...STAND_INS,
     ...STAND_IN_OPTIONS,
+    ...PANELS,
     'client',
     'inspector',
     'fetch',
@@ -140,6 +152,8 @@ describe('the checks themselves', () => {
       ['config/i.ts', 'stand-ins/recordings/d.ts', 'stand-ins/control/options/j.ts'],
     ],
     ['stand-ins/control/k.ts', ['stand-ins/control/options/j.ts', 'stand-ins/recordings/options/h.ts']],
+    ['stand-ins/control/panel/l.ts', ['client/m.ts', 'stand-ins/control/k.ts', 'config/i.ts']],
+    ['client/m.ts', ['stand-ins/route-mocks/panel/n.ts']],
   ])
 
   it('report an import that goes up a layer, and an undeclared folder', () => {
@@ -151,6 +165,8 @@ describe('the checks themselves', () => {
       'stand-ins/recordings/options/h.ts imports stand-ins/recordings/d.ts (stand-ins/recordings/options → stand-ins/recordings)',
       'stand-ins/recordings/options/h.ts imports stand-ins/control/options/j.ts (stand-ins/recordings/options → stand-ins/control/options)',
       'stand-ins/control/k.ts imports stand-ins/recordings/options/h.ts (stand-ins/control → stand-ins/recordings/options)',
+      'stand-ins/control/panel/l.ts imports stand-ins/control/k.ts (stand-ins/control/panel → stand-ins/control)',
+      'stand-ins/control/panel/l.ts imports config/i.ts (stand-ins/control/panel → config)',
     ])
   })
 
