@@ -12,6 +12,7 @@ import type { StandIn } from '../stand-in.js'
 import { createControlStep } from './control-step.js'
 import type { RouteControl } from './route-control.js'
 import { createTargetSwitch } from './target-switch.js'
+import { createControlUpgrade } from './upgrade-control.js'
 
 /** What the control stand-in needs from the proxy. */
 export interface ControlStandInDeps {
@@ -22,8 +23,9 @@ export interface ControlStandInDeps {
 /**
  * The live switches of a route, first in its backend: the faults' step (latency, `failRate`,
  * `throttle`, `faults`, read from the live state on each request), and with `targets`, the
- * target: a switch between one forwarder per target. A route with recordings and no control
- * options has live state (its record switch) and gets nothing here.
+ * target: a switch between one forwarder per target. On a `ws` route, the same faults and target
+ * on its WebSocket handshakes. A route with recordings and no control options has live state (its
+ * record switch) and gets nothing here.
  *
  * @example
  * const slot = controlStandIn(route, { control })
@@ -31,11 +33,14 @@ export interface ControlStandInDeps {
 export const controlStandIn: StandIn<ControlStandInDeps> = function controlStandIn(route, deps) {
   const { control } = deps
   if (control === undefined) return undefined
-  const step = route.control === undefined ? undefined : createControlStep(control)
+  if (route.control === undefined) return undefined
+  const step = createControlStep(control)
+  const upgrade = route.ws ? createControlUpgrade(control) : undefined
   const { targets } = control.control
-  if (route.kind !== 'forward' || targets.length === 0) return step === undefined ? undefined : { step }
+  if (route.kind !== 'forward' || targets.length === 0) return { step, upgrade }
   return {
     step,
+    upgrade,
     target: (forwarderOf) =>
       createTargetSwitch(
         control,
