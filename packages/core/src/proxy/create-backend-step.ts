@@ -35,6 +35,8 @@ export interface BackendStep {
    * socket was taken, as `UpgradeStep` says.
    */
   upgrade(handshake: Handshake, target: (handshake: Handshake) => boolean): boolean
+  /** A stand-in of the route keeps per-request state in the exchange: each request needs one (see `BackendSlot.needsExchange`). */
+  readonly needsExchange: boolean
   /** Ends what the backend holds: the mock backend's streams and sockets, the `mocks` slot's watchers. */
   close(): Promise<void>
 }
@@ -92,6 +94,7 @@ export function createBackendStep(
   const terminal = route.cors === undefined ? withCorsDiagnostics(target, route, deps.logger) : target
   return {
     step: before.length === 0 ? terminal : chainSteps([...before, terminal]),
+    needsExchange: slots.some((slot) => slot.needsExchange === true),
     upgrade: upgradeChain(slots.flatMap((slot) => (slot.upgrade === undefined ? [] : [slot.upgrade]))),
     async close() {
       await Promise.all(slots.map((slot) => slot.close?.()))

@@ -230,10 +230,11 @@ function takeRequest(
   const { recorder } = engine
   const debug = engine.logger.level === 'debug'
   // The request's exchange, only when something reads it: the inspector's record, the debug
-  // line, or a route with control options (`throttle` notes the upload's pace in it). A plain
-  // route at `info` without the inspector allocates nothing for it.
+  // line, or a route whose stand-ins keep state in it (control options: `throttle` notes the
+  // upload's pace; recordings: the body copy). A plain route at `info` without the inspector
+  // allocates nothing for it.
   const recording = recorder?.begin(req, res, route)
-  const exchange = recording ?? (debug || route.control !== undefined ? newExchange() : undefined)
+  const exchange = recording ?? (debug || pipeline.needsExchange ? newExchange() : undefined)
   const markPassedOn = debug ? traceExchange(engine, req, res, route, exchange as Exchange) : undefined
   pipeline.run(
     req,

@@ -11,6 +11,8 @@ export interface BuiltRoutePipeline {
   readonly run: RoutePipeline
   /** The route's WebSocket handshakes through its stand-ins (see `BackendStep.upgrade`). */
   readonly upgrade: BackendStep['upgrade']
+  /** Each request of the route needs an exchange (see `BackendStep.needsExchange`). */
+  readonly needsExchange: boolean
   /** The route's live switches (faults, `targets`), which the Fetch handler's WebSockets obey too; `undefined` on a plain route. */
   readonly control: RouteControl | undefined
   /** The route's `mocks` (its step is in the backend), kept for the inspector's "Mock this answer". */
@@ -48,5 +50,12 @@ export function createRoutePipeline(
   const mocks = createRouteMocks(route, { ...deps, root: deps.root ?? process.cwd() })
   const backend = createBackendStep(route, deps, { control, mocks })
   steps.push(backend.step)
-  return { run: composeSteps(steps), upgrade: backend.upgrade, control, mocks, close: backend.close }
+  return {
+    run: composeSteps(steps),
+    upgrade: backend.upgrade,
+    needsExchange: backend.needsExchange,
+    control,
+    mocks,
+    close: backend.close,
+  }
 }

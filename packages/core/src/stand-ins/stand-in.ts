@@ -63,6 +63,12 @@ export interface BackendSlot {
   readonly target?: ((forwarderOf: ForwarderOf) => RouteStep) | undefined
   /** A step before the target on the route's WebSocket handshakes (the faults, the mock backend's echo). */
   readonly upgrade?: UpgradeStep | undefined
+  /**
+   * The slot keeps per-request state in the request's exchange (pipeline/exchange.ts: the
+   * upload's pace, the recordings' body copy): the engine makes one for each of the route's
+   * requests, which a plain route goes without.
+   */
+  readonly needsExchange?: boolean | undefined
   /** Ends what the slot holds: file watchers, open streams, held answers, sockets. */
   close?(): Promise<void> | void
 }

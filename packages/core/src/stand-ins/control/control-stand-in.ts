@@ -37,10 +37,12 @@ export const controlStandIn: StandIn<ControlStandInDeps> = function controlStand
   const step = createControlStep(control)
   const upgrade = route.ws ? createControlUpgrade(control) : undefined
   const { targets } = control.control
-  if (route.kind !== 'forward' || targets.length === 0) return { step, upgrade }
+  // `throttle` notes the upload's pace in the request's exchange.
+  if (route.kind !== 'forward' || targets.length === 0) return { step, upgrade, needsExchange: true }
   return {
     step,
     upgrade,
+    needsExchange: true,
     target: (forwarderOf) =>
       createTargetSwitch(
         control,
