@@ -72,7 +72,10 @@ function parse(file) {
   return ts.createSourceFile(file, readFileSync(join(src, file), 'utf8'), ts.ScriptTarget.ES2022, true)
 }
 
-/** One file as the browser runs it: imports and `export` keywords dropped, types erased. */
+/**
+ * One file as the browser runs it: imports and `export` keywords dropped, types erased, comments
+ * removed (the JSDoc is for readers of the source; every page with the overlay downloads the text).
+ */
 function compiled(file) {
   const source = parse(file)
   const cuts = []
@@ -87,7 +90,12 @@ function compiled(file) {
   for (const [start, end] of cuts.sort((a, b) => b[0] - a[0])) text = text.slice(0, start) + text.slice(end)
   const { outputText } = ts.transpileModule(text, {
     fileName: file,
-    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, sourceMap: false },
+    compilerOptions: {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      sourceMap: false,
+      removeComments: true,
+    },
   })
   return outputText.replace(/^export \{\};\n?/m, '').trim()
 }
@@ -130,7 +138,16 @@ export function generatedFile() {
   return `// Written by packages/core/scripts/join-client-scripts.mjs from the browser files of src/: do not edit.\n\n${constants.join('\n')}`
 }
 
+/** Each script's size as served, in kB: what every page with the overlay or the inspector downloads. */
+function sizes() {
+  return SCRIPTS.map(
+    ([constant, entry, main]) =>
+      `${constant} ${(Buffer.byteLength(joinScript(entry, main)) / 1000).toFixed(1)} kB`,
+  )
+}
+
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   writeFileSync(GENERATED_FILE, generatedFile())
+  console.log(sizes().join(', '))
   console.log(`wrote ${GENERATED_FILE.slice(dirname(dirname(dirname(src))).length + 1)}`)
 }
