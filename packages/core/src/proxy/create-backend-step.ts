@@ -9,7 +9,14 @@ import { mockBackendStandIn } from '../stand-ins/mock-backend/mock-backend-stand
 import type { RecordingStore } from '../stand-ins/recordings/recording-store.js'
 import { recordingsStandIn } from '../stand-ins/recordings/recordings-stand-in.js'
 import { routeMocksStandIn } from '../stand-ins/route-mocks/route-mocks-stand-in.js'
-import type { BackendSlot, Handshake, StandIn, UpgradeStep } from '../stand-ins/stand-in.js'
+import type {
+  BackendSlot,
+  FetchHandshake,
+  FetchUpgradeStep,
+  Handshake,
+  StandIn,
+  UpgradeStep,
+} from '../stand-ins/stand-in.js'
 
 /** What the backend step needs from the proxy: the upstream pools, the logger, the failure log, the recordings folder. */
 export interface BackendDeps extends ForwardDeps {
@@ -35,6 +42,11 @@ export interface BackendStep {
    * socket was taken, as `UpgradeStep` says.
    */
   upgrade(handshake: Handshake, target: (handshake: Handshake) => boolean): boolean
+  /** The same for the Fetch handler's handshakes: its stand-ins' answer (a fault), or `target`'s. */
+  fetchUpgrade<Answer>(
+    handshake: FetchHandshake,
+    target: (handshake: FetchHandshake) => Promise<Answer>,
+  ): Promise<Answer | Response>
   /** A stand-in of the route keeps per-request state in the exchange: each request needs one (see `BackendSlot.needsExchange`). */
   readonly needsExchange: boolean
   /** Ends what the backend holds: the mock backend's streams and sockets, the `mocks` slot's watchers. */
@@ -96,6 +108,9 @@ export function createBackendStep(
     step: before.length === 0 ? terminal : chainSteps([...before, terminal]),
     needsExchange: slots.some((slot) => slot.needsExchange === true),
     upgrade: upgradeChain(slots.flatMap((slot) => (slot.upgrade === undefined ? [] : [slot.upgrade]))),
+    fetchUpgrade: fetchUpgradeChain(
+      slots.flatMap((slot) => (slot.fetchUpgrade === undefined ? [] : [slot.fetchUpgrade])),
+    ),
     async close() {
       await Promise.all(slots.map((slot) => slot.close?.()))
     },
@@ -118,6 +133,22 @@ function upgradeChain(steps: readonly UpgradeStep[]): BackendStep['upgrade'] {
     const from =
       (index: number) =>
       (next: Handshake): boolean => {
+        const step = steps[index]
+        return step === undefined ? target(next) : step(next, from(index + 1))
+      }
+    return from(0)(handshake)
+  }
+}
+
+/** The slots' Fetch upgrade steps run in order, then the target, as `BackendStep.fetchUpgrade`. */
+function fetchUpgradeChain(steps: readonly FetchUpgradeStep[]): BackendStep['fetchUpgrade'] {
+  return function backendFetchUpgrade<Answer>(
+    handshake: FetchHandshake,
+    target: (handshake: FetchHandshake) => Promise<Answer>,
+  ): Promise<Answer | Response> {
+    const from =
+      (index: number) =>
+      (next: FetchHandshake): Promise<Answer | Response> => {
         const step = steps[index]
         return step === undefined ? target(next) : step(next, from(index + 1))
       }

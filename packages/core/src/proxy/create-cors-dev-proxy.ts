@@ -90,8 +90,8 @@ export interface EngineProxy extends CorsDevProxy {
   readonly controls: ControlBoard
   /** The routes with `mocks`, where the inspector's "Mock this answer" writes. */
   readonly mocks: readonly RouteMocks[]
-  /** A route's live switches, for the Fetch front end's WebSocket handshakes; `undefined` on a plain route. */
-  controlOf(route: ResolvedRoute): RouteControl | undefined
+  /** A route's stand-ins on the Fetch front end's WebSocket handshakes (see `BackendStep.fetchUpgrade`). */
+  fetchUpgradeOf(route: ResolvedRoute): BuiltRoutePipeline['fetchUpgrade'] | undefined
   /** The proxy's logger (one per proxy: de-duplication and summaries cover everything). */
   readonly logger: Logger
   /** The route of a request, matched once per request (see `createRequestMatcher`). */
@@ -347,7 +347,7 @@ export function buildCorsDevProxy(
     routes: resolved.routes,
     controls,
     mocks: routeMocks,
-    controlOf: (route: ResolvedRoute) => pipelines.get(route)?.control,
+    fetchUpgradeOf: (route: ResolvedRoute) => pipelines.get(route)?.fetchUpgrade,
     logger,
     matchOf,
     async close() {

@@ -11,10 +11,10 @@ export interface BuiltRoutePipeline {
   readonly run: RoutePipeline
   /** The route's WebSocket handshakes through its stand-ins (see `BackendStep.upgrade`). */
   readonly upgrade: BackendStep['upgrade']
+  /** The route's handshakes in the Fetch handler through its stand-ins (see `BackendStep.fetchUpgrade`). */
+  readonly fetchUpgrade: BackendStep['fetchUpgrade']
   /** Each request of the route needs an exchange (see `BackendStep.needsExchange`). */
   readonly needsExchange: boolean
-  /** The route's live switches (faults, `targets`), which the Fetch handler's WebSockets obey too; `undefined` on a plain route. */
-  readonly control: RouteControl | undefined
   /** The route's `mocks` (its step is in the backend), kept for the inspector's "Mock this answer". */
   readonly mocks: RouteMocks | undefined
   /** Ends what the route holds: the mock backend's open event streams, held `?delay=` answers and echo sockets. */
@@ -53,8 +53,8 @@ export function createRoutePipeline(
   return {
     run: composeSteps(steps),
     upgrade: backend.upgrade,
+    fetchUpgrade: backend.fetchUpgrade,
     needsExchange: backend.needsExchange,
-    control,
     mocks,
     close: backend.close,
   }

@@ -53,6 +53,29 @@ export interface Handshake {
  */
 export type UpgradeStep = (handshake: Handshake, next: (handshake: Handshake) => boolean) => boolean
 
+/** A `ws` route's WebSocket handshake as the Fetch handler gets it: a request with no socket. */
+export interface FetchHandshake {
+  /** The handshake request, read as a Node request. */
+  readonly req: Pick<IncomingMessage, 'method' | 'headers'>
+  /** The path the route matched. */
+  readonly path: string
+  /** Where the handshake goes: the route, or with `targets` the route of the target in use. */
+  readonly route: ResolvedRoute
+}
+
+/**
+ * The Fetch handler's counterpart of `UpgradeStep`, where the runtime upgrades the request once
+ * told where to: a stand-in answers the handshake itself (a `Response`, a fault) or hands it on
+ * (`next`, maybe to another target), at once or after a wait.
+ *
+ * @example
+ * const step: FetchUpgradeStep = async (handshake, next) => next(handshake)
+ */
+export type FetchUpgradeStep = <Answer>(
+  handshake: FetchHandshake,
+  next: (handshake: FetchHandshake) => Promise<Answer>,
+) => Promise<Answer | Response>
+
 /** What a stand-in gives a route's backend, each part only where the route uses it. */
 export interface BackendSlot {
   /** A step before the target, in the stand-ins' order: it answers some requests and hands the others on (`next()`). */
@@ -63,6 +86,8 @@ export interface BackendSlot {
   readonly target?: ((forwarderOf: ForwarderOf) => RouteStep) | undefined
   /** A step before the target on the route's WebSocket handshakes (the faults, the mock backend's echo). */
   readonly upgrade?: UpgradeStep | undefined
+  /** The same on the Fetch handler's WebSocket handshakes (the faults, the target in use). */
+  readonly fetchUpgrade?: FetchUpgradeStep | undefined
   /**
    * The slot keeps per-request state in the request's exchange (pipeline/exchange.ts: the
    * upload's pace, the recordings' body copy): the engine makes one for each of the route's

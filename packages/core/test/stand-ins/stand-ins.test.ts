@@ -118,7 +118,7 @@ describe('the stand-ins, through one seam', () => {
     expect(answer.body.toString()).toBe('from the fallback (connection refused)')
   })
 
-  it("run a ws route's handshakes through the stand-ins' upgrade steps, then to the target in use", async () => {
+  it("run a ws route's handshakes (Node's and the Fetch handler's) through the stand-ins, then to the target in use", async () => {
     const { route } = await routeOf({
       '/live': { targets: { local: 'ws://127.0.0.1:9', staging: 'ws://127.0.0.1:10' }, ws: true },
     })
@@ -143,6 +143,11 @@ describe('the stand-ins, through one seam', () => {
       return true
     })
     expect(taken).toBe(true)
-    expect(reached).toEqual(['http://127.0.0.1:10/'])
+    const answer = await backend.fetchUpgrade({ req, path: '/live', route }, async (onward) => {
+      reached.push(String((onward.route as ResolvedForwardRoute).target))
+      return 'bridged'
+    })
+    expect(answer).toBe('bridged')
+    expect(reached).toEqual(['http://127.0.0.1:10/', 'http://127.0.0.1:10/'])
   })
 })

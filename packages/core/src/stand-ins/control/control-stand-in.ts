@@ -12,7 +12,7 @@ import type { StandIn } from '../stand-in.js'
 import { createControlStep } from './control-step.js'
 import type { RouteControl } from './route-control.js'
 import { createTargetSwitch } from './target-switch.js'
-import { createControlUpgrade } from './upgrade-control.js'
+import { createControlUpgrade, createFetchControlUpgrade } from './upgrade-control.js'
 
 /** What the control stand-in needs from the proxy. */
 export interface ControlStandInDeps {
@@ -36,12 +36,15 @@ export const controlStandIn: StandIn<ControlStandInDeps> = function controlStand
   if (route.control === undefined) return undefined
   const step = createControlStep(control)
   const upgrade = route.ws ? createControlUpgrade(control) : undefined
+  const fetchUpgrade = route.ws ? createFetchControlUpgrade(control) : undefined
   const { targets } = control.control
   // `throttle` notes the upload's pace in the request's exchange.
-  if (route.kind !== 'forward' || targets.length === 0) return { step, upgrade, needsExchange: true }
+  if (route.kind !== 'forward' || targets.length === 0)
+    return { step, upgrade, fetchUpgrade, needsExchange: true }
   return {
     step,
     upgrade,
+    fetchUpgrade,
     needsExchange: true,
     target: (forwarderOf) =>
       createTargetSwitch(

@@ -2,8 +2,8 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { ResolvedForwardRoute } from '../../config/resolved-route.js'
 import { answerSocket } from '../../http/answer-socket.js'
-import type { Handshake, UpgradeStep } from '../stand-in.js'
-import { refuseUpgradeFault } from './fault-answer.js'
+import type { FetchHandshake, FetchUpgradeStep, Handshake, UpgradeStep } from '../stand-in.js'
+import { refuseUpgradeFault, upgradeFaultResponse } from './fault-answer.js'
 import type { ResolvedFaults } from './options/resolve-control.js'
 import { delayOf, failsNow, faultsFor } from './request-faults.js'
 import type { RouteControl } from './route-control.js'
@@ -109,5 +109,28 @@ export function createControlUpgrade(entry: RouteControl): UpgradeStep {
       if (!next(inUse)) answerSocket(socket, 404, 'Not Found\n')
     })
     return true
+  }
+}
+
+/**
+ * The control's step on a `ws` route's handshakes in the Fetch handler (see `FetchUpgradeStep`):
+ * while its faults are on, the handshake waits its `latency`, then is refused (`failRate`:
+ * `failWith`'s status, or a network error for `'reset'`) or handed on to the target in use.
+ *
+ * @example
+ * const slot = { step, fetchUpgrade: createFetchControlUpgrade(entry) }
+ */
+export function createFetchControlUpgrade(entry: RouteControl): FetchUpgradeStep {
+  return async function controlFetchUpgrade(handshake, next) {
+    const { req, path, route } = handshake
+    const faults = upgradeFaultsOf(entry, req, path)
+    if (faults !== undefined) {
+      const delay = delayOf(faults.latency)
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
+      if (failsNow(faults)) return upgradeFaultResponse(faults.failWith, route.prefix)
+    }
+    const inUse: FetchHandshake =
+      route.kind === 'forward' ? { ...handshake, route: routeInUse(route, entry) } : handshake
+    return next(inUse)
   }
 }
