@@ -68,7 +68,7 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
   },
   {
     title: '`mock` options',
-    file: 'packages/core/src/config/echo-backend-options.ts',
+    file: 'packages/core/src/stand-ins/mock-backend/options/echo-backend-options.ts',
     name: 'MockBackendOptions',
     anchorPrefix: 'mock-',
     intro:
@@ -95,7 +95,7 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
   },
   {
     title: '`recordings` options',
-    file: 'packages/core/src/config/recordings-options.ts',
+    file: 'packages/core/src/stand-ins/recordings/options/recordings-options.ts',
     name: 'RecordingsOptions',
     anchorPrefix: 'recordings-',
     intro:

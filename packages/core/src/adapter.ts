@@ -7,8 +7,6 @@ export { consoleLogSink } from './config/defaults.js'
 export { splitConfig } from './config/define-config.js'
 export { editDistance } from './config/did-you-mean.js'
 export type { ResolvedCorsOptions } from './config/resolve-cors-options.js'
-export type { ResolvedMockBackendOptions } from './config/resolve-echo-backend-options.js'
-export type { ResolvedRecordingsOptions } from './config/resolve-recordings-options.js'
 export type {
   ResolvedCorsDevProxyOptions,
   ResolvedForwardRoute,
@@ -40,5 +38,7 @@ export type { AppMiddleware, BeforeAppOptions } from './proxy/serve-before-app.j
 export { serveBeforeApp } from './proxy/serve-before-app.js'
 export type { ControlView, RouteControlView } from './stand-ins/control/control-board.js'
 export { MOCK_SWITCH_HELP } from './stand-ins/mock-backend/mock-switches.js'
+export type { ResolvedMockBackendOptions } from './stand-ins/mock-backend/options/resolve-echo-backend-options.js'
 export type { HarImportResult } from './stand-ins/recordings/har-import.js'
 export { HarFormatError, importHar } from './stand-ins/recordings/har-import.js'
+export type { ResolvedRecordingsOptions } from './stand-ins/recordings/options/resolve-recordings-options.js'

@@ -51,8 +51,6 @@ export { ALPN_NEGOTIATION_FAILED } from './browser/streaming-upload.js'
 export type { CorsOptions, CorsOriginFunction, CorsOriginResult } from './config/cors-options.js'
 export type { CorsDevProxyConfig } from './config/define-config.js'
 export { defineConfig } from './config/define-config.js'
-// The mock backend
-export type { MockBackendOptions, MockCorsMode } from './config/echo-backend-options.js'
 export type { CorsDevProxyErrorCode } from './config/errors.js'
 export { CorsDevProxyError } from './config/errors.js'
 export type { InspectorOptions } from './config/inspector-options.js'
@@ -67,8 +65,6 @@ export type {
   RouteOptions,
   Routes,
 } from './config/options.js'
-// Mocks beside real routes (a route's `mocks`)
-export type { MockAnswer, MockFunction, MockRequest, MocksOption } from './config/route-mocks-options.js'
 export type { CorsMiddleware } from './cors/cors-middleware.js'
 export { createCorsMiddleware } from './cors/cors-middleware.js'
 export type { HeadersInput } from './http/header-list.js'
@@ -99,8 +95,20 @@ export type { MockBackend } from './stand-ins/mock-backend/mock-backend.js'
 export { createMockBackend } from './stand-ins/mock-backend/mock-backend.js'
 export type { MockEcho } from './stand-ins/mock-backend/mock-echo.js'
 export type { MockRequestLog } from './stand-ins/mock-backend/mock-log.js'
+// The mock backend
+export type {
+  MockBackendOptions,
+  MockCorsMode,
+} from './stand-ins/mock-backend/options/echo-backend-options.js'
 export type {
   RunningMockBackend,
   StartMockBackendOptions,
 } from './stand-ins/mock-backend/start-mock-backend.js'
 export { startMockBackend } from './stand-ins/mock-backend/start-mock-backend.js'
+// Mocks beside real routes (a route's `mocks`)
+export type {
+  MockAnswer,
+  MockFunction,
+  MockRequest,
+  MocksOption,
+} from './stand-ins/route-mocks/options/route-mocks-options.js'

@@ -1,11 +1,13 @@
 /*
  * client/: what runs in the page. `jsonp.ts` is the public `@cors-dev-proxy/core/client` (below);
  * the rest are the browser scripts the dev server serves: the overlay (`overlay-client.ts`, with
- * its wrappers, failures, element and cards), the "faults on" badge (`fault-badge.ts`), the
- * inspector page (`inspector-app.ts`, with its list, detail, actions, live stream and
- * explanations) and its switches (`control-panel.ts`, `control-switches.ts`). Each script is an
- * entry and the client files it imports (types aside, nothing else), small top-level functions
- * that share a state object; `packages/core/scripts/join-client-scripts.mjs` joins them into the
+ * its wrappers, failures, element and cards), the inspector page (`inspector-app.ts`, with its
+ * list, detail, actions, live stream and explanations). A stand-in's own part of the page is its
+ * panel, browser code in `stand-ins/<name>/panel/`: the control's switches (`control-panel.ts`,
+ * `control-switches.ts`) and "faults on" badge (`fault-badge.ts`), the route mocks' "Mock this
+ * answer" button (`mock-button.ts`). Each script is an entry and the browser files it imports
+ * (client/ and the panels, types aside, nothing else), small top-level functions that share a
+ * state object; `packages/core/scripts/join-client-scripts.mjs` joins them into the
  * source of one function each, written to `client-scripts.generated.ts` (committed: run it after
  * changing a script, a test fails while it is stale), which inspector/client-scripts.ts serves.
  */

@@ -10,8 +10,8 @@ import type { ServedEndpoints } from './served-endpoints.js'
  * client files it imports, joined into one immediately invoked function by
  * `scripts/join-client-scripts.mjs`). Lists the recorded exchanges (`inspector-list.ts`), adds new
  * ones as the server streams them (`inspector-live.ts`), filters by route, status and text, shows
- * one in detail (`inspector-detail.ts`), replays it or writes its answer as a mock file (on routes
- * with `mocks`, `inspector-actions.ts`), links the HAR export, and lists the overlay's explanations
+ * one in detail (`inspector-detail.ts`), replays it (`inspector-actions.ts`) or writes its answer as a
+ * mock file (on routes with `mocks`, the route mocks' panel, stand-ins/route-mocks/panel/), links the HAR export, and lists the overlay's explanations
  * of failed calls (`inspector-explained.ts`).
  */
 export function inspectorApp(served: ServedEndpoints): void {

@@ -1,4 +1,5 @@
-import { mockButton, replayButton } from './inspector-actions.js'
+import { mockButton } from '../stand-ins/route-mocks/panel/mock-button.js'
+import { replayButton } from './inspector-actions.js'
 import { el, ms } from './inspector-dom.js'
 import type { InspectorState, View } from './inspector-state.js'
 

@@ -3,12 +3,13 @@
  * `recordings`, `on`), each list held by the compiler to its interface. A route's and the shared
  * options' keys are the option table's (option-lists.ts).
  */
+
+import type { MockBackendOptions } from '../stand-ins/mock-backend/options/echo-backend-options.js'
+import type { RecordingsOptions } from '../stand-ins/recordings/options/recordings-options.js'
 import type { CorsOptions } from './cors-options.js'
-import type { MockBackendOptions } from './echo-backend-options.js'
 import type { ProxyHooks } from './hook-options.js'
 import type { InspectorOptions } from './inspector-options.js'
 import type { JsonpOptions } from './option-value-types.js'
-import type { RecordingsOptions } from './recordings-options.js'
 
 /**
  * Every key of `T`, each set to `true`. A list written as one (see {@link keyList}) is checked by

@@ -1,3 +1,4 @@
+import { MOCK_BACKEND_OPTION } from '../stand-ins/mock-backend/options/mock-backend-option-table.js'
 import { option, richOption } from './option-entry.js'
 import type { CookieRewrite } from './option-value-types.js'
 import { describeJsonp, forwardNote } from './startup-notes.js'
@@ -51,18 +52,7 @@ export const ANSWER_OPTIONS = {
     resolvedBy: 'resolve-cors-options.ts',
     startup: (route) => (route.cors ? 'cors' : undefined),
   }),
-  mock: richOption({
-    name: 'mock',
-    level: 'route',
-    doc: [
-      'Answer from the built-in [mock backend](/guide/mock-backend) instead of a target: an echo of',
-      'each request, CORS modes, cookies, event streams and a WebSocket echo. An object sets its',
-      '[options](#mock-options).',
-    ],
-    defaultText: 'false',
-    example: 'true',
-    resolvedBy: 'resolve-echo-backend-options.ts',
-  }),
+  mock: MOCK_BACKEND_OPTION,
   jsonp: richOption({
     name: 'jsonp',
     level: 'both',

@@ -1,3 +1,4 @@
+import { RECORDINGS_OPTION } from '../stand-ins/recordings/options/recordings-option-table.js'
 import { option, richOption } from './option-entry.js'
 import type { LogLevel, LogSink } from './option-value-types.js'
 import { checkBoolean, checkLogLevel, checkLogSink } from './validate-values.js'
@@ -94,17 +95,5 @@ export const GLOBAL_ONLY_OPTIONS = {
     fixValue: '{ exchanges: 500 }',
     resolvedBy: 'resolve-inspector-options.ts',
   }),
-  recordings: richOption({
-    name: 'recordings',
-    level: 'global',
-    doc: [
-      'Where the routes with `record` or `replay` keep their recordings, and the bounds (see',
-      '`RecordingsOptions`).',
-    ],
-    defaultText:
-      "{ dir: 'cors-dev-proxy/recordings', mask: true, maxFiles: 1000, maxAnswers: 20, maxBodyBytes: 1048576, maxGap: 1000 }",
-    example: "{ dir: 'test/recordings', maxFiles: 200 }",
-    fixValue: "{ dir: 'cors-dev-proxy/recordings' }",
-    resolvedBy: 'resolve-recordings-options.ts',
-  }),
+  recordings: RECORDINGS_OPTION,
 }

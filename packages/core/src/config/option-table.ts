@@ -14,21 +14,28 @@
  * -answer.ts, -global.ts), which types it: `RouteOptions`, `CorsDevProxyOptions` and
  * `ResolvedSimpleOptions` map over those parts (`SimpleOptionParts`, options.ts), and the JSDoc of
  * the entry's property is what an editor shows on hover. The parts that are lists
- * (option-table-hooks.ts, -stand-ins.ts) hold rich options only (`RichOptionEntry`: the compiler
+ * (option-table-hooks.ts, the stand-ins' tables) hold rich options only (`RichOptionEntry`: the compiler
  * refuses a validator there). A rich option (`cors`, `mock`, `jsonp`, `inspector`, `recordings`
  * objects, functions) keeps its hand-written field in `RouteOptions` and its own resolver, named
  * in its entry's `resolvedBy`.
  *
- * The order is the Options page's and the routes line's: a route's options first, then those
- * only the shared options take.
+ * A stand-in for the backend owns its options: their entries, types and resolvers live in
+ * `stand-ins/<name>/options/` (the control's faults and targets, the recordings, the route mocks,
+ * the mock backend), a part of the configuration layer that imports only `http/` and this folder,
+ * so that this table and resolve-route.ts can read them (test/architecture/layers.test.ts).
+ *
+ * The order is the Options page's and the routes line's: a route's options first, in the
+ * order `RouteOptions` declares them, then those only the shared options take.
  */
 
+import { CONTROL_OPTIONS } from '../stand-ins/control/options/control-option-table.js'
+import { RECORDING_ROUTE_OPTIONS } from '../stand-ins/recordings/options/recordings-option-table.js'
+import { ROUTE_MOCKS_OPTIONS } from '../stand-ins/route-mocks/options/route-mocks-option-table.js'
 import type { OptionEntry } from './option-entry.js'
 import { ANSWER_OPTIONS } from './option-table-answer.js'
 import { GLOBAL_ONLY_OPTIONS } from './option-table-global.js'
 import { HOOK_OPTIONS } from './option-table-hooks.js'
 import { REQUEST_OPTIONS } from './option-table-request.js'
-import { STAND_IN_OPTIONS } from './option-table-stand-ins.js'
 
 /**
  * Every top-level option, once per level it is written at (`logger` twice: a route's request
@@ -41,6 +48,8 @@ export const OPTION_TABLE: readonly OptionEntry[] = Object.freeze([
   ...Object.values(REQUEST_OPTIONS),
   ...Object.values(ANSWER_OPTIONS),
   ...HOOK_OPTIONS,
-  ...STAND_IN_OPTIONS,
+  ...CONTROL_OPTIONS,
+  ...RECORDING_ROUTE_OPTIONS,
+  ...ROUTE_MOCKS_OPTIONS,
   ...Object.values(GLOBAL_ONLY_OPTIONS),
 ])

@@ -2,9 +2,16 @@ import type { Agent as HttpAgent } from 'node:http'
 
 export type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 
-import type { FailWith, FaultOptions, Latency, TargetChoice } from './control-options.js'
+import type {
+  FailWith,
+  FaultOptions,
+  Latency,
+  TargetChoice,
+} from '../stand-ins/control/options/control-options.js'
+import type { MockBackendOptions } from '../stand-ins/mock-backend/options/echo-backend-options.js'
+import type { RecordingsOptions } from '../stand-ins/recordings/options/recordings-options.js'
+import type { MocksOption } from '../stand-ins/route-mocks/options/route-mocks-options.js'
 import type { CorsOptions } from './cors-options.js'
-import type { MockBackendOptions } from './echo-backend-options.js'
 import type {
   Bypass,
   ConfigurableProxy,
@@ -19,8 +26,6 @@ import type { ANSWER_OPTIONS } from './option-table-answer.js'
 import type { GLOBAL_ONLY_OPTIONS } from './option-table-global.js'
 import type { REQUEST_OPTIONS } from './option-table-request.js'
 import type { JsonpOptions, LogSink, PathRewrite } from './option-value-types.js'
-import type { RecordingsOptions } from './recordings-options.js'
-import type { MocksOption } from './route-mocks-options.js'
 import type { TargetObject } from './validate-target.js'
 
 export type { CookieRewrite, JsonpOptions, LogLevel, LogSink, PathRewrite } from './option-value-types.js'

@@ -1,3 +1,4 @@
+import { resolveRecordingsOptions } from '../stand-ins/recordings/options/resolve-recordings-options.js'
 import { type CorsDevProxyConfig, splitConfig } from './define-config.js'
 import { CorsDevProxyError } from './errors.js'
 import { applyOptions, checkOptions } from './option-derivations.js'
@@ -8,7 +9,6 @@ import type { CorsDevProxyOptions, LogLevel, LogSink, Routes } from './options.j
 import { resolveCorsOptions } from './resolve-cors-options.js'
 import { resolveHooks } from './resolve-hooks.js'
 import { resolveInspectorOptions } from './resolve-inspector-options.js'
-import { resolveRecordingsOptions } from './resolve-recordings-options.js'
 import { type RouteDefaults, resolveRoute } from './resolve-route.js'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from './resolved-route.js'
 import { assertKnownKeys } from './unknown-options.js'

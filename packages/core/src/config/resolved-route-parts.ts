@@ -5,15 +5,15 @@
  * the types derived from it (no import cycle, type-only ones included).
  */
 import type { PathRewriter } from '../http/rewrite-path.js'
+import type { ResolvedControl } from '../stand-ins/control/options/resolve-control.js'
+import type { ResolvedMockBackendOptions } from '../stand-ins/mock-backend/options/resolve-echo-backend-options.js'
+import type { ResolvedMocks } from '../stand-ins/route-mocks/options/resolve-route-mocks.js'
 import type { Bypass, TransformResponse } from './hook-options.js'
 import type { LogSink, PathRewrite } from './option-value-types.js'
 import type { ResolvedAgent } from './resolve-agent.js'
-import type { ResolvedControl } from './resolve-control.js'
 import type { ResolvedCorsOptions } from './resolve-cors-options.js'
-import type { ResolvedMockBackendOptions } from './resolve-echo-backend-options.js'
 import type { ResolvedHooks } from './resolve-hooks.js'
 import type { ResolvedPathFilter } from './resolve-path-filter.js'
-import type { ResolvedMocks } from './resolve-route-mocks.js'
 import type { ResolvedRouter } from './resolve-router.js'
 
 /** `jsonp` after resolution: the callback parameter's name. */

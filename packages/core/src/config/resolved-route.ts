@@ -1,8 +1,8 @@
+import type { ResolvedRecordingsOptions } from '../stand-ins/recordings/options/resolve-recordings-options.js'
 import type { ResolvedOptions } from './option-entry.js'
 import type { LogLevel, LogSink } from './option-value-types.js'
 import type { SimpleOptionParts } from './options.js'
 import type { ResolvedInspectorOptions } from './resolve-inspector-options.js'
-import type { ResolvedRecordingsOptions } from './resolve-recordings-options.js'
 import type { ResolvedForwardParts, ResolvedMockRoute } from './resolved-route-parts.js'
 
 export type {

@@ -3,10 +3,11 @@
  * known keys, whether it forwards or answers from the echo mock backend, and where it forwards
  * when its target is not written as `target`.
  */
+
+import { checkTargetsAlone, type ResolvedControl } from '../stand-ins/control/options/resolve-control.js'
 import { CorsDevProxyError } from './errors.js'
 import { ROUTE_OPTION_NAMES, ROUTE_VOCABULARY } from './option-lists.js'
 import { describeType, isPlainObject, quote, routeOption } from './option-path.js'
-import { checkTargetsAlone, type ResolvedControl } from './resolve-control.js'
 import { assertKnownKeys } from './unknown-options.js'
 import { type ValidatedTarget, validateTarget } from './validate-target.js'
 

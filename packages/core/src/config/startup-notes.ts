@@ -4,7 +4,7 @@
  * (log/describe-routes.ts) reads them from the table in the table's order.
  */
 import { JSONP_DEFAULTS } from './defaults.js'
-import type { ResolvedForwardParts, ResolvedRouteParts } from './resolved-route-parts.js'
+import type { ResolvedRouteParts } from './resolved-route-parts.js'
 
 /**
  * `name: value` when a forwarding route's value of the simple option `name` differs from
@@ -58,39 +58,4 @@ export function describeWs(route: ResolvedRouteParts): string | undefined {
 export function describeJsonp(route: ResolvedRouteParts): string | undefined {
   if (!route.jsonp) return undefined
   return route.jsonp.param === JSONP_DEFAULTS.param ? 'jsonp' : `jsonp: ${route.jsonp.param}`
-}
-
-/**
- * `faults` when the route fails, slows or throttles some requests (its own switches or `faults`).
- *
- * @example
- * describeFaults(route) // 'faults'
- */
-export function describeFaults(route: ResolvedRouteParts): string | undefined {
-  const control = route.control
-  return control?.faults !== undefined || (control?.rules.length ?? 0) > 0 ? 'faults' : undefined
-}
-
-/**
- * The route's first target and the names it may switch between.
- *
- * @example
- * describeTargets(route) // "target 'local' of local, staging"
- */
-export function describeTargets(route: ResolvedRouteParts): string | undefined {
-  const control = route.control
-  if (control === undefined || control.targets.length === 0) return undefined
-  return `target '${control.initial}' of ${control.targets.map((target) => target.name).join(', ')}`
-}
-
-/**
- * `mocks`, with the folder the route's mock files are read from.
- *
- * @example
- * describeMocks(route) // 'mocks: cors-dev-proxy/mocks/api'
- */
-export function describeMocks(route: ResolvedRouteParts): string | undefined {
-  const mocks = (route as Partial<ResolvedForwardParts>).mocks
-  if (mocks === undefined) return undefined
-  return mocks.dir === undefined ? 'mocks' : `mocks: ${mocks.dir}`
 }

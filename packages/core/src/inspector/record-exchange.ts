@@ -216,6 +216,8 @@ function beginRecording(
     hop: undefined,
     headAt: undefined,
     uploadPace: undefined,
+    bodyCopy: undefined,
+    notFromTarget: false,
   }
   // EventEmitter's own `on`, not `res.on`: a dev server's compression (Storybook's
   // @polka/compression) replaces `res.on` and moves listeners to its gzip stream, which would

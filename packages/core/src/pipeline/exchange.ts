@@ -1,10 +1,12 @@
 /**
  * What is learnt about one request on its way through a route, for the debug line
  * (`log: 'debug'`) and the inspector's record (which hop answered it and when the upstream's
- * head came), and what a step decides for the forwarder (the upload's pace under `throttle`).
- * One object per request, made where the request enters the engine
- * (proxy/create-cors-dev-proxy.ts) only when something reads it (the debug line, the inspector,
- * a route with control options), and handed along
+ * head came), what a step decides for the forwarder (the upload's pace under `throttle`), and what
+ * a route's recordings keep between their step and the forwarder's fallback (the request body's
+ * copy, whether the answer is the target's). One object per request, made where the request
+ * enters the engine (proxy/create-cors-dev-proxy.ts) only when something reads it (the debug
+ * line, the inspector, a route whose stand-ins keep state in it: control options, recordings),
+ * and handed along
  * explicitly: the fifth argument of each route step (`RouteStep`), then the forwarder's `Relay`.
  * On a plain route without them, it is `undefined` and nothing is allocated for it.
  *
@@ -23,6 +25,14 @@ export interface Exchange {
   headAt: number | undefined
   /** The rate (bytes per second) a route's `throttle` set for the request's upload, read where the forwarder sends the body. */
   uploadPace: number | undefined
+  /**
+   * The copy of the request body a route's recordings took as the forwarder read it (their
+   * file's key, and `replay: 'fallback'`'s match once the target failed): the body, or
+   * `undefined` when it was longer than `recordings.maxBodyBytes`.
+   */
+  bodyCopy: (() => Promise<Buffer | undefined>) | undefined
+  /** The answer is the proxy's own, not the target's (a 502/504 for a target that failed, a replay): `record` leaves it out. */
+  notFromTarget: boolean
 }
 
 /**
@@ -32,5 +42,11 @@ export interface Exchange {
  * const exchange = logger.level === 'debug' ? newExchange() : undefined
  */
 export function newExchange(): Exchange {
-  return { hop: undefined, headAt: undefined, uploadPace: undefined }
+  return {
+    hop: undefined,
+    headAt: undefined,
+    uploadPace: undefined,
+    bodyCopy: undefined,
+    notFromTarget: false,
+  }
 }

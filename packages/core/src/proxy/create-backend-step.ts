@@ -9,7 +9,14 @@ import { mockBackendStandIn } from '../stand-ins/mock-backend/mock-backend-stand
 import type { RecordingStore } from '../stand-ins/recordings/recording-store.js'
 import { recordingsStandIn } from '../stand-ins/recordings/recordings-stand-in.js'
 import { routeMocksStandIn } from '../stand-ins/route-mocks/route-mocks-stand-in.js'
-import type { BackendSlot, StandIn, UpgradeTaker } from '../stand-ins/stand-in.js'
+import type {
+  BackendSlot,
+  FetchHandshake,
+  FetchUpgradeStep,
+  Handshake,
+  StandIn,
+  UpgradeStep,
+} from '../stand-ins/stand-in.js'
 
 /** What the backend step needs from the proxy: the upstream pools, the logger, the failure log, the recordings folder. */
 export interface BackendDeps extends ForwardDeps {
@@ -29,8 +36,19 @@ export interface BackendParts {
 export interface BackendStep {
   /** The route's last step: it always answers (or passes an error on). */
   readonly step: RouteStep
-  /** Where the route's WebSocket upgrades go instead of the target (a `mock` route's echo); `undefined` on a forwarding route. */
-  readonly mock: UpgradeTaker | undefined
+  /**
+   * Runs a WebSocket handshake of the route through its stand-ins' upgrade steps (the faults, a
+   * `mock` route's echo), in their order, then to `target` (the proxy's forwarding): whether the
+   * socket was taken, as `UpgradeStep` says.
+   */
+  upgrade(handshake: Handshake, target: (handshake: Handshake) => boolean): boolean
+  /** The same for the Fetch handler's handshakes: its stand-ins' answer (a fault), or `target`'s. */
+  fetchUpgrade<Answer>(
+    handshake: FetchHandshake,
+    target: (handshake: FetchHandshake) => Promise<Answer>,
+  ): Promise<Answer | Response>
+  /** A stand-in of the route keeps per-request state in the exchange: each request needs one (see `BackendSlot.needsExchange`). */
+  readonly needsExchange: boolean
   /** Ends what the backend holds: the mock backend's streams and sockets, the `mocks` slot's watchers. */
   close(): Promise<void>
 }
@@ -55,6 +73,9 @@ const STAND_INS: readonly StandIn<BackendDeps & BackendParts>[] = [
  * 3. the recordings (`record` taps the forwarded answer; `replay: 'only'` answers from the files),
  * 4. the target: the mock backend of a `mock` route, else the forwarder, or with `targets` the
  *    forwarder of the target in use; `replay: 'fallback'` answers where it fails (a 502/504).
+ *
+ * A `ws` route's WebSocket handshakes go the same way (`upgrade`): the faults and the target in
+ * use, or a `mock` route's echo, before the proxy forwards them.
  *
  * A route that uses none of 1 to 3 gets the forwarder itself: nothing between the pipeline and
  * it, no closure per request. Without `cors`, the target's answers to cross-origin pages are
@@ -85,7 +106,11 @@ export function createBackendStep(
   const terminal = route.cors === undefined ? withCorsDiagnostics(target, route, deps.logger) : target
   return {
     step: before.length === 0 ? terminal : chainSteps([...before, terminal]),
-    mock: slots.find((slot) => slot.upgrades !== undefined)?.upgrades,
+    needsExchange: slots.some((slot) => slot.needsExchange === true),
+    upgrade: upgradeChain(slots.flatMap((slot) => (slot.upgrade === undefined ? [] : [slot.upgrade]))),
+    fetchUpgrade: fetchUpgradeChain(
+      slots.flatMap((slot) => (slot.fetchUpgrade === undefined ? [] : [slot.fetchUpgrade])),
+    ),
     async close() {
       await Promise.all(slots.map((slot) => slot.close?.()))
     },
@@ -99,6 +124,35 @@ function fallbackOf(slots: readonly BackendSlot[]): UpstreamFallback | undefined
   return async function fallbacksInOrder(req, res, cause, at) {
     for (const fallback of fallbacks) if (await fallback(req, res, cause, at)) return true
     return false
+  }
+}
+
+/** The slots' upgrade steps run in order, then the target, as `BackendStep.upgrade`. */
+function upgradeChain(steps: readonly UpgradeStep[]): BackendStep['upgrade'] {
+  return function backendUpgrade(handshake, target) {
+    const from =
+      (index: number) =>
+      (next: Handshake): boolean => {
+        const step = steps[index]
+        return step === undefined ? target(next) : step(next, from(index + 1))
+      }
+    return from(0)(handshake)
+  }
+}
+
+/** The slots' Fetch upgrade steps run in order, then the target, as `BackendStep.fetchUpgrade`. */
+function fetchUpgradeChain(steps: readonly FetchUpgradeStep[]): BackendStep['fetchUpgrade'] {
+  return function backendFetchUpgrade<Answer>(
+    handshake: FetchHandshake,
+    target: (handshake: FetchHandshake) => Promise<Answer>,
+  ): Promise<Answer | Response> {
+    const from =
+      (index: number) =>
+      (next: FetchHandshake): Promise<Answer | Response> => {
+        const step = steps[index]
+        return step === undefined ? target(next) : step(next, from(index + 1))
+      }
+    return from(0)(handshake)
   }
 }
 

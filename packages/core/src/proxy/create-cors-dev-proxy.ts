@@ -90,8 +90,8 @@ export interface EngineProxy extends CorsDevProxy {
   readonly controls: ControlBoard
   /** The routes with `mocks`, where the inspector's "Mock this answer" writes. */
   readonly mocks: readonly RouteMocks[]
-  /** A route's live switches, for the Fetch front end's WebSocket handshakes; `undefined` on a plain route. */
-  controlOf(route: ResolvedRoute): RouteControl | undefined
+  /** A route's stand-ins on the Fetch front end's WebSocket handshakes (see `BackendStep.fetchUpgrade`). */
+  fetchUpgradeOf(route: ResolvedRoute): BuiltRoutePipeline['fetchUpgrade'] | undefined
   /** The proxy's logger (one per proxy: de-duplication and summaries cover everything). */
   readonly logger: Logger
   /** The route of a request, matched once per request (see `createRequestMatcher`). */
@@ -230,10 +230,11 @@ function takeRequest(
   const { recorder } = engine
   const debug = engine.logger.level === 'debug'
   // The request's exchange, only when something reads it: the inspector's record, the debug
-  // line, or a route with control options (`throttle` notes the upload's pace in it). A plain
-  // route at `info` without the inspector allocates nothing for it.
+  // line, or a route whose stand-ins keep state in it (control options: `throttle` notes the
+  // upload's pace; recordings: the body copy). A plain route at `info` without the inspector
+  // allocates nothing for it.
   const recording = recorder?.begin(req, res, route)
-  const exchange = recording ?? (debug || route.control !== undefined ? newExchange() : undefined)
+  const exchange = recording ?? (debug || pipeline.needsExchange ? newExchange() : undefined)
   const markPassedOn = debug ? traceExchange(engine, req, res, route, exchange as Exchange) : undefined
   pipeline.run(
     req,
@@ -346,7 +347,7 @@ export function buildCorsDevProxy(
     routes: resolved.routes,
     controls,
     mocks: routeMocks,
-    controlOf: (route: ResolvedRoute) => pipelines.get(route)?.control,
+    fetchUpgradeOf: (route: ResolvedRoute) => pipelines.get(route)?.fetchUpgrade,
     logger,
     matchOf,
     async close() {

@@ -176,6 +176,6 @@ export function fetchHandlerOf(
     return res.response
   }
 
-  const webSocket = createFetchWebSocket(resolved.routes, engine.matchOf, logger, engine.controlOf)
+  const webSocket = createFetchWebSocket(resolved.routes, engine.matchOf, logger, engine.fetchUpgradeOf)
   return Object.assign(corsDevProxyFetch, { close, webSocket, routes: resolved.routes })
 }

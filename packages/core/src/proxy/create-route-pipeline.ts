@@ -4,18 +4,17 @@ import { createJsonpRouteStep } from '../jsonp/jsonp-route-step.js'
 import { composeSteps, type RoutePipeline, type RouteStep } from '../pipeline/route-pipeline.js'
 import type { RouteControl } from '../stand-ins/control/route-control.js'
 import { createRouteMocks, type RouteMocks } from '../stand-ins/route-mocks/route-mocks.js'
-import type { UpgradeTaker } from '../stand-ins/stand-in.js'
-import { type BackendDeps, createBackendStep } from './create-backend-step.js'
+import { type BackendDeps, type BackendStep, createBackendStep } from './create-backend-step.js'
 
 /** A route's pipeline, with what the proxy needs beside it for upgrades and `close()`. */
 export interface BuiltRoutePipeline {
   readonly run: RoutePipeline
-  /**
-   * The mock step of a `mock` route, kept so the proxy can hand it WebSocket upgrades.
-   */
-  readonly mock: UpgradeTaker | undefined
-  /** The route's live switches (faults, `targets`), which WebSocket upgrades obey too; `undefined` on a plain route. */
-  readonly control: RouteControl | undefined
+  /** The route's WebSocket handshakes through its stand-ins (see `BackendStep.upgrade`). */
+  readonly upgrade: BackendStep['upgrade']
+  /** The route's handshakes in the Fetch handler through its stand-ins (see `BackendStep.fetchUpgrade`). */
+  readonly fetchUpgrade: BackendStep['fetchUpgrade']
+  /** Each request of the route needs an exchange (see `BackendStep.needsExchange`). */
+  readonly needsExchange: boolean
   /** The route's `mocks` (its step is in the backend), kept for the inspector's "Mock this answer". */
   readonly mocks: RouteMocks | undefined
   /** Ends what the route holds: the mock backend's open event streams, held `?delay=` answers and echo sockets. */
@@ -51,5 +50,12 @@ export function createRoutePipeline(
   const mocks = createRouteMocks(route, { ...deps, root: deps.root ?? process.cwd() })
   const backend = createBackendStep(route, deps, { control, mocks })
   steps.push(backend.step)
-  return { run: composeSteps(steps), mock: backend.mock, control, mocks, close: backend.close }
+  return {
+    run: composeSteps(steps),
+    upgrade: backend.upgrade,
+    fetchUpgrade: backend.fetchUpgrade,
+    needsExchange: backend.needsExchange,
+    mocks,
+    close: backend.close,
+  }
 }

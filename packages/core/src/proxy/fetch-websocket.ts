@@ -25,10 +25,8 @@ import type { ProxyRequest } from '../http/proxy-types.js'
 import { PathRewriteFailure } from '../http/rewrite-path.js'
 import type { Logger } from '../log/logger.js'
 import type { RequestMatcher } from '../pipeline/match-route.js'
-import { upgradeFaultResponse } from '../stand-ins/control/fault-answer.js'
-import { delayOf, failsNow } from '../stand-ins/control/request-faults.js'
-import type { RouteControl } from '../stand-ins/control/route-control.js'
-import { routeInUse, upgradeFaultsOf } from '../stand-ins/control/upgrade-control.js'
+import type { FetchHandshake } from '../stand-ins/stand-in.js'
+import type { BuiltRoutePipeline } from './create-route-pipeline.js'
 import { logOriginRefusal } from './proxy-upgrade.js'
 
 /** What `FetchHandler.webSocket` resolves: the bridge, our own refusal, or `undefined` (not a `ws` route's upgrade). */
@@ -45,9 +43,9 @@ function refusal(status: number, text: string): Response {
 /**
  * The `webSocket` member of a Fetch handler: resolves a bridge for an upgrade a forwarding `ws`
  * route takes, a 403 when the route's `cors` does not admit the page's origin, a 501 for a
- * mock route's echo (served on Node only), and `undefined` for any other request. A route with
- * control options (`controlOf`) delays or refuses the handshake by its faults, as on Node, and
- * bridges to the target in use.
+ * mock route's echo (served on Node only), and `undefined` for any other request. The route's
+ * stand-ins see the handshake first (`upgradeOf`, see `BackendStep.fetchUpgrade`): with control
+ * options, its faults delay or refuse it, as on Node, and it is bridged to the target in use.
  *
  * @example
  * const webSocket = createFetchWebSocket(resolved.routes, engine.matchOf, engine.logger)
@@ -57,7 +55,7 @@ export function createFetchWebSocket(
   routes: readonly ResolvedRoute[],
   matchOf: RequestMatcher,
   logger: Logger,
-  controlOf: (route: ResolvedRoute) => RouteControl | undefined = () => undefined,
+  upgradeOf: (route: ResolvedRoute) => BuiltRoutePipeline['fetchUpgrade'] | undefined = () => undefined,
 ) {
   const checks = new Map<ResolvedRoute, UpgradeOriginCheck>()
   for (const route of routes)
@@ -84,14 +82,12 @@ export function createFetchWebSocket(
       logOriginRefusal(logger, route, req.url, origin)
       return refusal(403, `Forbidden: the origin ${origin} may not open WebSockets on ${route.prefix}`)
     }
-    const control = controlOf(route)
-    const faults = control === undefined ? undefined : upgradeFaultsOf(control, req, path)
-    if (faults !== undefined) {
-      const delay = delayOf(faults.latency)
-      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
-      if (failsNow(faults)) return upgradeFaultResponse(faults.failWith, route.prefix)
-    }
-    return bridgeTo(routeInUse(route, control), req, path, logger)
+    const handshake: FetchHandshake = { req, path, route }
+    // Only a forwarding route gets here, so its stand-ins hand on a forwarding route.
+    const toTarget = (onward: FetchHandshake) =>
+      bridgeTo(onward.route as ResolvedForwardRoute, req, path, logger)
+    const upgrade = upgradeOf(route)
+    return upgrade === undefined ? toTarget(handshake) : upgrade(handshake, toTarget)
   }
 }
 

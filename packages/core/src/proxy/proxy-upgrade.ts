@@ -9,7 +9,7 @@ import { answerSocket } from '../http/answer-socket.js'
 import type { Logger } from '../log/logger.js'
 import type { RequestMatcher } from '../pipeline/match-route.js'
 import type { RouteGate } from '../pipeline/route-gate.js'
-import { controlUpgrade, routeInUse } from '../stand-ins/control/upgrade-control.js'
+import type { Handshake } from '../stand-ins/stand-in.js'
 import type { BuiltRoutePipeline } from './create-route-pipeline.js'
 
 const NOT_A_WEBSOCKET = 'cors-dev-proxy forwards WebSocket upgrades only\n'
@@ -32,33 +32,26 @@ interface UpgradeContext extends UpgradeHandlerDeps {
   readonly checks: ReadonlyMap<ResolvedRoute, UpgradeOriginCheck>
 }
 
-/** One upgrade a `ws` route matched: the handshake, its socket, and the route with its matched path. */
-interface RouteUpgrade {
-  readonly req: IncomingMessage
-  readonly socket: Duplex
-  readonly head: Buffer
-  readonly route: ResolvedRoute
-  readonly path: string
+/**
+ * The route takes the upgrade: through its stand-ins' upgrade steps (the faults, the target in
+ * use, a `mock` route's echo: see `BackendStep.upgrade`), then to the target's socket. Whether the
+ * socket was taken: a `mock` route has no target, so one its echo leaves is not.
+ */
+function runUpgrade(context: UpgradeContext, upgrade: Handshake): boolean {
+  const toTarget = (handshake: Handshake): boolean => {
+    const { req, socket, head, route, path } = handshake
+    if (route.kind !== 'forward') return false
+    const { logger, sockets, failures } = context
+    forwardUpgrade(req, socket, head, route, path, { logger, sockets, failures })
+    return true
+  }
+  const pipeline = context.pipelines.get(upgrade.route)
+  return pipeline === undefined ? toTarget(upgrade) : pipeline.upgrade(upgrade, toTarget)
 }
 
-/**
- * The route takes the upgrade: the mock's echo, or the target's socket (with `targets`, the
- * target in use), after the route's faults where it has control options.
- */
-function passUpgrade(context: UpgradeContext, upgrade: RouteUpgrade): void {
-  const { req, socket, head, route, path } = upgrade
-  const pipeline = context.pipelines.get(route)
-  const control = pipeline?.control
-  const take = (): void => {
-    if (route.kind === 'mock') {
-      if (!pipeline?.mock?.upgrade(req, socket, head, path)) answerSocket(socket, 404, 'Not Found\n')
-      return
-    }
-    const { logger, sockets, failures } = context
-    forwardUpgrade(req, socket, head, routeInUse(route, control), path, { logger, sockets, failures })
-  }
-  if (control === undefined) take()
-  else controlUpgrade(control, req, socket, path, take)
+/** The route takes an upgrade it admitted (`runUpgrade`): one nothing took is answered 404. */
+function passUpgrade(context: UpgradeContext, upgrade: Handshake): void {
+  if (!runUpgrade(context, upgrade)) answerSocket(upgrade.socket, 404, 'Not Found\n')
 }
 
 /** A page the route's `cors` does not allow may not open a WebSocket there: 403, logged once per route every 10 s. */
@@ -92,7 +85,7 @@ export function logOriginRefusal(logger: Logger, route: ResolvedRoute, url: stri
 }
 
 /** A `ws` route takes the upgrade: its origin policy first, when it has `cors`. */
-function admitUpgrade(context: UpgradeContext, upgrade: RouteUpgrade): void {
+function admitUpgrade(context: UpgradeContext, upgrade: Handshake): void {
   const check = context.checks.get(upgrade.route)
   if (check === undefined) {
     passUpgrade(context, upgrade)
@@ -111,7 +104,7 @@ function admitUpgrade(context: UpgradeContext, upgrade: RouteUpgrade): void {
  * The route's `pathFilter`/`bypass` gate on an upgrade: whether the proxy took the socket
  * (`true`), left it (`false`), or lets the route admit it (`undefined`).
  */
-function gateUpgrade(context: UpgradeContext, upgrade: RouteUpgrade): boolean | undefined {
+function gateUpgrade(context: UpgradeContext, upgrade: Handshake): boolean | undefined {
   const { req, socket, route, path } = upgrade
   const gate = context.gates.get(route)
   if (gate === undefined) return undefined
@@ -138,7 +131,8 @@ function gateUpgrade(context: UpgradeContext, upgrade: RouteUpgrade): boolean | 
  * upgrade to another protocol on any route's path is answered 400 (and `true` returned). On a
  * route with `cors`, the handshake's `Origin` must pass the route's origin policy (see
  * `createUpgradeOriginCheck`), else 403, since browsers apply no CORS to WebSockets. A route
- * with control options delays or refuses it by its faults (`controlUpgrade`).
+ * with control options delays or refuses it by its faults (its control's upgrade step, one of
+ * the stand-ins' steps `runUpgrade` runs as the backend step runs their steps on a request).
  *
  * @example
  * server.on('upgrade', createUpgradeHandler(deps))
@@ -161,11 +155,12 @@ export function createUpgradeHandler(deps: UpgradeHandlerDeps) {
     // Only a `ws` route takes an upgrade, mock or not, so the dev server's HMR socket is never touched.
     if (match === undefined || !match.route.ws) return false
     const { route, path } = match
-    const upgrade: RouteUpgrade = { req, socket, head, route, path }
+    const upgrade: Handshake = { req, socket, head, route, path }
     const gated = gateUpgrade(context, upgrade)
     if (gated !== undefined) return gated
-    if (route.kind === 'mock' && !checks.has(route) && deps.pipelines.get(route)?.control === undefined)
-      return deps.pipelines.get(route)?.mock?.upgrade(req, socket, head, path) ?? false
+    // Without an origin check, the route's answer is its stand-ins' and target's own: a `mock`
+    // route's echo leaves an upgrade off its path to the server's other listeners.
+    if (!checks.has(route)) return runUpgrade(context, upgrade)
     admitUpgrade(context, upgrade)
     return true
   }

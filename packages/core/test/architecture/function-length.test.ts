@@ -9,18 +9,10 @@ const packages = fileURLToPath(new URL('../../..', import.meta.url))
 /**
  * A function that needs more than a screen is two: at most 80 lines, counted from its
  * signature's first line to its closing brace, so the order a request takes reads as a short
- * function calling named steps.
+ * function calling named steps. The browser scripts (client/, the stand-ins' panels) count too:
+ * their files are joined into one script each at build (packages/core/scripts/join-client-scripts.mjs).
  */
 const MAX_LINES = 80
-
-/**
- * The functions still over the limit, as `file:name` and their length today, signature to closing
- * brace. The list only shrinks: a listed function may not grow, one not listed may not pass the
- * limit, and one split to fit must leave the list, so the next split starts from a true count.
- * The browser scripts (client/) count too: their files are joined into one script each at build
- * (packages/core/scripts/join-client-scripts.mjs).
- */
-const STILL_LONG: Readonly<Record<string, number>> = {}
 
 /** Every function of every package's `src/`, named `<package>/src/<file>`. */
 function allSpans(): FunctionSpan[] {
@@ -29,34 +21,14 @@ function allSpans(): FunctionSpan[] {
     .flatMap((name) => folderSpans(packages, join(packages, name, 'src')))
 }
 
-/** `file:line name` without the line, so an entry survives edits above the function. */
-function keyOf(span: FunctionSpan): string {
-  return span.where.replace(/:\d+ /, ':')
-}
-
 describe('the functions of packages/*/src', () => {
-  const spans = allSpans()
-  const longest = new Map<string, number>()
-  for (const span of spans) longest.set(keyOf(span), Math.max(longest.get(keyOf(span)) ?? 0, span.lines))
-
-  it(`each fit on a screen (${MAX_LINES} lines at most), the listed ones aside`, () => {
+  it(`each fit on a screen (${MAX_LINES} lines at most)`, () => {
+    const spans = allSpans()
     expect(spans.length).toBeGreaterThan(1000)
     const long = spans
-      .filter((span) => span.lines > MAX_LINES && STILL_LONG[keyOf(span)] === undefined)
+      .filter((span) => span.lines > MAX_LINES)
       .map((span) => `${span.where}: ${span.lines} lines`)
     expect(long).toEqual([])
-  })
-
-  it('the listed ones do not grow', () => {
-    const grown = Object.entries(STILL_LONG)
-      .filter(([key, lines]) => (longest.get(key) ?? 0) > lines)
-      .map(([key, lines]) => `${key}: ${longest.get(key)} lines, listed at ${lines}`)
-    expect(grown).toEqual([])
-  })
-
-  it('a listed one that fits now (or is gone) leaves the list', () => {
-    const fixed = Object.keys(STILL_LONG).filter((key) => (longest.get(key) ?? 0) <= MAX_LINES)
-    expect(fixed).toEqual([])
   })
 })
 

@@ -45,12 +45,23 @@ export function readImportGraph(root: string): ImportGraph {
  */
 const NESTED = new Set(['stand-ins'])
 
-/** The layer of a file: its first folder (its first two in a `NESTED` one), or `.` for a file at the root. */
+/**
+ * Sub-folders of a `NESTED` layer's sub-folder that are layers of their own
+ * (`stand-ins/recordings/options`, `stand-ins/control/panel`), placed apart from the rest of that folder in `LAYERS`.
+ */
+const SUB_LAYERS = new Set(['options', 'panel'])
+
+/**
+ * The layer of a file: its first folder (its first two in a `NESTED` one, its first three when
+ * the third is a `SUB_LAYERS` one), or `.` for a file at the root.
+ */
 export function layerOf(file: string): string {
   const parts = file.split('/')
   if (parts.length === 1) return '.'
   const first = parts[0] as string
-  return NESTED.has(first) && parts.length > 2 ? `${first}/${parts[1]}` : first
+  if (!NESTED.has(first) || parts.length <= 2) return first
+  const nested = `${first}/${parts[1]}`
+  return parts.length > 3 && SUB_LAYERS.has(parts[2] as string) ? `${nested}/${parts[2]}` : nested
 }
 
 /**

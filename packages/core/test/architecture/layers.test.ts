@@ -17,6 +17,25 @@ const STAND_INS = [
 ] as const
 
 /**
+ * Each stand-in's options (`stand-ins/<name>/options/`: its option types, its entries of the
+ * option table and its resolver). A stand-in owns its options so that it reads in one folder, but
+ * they are part of the configuration layer: `config/`'s option table and route resolution read
+ * them, so they import only `http/` and `config/` (whose helpers they use: errors, option paths,
+ * validators), never the stand-in's own request-time files nor another stand-in's options. The
+ * cycle check below keeps `config/` and them free of file cycles, type-only imports included.
+ */
+const STAND_IN_OPTIONS = STAND_INS.map((stand) => `${stand}/options`)
+
+/**
+ * Each stand-in's panel (`stand-ins/<name>/panel/`): its part of the pages, browser code joined
+ * with client/'s into the served scripts (scripts/join-client-scripts.mjs). The page has nothing
+ * else, so, as for client/, browser code imports only browser code: a panel imports client/ (the
+ * inspector page's helpers and the types the server shares) and client/ the panels it shows (the
+ * route mocks' "Mock this answer" in an exchange's detail), never another layer.
+ */
+const PANELS = STAND_INS.map((stand) => `${stand}/panel`)
+
+/**
  * The layers of `packages/core/src` and what each may import, lowest first (ARCHITECTURE.md
  * explains them). A folder imports its own files and the folders listed here, never a layer
  * above it; `proxy/` (the composition root) wires every layer together, and the root files
@@ -27,7 +46,8 @@ const STAND_INS = [
  */
 const LAYERS: Readonly<Record<string, readonly string[]>> = {
   http: [],
-  config: ['http'],
+  config: ['http', ...STAND_IN_OPTIONS],
+  ...Object.fromEntries(STAND_IN_OPTIONS.map((layer) => [layer, ['http', 'config']])),
   log: ['http', 'config'],
   browser: ['http'],
   pipeline: ['http', 'config', 'log'],
@@ -35,8 +55,9 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   forward: ['http', 'config', 'log', 'pipeline'],
   jsonp: ['http', 'config', 'log', 'pipeline'],
   'stand-ins': ['http', 'config', 'pipeline', 'forward'],
-  ...Object.fromEntries(STAND_INS.map((layer) => [layer, STAND_IN])),
-  client: [],
+  ...Object.fromEntries(STAND_INS.map((layer) => [layer, [...STAND_IN, `${layer}/options`]])),
+  client: [...PANELS],
+  ...Object.fromEntries(PANELS.map((layer) => [layer, ['client']])),
   inspector: ['http', 'config', 'log', 'browser', 'pipeline', 'client', 'stand-ins', ...STAND_INS],
   fetch: ['http', 'config'],
   proxy: [
@@ -50,6 +71,8 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'jsonp',
     'stand-ins',
     ...STAND_INS,
+    ...STAND_IN_OPTIONS,
+    ...PANELS,
     'client',
     'inspector',
     'fetch',
@@ -65,6 +88,8 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'jsonp',
     'stand-ins',
     ...STAND_INS,
+    ...STAND_IN_OPTIONS,
+    ...PANELS,
     'client',
     'inspector',
     'fetch',
@@ -122,6 +147,13 @@ describe('the checks themselves', () => {
     ['config/b.ts', ['http/a.ts']],
     ['mystery/c.ts', []],
     ['stand-ins/recordings/d.ts', ['stand-ins/e.ts', 'stand-ins/route-mocks/f.ts', 'inspector/g.ts']],
+    [
+      'stand-ins/recordings/options/h.ts',
+      ['config/i.ts', 'stand-ins/recordings/d.ts', 'stand-ins/control/options/j.ts'],
+    ],
+    ['stand-ins/control/k.ts', ['stand-ins/control/options/j.ts', 'stand-ins/recordings/options/h.ts']],
+    ['stand-ins/control/panel/l.ts', ['client/m.ts', 'stand-ins/control/k.ts', 'config/i.ts']],
+    ['client/m.ts', ['stand-ins/route-mocks/panel/n.ts']],
   ])
 
   it('report an import that goes up a layer, and an undeclared folder', () => {
@@ -130,6 +162,11 @@ describe('the checks themselves', () => {
       "mystery/c.ts: folder 'mystery' is not a declared layer",
       'stand-ins/recordings/d.ts imports stand-ins/route-mocks/f.ts (stand-ins/recordings → stand-ins/route-mocks)',
       'stand-ins/recordings/d.ts imports inspector/g.ts (stand-ins/recordings → inspector)',
+      'stand-ins/recordings/options/h.ts imports stand-ins/recordings/d.ts (stand-ins/recordings/options → stand-ins/recordings)',
+      'stand-ins/recordings/options/h.ts imports stand-ins/control/options/j.ts (stand-ins/recordings/options → stand-ins/control/options)',
+      'stand-ins/control/k.ts imports stand-ins/recordings/options/h.ts (stand-ins/control → stand-ins/recordings/options)',
+      'stand-ins/control/panel/l.ts imports stand-ins/control/k.ts (stand-ins/control/panel → stand-ins/control)',
+      'stand-ins/control/panel/l.ts imports config/i.ts (stand-ins/control/panel → config)',
     ])
   })
 

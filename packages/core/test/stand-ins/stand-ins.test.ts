@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
 import { refusedUrl } from '../../../../test/support/refused-port.js'
 import { captureLogSink, listen, sendRequest } from '../../../../test/support/servers.js'
 import type { Routes } from '../../src/config/options.js'
-import type { ResolvedControl } from '../../src/config/resolve-control.js'
 import { resolveOptions } from '../../src/config/resolve-options.js'
 import type { ResolvedForwardRoute, ResolvedRoute } from '../../src/config/resolved-route.js'
 import { createFailureLog } from '../../src/forward/failure-log.js'
@@ -15,6 +15,7 @@ import { createLogger } from '../../src/log/logger.js'
 import type { RouteStep } from '../../src/pipeline/route-pipeline.js'
 import { createBackendStep } from '../../src/proxy/create-backend-step.js'
 import { controlStandIn } from '../../src/stand-ins/control/control-stand-in.js'
+import type { ResolvedControl } from '../../src/stand-ins/control/options/resolve-control.js'
 import { createRouteControl } from '../../src/stand-ins/control/route-control.js'
 import { mockBackendStandIn } from '../../src/stand-ins/mock-backend/mock-backend-stand-in.js'
 import { createRecordingStore, type RecordingStore } from '../../src/stand-ins/recordings/recording-store.js'
@@ -60,7 +61,7 @@ describe('the stand-ins, through one seam', () => {
     const slot = mockBackendStandIn(route, { logger })
     expect(slot?.step).toBeUndefined()
     expect(slot?.target?.(() => expect.fail('a mock route builds no forwarder')).name).toBe('mockStep')
-    expect(typeof slot?.upgrades?.upgrade).toBe('function')
+    expect(typeof slot?.upgrade).toBe('function')
     await slot?.close?.()
   })
 
@@ -115,5 +116,38 @@ describe('the stand-ins, through one seam', () => {
     cleanup.push(front.close)
     const answer = await sendRequest(`${front.url}/api/x`)
     expect(answer.body.toString()).toBe('from the fallback (connection refused)')
+  })
+
+  it("run a ws route's handshakes (Node's and the Fetch handler's) through the stand-ins, then to the target in use", async () => {
+    const { route } = await routeOf({
+      '/live': { targets: { local: 'ws://127.0.0.1:9', staging: 'ws://127.0.0.1:10' }, ws: true },
+    })
+    const control = controlOf(route)
+    if (control === undefined) expect.fail('a route with targets has live switches')
+    control.state.target = 'staging'
+    const pool = createUpstreamPool()
+    const backend = createBackendStep(
+      route,
+      { pool, logger, failures: createFailureLog(logger) },
+      { control },
+    )
+    cleanup.push(async () => {
+      await backend.close()
+      await pool.close()
+    })
+    const reached: string[] = []
+    const req = { method: 'GET', url: '/live', headers: {} } as IncomingMessage
+    const handshake = { req, socket: new PassThrough(), head: Buffer.alloc(0), path: '/live', route }
+    const taken = backend.upgrade(handshake, (onward) => {
+      reached.push(String((onward.route as ResolvedForwardRoute).target))
+      return true
+    })
+    expect(taken).toBe(true)
+    const answer = await backend.fetchUpgrade({ req, path: '/live', route }, async (onward) => {
+      reached.push(String((onward.route as ResolvedForwardRoute).target))
+      return 'bridged'
+    })
+    expect(answer).toBe('bridged')
+    expect(reached).toEqual(['http://127.0.0.1:10/', 'http://127.0.0.1:10/'])
   })
 })

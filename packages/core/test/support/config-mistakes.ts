@@ -557,7 +557,7 @@ function targeted(): ConfigMistake[] {
     'createFetchHandler with an agent',
     fetchHandler({ '/api': { target: TARGET, agent: new HttpAgent() } }),
   )
-  // Latency, faults and named targets (config/resolve-control.ts).
+  // Latency, faults and named targets (stand-ins/control/options/resolve-control.ts).
   add('faults entry not an object', routeWith({ faults: { 'GET /users': 3 } }))
   add('faults entry with a typo', routeWith({ faults: { 'GET /users': { failrate: 1 } } }))
   add('faults entry not a pattern', routeWith({ faults: { users: { failRate: 1 } } }))
@@ -574,7 +574,7 @@ function targeted(): ConfigMistake[] {
   for (const value of [-0.1, 2, '0.5']) add(`failRate ${label(value)}`, routeWith({ failRate: value }))
   for (const value of [200, 'drop', 503.5]) add(`failWith ${label(value)}`, routeWith({ failWith: value }))
   for (const value of [0, 1.5, '16k']) add(`throttle ${label(value)}`, routeWith({ throttle: value }))
-  // Mocks beside the target (config/resolve-route-mocks.ts, config/route-mock-answer.ts).
+  // Mocks beside the target (stand-ins/route-mocks/options/: resolve-route-mocks.ts, route-mock-answer.ts).
   add('mocks a number', routeWith({ mocks: 3 }))
   add('mocks an empty folder', routeWith({ mocks: ' ' }))
   add('mocks key not a pattern', routeWith({ mocks: { users: { json: [] } } }))

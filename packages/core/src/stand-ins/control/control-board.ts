@@ -1,6 +1,6 @@
 import { CorsDevProxyError } from '../../config/errors.js'
-import { type ResolvedFaults, resolveFaults } from '../../config/resolve-control.js'
 import type { Logger } from '../../log/logger.js'
+import { type ResolvedFaults, resolveFaults } from './options/resolve-control.js'
 import { anyFaultOn, faultsActive, type RouteControl } from './route-control.js'
 
 /** One route as `GET /__cors-dev-proxy/control` shows it. */

@@ -13,6 +13,7 @@ import type { StandIn } from '../stand-in.js'
 import { createControlStep } from './control-step.js'
 import type { RouteControl } from './route-control.js'
 import { createTargetSwitch } from './target-switch.js'
+import { createControlUpgrade, createFetchControlUpgrade } from './upgrade-control.js'
 
 /** What the control stand-in needs from the proxy. */
 export interface ControlStandInDeps {
@@ -23,8 +24,9 @@ export interface ControlStandInDeps {
 /**
  * The live switches of a route, first in its backend: the faults' step (latency, `failRate`,
  * `throttle`, `faults`, read from the live state on each request), and with `targets`, the
- * target: a switch between one forwarder per target. A route with recordings and no control
- * options has live state (its record switch) and gets nothing here.
+ * target: a switch between one forwarder per target. On a `ws` route, the same faults and target
+ * on its WebSocket handshakes. A route with recordings and no control options has live state (its
+ * record switch) and gets nothing here.
  *
  * @example
  * const slot = controlStandIn(route, { control })
@@ -32,11 +34,19 @@ export interface ControlStandInDeps {
 export const controlStandIn: StandIn<ControlStandInDeps> = function controlStandIn(route, deps) {
   const { control } = deps
   if (control === undefined) return undefined
-  const step = route.control === undefined ? undefined : createControlStep(control)
+  if (route.control === undefined) return undefined
+  const step = createControlStep(control)
+  const upgrade = route.ws ? createControlUpgrade(control) : undefined
+  const fetchUpgrade = route.ws ? createFetchControlUpgrade(control) : undefined
   const { targets } = control.control
-  if (route.kind !== 'forward' || targets.length === 0) return step === undefined ? undefined : { step }
+  // `throttle` notes the upload's pace in the request's exchange.
+  if (route.kind !== 'forward' || targets.length === 0)
+    return { step, upgrade, fetchUpgrade, needsExchange: true }
   return {
     step,
+    upgrade,
+    fetchUpgrade,
+    needsExchange: true,
     target: (forwarderOf) =>
       createTargetSwitch(
         control,

@@ -1,9 +1,9 @@
-import type { ResolvedFaults } from '../../config/resolve-control.js'
 import { paceBody } from '../../http/body-taps.js'
 import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'
 import type { Exchange } from '../../pipeline/exchange.js'
 import type { NextFunction, RouteStep } from '../../pipeline/route-pipeline.js'
 import { answerFault } from './fault-answer.js'
+import type { ResolvedFaults } from './options/resolve-control.js'
 import { delayOf, failsNow, faultsFor } from './request-faults.js'
 import type { RouteControl } from './route-control.js'
 

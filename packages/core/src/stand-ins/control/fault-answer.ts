@@ -1,8 +1,8 @@
 import type { Duplex } from 'node:stream'
-import type { FailWith } from '../../config/control-options.js'
 import { answerSocket } from '../../http/answer-socket.js'
 import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'
 import { sendText } from '../../http/send-text.js'
+import type { FailWith } from './options/control-options.js'
 
 /** The header on every answer a fault made up, so nobody takes it for the backend's. */
 export const FAULT_HEADER = 'x-cors-dev-proxy-fault'

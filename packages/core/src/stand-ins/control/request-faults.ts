@@ -1,6 +1,6 @@
-import type { ResolvedControl, ResolvedFaults } from '../../config/resolve-control.js'
 import { pathAfterPrefix } from '../../http/path-pattern.js'
 import type { ProxyRequest } from '../../http/proxy-types.js'
+import type { ResolvedControl, ResolvedFaults } from './options/resolve-control.js'
 
 /**
  * The faults for one request (or WebSocket handshake) at the matched `path`: the first

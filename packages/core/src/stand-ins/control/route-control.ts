@@ -1,5 +1,5 @@
-import type { ResolvedControl, ResolvedFaults } from '../../config/resolve-control.js'
 import type { ResolvedRoute } from '../../config/resolved-route.js'
+import type { ResolvedControl, ResolvedFaults } from './options/resolve-control.js'
 
 /**
  * One route's live switches: the small object its control step reads on every request and the

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CorsDevProxyError } from '../../config/errors.js'
 import { isPlainObject, quote } from '../../config/option-path.js'
-import { quoteNames } from '../../config/resolve-control.js'
 import type { ResolvedRoute } from '../../config/resolved-route.js'
+import { quoteNames } from './options/resolve-control.js'
 
 /** The per-developer file that picks a route's target among its `targets` (git-ignored). */
 export const TARGET_OVERRIDE_FILE = 'cors-dev-proxy.local.json'

@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { ResolvedFaults } from '../../config/resolve-control.js'
 import type { ResolvedForwardRoute } from '../../config/resolved-route.js'
-import { refuseUpgradeFault } from './fault-answer.js'
+import { answerSocket } from '../../http/answer-socket.js'
+import type { FetchHandshake, FetchUpgradeStep, Handshake, UpgradeStep } from '../stand-in.js'
+import { refuseUpgradeFault, upgradeFaultResponse } from './fault-answer.js'
+import type { ResolvedFaults } from './options/resolve-control.js'
 import { delayOf, failsNow, faultsFor } from './request-faults.js'
 import type { RouteControl } from './route-control.js'
 
@@ -86,4 +88,49 @@ export function routeInUse(
   if (choice === undefined || (choice.url === route.target && choice.socketPath === route.socketPath))
     return route
   return { ...route, target: choice.url, socketPath: choice.socketPath }
+}
+
+/**
+ * The control's step on a `ws` route's WebSocket handshakes (see `UpgradeStep`): the route's
+ * faults (`controlUpgrade`), then on to the target in use (`routeInUse`). It takes every handshake,
+ * since it may hold one for its latency: one that nothing after it takes (a mock route's echo off
+ * its path) is answered 404, as the proxy answers it after an origin check.
+ *
+ * @example
+ * const slot = { step, upgrade: createControlUpgrade(entry) }
+ */
+export function createControlUpgrade(entry: RouteControl): UpgradeStep {
+  return function controlUpgradeStep(handshake, next) {
+    const { req, socket, path, route } = handshake
+    controlUpgrade(entry, req, socket, path, () => {
+      // The target in use once the wait is over, as the switch picks it for requests.
+      const inUse: Handshake =
+        route.kind === 'forward' ? { ...handshake, route: routeInUse(route, entry) } : handshake
+      if (!next(inUse)) answerSocket(socket, 404, 'Not Found\n')
+    })
+    return true
+  }
+}
+
+/**
+ * The control's step on a `ws` route's handshakes in the Fetch handler (see `FetchUpgradeStep`):
+ * while its faults are on, the handshake waits its `latency`, then is refused (`failRate`:
+ * `failWith`'s status, or a network error for `'reset'`) or handed on to the target in use.
+ *
+ * @example
+ * const slot = { step, fetchUpgrade: createFetchControlUpgrade(entry) }
+ */
+export function createFetchControlUpgrade(entry: RouteControl): FetchUpgradeStep {
+  return async function controlFetchUpgrade(handshake, next) {
+    const { req, path, route } = handshake
+    const faults = upgradeFaultsOf(entry, req, path)
+    if (faults !== undefined) {
+      const delay = delayOf(faults.latency)
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
+      if (failsNow(faults)) return upgradeFaultResponse(faults.failWith, route.prefix)
+    }
+    const inUse: FetchHandshake =
+      route.kind === 'forward' ? { ...handshake, route: routeInUse(route, entry) } : handshake
+    return next(inUse)
+  }
 }

@@ -24,5 +24,12 @@ export interface MockBackendStandInDeps {
 export const mockBackendStandIn: StandIn<MockBackendStandInDeps> = function mockBackendStandIn(route, deps) {
   if (route.kind !== 'mock') return undefined
   const mock = createMockRouteStep(route, deps.logger.warn)
-  return { target: () => mock.step, upgrades: mock, close: () => mock.backend.close() }
+  return {
+    target: () => mock.step,
+    upgrade: function mockUpgrade(handshake, next) {
+      const { req, socket, head, path } = handshake
+      return mock.upgrade(req, socket, head, path) || next(handshake)
+    },
+    close: () => mock.backend.close(),
+  }
 }

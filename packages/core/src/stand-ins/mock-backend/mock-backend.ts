@@ -1,10 +1,5 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { MockBackendOptions } from '../../config/echo-backend-options.js'
-import {
-  type ResolvedMockBackendOptions,
-  resolveMockBackendOptions,
-} from '../../config/resolve-echo-backend-options.js'
 import { isCorsPreflight } from '../../cors/cors-decision.js'
 import type { ProxyRequest } from '../../http/proxy-types.js'
 import { sendJsonp, sendJsonpMethodNotAllowed } from '../../jsonp/jsonp-response.js'
@@ -17,6 +12,11 @@ import { createMockLog, type MockRequestLog } from './mock-log.js'
 import { answerRedirect } from './mock-redirect.js'
 import { type MockSwitches, parseMockSwitches } from './mock-switches.js'
 import { createMockWebSocketEcho, MOCK_WEBSOCKET_PATH } from './mock-websocket.js'
+import type { MockBackendOptions } from './options/echo-backend-options.js'
+import {
+  type ResolvedMockBackendOptions,
+  resolveMockBackendOptions,
+} from './options/resolve-echo-backend-options.js'
 
 /**
  * The mock backend: a connect-style middleware plus its WebSocket upgrade handler.

@@ -1,10 +1,10 @@
 import { CORS_DEFAULTS } from '../../config/defaults.js'
-import type { MockCorsMode } from '../../config/echo-backend-options.js'
-import type { ResolvedMockBackendOptions } from '../../config/resolve-echo-backend-options.js'
 import { appendVary } from '../../cors/cors-decision.js'
 import type { ProxyRequest } from '../../http/proxy-types.js'
 import { headerValue, type MockResponse, sendJson } from './mock-http.js'
 import type { MockSwitches } from './mock-switches.js'
+import type { MockCorsMode } from './options/echo-backend-options.js'
+import type { ResolvedMockBackendOptions } from './options/resolve-echo-backend-options.js'
 
 /**
  * Sets the CORS headers every response of the mode carries (Fetch standard §3.2.3, "HTTP

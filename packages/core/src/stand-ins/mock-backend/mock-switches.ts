@@ -1,5 +1,5 @@
-import type { MockCorsMode } from '../../config/echo-backend-options.js'
 import { HTTP_TOKEN } from '../../http/http-token.js'
+import type { MockCorsMode } from './options/echo-backend-options.js'
 
 /**
  * Per-request behaviour chosen in the query string, so one mock backend can show every

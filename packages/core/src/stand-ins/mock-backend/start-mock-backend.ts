@@ -3,10 +3,10 @@ import { createSecureServer, type Http2SecureServer } from 'node:http2'
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
-import type { MockBackendOptions } from '../../config/echo-backend-options.js'
 import { CorsDevProxyError } from '../../config/errors.js'
 import { createMockBackend, type MockBackend } from './mock-backend.js'
 import type { MockRequestLog } from './mock-log.js'
+import type { MockBackendOptions } from './options/echo-backend-options.js'
 
 /**
  * Options of {@link startMockBackend}: where to listen, TLS, and the mock's own options.

@@ -3,8 +3,9 @@ import type { FailedAt } from '../../forward/forward-context.js'
 import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'
 import { sendText } from '../../http/send-text.js'
 import type { Logger } from '../../log/logger.js'
+import type { Exchange } from '../../pipeline/exchange.js'
 import type { RouteStep } from '../../pipeline/route-pipeline.js'
-import { markNotFromTarget, relativePath } from './record-tap.js'
+import { relativePath } from './record-tap.js'
 import { requestKey } from './recording-key.js'
 import type { RecordingStore } from './recording-store.js'
 import { replayAnswer } from './replay-answer.js'
@@ -44,7 +45,9 @@ export function createReplayer(route: ResolvedForwardRoute, store: RecordingStor
   return {
     step: function replayOnlyStep(req, res, _next, path, exchange) {
       if (exchange !== undefined) exchange.hop = 'replay'
-      answerFromRecordings(ctx, req, res, path, 'only').catch((error: unknown) => failReplay(ctx, res, error))
+      answerFromRecordings(ctx, req, res, path, 'only', exchange).catch((error: unknown) =>
+        failReplay(ctx, res, error),
+      )
     },
     async fallback(req, res, cause, { path, exchange }) {
       // Over the target's URL the forwarder noted: the target failed, the recordings answer.
@@ -55,7 +58,7 @@ export function createReplayer(route: ResolvedForwardRoute, store: RecordingStor
         () =>
           `route '${prefix}': the target is unreachable; answering from the recordings (replay: 'fallback')`,
       )
-      await answerFromRecordings(ctx, req, res, path, 'fallback').catch((error: unknown) =>
+      await answerFromRecordings(ctx, req, res, path, 'fallback', exchange).catch((error: unknown) =>
         failReplay(ctx, res, error),
       )
     },
@@ -78,10 +81,11 @@ async function answerFromRecordings(
   res: ProxyResponse,
   path: string,
   mode: 'fallback' | 'only',
+  exchange: Exchange | undefined,
 ): Promise<void> {
   const { store, prefix, logger, served } = ctx
-  markNotFromTarget(res)
-  const body = await copyRequestBody(req, store.options.maxBodyBytes)()
+  if (exchange !== undefined) exchange.notFromTarget = true
+  const body = await copyRequestBody(req, store.options.maxBodyBytes, exchange)()
   const method = req.method ?? 'GET'
   const relative = relativePath(prefix, path)
   const key = requestKey(

@@ -1,7 +1,7 @@
 import type { LogSink } from '../../config/options.js'
-import type { ResolvedRecordingsOptions } from '../../config/resolve-recordings-options.js'
 import { normalizePath, prefixMatches, splitPathAndQuery } from '../../http/normalize-path.js'
 import { createLogger } from '../../log/logger.js'
+import type { ResolvedRecordingsOptions } from './options/resolve-recordings-options.js'
 import { relativePath } from './record-tap.js'
 import { recordedAnswer } from './recorded-answer.js'
 import { requestKey } from './recording-key.js'

@@ -3,6 +3,7 @@ import { tapChunks } from '../../http/body-taps.js'
 import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'
 import type { HookableResponse } from '../../http/response-head.js'
 import type { Logger } from '../../log/logger.js'
+import type { Exchange } from '../../pipeline/exchange.js'
 import { type MaskRules, REPLAYED_HEADER } from '../file-masking.js'
 import { recordedAnswer } from './recorded-answer.js'
 import { requestKey } from './recording-key.js'
@@ -13,21 +14,9 @@ import { copyRequestBody } from './request-body-copy.js'
  * The record tap of a route with `record: true`: the answer streams through to the client as it
  * comes (each chunk copied on its way, never held), and when the response closes the exchange
  * goes to the store, after the client has it. An answer larger than `maxBodyBytes` is not
- * recorded; neither is one the proxy made itself (a 502 for a target that is down, a replay).
+ * recorded; neither is one the proxy made itself (a 502 for a target that is down, a replay),
+ * which its exchange says (`notFromTarget`).
  */
-
-/** What makes the proxy's own failure answers recognisable to the tap. */
-const NOT_FROM_TARGET = Symbol('cors-dev-proxy.not-from-target')
-
-/**
- * Marks a response as the proxy's own (the target failed): the tap does not record it.
- *
- * @example
- * markNotFromTarget(res)
- */
-export function markNotFromTarget(res: ProxyResponse): void {
-  ;(res as { [NOT_FROM_TARGET]?: true })[NOT_FROM_TARGET] = true
-}
 
 /** The head that went out: Node's own text of it (HTTP/1.1), else the response's header object. */
 function sentHeaders(res: ProxyResponse): [string, string][] {
@@ -55,9 +44,9 @@ export function relativePath(prefix: string, path: string): string {
   return rest === '' || rest.startsWith('?') ? `/${rest}` : rest
 }
 
-/** A route's record tap: `begin` for each request the route takes. */
+/** A route's record tap: `begin` for each request the route takes, with the request's exchange. */
 export interface RecordTap {
-  begin(req: ProxyRequest, res: ProxyResponse, path: string): void
+  begin(req: ProxyRequest, res: ProxyResponse, path: string, exchange: Exchange): void
 }
 
 /**
@@ -65,7 +54,7 @@ export interface RecordTap {
  *
  * @example
  * const tap = createRecordTap(route, store, logger)
- * tap.begin(req, res, '/api/users')
+ * tap.begin(req, res, '/api/users', exchange)
  */
 export function createRecordTap(
   route: ResolvedForwardRoute,
@@ -82,8 +71,8 @@ export function createRecordTap(
         `route '${route.prefix}': a body larger than recordings.maxBodyBytes (${maxBodyBytes} bytes) was not recorded`,
     )
   return {
-    begin(req, res, path) {
-      const body = copyRequestBody(req, maxBodyBytes)
+    begin(req, res, path, exchange) {
+      const body = copyRequestBody(req, maxBodyBytes, exchange)
       const chunks: [Buffer, number][] = []
       let size = 0
       let headAt = 0
@@ -95,11 +84,7 @@ export function createRecordTap(
         return true
       })
       res.once('close', () => {
-        if (
-          (res as { [NOT_FROM_TARGET]?: true })[NOT_FROM_TARGET] ||
-          res.getHeader(REPLAYED_HEADER) !== undefined
-        )
-          return
+        if (exchange.notFromTarget || res.getHeader(REPLAYED_HEADER) !== undefined) return
         if (!res.headersSent) return
         const headers = sentHeaders(res)
         const stream = headers.some(

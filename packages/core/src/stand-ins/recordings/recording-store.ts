@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join, relative, resolve, sep } from 'node:path'
-import type { ResolvedRecordingsOptions } from '../../config/resolve-recordings-options.js'
 import type { Logger } from '../../log/logger.js'
 import { updateFileAtomically } from '../atomic-file.js'
 import { routeFolderOf } from '../route-folder.js'
+import type { ResolvedRecordingsOptions } from './options/resolve-recordings-options.js'
 import {
   parseRecording,
   type RecordedAnswer,

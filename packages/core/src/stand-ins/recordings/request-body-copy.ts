@@ -1,30 +1,29 @@
 import type { ProxyRequest } from '../../http/proxy-types.js'
+import type { Exchange } from '../../pipeline/exchange.js'
 
 /*
  * A copy of the request body as the forwarder reads it, for the record (its file's key) and for
  * `replay: 'fallback'` (matching once the target failed, after the body went). Listening to
  * 'data' would start the flow before the forwarder listens, so the copy waits for 'resume',
  * which Node emits just before the first chunk flows (the inspector's recorder does the same).
+ * The copy is kept in the request's exchange, where the record tap and the fallback find it.
  */
 
 /** The copy: the body, or `undefined` when it was longer than the bound. */
 export type BodyCopy = () => Promise<Buffer | undefined>
 
-const COPY = Symbol('cors-dev-proxy.body-copy')
-type Carrier = { [COPY]?: BodyCopy }
-
 const EMPTY = Buffer.alloc(0)
 
 /**
- * Starts copying `req`'s body (at most `limit` bytes) and keeps the copy on the request; a body
- * a parser already read (`req.body`) is taken as it is.
+ * Starts copying `req`'s body (at most `limit` bytes) and keeps the copy in its `exchange`, or
+ * returns the one already kept there; a body a parser already read (`req.body`) is taken as it is.
  *
  * @example
- * const body = copyRequestBody(req, 1048576)
+ * const body = copyRequestBody(req, 1048576, exchange)
  * const bytes = await body() // once the forwarder read it
  */
-export function copyRequestBody(req: ProxyRequest, limit: number): BodyCopy {
-  const existing = (req as Carrier)[COPY]
+export function copyRequestBody(req: ProxyRequest, limit: number, exchange: Exchange | undefined): BodyCopy {
+  const existing = exchange?.bodyCopy
   if (existing !== undefined) return existing
   const parsed = (req as { body?: unknown }).body
   let copy: BodyCopy
@@ -39,7 +38,7 @@ export function copyRequestBody(req: ProxyRequest, limit: number): BodyCopy {
   } else {
     copy = streamCopy(req, limit)
   }
-  ;(req as Carrier)[COPY] = copy
+  if (exchange !== undefined) exchange.bodyCopy = copy
   return copy
 }
 

@@ -1,9 +1,10 @@
 import type { ResolvedForwardRoute } from '../../config/resolved-route.js'
 import type { UpstreamFallback } from '../../forward/forward-context.js'
 import type { Logger } from '../../log/logger.js'
+import { newExchange } from '../../pipeline/exchange.js'
 import type { RouteStep } from '../../pipeline/route-pipeline.js'
 import { createReplayer } from './create-replayer.js'
-import { createRecordTap, markNotFromTarget } from './record-tap.js'
+import { createRecordTap } from './record-tap.js'
 import type { RecordingStore } from './recording-store.js'
 import { copyRequestBody } from './request-body-copy.js'
 
@@ -19,9 +20,11 @@ export interface RouteRecordings {
   readonly step: RouteStep
   /**
    * Replaces the 502/504 of a target that failed (`cause`: why, for the debug line): a replay,
-   * or (record only) a mark that keeps it out of the files.
+   * or (record only) a mark in the request's exchange that keeps it out of the files.
    */
   readonly fallback: UpstreamFallback | undefined
+  /** The step and the fallback share the request's body copy and marks through its exchange: the engine makes one. */
+  readonly needsExchange: true
 }
 
 /**
@@ -51,18 +54,23 @@ export function createRouteRecordings(
 ): RouteRecordings | undefined {
   if (!route.record && route.replay === undefined) return undefined
   const replayer = route.replay === undefined ? undefined : createReplayer(route, store, logger)
-  if (route.replay === 'only' && replayer !== undefined) return { step: replayer.step, fallback: undefined }
+  if (route.replay === 'only' && replayer !== undefined)
+    return { step: replayer.step, fallback: undefined, needsExchange: true }
   // Built once whatever the switch says: turning it on later costs no set-up per request.
   const tap = createRecordTap(route, store, logger)
   const { maxBodyBytes } = store.options
   return {
-    step: function recordingsStep(req, res, next, path) {
-      if (live.record === true) tap.begin(req, res, path)
-      else if (replayer !== undefined) copyRequestBody(req, maxBodyBytes)
+    step: function recordingsStep(req, res, next, path, exchange) {
+      // The engine gives a route with recordings an exchange (`needsExchange`); a caller outside
+      // it gets one here, which the fallback does not see.
+      const own = exchange ?? newExchange()
+      if (live.record === true) tap.begin(req, res, path, own)
+      else if (replayer !== undefined) copyRequestBody(req, maxBodyBytes, own)
       next()
     },
+    needsExchange: true,
     async fallback(req, res, cause, at) {
-      markNotFromTarget(res)
+      if (at.exchange !== undefined) at.exchange.notFromTarget = true
       if (replayer === undefined) return false
       await replayer.fallback(req, res, cause, at)
       return true

@@ -1,10 +1,10 @@
-import type { MockAnswerProblem, ResolvedMockAnswer } from '../../config/route-mock-answer.js'
-import { mockAnswerOf } from '../../config/route-mock-answer.js'
-import type { MockFunction, MockRequest } from '../../config/route-mocks-options.js'
 import { hasBody } from '../../forward/request-body.js'
 import { isJsonMimeType } from '../../http/mime.js'
 import type { ProxyRequest } from '../../http/proxy-types.js'
 import { readLimitedBody } from '../../http/read-limited-body.js'
+import type { MockAnswerProblem, ResolvedMockAnswer } from './options/route-mock-answer.js'
+import { mockAnswerOf } from './options/route-mock-answer.js'
+import type { MockFunction, MockRequest } from './options/route-mocks-options.js'
 
 /** What a function mock came to. */
 export type FunctionMockOutcome =

@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http'
 import type { ResolvedForwardRoute } from '../../config/resolved-route.js'
-import type { ResolvedMockAnswer } from '../../config/route-mock-answer.js'
 import type { LocationRewriter } from '../../forward/location-rewrite.js'
 import { buildClientHeaders } from '../../forward/response-headers.js'
 import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'
 import { sendText } from '../../http/send-text.js'
+import type { ResolvedMockAnswer } from './options/route-mock-answer.js'
 
 /** The header on every mocked answer: the file or the key it came from. */
 export const MOCKED_HEADER = 'x-cors-dev-proxy-mocked'

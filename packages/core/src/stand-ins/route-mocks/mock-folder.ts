@@ -1,14 +1,10 @@
 import type { Stats } from 'node:fs'
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
-import {
-  type MockAnswerProblem,
-  mockAnswerOf,
-  type ResolvedMockAnswer,
-} from '../../config/route-mock-answer.js'
 import type { PathPattern } from '../../http/path-pattern.js'
 import { updateFileAtomically } from '../atomic-file.js'
 import { compareMockKeys, compileMockKey, mockFileName, mockKeyOf } from './mock-file-name.js'
+import { type MockAnswerProblem, mockAnswerOf, type ResolvedMockAnswer } from './options/route-mock-answer.js'
 
 /*
  * A route's mock files, read again when they change, without a restart and without a watcher:

@@ -1,4 +1,3 @@
-import { isMockAnswerProblem, mockAnswerOf } from '../../config/route-mock-answer.js'
 import { decodeContent } from '../../http/content-decoding.js'
 import { isJsonMimeType } from '../../http/mime.js'
 import { normalizePath, splitPathAndQuery } from '../../http/normalize-path.js'
@@ -6,6 +5,7 @@ import { pathAfterPrefix } from '../../http/path-pattern.js'
 import type { Logger } from '../../log/logger.js'
 import { maskedText, recordedHeaders } from '../file-masking.js'
 import type { MockableExchange, MockWriter } from './mock-endpoint.js'
+import { isMockAnswerProblem, mockAnswerOf } from './options/route-mock-answer.js'
 import type { RouteMocks } from './route-mocks.js'
 
 /*

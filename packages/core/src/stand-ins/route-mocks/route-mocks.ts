@@ -1,13 +1,6 @@
 import { resolve } from 'node:path'
 import { MOCKS_DEFAULTS } from '../../config/defaults.js'
-import type { ResolvedMockRule } from '../../config/resolve-route-mocks.js'
 import type { ResolvedForwardRoute, ResolvedRoute } from '../../config/resolved-route.js'
-import {
-  isMockAnswerProblem,
-  type MockAnswerProblem,
-  type ResolvedMockAnswer,
-} from '../../config/route-mock-answer.js'
-import type { MockFunction } from '../../config/route-mocks-options.js'
 import { createLocationRewrite, type LocationRewriter } from '../../forward/location-rewrite.js'
 import { matchPathPattern, pathAfterPrefix } from '../../http/path-pattern.js'
 import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'
@@ -19,6 +12,13 @@ import { routeFolderOf } from '../route-folder.js'
 import { askFunctionMock } from './function-mock.js'
 import { MOCKED_HEADER, writeMockAnswer } from './mock-answer-writer.js'
 import { createMockFolder, type MockFolder } from './mock-folder.js'
+import type { ResolvedMockRule } from './options/resolve-route-mocks.js'
+import {
+  isMockAnswerProblem,
+  type MockAnswerProblem,
+  type ResolvedMockAnswer,
+} from './options/route-mock-answer.js'
+import type { MockFunction } from './options/route-mocks-options.js'
 
 /*
  * What `mocks` adds to a route's pipeline, and only to a route that sets it: the `mocks` slot of

@@ -4,8 +4,8 @@ import { connect as netConnect } from 'node:net'
 import express from 'express'
 import { Agent, request } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { MockBackendOptions } from '../../../src/config/echo-backend-options.js'
 import { createMockBackend, type MockBackend } from '../../../src/stand-ins/mock-backend/mock-backend.js'
+import type { MockBackendOptions } from '../../../src/stand-ins/mock-backend/options/echo-backend-options.js'
 
 const servers: Server[] = []
 const backends: MockBackend[] = []

@@ -128,6 +128,25 @@ describe('record', () => {
     )
   })
 
+  it("leaves out the proxy's own 502 for a target that is down, and a POST's body with it", async () => {
+    const own = await mkdtemp(join(tmpdir(), 'cdp-record-down-'))
+    try {
+      const proxy = await serveProxy(
+        { '/api': { target: await refusedUrl(), record: true } },
+        { log: 'silent', recordings: { dir: own } },
+      )
+      const answer = await sendRequest(`${proxy.url}/api/items`, {
+        ...json('{"name":"ada"}'),
+        method: 'POST',
+      })
+      await proxy.close()
+      expect(answer.status).toBe(502)
+      expect(await readdir(own)).toEqual([])
+    } finally {
+      await rm(own, { recursive: true, force: true })
+    }
+  })
+
   it('holds no Authorization, cookie or password value', async () => {
     for (const name of await recordingFiles()) {
       const text = await readFile(join(dir, 'api', name), 'utf8')

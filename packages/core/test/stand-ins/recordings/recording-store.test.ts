@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { join, resolve, sep } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { captureLogSink } from '../../../../../test/support/servers.js'
-import { resolveRecordingsOptions } from '../../../src/config/resolve-recordings-options.js'
 import { createLogger } from '../../../src/log/logger.js'
 import { updateFileAtomically } from '../../../src/stand-ins/atomic-file.js'
+import { resolveRecordingsOptions } from '../../../src/stand-ins/recordings/options/resolve-recordings-options.js'
 import { recordedAnswer } from '../../../src/stand-ins/recordings/recorded-answer.js'
 import {
   parseRecording,

@@ -1,6 +1,6 @@
-import { compilePathPattern, type PathPattern, parsePatternKey } from '../http/path-pattern.js'
-import { CorsDevProxyError } from './errors.js'
-import { describeType, isPlainObject, optionEntry } from './option-path.js'
+import { CorsDevProxyError } from '../../../config/errors.js'
+import { describeType, isPlainObject, optionEntry } from '../../../config/option-path.js'
+import { compilePathPattern, type PathPattern, parsePatternKey } from '../../../http/path-pattern.js'
 import { isMockAnswerProblem, mockAnswerOf, type ResolvedMockAnswer } from './route-mock-answer.js'
 import type { MockFunction } from './route-mocks-options.js'
 

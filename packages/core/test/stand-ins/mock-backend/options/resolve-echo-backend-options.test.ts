@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { MockBackendOptions } from '../../src/config/echo-backend-options.js'
-import { CorsDevProxyError } from '../../src/config/errors.js'
-import { resolveMockBackendOptions } from '../../src/config/resolve-echo-backend-options.js'
-import { createMockBackend } from '../../src/stand-ins/mock-backend/mock-backend.js'
+import { CorsDevProxyError } from '../../../../src/config/errors.js'
+import { createMockBackend } from '../../../../src/stand-ins/mock-backend/mock-backend.js'
+import type { MockBackendOptions } from '../../../../src/stand-ins/mock-backend/options/echo-backend-options.js'
+import { resolveMockBackendOptions } from '../../../../src/stand-ins/mock-backend/options/resolve-echo-backend-options.js'
 
 describe('resolveMockBackendOptions', () => {
   it('fills in the defaults and leaves the caller’s object alone', () => {

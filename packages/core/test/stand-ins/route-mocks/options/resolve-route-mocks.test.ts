@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { resolveOptions } from '../../src/adapter.js'
-import { resolveMocks } from '../../src/config/resolve-route-mocks.js'
-import { mockAnswerOf } from '../../src/config/route-mock-answer.js'
+import { resolveOptions } from '../../../../src/adapter.js'
+import { resolveMocks } from '../../../../src/stand-ins/route-mocks/options/resolve-route-mocks.js'
+import { mockAnswerOf } from '../../../../src/stand-ins/route-mocks/options/route-mock-answer.js'
 
 const AT = "routes['/api'].mocks"
 

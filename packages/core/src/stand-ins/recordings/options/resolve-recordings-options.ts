@@ -1,9 +1,9 @@
-import { RECORDINGS_DEFAULTS } from './defaults.js'
-import { CorsDevProxyError } from './errors.js'
-import { RECORDINGS_OPTION_NAMES } from './nested-option-names.js'
-import { describeType, isPlainObject } from './option-path.js'
-import { assertKnownKeys } from './unknown-options.js'
-import { checkWholeNumber } from './validate-values.js'
+import { RECORDINGS_DEFAULTS } from '../../../config/defaults.js'
+import { CorsDevProxyError } from '../../../config/errors.js'
+import { RECORDINGS_OPTION_NAMES } from '../../../config/nested-option-names.js'
+import { describeType, isPlainObject } from '../../../config/option-path.js'
+import { assertKnownKeys } from '../../../config/unknown-options.js'
+import { checkWholeNumber } from '../../../config/validate-values.js'
 
 /** `RecordingsOptions` with every field filled in. */
 export interface ResolvedRecordingsOptions {

@@ -1,4 +1,4 @@
-import type { ServedEndpoints } from './served-endpoints.js'
+import type { ServedEndpoints } from '../../../client/served-endpoints.js'
 
 /**
  * The overlay's reminder (served after the overlay client, as the body of an immediately invoked

@@ -1,6 +1,6 @@
-import { HTTP_TOKEN } from '../http/http-token.js'
-import { didYouMean } from './did-you-mean.js'
-import { describeType, isPlainObject, optionEntry } from './option-path.js'
+import { didYouMean } from '../../../config/did-you-mean.js'
+import { describeType, isPlainObject, optionEntry } from '../../../config/option-path.js'
+import { HTTP_TOKEN } from '../../../http/http-token.js'
 
 /*
  * One mocked answer checked: the same rules at start-up (a `mocks` entry in the config, where a

@@ -1,4 +1,4 @@
-import type { TargetObject } from './validate-target.js'
+import type { TargetObject } from '../../../config/validate-target.js'
 
 /**
  * Milliseconds added before a request is forwarded: a fixed delay, or `[min, max]` for a

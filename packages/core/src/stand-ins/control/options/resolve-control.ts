@@ -1,9 +1,9 @@
-import { compilePathPattern, parsePatternKey } from '../http/path-pattern.js'
+import { didYouMean } from '../../../config/did-you-mean.js'
+import { CorsDevProxyError } from '../../../config/errors.js'
+import { describeType, isPlainObject, optionEntry, quote } from '../../../config/option-path.js'
+import { validateTarget } from '../../../config/validate-target.js'
+import { compilePathPattern, parsePatternKey } from '../../../http/path-pattern.js'
 import type { FailWith } from './control-options.js'
-import { didYouMean } from './did-you-mean.js'
-import { CorsDevProxyError } from './errors.js'
-import { describeType, isPlainObject, optionEntry, quote } from './option-path.js'
-import { validateTarget } from './validate-target.js'
 
 /** Latency, failures and throttle after validation: what the control step reads per request. */
 export interface ResolvedFaults {

@@ -1,11 +1,11 @@
-import { parseOrigin } from '../http/parse-origin.js'
-import { isValidJsonpParam, JSONP_PARAM_RULE } from './callback-name.js'
-import { MOCK_DEFAULTS } from './defaults.js'
+import { isValidJsonpParam, JSONP_PARAM_RULE } from '../../../config/callback-name.js'
+import { MOCK_DEFAULTS } from '../../../config/defaults.js'
+import { CorsDevProxyError } from '../../../config/errors.js'
+import { MOCK_OPTION_NAMES } from '../../../config/nested-option-names.js'
+import { describeType, isPlainObject, nestedExample } from '../../../config/option-path.js'
+import { assertKnownKeys } from '../../../config/unknown-options.js'
+import { parseOrigin } from '../../../http/parse-origin.js'
 import type { MockBackendOptions, MockCorsMode } from './echo-backend-options.js'
-import { CorsDevProxyError } from './errors.js'
-import { MOCK_OPTION_NAMES } from './nested-option-names.js'
-import { describeType, isPlainObject, nestedExample } from './option-path.js'
-import { assertKnownKeys } from './unknown-options.js'
 
 /** {@link MockBackendOptions} with every default filled in. */
 export interface ResolvedMockBackendOptions {

@@ -1,5 +1,5 @@
+import type { ServedEndpoints } from '../../../client/served-endpoints.js'
 import { loadControls } from './control-switches.js'
-import type { ServedEndpoints } from './served-endpoints.js'
 
 /**
  * The inspector page's live switches (served after the inspector's script, as the body of an
