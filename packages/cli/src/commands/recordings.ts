@@ -4,6 +4,7 @@ import { type ResolvedRecordingsOptions, resolveOptions } from '@cors-dev-proxy/
 import type { CommandSpec } from '../args/command-spec.js'
 import { CONFIG_FLAG } from '../args/config-flags.js'
 import { closestName } from '../args/did-you-mean.js'
+import { readMilliseconds } from '../args/flag-values.js'
 import { formatHelp } from '../args/format-help.js'
 import { invalidFlagValue, type ParsedFlags, parseFlags } from '../args/parse-flags.js'
 import { UsageError } from '../args/usage-error.js'
@@ -45,6 +46,13 @@ export const recordingsVerifySpec: CommandSpec = Object.freeze<CommandSpec>({
       description: 'replace the last recorded answer of each drifted request with the live one (masked)',
     },
     json: { type: 'boolean', description: 'print the report as JSON' },
+    timeout: {
+      type: 'string',
+      value: 'MS',
+      description: 'milliseconds a request may go without a byte before it counts as unanswered',
+      default: '30000',
+      example: '--route /api --target http://127.0.0.1:3000 --timeout 5000',
+    },
     header: {
       type: 'string',
       multiple: true,
@@ -156,8 +164,9 @@ async function runVerify({ argv, cwd, io }: CommandContext): Promise<number> {
   const prefix = normalisePrefix(route)
   const url = readTarget(target)
   const headers = readHeaders(flags.strings('header'))
+  const timeout = readMilliseconds(spec, 'timeout', flags.string('timeout') ?? '30000')
   const recordings = await recordingsOf(flags, prefix, cwd)
-  const options = { values: flags.boolean('values'), update: flags.boolean('update'), headers }
+  const options = { values: flags.boolean('values'), update: flags.boolean('update'), headers, timeout }
   const result = await verifyRoute({ prefix, target: url, recordings, base: cwd, ...options })
   if (result.files === 0) {
     throw new UsageError(

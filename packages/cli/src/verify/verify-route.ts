@@ -29,6 +29,8 @@ export interface VerifyOptions {
   readonly update: boolean
   /** Headers sent with every request (`--header`), never written anywhere. */
   readonly headers: Readonly<Record<string, string>>
+  /** Milliseconds a request may go without a byte before it counts as unanswered (`--timeout`). */
+  readonly timeout: number
 }
 
 /** What happened to one recorded request. */
@@ -103,21 +105,16 @@ async function verifyOne(
   const last = recording.answers.at(-1)
   if (last === undefined) return { kind: 'skipped', method, path, file, reason: 'no-answer' }
   const recorded = recordedContent(last)
-  let live: Awaited<ReturnType<typeof sendSafeRequest>>
-  try {
-    live = await sendSafeRequest(method as 'GET' | 'HEAD', liveUrl(options.target, path), {
+  const live = await sendSafeRequest(
+    method as 'GET' | 'HEAD',
+    liveUrl(options.target, path),
+    {
       accept: acceptOf(recorded.type),
       ...options.headers,
-    })
-  } catch (error) {
-    return {
-      kind: 'failed',
-      method,
-      path,
-      file,
-      error: error instanceof Error ? error.message : String(error),
-    }
-  }
+    },
+    options.timeout,
+  )
+  if ('failure' in live) return { kind: 'failed', method, path, file, error: live.failure }
   const changes = answerChanges(recorded, liveContent(live), options.values)
   if (changes.length === 0) return { kind: 'unchanged', method, path, file }
   const updated = options.update && (await replaceLastAnswer(file, live, options.recordings))
@@ -131,7 +128,7 @@ async function verifyOne(
  * outcome of its other answers. Never sends a method other than `GET` or `HEAD`.
  *
  * @example
- * const result = await verifyRoute({ prefix: '/api', target: new URL('http://127.0.0.1:3000'), recordings, base: cwd, values: false, update: false, headers: {} })
+ * const result = await verifyRoute({ prefix: '/api', target: new URL('http://127.0.0.1:3000'), recordings, base: cwd, values: false, update: false, headers: {}, timeout: 30_000 })
  */
 export async function verifyRoute(options: VerifyOptions): Promise<VerifyResult> {
   const { folder, files } = await readRouteRecordings(options.prefix, options.recordings, options.base)

@@ -19,6 +19,9 @@ import { runRecordings } from '../../src/commands/recordings.js'
 /** What the backend answers: `v1` as recorded, `v2` with `email` gone and `age` a string. */
 let version: 'v1' | 'v2' = 'v1'
 const seen = new Map<string, number>()
+/** While set, `GET /users` is never answered. */
+let stall = false
+const tokens: (string | undefined)[] = []
 
 function user(): Record<string, unknown> {
   const base = { id: 1, name: 'Ada', tags: version === 'v1' ? ['admin'] : [], manager: null }
@@ -31,6 +34,7 @@ const backend = createServer((req, res) => {
   const method = req.method ?? 'GET'
   seen.set(method, (seen.get(method) ?? 0) + 1)
   req.resume()
+  tokens.push(req.headers['x-test-token'] as string | undefined)
   const url = new URL(req.url ?? '/', 'http://x')
   const json = (status: number, data: unknown) => {
     res.writeHead(status, {
@@ -40,6 +44,7 @@ const backend = createServer((req, res) => {
     res.end(JSON.stringify(data))
   }
   if (url.pathname === '/users/1' && method === 'GET') json(200, user())
+  else if (url.pathname === '/users' && method === 'GET' && stall) return
   else if (url.pathname === '/users' && method === 'GET') json(200, [{ id: 1 }, { id: 2, nick: 'b' }])
   else if (url.pathname === '/users' && method === 'POST') json(201, { id: 3 })
   else if (url.pathname === '/users/3' && method === 'DELETE') res.writeHead(204).end()
@@ -86,7 +91,9 @@ afterAll(async () => {
 
 beforeEach(() => {
   version = 'v1'
+  stall = false
   seen.clear()
+  tokens.length = 0
 })
 
 async function verify(...flags: string[]) {
@@ -153,6 +160,19 @@ describe('recordings verify', () => {
     expect(drifted.exitCode).toBe(1)
     expect(drifted.drifted[0]?.path).toBe('/users/1')
     expect(drifted.drifted[0]?.changes.map((change) => change.text)).toContain('body.tags length 1 → 0')
+  })
+
+  it('--timeout: a request unanswered in time is reported, exit 2', async () => {
+    stall = true
+    const result = await verify(...against(), '--timeout', '300')
+    expect(result.stdout).toContain('GET /users: no answer (no answer within 300 ms)')
+    expect(result.stdout).toContain('1 unanswered')
+    expect(result.code).toBe(2)
+  })
+
+  it('--header is sent with every request', async () => {
+    await verify(...against(), '--header', 'X-Test-Token: t0k3n')
+    expect(tokens).toEqual(['t0k3n', 't0k3n', 't0k3n'])
   })
 
   it('exits 2 when the target does not answer', async () => {
