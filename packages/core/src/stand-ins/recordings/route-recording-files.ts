@@ -77,7 +77,12 @@ export async function replaceLastAnswer(
   options: ResolvedRecordingsOptions,
 ): Promise<boolean> {
   let replaced = false
-  const answer = recordedAnswer({ ...live, chunks: [[live.body, 0]], headAt: 0 }, options)
+  // Only what describes the answer is replaced: what else the file keeps of it (its place in
+  // the session) stays as it was.
+  const { status, headers, body, chunks, recordedAt } = recordedAnswer(
+    { ...live, chunks: [[live.body, 0]], headAt: 0 },
+    options,
+  )
   const written = await updateFileAtomically(file, (current) => {
     const recording = current === undefined ? undefined : parseRecording(current)
     const last = recording?.answers.at(-1)
@@ -85,7 +90,7 @@ export async function replaceLastAnswer(
     replaced = true
     return serializeRecording({
       ...recording,
-      answers: [...recording.answers.slice(0, -1), { ...last, ...answer }],
+      answers: [...recording.answers.slice(0, -1), { ...last, status, headers, body, chunks, recordedAt }],
     })
   })
   return written && replaced
