@@ -267,6 +267,27 @@ describe('recordings verify: mistakes exit 2 with the flag and a fix', () => {
     expect(error.example).toContain('--dir')
   })
 
+  it("reads the config file's recordings.dir, and refuses a route it does not have", async () => {
+    const project = await mkdtemp(join(tmpdir(), 'cdp-verify-config-'))
+    try {
+      const config = { routes: { '/api': target.url }, recordings: { dir: join(dir, 'recordings') } }
+      await writeFile(join(project, 'cors-dev-proxy.config.json'), JSON.stringify(config))
+      let stdout = ''
+      const code = await runRecordings({
+        argv: ['verify', '--route', '/api', '--target', target.url],
+        cwd: project,
+        io: { out: (text) => (stdout += text), err: () => {} },
+      })
+      expect(stdout).toContain('no drift in 3 requests')
+      expect(code).toBe(0)
+      const error = await mistake(['verify', '--route', '/nope', '--target', target.url], project)
+      expect(error.message).toBe("route '/nope' is not in cors-dev-proxy.config.json (its routes: /api)")
+      expect(error.example).toContain('recordings verify --route /api --target')
+    } finally {
+      await rm(project, { recursive: true, force: true })
+    }
+  })
+
   it('a file that is not a recording is reported, exit 2', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'cdp-verify-bad-'))
     try {
