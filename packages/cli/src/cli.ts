@@ -10,7 +10,8 @@
  * - serve/: `startServe` and its parts, and Caddy as the HTTP/3 front;
  * - check/: `check`, the core's browser model on a real URL, and its report;
  * - export/: the nginx and Caddy renderings of the resolved routes;
- * - mcp/: the `mcp` command's MCP server over a dev server's inspector.
+ * - mcp/: the `mcp` command's MCP server over a dev server's inspector;
+ * - verify/: `recordings verify`, the drift check of a route's recordings against a live backend.
  *
  * The CLI imports only `@cors-dev-proxy/core` and `@cors-dev-proxy/core/adapter`
  * (test/imports.test.ts). Its tests run the built binary in a child process where the process
@@ -50,6 +51,14 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Comman
       import('./commands/import-har.js').then((m) => ({ spec: m.importHarSpec, run: m.runImportHar })),
   ],
   ['mcp', async () => import('./commands/mcp.js').then((m) => ({ spec: m.mcpSpec, run: m.runMcp }))],
+  [
+    'recordings',
+    async () =>
+      import('./commands/recordings.js').then((m) => ({
+        spec: m.recordingsVerifySpec,
+        run: m.runRecordings,
+      })),
+  ],
 ]
 
 const COMMAND_NAMES = COMMANDS.map(([name]) => name)

@@ -22,7 +22,8 @@ describe.concurrent('cors-dev-proxy', () => {
   it('--help lists every command', async () => {
     const result = await runCliHere(['--help'])
     expect(result.code).toBe(0)
-    for (const command of COMMANDS) expect(result.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'))
+    for (const command of [...COMMANDS, 'recordings verify'])
+      expect(result.stdout).toMatch(new RegExp(`^  ${command} +\\S`, 'm'))
   })
 
   it('without a command prints the help and exits 2', async () => {
@@ -45,6 +46,27 @@ describe.concurrent('cors-dev-proxy', () => {
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('unknown command "serv": did you mean serve?')
     expect(result.stderr).toContain('example: cors-dev-proxy serve --help')
+  })
+
+  it('recordings verify --help prints its usage; a mistake exits 2 naming the flag and a fix', async () => {
+    const help = await runCliHere(['recordings', 'verify', '--help'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toContain('Usage: cors-dev-proxy recordings verify --route PREFIX --target URL')
+    expect(help.stdout).toMatch(/^Examples:\n {2}cors-dev-proxy recordings verify /m)
+    const mistake = await runCliHere([
+      'recordings',
+      'verify',
+      '--route',
+      '/api',
+      '--tagret',
+      'http://127.0.0.1:3000',
+    ])
+    expect(mistake.code).toBe(2)
+    expect(mistake.stderr).toContain('unknown flag --tagret for `recordings verify`: did you mean --target?')
+    expect(mistake.stderr).toContain(
+      'example: cors-dev-proxy recordings verify --route /api --target https://',
+    )
+    expect(mistake.stderr).toContain('see: cors-dev-proxy recordings verify --help')
   })
 
   it('explains that a command comes first, exit 2', async () => {

@@ -41,4 +41,18 @@ export { MOCK_SWITCH_HELP } from './stand-ins/mock-backend/mock-switches.js'
 export type { ResolvedMockBackendOptions } from './stand-ins/mock-backend/options/resolve-echo-backend-options.js'
 export type { HarImportResult } from './stand-ins/recordings/har-import.js'
 export { HarFormatError, importHar } from './stand-ins/recordings/har-import.js'
+// A route's recordings read and rewritten from outside a proxy (the CLI's `recordings verify`).
+export type {
+  RecordedAnswer,
+  RecordedBody,
+  RecordedRequest,
+  RecordingFile,
+  SecretAnswers,
+} from './stand-ins/recordings/recording-format.js'
+export type {
+  LiveAnswer,
+  RouteRecordingFile,
+  RouteRecordingFolder,
+} from './stand-ins/recordings/route-recording-files.js'
+export { readRouteRecordings, replaceLastAnswer } from './stand-ins/recordings/route-recording-files.js'
 export type { ResolvedRecordingsOptions } from './stand-ins/recordings/options/resolve-recordings-options.js'
