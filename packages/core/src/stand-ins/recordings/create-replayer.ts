@@ -9,11 +9,14 @@ import { requestKey } from './recording-key.js'
 import type { RecordingStore } from './recording-store.js'
 import { replayAnswer } from './replay-answer.js'
 import { copyRequestBody } from './request-body-copy.js'
+import { isWrite } from './route-index.js'
+import { pickAnswer, type SessionState } from './session-order.js'
 
 /*
  * Answers a route's requests from its recordings: the file of the request's key (method, path,
- * query in any order, body as data), its answers in the order recorded, then the last one
- * again. No recording: 504 under `replay: 'fallback'` (the target failed and nothing stands in
+ * query in any order, body as data), and among its answers the one the recorded session's state
+ * calls for (session-order.ts). The session starts over with each replayer, that is at each
+ * start of the proxy. No recording: 504 under `replay: 'fallback'` (the target failed and nothing stands in
  * for it), 404 under `replay: 'only'`, naming the closest recording and how to record one.
  */
 
@@ -39,7 +42,7 @@ export interface Replayer {
  */
 export function createReplayer(route: ResolvedForwardRoute, store: RecordingStore, logger: Logger): Replayer {
   const { prefix } = route
-  const ctx: ReplayerContext = { prefix, store, logger, served: new Map() }
+  const ctx: ReplayerContext = { prefix, store, logger, session: { position: 0, served: new Map() } }
 
   return {
     step: function replayOnlyStep(req, res, _next, path, exchange) {
@@ -62,13 +65,12 @@ export function createReplayer(route: ResolvedForwardRoute, store: RecordingStor
   }
 }
 
-/** What one route's replayer keeps: its store, and how many answers each recording has served. */
+/** What one route's replayer keeps: its store, and its place in the recorded session. */
 interface ReplayerContext {
   readonly prefix: string
   readonly store: RecordingStore
   readonly logger: Logger
-  /** Per file and secret group, the answers served so far (they replay in order, then the last again). */
-  readonly served: Map<string, number>
+  readonly session: SessionState
 }
 
 /** Answers a request from its recording (the next of its answers), or says none matches. */
@@ -79,7 +81,7 @@ async function answerFromRecordings(
   path: string,
   mode: 'fallback' | 'only',
 ): Promise<void> {
-  const { store, prefix, logger, served } = ctx
+  const { store, prefix, logger, session } = ctx
   markNotFromTarget(res)
   const body = await copyRequestBody(req, store.options.maxBodyBytes)()
   const method = req.method ?? 'GET'
@@ -105,15 +107,12 @@ async function answerFromRecordings(
   }
   // Counted per secret: the right password's answers replay in order whatever the wrong one got.
   const counter = `${key.fileName}\n${matched.group}`
-  const index = served.get(counter) ?? 0
-  served.set(counter, index + 1)
-  const { answers } = matched
-  const recorded = answers[Math.min(index, answers.length - 1)]
-  if (recorded === undefined) return
-  logger.debug(
-    `replayed ${method} ${req.url} from ${file} (answer ${Math.min(index, answers.length - 1) + 1} of ${answers.length})`,
-  )
-  replayAnswer(res, recorded, file, store.options.maxGap)
+  const write = isWrite(method)
+  const writes = write ? [] : await store.index(prefix).writes()
+  const picked = pickAnswer(session, write, counter, matched.answers, writes)
+  if (picked === undefined || res.destroyed || res.headersSent) return
+  logger.debug(`replayed ${method} ${req.url} from ${file} (answer ${picked.index + 1} of ${picked.of})`)
+  replayAnswer(res, picked.answer, file, store.options.maxGap)
 }
 
 /** No recording for the request: 504 under `replay: 'fallback'`, 404 under `replay: 'only'`, naming the closest. */

@@ -112,6 +112,8 @@ export function createRecordTap(
           return
         }
         const seen = { status: res.statusCode, headers, chunks, headAt: headAt || performance.now() }
+        // Its place in the session: the order the exchanges ended in, taken now (the body copy resolves later).
+        const order = store.index(route.prefix).order()
         const work = body().then((requestBody) => {
           if (requestBody === undefined) {
             tooLarge()
@@ -127,7 +129,7 @@ export function createRecordTap(
             },
             rules,
           )
-          store.append(route.prefix, key, req.method ?? 'GET', recordedAnswer(seen, rules))
+          store.append(route.prefix, key, req.method ?? 'GET', recordedAnswer(seen, rules), order)
         })
         store.track(work)
       })

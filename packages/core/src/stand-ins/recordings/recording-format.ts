@@ -8,10 +8,15 @@
  * credentials), one group per secret, each under a verifier of it (see secret-verifier.ts);
  * `answers` then holds the answers to the request without one. A version 1 file (no `bySecret`)
  * reads as it did: its `answers` answer the request whatever its secret.
+ *
+ * Version 3 adds `seq` to each answer: its place in the route's recorded session, one counter
+ * across all the route's files (calls a millisecond apart never tie), which replay follows to
+ * give the answers the recorded state calls for (see session-order.ts). A file of version 1 or 2
+ * (answers without `seq`) replays as it did: its answers in order, then the last again.
  */
 
 /** The version of the file format, written first in each file. */
-export const RECORDING_FORMAT = 2
+export const RECORDING_FORMAT = 3
 
 /** The group of answers recorded from a request whose secret was masked already (an inspector HAR): it cannot be verified. */
 export const MASKED_SECRET = 'masked'
@@ -48,6 +53,8 @@ export interface RecordedAnswer {
   readonly chunks: readonly RecordedChunk[] | undefined
   /** ISO time of the recording (or the HAR entry's `startedDateTime`). */
   readonly recordedAt: string
+  /** Its place in the route's recorded session (version 3); `undefined` in older files. */
+  readonly seq?: number | undefined
 }
 
 /** The answers to one secret of a request. */
@@ -107,6 +114,7 @@ export function serializeRecording(file: RecordingFile): string {
 /** One answer as its file holds it: headers sorted; a JSON body's keys as the backend sent them. */
 function answerJson(answer: RecordedAnswer): Record<string, unknown> {
   return {
+    ...(answer.seq === undefined ? {} : { seq: answer.seq }),
     status: answer.status,
     headers: Object.fromEntries(
       [...answer.headers]
@@ -154,6 +162,7 @@ function parseAnswer(value: unknown): RecordedAnswer | undefined {
     body: parseBody(answer.body),
     chunks,
     recordedAt: typeof answer.recordedAt === 'string' ? answer.recordedAt : '',
+    seq: Number.isSafeInteger(answer.seq) && (answer.seq as number) > 0 ? (answer.seq as number) : undefined,
   }
 }
 
