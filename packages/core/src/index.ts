@@ -68,6 +68,7 @@ export type {
   Routes,
 } from './config/options.js'
 // Mocks beside real routes (a route's `mocks`)
+export type { MatchFunction, MatchOption, MatchRequest, MatchRules } from './config/route-match-options.js'
 export type { MockAnswer, MockFunction, MockRequest, MocksOption } from './config/route-mocks-options.js'
 export type { CorsMiddleware } from './cors/cors-middleware.js'
 export { createCorsMiddleware } from './cors/cors-middleware.js'

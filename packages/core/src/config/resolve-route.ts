@@ -10,10 +10,11 @@ import { resolveControl } from './resolve-control.js'
 import { type ResolvedCorsOptions, resolveCorsOptions } from './resolve-cors-options.js'
 import { resolveMockBackendOptions } from './resolve-echo-backend-options.js'
 import { mergeHooks, NO_HOOKS, type ResolvedHooks, resolveHooks, runConfigure } from './resolve-hooks.js'
+import { checkMatch } from './resolve-match-options.js'
 import { resolvePathFilter } from './resolve-path-filter.js'
 import { createPathRewriter, removesPrefixOnly } from './resolve-path-rewrite.js'
 import { checkEjectPlugins, resolvePlugins } from './resolve-plugins.js'
-import { checkReplay } from './resolve-recordings-options.js'
+import { checkRecord, checkReplay } from './resolve-recordings-options.js'
 import { resolveMocks } from './resolve-route-mocks.js'
 import { requireRoutedTarget, resolveRouter } from './resolve-router.js'
 import type { ResolvedJsonpOptions, ResolvedRoute } from './resolved-route.js'
@@ -22,7 +23,6 @@ import { normalizePrefix } from './validate-prefix.js'
 import { validateTarget } from './validate-target.js'
 import {
   checkAuth,
-  checkBoolean,
   checkFollowRedirects,
   checkFunction,
   checkJsonp,
@@ -61,6 +61,7 @@ const FORWARD_ONLY: ReadonlyArray<readonly [name: string, example: string]> = [
   ['logger', 'console'],
   ['record', 'true'],
   ['replay', "'fallback'"],
+  ['match', "{ ignoreQuery: ['_t'] }"],
   ['mocks', "{ 'GET /users/:id': { status: 200, json: { id: 1 } } }"],
 ]
 
@@ -229,8 +230,9 @@ function resolveForwardRoute(
       at('transformResponse'),
       "{ transformResponse: (body) => body.toString().replaceAll('http://localhost:3000', '') }",
     ),
-    record: checkBoolean(options.record, at('record'), 'record') ?? false,
+    record: checkRecord(options.record, options.replay, at('record')),
     replay: checkReplay(options.replay, at('replay')),
+    match: checkMatch(options.match, at('match')),
     mocks: resolveMocks(options.mocks, at('mocks')),
   })
 }

@@ -8,6 +8,7 @@ import type { ResolvedCorsOptions } from './resolve-cors-options.js'
 import type { ResolvedMockBackendOptions } from './resolve-echo-backend-options.js'
 import type { ResolvedHooks } from './resolve-hooks.js'
 import type { ResolvedInspectorOptions } from './resolve-inspector-options.js'
+import type { ResolvedMatch } from './resolve-match-options.js'
 import type { ResolvedPathFilter } from './resolve-path-filter.js'
 import type { ResolvedRecordingsOptions } from './resolve-recordings-options.js'
 import type { ResolvedMocks } from './resolve-route-mocks.js'
@@ -101,10 +102,12 @@ export interface ResolvedForwardRoute extends ResolvedRouteBase, ResolvedSimpleO
   readonly router: ResolvedRouter | undefined
   /** Rewrites answers (`transformResponse`); `undefined`: none. */
   readonly transformResponse: TransformResponse | undefined
-  /** Writes each exchange to the recordings (`record`). */
-  readonly record: boolean
+  /** Writes each exchange to the recordings (`record`); `'missing'`: replays what has a recording, records the rest. */
+  readonly record: boolean | 'missing'
   /** Answers from the recordings: when the target fails, or always; `undefined`: never. */
   readonly replay: 'fallback' | 'only' | undefined
+  /** How requests find their recordings (`match`); `undefined`: the exact key. */
+  readonly match: ResolvedMatch | undefined
   /** Per-path answers beside the target (`mocks`); `undefined`: none, and no mocks step. */
   readonly mocks: ResolvedMocks | undefined
 }

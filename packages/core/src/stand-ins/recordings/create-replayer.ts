@@ -4,12 +4,15 @@ import type { ProxyRequest, ProxyResponse } from '../../http/proxy-types.js'
 import { sendText } from '../../http/send-text.js'
 import type { Logger } from '../../log/logger.js'
 import type { RouteStep } from '../../pipeline/route-pipeline.js'
-import { markNotFromTarget, relativePath } from './record-tap.js'
-import { requestKey } from './recording-key.js'
+import { findRecording } from './find-recording.js'
+import { markNotFromTarget } from './record-tap.js'
+import type { RequestKey } from './recording-key.js'
 import type { RecordingStore } from './recording-store.js'
 import { replayAnswer } from './replay-answer.js'
 import { copyRequestBody } from './request-body-copy.js'
 import { isWrite } from './route-index.js'
+import { relativePath, routeKey } from './route-key.js'
+import type { MatchedAnswers } from './secret-answers.js'
 import { pickAnswer, type SessionState } from './session-order.js'
 
 /*
@@ -29,6 +32,16 @@ export interface Replayer {
    * the failure's log line says it): answers, never throws.
    */
   fallback(req: ProxyRequest, res: ProxyResponse, cause: string, at: FailedAt): Promise<void>
+  /**
+   * Under `record: 'missing'`: answers from the recordings when one fits and resolves true;
+   * else resolves false, the request left to the forwarder (and the record tap).
+   */
+  replayIfRecorded(
+    req: ProxyRequest,
+    res: ProxyResponse,
+    path: string,
+    exchange: { hop?: string } | undefined,
+  ): Promise<boolean>
 }
 
 /**
@@ -42,7 +55,7 @@ export interface Replayer {
  */
 export function createReplayer(route: ResolvedForwardRoute, store: RecordingStore, logger: Logger): Replayer {
   const { prefix } = route
-  const ctx: ReplayerContext = { prefix, store, logger, session: { position: 0, served: new Map() } }
+  const ctx: ReplayerContext = { route, prefix, store, logger, session: { position: 0, served: new Map() } }
 
   return {
     step: function replayOnlyStep(req, res, _next, path, exchange) {
@@ -62,18 +75,70 @@ export function createReplayer(route: ResolvedForwardRoute, store: RecordingStor
         failReplay(ctx, res, error),
       )
     },
+    replayIfRecorded(req, res, path, exchange) {
+      return replayIfRecorded(ctx, req, res, path, exchange).catch((error: unknown) => {
+        failReplay(ctx, res, error)
+        return true
+      })
+    },
   }
 }
 
 /** What one route's replayer keeps: its store, and its place in the recorded session. */
 interface ReplayerContext {
+  readonly route: ResolvedForwardRoute
   readonly prefix: string
   readonly store: RecordingStore
   readonly logger: Logger
   readonly session: SessionState
 }
 
-/** Answers a request from its recording (the next of its answers), or says none matches. */
+/** What the recordings hold for a request: its key, its body, and the answers that fit it. */
+interface Lookup {
+  readonly key: RequestKey
+  /** The request body as read (`undefined`: over `maxBodyBytes`). */
+  readonly body: Buffer | undefined
+  /** The file that answers, and its answers for the request's secret. */
+  readonly found: { readonly name: string; readonly matched: MatchedAnswers } | undefined
+}
+
+/** Reads the request's body and finds its recording (see find-recording.ts). */
+async function lookUp(ctx: ReplayerContext, req: ProxyRequest, path: string): Promise<Lookup> {
+  const { store, route, logger } = ctx
+  const body = await copyRequestBody(req, store.options.maxBodyBytes)()
+  const key = routeKey(route, store.options, req, path, body)
+  const recording = await findRecording(store, route.prefix, route.match, req, key, logger)
+  // A secret is checked against the file's verifiers only once its key has a file.
+  const matched = recording === undefined ? undefined : await store.answersFor(recording.recording, key)
+  const found =
+    recording === undefined || matched === undefined || matched.answers.length === 0
+      ? undefined
+      : { name: recording.name, matched }
+  return { key, body, found }
+}
+
+/** Replays the answer the session calls for among the found ones. */
+async function serve(
+  ctx: ReplayerContext,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  key: RequestKey,
+  found: NonNullable<Lookup['found']>,
+): Promise<void> {
+  const { store, prefix, logger, session } = ctx
+  const method = req.method ?? 'GET'
+  const file = store.describe(prefix, { ...key, fileName: found.name })
+  // Counted per secret: the right password's answers replay in order whatever the wrong one got.
+  const counter = `${found.name}\n${found.matched.group}`
+  const write = isWrite(method)
+  const writes = write ? [] : await store.index(prefix).writes()
+  const picked = pickAnswer(session, write, counter, found.matched.answers, writes)
+  if (picked === undefined || res.destroyed || res.headersSent) return
+  logger.debug(`replayed ${method} ${req.url} from ${file} (answer ${picked.index + 1} of ${picked.of})`)
+  replayAnswer(res, picked.answer, file, store.options.maxGap)
+}
+
+/** Answers a request from its recording (the answer its state calls for), or says none matches. */
 async function answerFromRecordings(
   ctx: ReplayerContext,
   req: ProxyRequest,
@@ -81,38 +146,45 @@ async function answerFromRecordings(
   path: string,
   mode: 'fallback' | 'only',
 ): Promise<void> {
-  const { store, prefix, logger, session } = ctx
   markNotFromTarget(res)
-  const body = await copyRequestBody(req, store.options.maxBodyBytes)()
-  const method = req.method ?? 'GET'
-  const relative = relativePath(prefix, path)
-  const key = requestKey(
-    {
-      method,
-      path: relative,
-      body,
-      contentType: req.headers['content-type'],
-      authorization: req.headers.authorization,
-    },
-    store.options,
-  )
-  const recording = await store.read(prefix, key)
-  // A secret is checked against the file's verifiers only once its key has a file.
-  const matched = recording === undefined ? undefined : await store.answersFor(recording, key)
+  const { key, found } = await lookUp(ctx, req, path)
   if (res.destroyed || res.headersSent) return
-  const file = store.describe(prefix, key)
-  if (matched === undefined || matched.answers.length === 0) {
-    await answerNoMatch(ctx, req, res, relative, mode)
-    return
+  if (found === undefined) await answerNoMatch(ctx, req, res, relativePath(ctx.prefix, path), mode)
+  else await serve(ctx, req, res, key, found)
+}
+
+/**
+ * Under `record: 'missing'`: answers from the recordings when one fits (true); else (false)
+ * leaves the request to the forwarder, its body (read to find the key) kept as `req.body`.
+ */
+async function replayIfRecorded(
+  ctx: ReplayerContext,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  path: string,
+  exchange: { hop?: string } | undefined,
+): Promise<boolean> {
+  const { key, body, found } = await lookUp(ctx, req, path)
+  if (found !== undefined) {
+    markNotFromTarget(res)
+    if (exchange !== undefined) exchange.hop = 'replay'
+    if (!res.destroyed && !res.headersSent) await serve(ctx, req, res, key, found)
+    return true
   }
-  // Counted per secret: the right password's answers replay in order whatever the wrong one got.
-  const counter = `${key.fileName}\n${matched.group}`
-  const write = isWrite(method)
-  const writes = write ? [] : await store.index(prefix).writes()
-  const picked = pickAnswer(session, write, counter, matched.answers, writes)
-  if (picked === undefined || res.destroyed || res.headersSent) return
-  logger.debug(`replayed ${method} ${req.url} from ${file} (answer ${picked.index + 1} of ${picked.of})`)
-  replayAnswer(res, picked.answer, file, store.options.maxGap)
+  const carrier = req as { body?: unknown }
+  if (body === undefined) {
+    markNotFromTarget(res)
+    sendText(
+      res,
+      413,
+      'text/plain; charset=utf-8',
+      `cors-dev-proxy: route '${ctx.prefix}' has record: 'missing', which reads a body to find its recording; this one is larger than recordings.maxBodyBytes (${ctx.store.options.maxBodyBytes} bytes)\n`,
+    )
+    return true
+  }
+  // The stream was read to find the key: the forwarder sends these bytes, as after a body parser.
+  if (req.readableEnded && carrier.body === undefined) carrier.body = body
+  return false
 }
 
 /** No recording for the request: 504 under `replay: 'fallback'`, 404 under `replay: 'only'`, naming the closest. */

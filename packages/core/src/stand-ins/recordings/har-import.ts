@@ -2,10 +2,10 @@ import type { LogSink } from '../../config/options.js'
 import type { ResolvedRecordingsOptions } from '../../config/resolve-recordings-options.js'
 import { normalizePath, prefixMatches, splitPathAndQuery } from '../../http/normalize-path.js'
 import { createLogger } from '../../log/logger.js'
-import { relativePath } from './record-tap.js'
 import { recordedAnswer } from './recorded-answer.js'
 import { requestKey } from './recording-key.js'
 import { createRecordingStore } from './recording-store.js'
+import { relativePath } from './route-key.js'
 
 /*
  * A HAR 1.2 file (Chromium's DevTools "Save all as HAR", or our inspector's export) turned into

@@ -6,11 +6,11 @@ import type { Logger } from '../../log/logger.js'
 import { type MaskRules, REPLAYED_HEADER } from '../file-masking.js'
 import { recordedAnswer } from './recorded-answer.js'
 import type { RecordedAnswer } from './recording-format.js'
-import { requestKey } from './recording-key.js'
 import type { RecordingStore } from './recording-store.js'
 import { copyRequestBody } from './request-body-copy.js'
 import { createResendFilter, type ResendFilter } from './resend-filter.js'
 import { isWrite } from './route-index.js'
+import { routeKey } from './route-key.js'
 
 /*
  * The record tap of a route with `record: true`: the answer streams through to the client as it
@@ -52,13 +52,6 @@ function sentHeaders(res: ProxyResponse): [string, string][] {
   return pairs
 }
 
-/** The request's path relative to the route's prefix (`/api/users?x` on `/api` → `/users?x`). */
-export function relativePath(prefix: string, path: string): string {
-  if (prefix === '/') return path
-  const rest = path.slice(prefix.length)
-  return rest === '' || rest.startsWith('?') ? `/${rest}` : rest
-}
-
 /** A route's record tap: `begin` for each request the route takes. */
 export interface RecordTap {
   begin(req: ProxyRequest, res: ProxyResponse, path: string): void
@@ -83,16 +76,7 @@ function recordExchange(
 ): void {
   const { route, store, logger } = tap
   const method = req.method ?? 'GET'
-  const key = requestKey(
-    {
-      method,
-      path: relativePath(route.prefix, path),
-      body: requestBody,
-      contentType: req.headers['content-type'],
-      authorization: req.headers.authorization,
-    },
-    store.options,
-  )
+  const key = routeKey(route, store.options, req, path, requestBody)
   const secret = key.secret === undefined ? '' : key.secret.kind === 'value' ? key.secret.material : 'masked'
   const resend = tap.resends.isResend({
     key: `${key.fileName}\n${secret}`,

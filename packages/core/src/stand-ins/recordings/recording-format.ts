@@ -28,6 +28,8 @@ export interface RecordedRequest {
   readonly path: string
   /** What the match compares the body on (see `requestKey`); `undefined`: no body. */
   readonly body: string | undefined
+  /** The headers the route's `match.matchHeaders` named (version 3), secret values masked. */
+  readonly headers?: Readonly<Record<string, string>> | undefined
 }
 
 /** A body as stored: text, JSON data, or base64 bytes. */
@@ -93,6 +95,7 @@ export function serializeRecording(file: RecordingFile): string {
     method: file.request.method,
     path: file.request.path,
     ...(file.request.body === undefined ? {} : { body: file.request.body }),
+    ...(file.request.headers === undefined ? {} : { headers: file.request.headers }),
   }
   const bySecret = (file.bySecret ?? []).map(({ verifier, answers }) => ({
     verifier,
@@ -183,12 +186,16 @@ export function parseRecording(text: string): RecordingFile | undefined {
   if (data === null || typeof data !== 'object') return undefined
   const { version, request, answers, bySecret } = data as Record<string, unknown>
   if (request === null || typeof request !== 'object' || !Array.isArray(answers)) return undefined
-  const { method, path, body } = request as Record<string, unknown>
+  const { method, path, body, headers } = request as Record<string, unknown>
   if (typeof method !== 'string' || typeof path !== 'string') return undefined
+  const named =
+    headers !== null && typeof headers === 'object'
+      ? Object.fromEntries(Object.entries(headers).filter(([, value]) => typeof value === 'string'))
+      : undefined
   return {
     // A file without a version predates the field: the first format.
     version: typeof version === 'number' ? version : 1,
-    request: { method, path, body: typeof body === 'string' ? body : undefined },
+    request: { method, path, body: typeof body === 'string' ? body : undefined, headers: named },
     answers: answers.flatMap((answer) => parseAnswer(answer) ?? []),
     bySecret: Array.isArray(bySecret) ? bySecret.flatMap((group) => parseGroup(group) ?? []) : [],
   }

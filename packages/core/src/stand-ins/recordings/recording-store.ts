@@ -208,7 +208,12 @@ async function appendNow(
   let next: RecordingFile | undefined
   const written = await updateFileAtomically(file, async (current) => {
     const existing = (current === undefined ? undefined : parseRecording(current)) ?? {
-      request: { method, path: key.path, body: key.body },
+      request: {
+        method,
+        path: key.path,
+        body: key.body,
+        headers: key.headers === undefined ? undefined : Object.fromEntries(key.headers),
+      },
       answers: [],
     }
     next = await withAnswer(existing, key.secret, answer, verifier, options.maxAnswers, sealed)

@@ -11,6 +11,8 @@ import { copyRequestBody } from './request-body-copy.js'
  * What `record` and `replay` add to a route's pipeline, and only to a route that sets one: a
  * step before the terminal one (the record tap and the body copy the fallback matches on, or
  * the whole answer under `replay: 'only'`), and the forwarder's fallback when the target fails.
+ * Under `record: 'missing'` the step first looks for a recording: one that fits answers, and only
+ * a request without one goes on to the target (and the record tap).
  */
 
 /** A route's recordings, as the pipeline uses them. */
@@ -47,23 +49,32 @@ export function createRouteRecordings(
   route: ResolvedForwardRoute,
   store: RecordingStore,
   logger: Logger,
-  live: RecordSwitch = { record: route.record },
+  live: RecordSwitch = { record: route.record !== false },
 ): RouteRecordings | undefined {
-  if (!route.record && route.replay === undefined) return undefined
-  const replayer = route.replay === undefined ? undefined : createReplayer(route, store, logger)
+  if (route.record === false && route.replay === undefined) return undefined
+  const missing = route.record === 'missing'
+  const replayer = route.replay === undefined && !missing ? undefined : createReplayer(route, store, logger)
   if (route.replay === 'only' && replayer !== undefined) return { step: replayer.step, fallback: undefined }
   // Built once whatever the switch says: turning it on later costs no set-up per request.
   const tap = createRecordTap(route, store, logger)
   const { maxBodyBytes } = store.options
+  const forward: RouteStep = (req, res, next, path) => {
+    if (live.record === true) tap.begin(req, res, path)
+    else if (replayer !== undefined) copyRequestBody(req, maxBodyBytes)
+    next()
+  }
   return {
-    step: function recordingsStep(req, res, next, path) {
-      if (live.record === true) tap.begin(req, res, path)
-      else if (replayer !== undefined) copyRequestBody(req, maxBodyBytes)
-      next()
-    },
+    step:
+      missing && replayer !== undefined
+        ? function recordMissingStep(req, res, next, path, exchange) {
+            void replayer.replayIfRecorded(req, res, path, exchange).then((answered) => {
+              if (!answered) forward(req, res, next, path, exchange)
+            })
+          }
+        : forward,
     async fallback(req, res, cause, at) {
       markNotFromTarget(res)
-      if (replayer === undefined) return false
+      if (replayer === undefined || route.replay === undefined) return false
       await replayer.fallback(req, res, cause, at)
       return true
     },
