@@ -14,13 +14,15 @@ import { isWrite } from './route-index.js'
 import { relativePath, routeKey } from './route-key.js'
 import type { MatchedAnswers } from './secret-answers.js'
 import { pickAnswer, type SessionState } from './session-order.js'
+import { answerUnmatched } from './unmatched-answer.js'
 
 /*
  * Answers a route's requests from its recordings: the file of the request's key (method, path,
  * query in any order, body as data), and among its answers the one the recorded session's state
  * calls for (session-order.ts). The session starts over with each replayer, that is at each
- * start of the proxy. No recording: 504 under `replay: 'fallback'` (the target failed and nothing stands in
- * for it), 404 under `replay: 'only'`, naming the closest recording and how to record one.
+ * start of the proxy. No recording: 504 under `replay: 'fallback'` (the target failed and nothing
+ * stands in for it), naming the closest recording; 404 under `replay: 'only'`, with how the
+ * request differs from the closest one (unmatched-answer.ts).
  */
 
 /** A route's replayer. */
@@ -149,8 +151,9 @@ async function answerFromRecordings(
   markNotFromTarget(res)
   const { key, found } = await lookUp(ctx, req, path)
   if (res.destroyed || res.headersSent) return
-  if (found === undefined) await answerNoMatch(ctx, req, res, relativePath(ctx.prefix, path), mode)
-  else await serve(ctx, req, res, key, found)
+  if (found !== undefined) await serve(ctx, req, res, key, found)
+  else if (mode === 'only') await answerUnmatched(ctx.route, ctx.store, ctx.logger, req, res, key)
+  else await answerNoMatch(ctx, req, res, relativePath(ctx.prefix, path))
 }
 
 /**
@@ -187,29 +190,24 @@ async function replayIfRecorded(
   return false
 }
 
-/** No recording for the request: 504 under `replay: 'fallback'`, 404 under `replay: 'only'`, naming the closest. */
+/** No recording for the request once the target failed (`replay: 'fallback'`): 504, naming the closest. */
 async function answerNoMatch(
   ctx: ReplayerContext,
   req: ProxyRequest,
   res: ProxyResponse,
   relative: string,
-  mode: 'fallback' | 'only',
 ): Promise<void> {
   const { store, prefix, logger } = ctx
   const method = req.method ?? 'GET'
   const closest = await store.closest(prefix, method, relative)
-  const status = mode === 'fallback' ? 504 : 404
-  const why =
-    mode === 'fallback'
-      ? `the target of route '${prefix}' did not answer and no recording matches ${method} ${req.url}`
-      : `no recording matches ${method} ${req.url} (route '${prefix}' has replay: 'only')`
+  const why = `the target of route '${prefix}' did not answer and no recording matches ${method} ${req.url}`
   const near =
     closest === undefined ? 'There is no recording for this route yet.' : `Closest recording: ${closest}.`
-  logger.limited('warn', `replay ${prefix} no match`, () => `${status} ${method} ${req.url}: ${why}`)
+  logger.limited('warn', `replay ${prefix} no match`, () => `504 ${method} ${req.url}: ${why}`)
   if (res.destroyed || res.headersSent) return
   sendText(
     res,
-    status,
+    504,
     'text/plain; charset=utf-8',
     `cors-dev-proxy: ${why}. ${near} To record it, set record: true on route '${prefix}' with its target up and make the call once, or import a HAR: cors-dev-proxy import-har file.har --route ${prefix}\n`,
   )
