@@ -7,6 +7,7 @@ import { serveProxy } from '../../../../../test/support/proxy-server.js'
 import { collectBody, listen, sendRequest } from '../../../../../test/support/servers.js'
 import { resolveOptions } from '../../../src/config/resolve-options.js'
 import type { MatchOption } from '../../../src/config/route-match-options.js'
+import { importHar } from '../../../src/stand-ins/recordings/har-import.js'
 
 /*
  * A route's `match`: query keys left out, headers the key holds, a body that holds the recorded
@@ -78,6 +79,40 @@ describe('match: ignoreQuery', () => {
     ])
     // Another page is another request.
     expect(await replay(match, [['GET', '/api/items?page=3&_t=1']])).toEqual([{ status: 404 }])
+  })
+
+  it('keys the requests import-har writes by the same rules', async () => {
+    const match = { ignoreQuery: ['_t'] }
+    const resolved = resolveOptions(
+      { '/api': { target: 'http://localhost:3000', match } },
+      { recordings: { dir } },
+    )
+    const route = resolved.routes[0]
+    const har = {
+      log: {
+        entries: [
+          {
+            startedDateTime: '2026-12-01T10:00:00.000Z',
+            request: { method: 'GET', url: 'http://localhost:5173/api/items?page=2&_t=5', headers: [] },
+            response: {
+              status: 200,
+              headers: [],
+              content: { text: '{"call":7}', mimeType: 'application/json' },
+            },
+          },
+        ],
+      },
+    }
+    const sink = { info: () => {}, warn: () => {}, error: () => {} }
+    await importHar(
+      har,
+      '/api',
+      resolved.recordings,
+      sink,
+      dir,
+      route?.kind === 'forward' ? route.match : undefined,
+    )
+    expect(await replay(match, [['GET', '/api/items?_t=99&page=2']])).toEqual([{ status: 200, call: 7 }])
   })
 
   it('tells apart what differs in an ignored key without the rule', async () => {
