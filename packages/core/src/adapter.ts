@@ -41,6 +41,7 @@ export { MOCK_SWITCH_HELP } from './stand-ins/mock-backend/mock-switches.js'
 export type { ResolvedMockBackendOptions } from './stand-ins/mock-backend/options/resolve-echo-backend-options.js'
 export type { HarImportResult } from './stand-ins/recordings/har-import.js'
 export { HarFormatError, importHar } from './stand-ins/recordings/har-import.js'
+export type { ResolvedRecordingsOptions } from './stand-ins/recordings/options/resolve-recordings-options.js'
 // A route's recordings read and rewritten from outside a proxy (the CLI's `recordings verify`).
 export type {
   RecordedAnswer,
@@ -55,4 +56,3 @@ export type {
   RouteRecordingFolder,
 } from './stand-ins/recordings/route-recording-files.js'
 export { readRouteRecordings, replaceLastAnswer } from './stand-ins/recordings/route-recording-files.js'
-export type { ResolvedRecordingsOptions } from './stand-ins/recordings/options/resolve-recordings-options.js'

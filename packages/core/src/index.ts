@@ -105,6 +105,12 @@ export type {
   StartMockBackendOptions,
 } from './stand-ins/mock-backend/start-mock-backend.js'
 export { startMockBackend } from './stand-ins/mock-backend/start-mock-backend.js'
+export type {
+  MatchFunction,
+  MatchOption,
+  MatchRequest,
+  MatchRules,
+} from './stand-ins/recordings/options/route-match-options.js'
 // Mocks beside real routes (a route's `mocks`)
 export type {
   MockAnswer,

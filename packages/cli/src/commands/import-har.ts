@@ -88,6 +88,7 @@ export async function runImportHar({ argv, cwd, io }: CommandContext): Promise<n
   const loaded = await loadConfig(cwd, flags.string('config'))
   // Without a config file, the default recordings settings; with one, its route and settings.
   let recordings = resolveOptions({ [prefix]: 'http://localhost' }).recordings
+  let match: Parameters<typeof importHar>[5]
   if (loaded.path !== undefined) {
     const resolved = resolveOptions(loaded.config as CorsDevProxyConfig)
     const prefixes = resolved.routes.map((one) => one.prefix)
@@ -98,6 +99,9 @@ export async function runImportHar({ argv, cwd, io }: CommandContext): Promise<n
       )
     }
     recordings = resolved.recordings
+    // The route's match rules key the imported requests as the replay will (ignoreQuery, matchHeaders).
+    const found = resolved.routes.find((one) => one.prefix === prefix)
+    match = found?.kind === 'forward' ? found.match : undefined
   }
   const dir = flags.string('dir')
   if (dir !== undefined) recordings = { ...recordings, dir }
@@ -105,7 +109,7 @@ export async function runImportHar({ argv, cwd, io }: CommandContext): Promise<n
   const har = await readHar(path)
   let result: Awaited<ReturnType<typeof importHar>>
   try {
-    result = await importHar(har, prefix, recordings, ioLogSink(io), cwd)
+    result = await importHar(har, prefix, recordings, ioLogSink(io), cwd, match)
   } catch (error) {
     if (error instanceof HarFormatError)
       throw new UsageError(`${file} ${error.message}`, importHarSpec.examples[0])

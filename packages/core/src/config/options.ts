@@ -10,6 +10,7 @@ import type {
 } from '../stand-ins/control/options/control-options.js'
 import type { MockBackendOptions } from '../stand-ins/mock-backend/options/echo-backend-options.js'
 import type { RecordingsOptions } from '../stand-ins/recordings/options/recordings-options.js'
+import type { MatchOption } from '../stand-ins/recordings/options/route-match-options.js'
 import type { MocksOption } from '../stand-ins/route-mocks/options/route-mocks-options.js'
 import type { CorsOptions } from './cors-options.js'
 import type {
@@ -176,13 +177,19 @@ export interface RouteOptions extends WrittenOptions<SimpleOptionParts, 'route' 
   /**
    * Writes each exchange of the route to a file in the project (`recordings.dir`, one JSON file per
    * distinct request holding its answers in order, secrets masked), for `replay` to answer from later.
+   * `'missing'` replays what has a recording and forwards and records what has none.
    */
-  record?: boolean
+  record?: boolean | 'missing'
   /**
    * Answers from the recordings: `'fallback'` when the target cannot be reached, or does not answer within
    * the route's `timeout` when it has one (offline mode); `'only'` without ever contacting the target.
    */
   replay?: 'fallback' | 'only'
+  /**
+   * How requests find their recordings: `{ ignoreQuery: ['_t'], matchHeaders: ['x-tenant'], body: 'subset' }`,
+   * or a function `(request, recorded) => boolean` asked for each recording of the route.
+   */
+  match?: MatchOption
   /**
    * Answers some paths here while the rest goes to the target: `'METHOD /path/:param'` (or `'/path'`, any
    * method) keys relative to the route's prefix, each an answer `{ status, headers, json | body }` or a

@@ -1,6 +1,7 @@
 import { resolveControl } from '../stand-ins/control/options/resolve-control.js'
 import { resolveMockBackendOptions } from '../stand-ins/mock-backend/options/resolve-echo-backend-options.js'
-import { checkReplay } from '../stand-ins/recordings/options/resolve-recordings-options.js'
+import { checkMatch } from '../stand-ins/recordings/options/resolve-match-options.js'
+import { checkRecord, checkReplay } from '../stand-ins/recordings/options/resolve-recordings-options.js'
 import { resolveMocks } from '../stand-ins/route-mocks/options/resolve-route-mocks.js'
 import { CorsDevProxyError } from './errors.js'
 import type { Bypass, TransformResponse } from './hook-options.js'
@@ -21,7 +22,6 @@ import { normalizePrefix } from './validate-prefix.js'
 import { validateTarget } from './validate-target.js'
 import {
   checkAuth,
-  checkBoolean,
   checkFollowRedirects,
   checkFunction,
   checkJsonp,
@@ -60,6 +60,7 @@ const FORWARD_ONLY: ReadonlyArray<readonly [name: string, example: string]> = [
   ['logger', 'console'],
   ['record', 'true'],
   ['replay', "'fallback'"],
+  ['match', "{ ignoreQuery: ['_t'] }"],
   ['mocks', "{ 'GET /users/:id': { status: 200, json: { id: 1 } } }"],
 ]
 
@@ -228,8 +229,9 @@ function resolveForwardRoute(
       at('transformResponse'),
       "{ transformResponse: (body) => body.toString().replaceAll('http://localhost:3000', '') }",
     ),
-    record: checkBoolean(options.record, at('record'), 'record') ?? false,
+    record: checkRecord(options.record, options.replay, at('record')),
     replay: checkReplay(options.replay, at('replay')),
+    match: checkMatch(options.match, at('match')),
     mocks: resolveMocks(options.mocks, at('mocks')),
   })
 }

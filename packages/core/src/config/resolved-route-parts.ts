@@ -7,6 +7,7 @@
 import type { PathRewriter } from '../http/rewrite-path.js'
 import type { ResolvedControl } from '../stand-ins/control/options/resolve-control.js'
 import type { ResolvedMockBackendOptions } from '../stand-ins/mock-backend/options/resolve-echo-backend-options.js'
+import type { ResolvedMatch } from '../stand-ins/recordings/options/resolve-match-options.js'
 import type { ResolvedMocks } from '../stand-ins/route-mocks/options/resolve-route-mocks.js'
 import type { Bypass, TransformResponse } from './hook-options.js'
 import type { LogSink, PathRewrite } from './option-value-types.js'
@@ -94,10 +95,12 @@ export interface ResolvedForwardParts extends ResolvedRouteBase {
   readonly router: ResolvedRouter | undefined
   /** Rewrites answers (`transformResponse`); `undefined`: none. */
   readonly transformResponse: TransformResponse | undefined
-  /** Writes each exchange to the recordings (`record`). */
-  readonly record: boolean
+  /** Writes each exchange to the recordings (`record`); `'missing'`: replays what has a recording, records the rest. */
+  readonly record: boolean | 'missing'
   /** Answers from the recordings: when the target fails, or always; `undefined`: never. */
   readonly replay: 'fallback' | 'only' | undefined
+  /** How requests find their recordings (`match`); `undefined`: the exact key. */
+  readonly match: ResolvedMatch | undefined
   /** Per-path answers beside the target (`mocks`); `undefined`: none, and no mocks step. */
   readonly mocks: ResolvedMocks | undefined
 }

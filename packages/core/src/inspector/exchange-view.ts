@@ -48,6 +48,17 @@ export interface ExchangeView {
   readonly replayedFrom: string | undefined
   /** The mock file or key that answered (its `X-Cors-Dev-Proxy-Mocked`), else `undefined`. */
   readonly mockedFrom: string | undefined
+  /**
+   * Under `replay: 'only'`, the proxy's 404 for a request no recording matches: the closest
+   * recording and how the request differs from it (its `X-Cors-Dev-Proxy-Unmatched`); absent otherwise.
+   */
+  readonly unmatched?: string
+}
+
+/** `{ unmatched }` when the recordings answered that nothing matches (UNMATCHED_HEADER, stand-ins/recordings/unmatched-answer.ts). */
+function unmatchedOf(headers: readonly HeaderEntry[]): { unmatched?: string } {
+  const unmatched = getHeader(headers, 'x-cors-dev-proxy-unmatched')
+  return unmatched === undefined ? {} : { unmatched }
 }
 
 /**
@@ -173,5 +184,6 @@ export function viewExchange(record: ExchangeRecord): ExchangeView {
     replayedFrom: getHeader(pairs(responseLines), 'x-cors-dev-proxy-replayed'),
     // And the one a route's mocks set (MOCKED_HEADER, stand-ins/route-mocks/mock-answer-writer.ts).
     mockedFrom: getHeader(pairs(responseLines), 'x-cors-dev-proxy-mocked'),
+    ...unmatchedOf(pairs(responseLines)),
   }
 }

@@ -332,6 +332,12 @@ function targeted(): ConfigMistake[] {
   }
   for (const value of [null, 'x', [], 42, new Map(), () => ({})]) add(`routes ${label(value)}`, routes(value))
   add('routes empty', routes({}))
+  // A route's `match` and `record: 'missing'` (P23).
+  add('match.ignoreQuery not a list', routeWith({ match: { ignoreQuery: '_t' } }))
+  add('match.matchHeaders with a space', routeWith({ match: { matchHeaders: ['x tenant'] } }))
+  add('match.body unknown', routeWith({ match: { body: 'partial' } }))
+  add('match unknown rule', routeWith({ match: { ignoreHeaders: ['x'] } }))
+  add("record: 'missing' with replay: 'only'", routeWith({ record: 'missing', replay: 'only' }))
   for (const value of ['debug', [], null, 42])
     add(`options ${label(value)}`, () => resolveOptions({ '/api': TARGET }, value as never))
   for (const prefix of PREFIXES) {

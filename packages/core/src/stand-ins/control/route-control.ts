@@ -69,7 +69,11 @@ const NO_CONTROL: ResolvedControl = Object.freeze({
  * recordSwitchable(route) // true for { target, record: true }
  */
 export function recordSwitchable(route: ResolvedRoute): boolean {
-  return route.kind === 'forward' && route.replay !== 'only' && (route.record || route.replay === 'fallback')
+  return (
+    route.kind === 'forward' &&
+    route.replay !== 'only' &&
+    (route.record !== false || route.replay === 'fallback')
+  )
 }
 
 /**
@@ -91,7 +95,7 @@ export function createRouteControl(route: ResolvedRoute): RouteControl | undefin
       target: control.initial,
       faults: control.faults,
       faultsOn: true,
-      record: switchable && route.kind === 'forward' ? route.record : undefined,
+      record: switchable && route.kind === 'forward' ? route.record !== false : undefined,
     },
   }
 }

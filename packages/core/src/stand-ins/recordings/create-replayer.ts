@@ -5,17 +5,24 @@ import { sendText } from '../../http/send-text.js'
 import type { Logger } from '../../log/logger.js'
 import type { Exchange } from '../../pipeline/exchange.js'
 import type { RouteStep } from '../../pipeline/route-pipeline.js'
-import { relativePath } from './record-tap.js'
-import { requestKey } from './recording-key.js'
+import { findRecording } from './find-recording.js'
+import type { RequestKey } from './recording-key.js'
 import type { RecordingStore } from './recording-store.js'
 import { replayAnswer } from './replay-answer.js'
 import { copyRequestBody } from './request-body-copy.js'
+import { isWrite } from './route-index.js'
+import { relativePath, routeKey } from './route-key.js'
+import type { MatchedAnswers } from './secret-answers.js'
+import { pickAnswer, type SessionState } from './session-order.js'
+import { answerUnmatched } from './unmatched-answer.js'
 
 /*
  * Answers a route's requests from its recordings: the file of the request's key (method, path,
- * query in any order, body as data), its answers in the order recorded, then the last one
- * again. No recording: 504 under `replay: 'fallback'` (the target failed and nothing stands in
- * for it), 404 under `replay: 'only'`, naming the closest recording and how to record one.
+ * query in any order, body as data), and among its answers the one the recorded session's state
+ * calls for (session-order.ts). The session starts over with each replayer, that is at each
+ * start of the proxy. No recording: 504 under `replay: 'fallback'` (the target failed and nothing
+ * stands in for it), naming the closest recording; 404 under `replay: 'only'`, with how the
+ * request differs from the closest one (unmatched-answer.ts).
  */
 
 /** A route's replayer. */
@@ -27,6 +34,16 @@ export interface Replayer {
    * the failure's log line says it): answers, never throws.
    */
   fallback(req: ProxyRequest, res: ProxyResponse, cause: string, at: FailedAt): Promise<void>
+  /**
+   * Under `record: 'missing'`: answers from the recordings when one fits and resolves true;
+   * else resolves false, the request left to the forwarder (and the record tap).
+   */
+  replayIfRecorded(
+    req: ProxyRequest,
+    res: ProxyResponse,
+    path: string,
+    exchange: Exchange | undefined,
+  ): Promise<boolean>
 }
 
 /**
@@ -40,7 +57,7 @@ export interface Replayer {
  */
 export function createReplayer(route: ResolvedForwardRoute, store: RecordingStore, logger: Logger): Replayer {
   const { prefix } = route
-  const ctx: ReplayerContext = { prefix, store, logger, served: new Map() }
+  const ctx: ReplayerContext = { route, prefix, store, logger, session: { position: 0, served: new Map() } }
 
   return {
     step: function replayOnlyStep(req, res, _next, path, exchange) {
@@ -62,19 +79,75 @@ export function createReplayer(route: ResolvedForwardRoute, store: RecordingStor
         failReplay(ctx, res, error),
       )
     },
+    replayIfRecorded(req, res, path, exchange) {
+      return replayIfRecorded(ctx, req, res, path, exchange).catch((error: unknown) => {
+        failReplay(ctx, res, error)
+        return true
+      })
+    },
   }
 }
 
-/** What one route's replayer keeps: its store, and how many answers each recording has served. */
+/** What one route's replayer keeps: its store, and its place in the recorded session. */
 interface ReplayerContext {
+  readonly route: ResolvedForwardRoute
   readonly prefix: string
   readonly store: RecordingStore
   readonly logger: Logger
-  /** Per file and secret group, the answers served so far (they replay in order, then the last again). */
-  readonly served: Map<string, number>
+  readonly session: SessionState
 }
 
-/** Answers a request from its recording (the next of its answers), or says none matches. */
+/** What the recordings hold for a request: its key, its body, and the answers that fit it. */
+interface Lookup {
+  readonly key: RequestKey
+  /** The request body as read (`undefined`: over `maxBodyBytes`). */
+  readonly body: Buffer | undefined
+  /** The file that answers, and its answers for the request's secret. */
+  readonly found: { readonly name: string; readonly matched: MatchedAnswers } | undefined
+}
+
+/** Reads the request's body and finds its recording (see find-recording.ts). */
+async function lookUp(
+  ctx: ReplayerContext,
+  req: ProxyRequest,
+  path: string,
+  exchange: Exchange | undefined,
+): Promise<Lookup> {
+  const { store, route, logger } = ctx
+  const body = await copyRequestBody(req, store.options.maxBodyBytes, exchange)()
+  const key = routeKey(route, store.options, req, path, body)
+  const recording = await findRecording(store, route.prefix, route.match, req, key, logger)
+  // A secret is checked against the file's verifiers only once its key has a file.
+  const matched = recording === undefined ? undefined : await store.answersFor(recording.recording, key)
+  const found =
+    recording === undefined || matched === undefined || matched.answers.length === 0
+      ? undefined
+      : { name: recording.name, matched }
+  return { key, body, found }
+}
+
+/** Replays the answer the session calls for among the found ones. */
+async function serve(
+  ctx: ReplayerContext,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  key: RequestKey,
+  found: NonNullable<Lookup['found']>,
+): Promise<void> {
+  const { store, prefix, logger, session } = ctx
+  const method = req.method ?? 'GET'
+  const file = store.describe(prefix, { ...key, fileName: found.name })
+  // Counted per secret: the right password's answers replay in order whatever the wrong one got.
+  const counter = `${found.name}\n${found.matched.group}`
+  const write = isWrite(method)
+  const writes = write ? [] : await store.index(prefix).writes()
+  const picked = pickAnswer(session, write, counter, found.matched.answers, writes)
+  if (picked === undefined || res.destroyed || res.headersSent) return
+  logger.debug(`replayed ${method} ${req.url} from ${file} (answer ${picked.index + 1} of ${picked.of})`)
+  replayAnswer(res, picked.answer, file, store.options.maxGap)
+}
+
+/** Answers a request from its recording (the answer its state calls for), or says none matches. */
 async function answerFromRecordings(
   ctx: ReplayerContext,
   req: ProxyRequest,
@@ -83,66 +156,68 @@ async function answerFromRecordings(
   mode: 'fallback' | 'only',
   exchange: Exchange | undefined,
 ): Promise<void> {
-  const { store, prefix, logger, served } = ctx
   if (exchange !== undefined) exchange.notFromTarget = true
-  const body = await copyRequestBody(req, store.options.maxBodyBytes, exchange)()
-  const method = req.method ?? 'GET'
-  const relative = relativePath(prefix, path)
-  const key = requestKey(
-    {
-      method,
-      path: relative,
-      body,
-      contentType: req.headers['content-type'],
-      authorization: req.headers.authorization,
-    },
-    store.options,
-  )
-  const recording = await store.read(prefix, key)
-  // A secret is checked against the file's verifiers only once its key has a file.
-  const matched = recording === undefined ? undefined : await store.answersFor(recording, key)
+  const { key, found } = await lookUp(ctx, req, path, exchange)
   if (res.destroyed || res.headersSent) return
-  const file = store.describe(prefix, key)
-  if (matched === undefined || matched.answers.length === 0) {
-    await answerNoMatch(ctx, req, res, relative, mode)
-    return
-  }
-  // Counted per secret: the right password's answers replay in order whatever the wrong one got.
-  const counter = `${key.fileName}\n${matched.group}`
-  const index = served.get(counter) ?? 0
-  served.set(counter, index + 1)
-  const { answers } = matched
-  const recorded = answers[Math.min(index, answers.length - 1)]
-  if (recorded === undefined) return
-  logger.debug(
-    `replayed ${method} ${req.url} from ${file} (answer ${Math.min(index, answers.length - 1) + 1} of ${answers.length})`,
-  )
-  replayAnswer(res, recorded, file, store.options.maxGap)
+  if (found !== undefined) await serve(ctx, req, res, key, found)
+  else if (mode === 'only') await answerUnmatched(ctx.route, ctx.store, ctx.logger, req, res, key)
+  else await answerNoMatch(ctx, req, res, relativePath(ctx.prefix, path))
 }
 
-/** No recording for the request: 504 under `replay: 'fallback'`, 404 under `replay: 'only'`, naming the closest. */
+/**
+ * Under `record: 'missing'`: answers from the recordings when one fits (true); else (false)
+ * leaves the request to the forwarder, its body (read to find the key) kept as `req.body`.
+ */
+async function replayIfRecorded(
+  ctx: ReplayerContext,
+  req: ProxyRequest,
+  res: ProxyResponse,
+  path: string,
+  exchange: Exchange | undefined,
+): Promise<boolean> {
+  const { key, body, found } = await lookUp(ctx, req, path, exchange)
+  if (found !== undefined) {
+    if (exchange !== undefined) {
+      exchange.notFromTarget = true
+      exchange.hop = 'replay'
+    }
+    if (!res.destroyed && !res.headersSent) await serve(ctx, req, res, key, found)
+    return true
+  }
+  const carrier = req as { body?: unknown }
+  if (body === undefined) {
+    if (exchange !== undefined) exchange.notFromTarget = true
+    sendText(
+      res,
+      413,
+      'text/plain; charset=utf-8',
+      `cors-dev-proxy: route '${ctx.prefix}' has record: 'missing', which reads a body to find its recording; this one is larger than recordings.maxBodyBytes (${ctx.store.options.maxBodyBytes} bytes)\n`,
+    )
+    return true
+  }
+  // The stream was read to find the key: the forwarder sends these bytes, as after a body parser.
+  if (req.readableEnded && carrier.body === undefined) carrier.body = body
+  return false
+}
+
+/** No recording for the request once the target failed (`replay: 'fallback'`): 504, naming the closest. */
 async function answerNoMatch(
   ctx: ReplayerContext,
   req: ProxyRequest,
   res: ProxyResponse,
   relative: string,
-  mode: 'fallback' | 'only',
 ): Promise<void> {
   const { store, prefix, logger } = ctx
   const method = req.method ?? 'GET'
   const closest = await store.closest(prefix, method, relative)
-  const status = mode === 'fallback' ? 504 : 404
-  const why =
-    mode === 'fallback'
-      ? `the target of route '${prefix}' did not answer and no recording matches ${method} ${req.url}`
-      : `no recording matches ${method} ${req.url} (route '${prefix}' has replay: 'only')`
+  const why = `the target of route '${prefix}' did not answer and no recording matches ${method} ${req.url}`
   const near =
     closest === undefined ? 'There is no recording for this route yet.' : `Closest recording: ${closest}.`
-  logger.limited('warn', `replay ${prefix} no match`, () => `${status} ${method} ${req.url}: ${why}`)
+  logger.limited('warn', `replay ${prefix} no match`, () => `504 ${method} ${req.url}: ${why}`)
   if (res.destroyed || res.headersSent) return
   sendText(
     res,
-    status,
+    504,
     'text/plain; charset=utf-8',
     `cors-dev-proxy: ${why}. ${near} To record it, set record: true on route '${prefix}' with its target up and make the call once, or import a HAR: cors-dev-proxy import-har file.har --route ${prefix}\n`,
   )

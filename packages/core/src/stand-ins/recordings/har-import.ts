@@ -2,10 +2,10 @@ import type { LogSink } from '../../config/options.js'
 import { normalizePath, prefixMatches, splitPathAndQuery } from '../../http/normalize-path.js'
 import { createLogger } from '../../log/logger.js'
 import type { ResolvedRecordingsOptions } from './options/resolve-recordings-options.js'
-import { relativePath } from './record-tap.js'
 import { recordedAnswer } from './recorded-answer.js'
-import { requestKey } from './recording-key.js'
+import { type KeyMatch, requestKey } from './recording-key.js'
 import { createRecordingStore } from './recording-store.js'
+import { relativePath } from './route-key.js'
 
 /*
  * A HAR 1.2 file (Chromium's DevTools "Save all as HAR", or our inspector's export) turned into
@@ -85,7 +85,7 @@ function eventPieces(body: Buffer, at: number): [Buffer, number][] {
 
 /**
  * Writes the entries of `har` under the route `prefix` into the recordings folder (a relative
- * one under `base`); resolves
+ * one under `base`), keyed by the route's `match` rules when given (as the replay keys them); resolves
  * when every file is on disk. Throws `HarFormatError` when `har` is not a HAR.
  *
  * @example
@@ -98,6 +98,7 @@ export async function importHar(
   options: ResolvedRecordingsOptions,
   sink: LogSink,
   base: string,
+  match?: KeyMatch,
 ): Promise<HarImportResult> {
   const entries = [...entriesOf(har)].sort((a, b) =>
     String(a.startedDateTime ?? '').localeCompare(String(b.startedDateTime ?? '')),
@@ -152,8 +153,12 @@ export async function importHar(
           typeof postData?.text === 'string' && postData.text !== '' ? Buffer.from(postData.text) : undefined,
         contentType: typeof postData?.mimeType === 'string' ? postData.mimeType : undefined,
         authorization: pairsOf(request.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1],
+        headers: Object.fromEntries(
+          pairsOf(request.headers).map(([name, value]) => [name.toLowerCase(), value]),
+        ),
       },
       options,
+      match,
     )
     const started = typeof entry.startedDateTime === 'string' ? entry.startedDateTime : answer.recordedAt
     store.append(prefix, key, request.method, { ...answer, recordedAt: started })

@@ -6,16 +6,19 @@ import type { Logger } from '../../log/logger.js'
 import type { Exchange } from '../../pipeline/exchange.js'
 import { type MaskRules, REPLAYED_HEADER } from '../file-masking.js'
 import { recordedAnswer } from './recorded-answer.js'
-import { requestKey } from './recording-key.js'
+import type { RecordedAnswer } from './recording-format.js'
 import type { RecordingStore } from './recording-store.js'
 import { copyRequestBody } from './request-body-copy.js'
+import { createResendFilter, type ResendFilter } from './resend-filter.js'
+import { isWrite } from './route-index.js'
+import { routeKey } from './route-key.js'
 
 /*
  * The record tap of a route with `record: true`: the answer streams through to the client as it
  * comes (each chunk copied on its way, never held), and when the response closes the exchange
  * goes to the store, after the client has it. An answer larger than `maxBodyBytes` is not
  * recorded; neither is one the proxy made itself (a 502 for a target that is down, a replay),
- * which its exchange says (`notFromTarget`).
+ * which its exchange says (`notFromTarget`), nor a request a client re-sent on a fresh connection (resend-filter.ts).
  */
 
 /** The head that went out: Node's own text of it (HTTP/1.1), else the response's header object. */
@@ -37,16 +40,41 @@ function sentHeaders(res: ProxyResponse): [string, string][] {
   return pairs
 }
 
-/** The request's path relative to the route's prefix (`/api/users?x` on `/api` → `/users?x`). */
-export function relativePath(prefix: string, path: string): string {
-  if (prefix === '/') return path
-  const rest = path.slice(prefix.length)
-  return rest === '' || rest.startsWith('?') ? `/${rest}` : rest
-}
-
 /** A route's record tap: `begin` for each request the route takes, with the request's exchange. */
 export interface RecordTap {
   begin(req: ProxyRequest, res: ProxyResponse, path: string, exchange: Exchange): void
+}
+
+/** What a route's tap keeps across its exchanges. */
+interface TapContext {
+  readonly route: ResolvedForwardRoute
+  readonly store: RecordingStore
+  readonly logger: Logger
+  readonly resends: ResendFilter
+}
+
+/** Appends one exchange to its file, unless it is a request re-sent on a fresh connection. */
+function recordExchange(
+  tap: TapContext,
+  req: ProxyRequest,
+  path: string,
+  requestBody: Buffer,
+  answer: RecordedAnswer,
+  order: number,
+): void {
+  const { route, store, logger } = tap
+  const method = req.method ?? 'GET'
+  const key = routeKey(route, store.options, req, path, requestBody)
+  const secret = key.secret === undefined ? '' : key.secret.kind === 'value' ? key.secret.material : 'masked'
+  const resend = tap.resends.isResend({
+    key: `${key.fileName}\n${secret}`,
+    write: isWrite(method),
+    connection: req.socket as { destroyed: boolean } | undefined,
+    keepAlive: req.httpVersionMajor >= 2 || !/\bclose\b/i.test(String(req.headers.connection ?? '')),
+    answer,
+  })
+  if (resend) logger.debug(`${method} ${path}: a request re-sent on a fresh connection, recorded once`)
+  else store.append(route.prefix, key, method, answer, order)
 }
 
 /**
@@ -70,6 +98,7 @@ export function createRecordTap(
       () =>
         `route '${route.prefix}': a body larger than recordings.maxBodyBytes (${maxBodyBytes} bytes) was not recorded`,
     )
+  const tap: TapContext = { route, store, logger, resends: createResendFilter() }
   return {
     begin(req, res, path, exchange) {
       const body = copyRequestBody(req, maxBodyBytes, exchange)
@@ -97,22 +126,11 @@ export function createRecordTap(
           return
         }
         const seen = { status: res.statusCode, headers, chunks, headAt: headAt || performance.now() }
+        // Its place in the session: the order the exchanges ended in, taken now (the body copy resolves later).
+        const order = store.index(route.prefix).order()
         const work = body().then((requestBody) => {
-          if (requestBody === undefined) {
-            tooLarge()
-            return
-          }
-          const key = requestKey(
-            {
-              method: req.method ?? 'GET',
-              path: relativePath(route.prefix, path),
-              body: requestBody,
-              contentType: req.headers['content-type'],
-              authorization: req.headers.authorization,
-            },
-            rules,
-          )
-          store.append(route.prefix, key, req.method ?? 'GET', recordedAnswer(seen, rules))
+          if (requestBody === undefined) tooLarge()
+          else recordExchange(tap, req, path, requestBody, recordedAnswer(seen, rules), order)
         })
         store.track(work)
       })

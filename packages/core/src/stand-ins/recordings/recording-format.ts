@@ -8,10 +8,15 @@
  * credentials), one group per secret, each under a verifier of it (see secret-verifier.ts);
  * `answers` then holds the answers to the request without one. A version 1 file (no `bySecret`)
  * reads as it did: its `answers` answer the request whatever its secret.
+ *
+ * Version 3 adds `seq` to each answer: its place in the route's recorded session, one counter
+ * across all the route's files (calls a millisecond apart never tie), which replay follows to
+ * give the answers the recorded state calls for (see session-order.ts). A file of version 1 or 2
+ * (answers without `seq`) replays as it did: its answers in order, then the last again.
  */
 
 /** The version of the file format, written first in each file. */
-export const RECORDING_FORMAT = 2
+export const RECORDING_FORMAT = 3
 
 /** The group of answers recorded from a request whose secret was masked already (an inspector HAR): it cannot be verified. */
 export const MASKED_SECRET = 'masked'
@@ -23,6 +28,8 @@ export interface RecordedRequest {
   readonly path: string
   /** What the match compares the body on (see `requestKey`); `undefined`: no body. */
   readonly body: string | undefined
+  /** The headers the route's `match.matchHeaders` named (version 3), secret values masked. */
+  readonly headers?: Readonly<Record<string, string>> | undefined
 }
 
 /** A body as stored: text, JSON data, or base64 bytes. */
@@ -48,6 +55,8 @@ export interface RecordedAnswer {
   readonly chunks: readonly RecordedChunk[] | undefined
   /** ISO time of the recording (or the HAR entry's `startedDateTime`). */
   readonly recordedAt: string
+  /** Its place in the route's recorded session (version 3); `undefined` in older files. */
+  readonly seq?: number | undefined
 }
 
 /** The answers to one secret of a request. */
@@ -86,6 +95,7 @@ export function serializeRecording(file: RecordingFile): string {
     method: file.request.method,
     path: file.request.path,
     ...(file.request.body === undefined ? {} : { body: file.request.body }),
+    ...(file.request.headers === undefined ? {} : { headers: file.request.headers }),
   }
   const bySecret = (file.bySecret ?? []).map(({ verifier, answers }) => ({
     verifier,
@@ -107,6 +117,7 @@ export function serializeRecording(file: RecordingFile): string {
 /** One answer as its file holds it: headers sorted; a JSON body's keys as the backend sent them. */
 function answerJson(answer: RecordedAnswer): Record<string, unknown> {
   return {
+    ...(answer.seq === undefined ? {} : { seq: answer.seq }),
     status: answer.status,
     headers: Object.fromEntries(
       [...answer.headers]
@@ -154,6 +165,7 @@ function parseAnswer(value: unknown): RecordedAnswer | undefined {
     body: parseBody(answer.body),
     chunks,
     recordedAt: typeof answer.recordedAt === 'string' ? answer.recordedAt : '',
+    seq: Number.isSafeInteger(answer.seq) && (answer.seq as number) > 0 ? (answer.seq as number) : undefined,
   }
 }
 
@@ -174,12 +186,16 @@ export function parseRecording(text: string): RecordingFile | undefined {
   if (data === null || typeof data !== 'object') return undefined
   const { version, request, answers, bySecret } = data as Record<string, unknown>
   if (request === null || typeof request !== 'object' || !Array.isArray(answers)) return undefined
-  const { method, path, body } = request as Record<string, unknown>
+  const { method, path, body, headers } = request as Record<string, unknown>
   if (typeof method !== 'string' || typeof path !== 'string') return undefined
+  const named =
+    headers !== null && typeof headers === 'object'
+      ? Object.fromEntries(Object.entries(headers).filter(([, value]) => typeof value === 'string'))
+      : undefined
   return {
     // A file without a version predates the field: the first format.
     version: typeof version === 'number' ? version : 1,
-    request: { method, path, body: typeof body === 'string' ? body : undefined },
+    request: { method, path, body: typeof body === 'string' ? body : undefined, headers: named },
     answers: answers.flatMap((answer) => parseAnswer(answer) ?? []),
     bySecret: Array.isArray(bySecret) ? bySecret.flatMap((group) => parseGroup(group) ?? []) : [],
   }

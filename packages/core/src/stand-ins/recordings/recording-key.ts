@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { maskUrl } from '../../http/mask-secrets.js'
+import { maskHeaderValue, maskUrl } from '../../http/mask-secrets.js'
 import { type MaskRules, maskedText } from '../file-masking.js'
 import { SLUG_LENGTH, slugOf } from '../route-folder.js'
 import { multipartAsForm } from './multipart-form.js'
@@ -26,6 +26,16 @@ export interface KeyedRequest {
   readonly contentType: string | undefined
   /** The `Authorization` header: its Basic credentials tell requests apart. */
   readonly authorization?: string | undefined
+  /** The request's headers (lower-case names), of which the key holds those `match.matchHeaders` names. */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>
+}
+
+/** What a route's `match` changes in its keys. */
+export interface KeyMatch {
+  /** Query keys left out of the key. */
+  readonly ignoreQuery: readonly string[]
+  /** Lower-case header names the key holds. */
+  readonly matchHeaders: readonly string[]
 }
 
 /** A request's key: what it is matched on, and its file's name. */
@@ -38,6 +48,8 @@ export interface RequestKey {
   readonly fileName: string
   /** The secrets the answer depends on, matched against a verifier in the file; never written. */
   readonly secret: RequestSecret | undefined
+  /** The headers `match.matchHeaders` names that the request has, sorted, secret values masked. */
+  readonly headers: readonly (readonly [string, string])[] | undefined
 }
 
 /** The inspector's rules alone (what the key masks when the caller has no recordings options). */
@@ -45,12 +57,62 @@ const INSPECTOR_RULES: MaskRules = Object.freeze({ mask: true, maskNames: Object
 
 const FORM_TYPE = 'application/x-www-form-urlencoded'
 
-function sortedQuery(query: string): string {
+function sortedQuery(query: string, ignore: readonly string[] = []): string {
   return query
     .split('&')
-    .filter((pair) => pair !== '')
+    .filter((pair) => pair !== '' && (ignore.length === 0 || !ignore.includes(queryName(pair))))
     .sort()
     .join('&')
+}
+
+/** The decoded name of a query pair (`_t=1` → `_t`). */
+function queryName(pair: string): string {
+  const equals = pair.indexOf('=')
+  const name = (equals < 0 ? pair : pair.slice(0, equals)).replace(/\+/g, ' ')
+  try {
+    return decodeURIComponent(name)
+  } catch {
+    return name
+  }
+}
+
+/** The query as written, without the ignored keys' pairs. */
+function withoutIgnored(path: string, ignore: readonly string[]): string {
+  const question = path.indexOf('?')
+  if (ignore.length === 0 || question < 0) return path
+  const kept = path
+    .slice(question + 1)
+    .split('&')
+    .filter((pair) => pair !== '' && !ignore.includes(queryName(pair)))
+  return kept.length === 0 ? path.slice(0, question) : `${path.slice(0, question)}?${kept.join('&')}`
+}
+
+/**
+ * The headers the key holds (those `names` lists, sorted, secret values masked) and the material
+ * of the secret ones, which the key does not hold but the file tells apart (see request-secrets.ts).
+ */
+function keyHeaders(
+  request: KeyedRequest,
+  names: readonly string[],
+): { headers: [string, string][] | undefined; material: string } {
+  if (names.length === 0) return { headers: undefined, material: '' }
+  const headers: [string, string][] = []
+  let material = ''
+  for (const name of [...names].sort()) {
+    const given = request.headers?.[name]
+    if (given === undefined) continue
+    const value = Array.isArray(given) ? given.join(', ') : given
+    const masked = maskHeaderValue(name, value)
+    headers.push([name, masked])
+    if (masked !== value) material += `\nheader ${name}: ${value}`
+  }
+  return { headers, material }
+}
+
+/** The request's secret with the secret headers' material added. */
+function withHeaderSecret(secret: RequestSecret | undefined, material: string): RequestSecret | undefined {
+  if (material === '' || secret?.kind === 'masked') return secret
+  return { kind: 'value', material: `${secret?.material ?? ''}${material}` }
 }
 
 /** Keys sorted at every depth: JSON compared as data. */
@@ -132,17 +194,28 @@ function bodyKey(
  * requestKey({ method: 'GET', path: '/users?b=2&a=1', body: undefined, contentType: undefined }).fileName
  * // 'GET-users.<16 hex digits>.json', the same for '/users?a=1&b=2'
  */
-export function requestKey(request: KeyedRequest, rules: MaskRules = INSPECTOR_RULES): RequestKey {
+export function requestKey(
+  request: KeyedRequest,
+  rules: MaskRules = INSPECTOR_RULES,
+  match: KeyMatch = NO_MATCH,
+): RequestKey {
   const keyRules = rules.mask ? rules : { mask: true, maskNames: rules.maskNames }
-  const path = maskUrl(request.path)
+  const path = withoutIgnored(maskUrl(request.path), match.ignoreQuery)
   const question = path.indexOf('?')
   const pathname = question < 0 ? path : path.slice(0, question)
   const query = question < 0 ? '' : sortedQuery(path.slice(question + 1))
   const { body, secret } = bodyKey(request, keyRules)
+  const { headers, material } = keyHeaders(request, match.matchHeaders)
+  // Named headers join the hash only when there are names: keys made without them stay as they were.
+  const headerText =
+    headers === undefined ? '' : `\n${headers.map(([name, value]) => `${name}: ${value}`).join('\n')}`
   const hash = createHash('sha256')
-    .update(`${request.method}\n${pathname}\n${query}\n${body ?? ''}`)
+    .update(`${request.method}\n${pathname}\n${query}\n${body ?? ''}${headerText}`)
     .digest('hex')
     .slice(0, 16)
   const slug = slugOf(`${slugOf(request.method, 16)}-${pathname}`, SLUG_LENGTH) || 'request'
-  return { path, body, fileName: `${slug}.${hash}.json`, secret }
+  return { path, body, fileName: `${slug}.${hash}.json`, secret: withHeaderSecret(secret, material), headers }
 }
+
+/** No `match` rules: the key of every request as it always was. */
+const NO_MATCH: KeyMatch = Object.freeze({ ignoreQuery: Object.freeze([]), matchHeaders: Object.freeze([]) })

@@ -6,11 +6,13 @@ import { routeFolderOf } from '../route-folder.js'
 import type { ResolvedRecordingsOptions } from './options/resolve-recordings-options.js'
 import {
   parseRecording,
+  RECORDING_FORMAT,
   type RecordedAnswer,
   type RecordingFile,
   serializeRecording,
 } from './recording-format.js'
 import type { RequestKey } from './recording-key.js'
+import { createRouteIndex, type RouteIndex } from './route-index.js'
 import { answersFor, type MatchedAnswers, prepareSecret, withAnswer } from './secret-answers.js'
 import { createSecretVerifier } from './secret-verifier.js'
 
@@ -19,9 +21,12 @@ export interface RecordingStore {
   readonly options: ResolvedRecordingsOptions
   /**
    * Appends an answer to its request's file (made when new), atomically; never rejects. A new
-   * file beyond `maxFiles` is not made, and the log says recording stopped.
+   * file beyond `maxFiles` is not made, and the log says recording stopped. The answer gets its
+   * place in the route's session (`seq`) from `order` (see `RouteIndex.order`), else now.
    */
-  append(prefix: string, key: RequestKey, method: string, answer: RecordedAnswer): void
+  append(prefix: string, key: RequestKey, method: string, answer: RecordedAnswer, order?: number): void
+  /** The route's folder as a whole: its recordings, its session counter, its writes. */
+  index(prefix: string): RouteIndex
   /** A request's recording, `undefined` when there is none (or the file is not one). */
   read(prefix: string, key: RequestKey): Promise<RecordingFile | undefined>
   /** The answers of `recording` for the request of `key` (its secret verified), `undefined` when none fits. */
@@ -79,13 +84,17 @@ export function createRecordingStore(
     known: undefined,
     stopped: false,
     chains: new Map(),
+    indexes: new Map(),
     // One per proxy: a secret checked against a file's verifier once is known for the process.
     verifier: createSecretVerifier(),
   }
   return {
     options,
-    append(prefix, key, method, answer) {
-      queueAppend(ctx, prefix, key, method, answer)
+    append(prefix, key, method, answer, order) {
+      queueAppend(ctx, prefix, key, method, answer, order ?? indexOf(ctx, prefix).order())
+    },
+    index(prefix) {
+      return indexOf(ctx, prefix)
     },
     track(work) {
       const done = work.then(
@@ -129,6 +138,17 @@ interface StoreContext {
   /** The last append queued per file, so one file's appends run in order. */
   readonly chains: Map<string, Promise<void>>
   readonly verifier: ReturnType<typeof createSecretVerifier>
+  /** Per route prefix, its folder's index (made when first needed). */
+  readonly indexes: Map<string, RouteIndex>
+}
+
+function indexOf(ctx: StoreContext, prefix: string): RouteIndex {
+  let index = ctx.indexes.get(prefix)
+  if (index === undefined) {
+    index = createRouteIndex(inside(ctx.root, routeFolderOf(prefix)))
+    ctx.indexes.set(prefix, index)
+  }
+  return index
 }
 
 /** Queues an append: one file's appends run in the order they came (the replay order); other files' in parallel. */
@@ -138,12 +158,16 @@ function queueAppend(
   key: RequestKey,
   method: string,
   answer: RecordedAnswer,
+  order: number,
 ): void {
   const { chains, pending, logger } = ctx
   const chainKey = `${prefix}\n${key.fileName}`
   const previous = chains.get(chainKey) ?? Promise.resolve()
   const done = previous
-    .then(() => appendNow(ctx, prefix, key, method, answer))
+    .then(async () => {
+      const seq = await indexOf(ctx, prefix).seqOf(order)
+      await appendNow(ctx, prefix, key, method, { ...answer, seq })
+    })
     .catch((error: unknown) => {
       logger.limited('error', `recording ${prefix}`, () => {
         const message = error instanceof Error ? error.message : String(error)
@@ -181,17 +205,25 @@ async function appendNow(
   files.add(name)
   // scrypt before the lock, not under it: another dev server waits at most 5 s for the file.
   const sealed = await prepareSecret(await readRecording(file), key.secret, verifier)
+  let next: RecordingFile | undefined
   const written = await updateFileAtomically(file, async (current) => {
     const existing = (current === undefined ? undefined : parseRecording(current)) ?? {
-      request: { method, path: key.path, body: key.body },
+      request: {
+        method,
+        path: key.path,
+        body: key.body,
+        headers: key.headers === undefined ? undefined : Object.fromEntries(key.headers),
+      },
       answers: [],
     }
-    const next = await withAnswer(existing, key.secret, answer, verifier, options.maxAnswers, sealed)
+    next = await withAnswer(existing, key.secret, answer, verifier, options.maxAnswers, sealed)
     return serializeRecording(next)
   }).catch((error: unknown) => {
     if (isNew) files.delete(name)
     throw error
   })
+  if (written && next !== undefined)
+    indexOf(ctx, prefix).update(key.fileName, { ...next, version: RECORDING_FORMAT })
   if (!written) {
     if (isNew) files.delete(name)
     ctx.logger.limited(

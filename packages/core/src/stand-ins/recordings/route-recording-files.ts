@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import type { ResolvedRecordingsOptions } from '../../config/resolve-recordings-options.js'
 import { updateFileAtomically } from '../atomic-file.js'
 import { routeFolderOf } from '../route-folder.js'
+import type { ResolvedRecordingsOptions } from './options/resolve-recordings-options.js'
 import { recordedAnswer } from './recorded-answer.js'
 import { parseRecording, type RecordingFile, serializeRecording } from './recording-format.js'
 

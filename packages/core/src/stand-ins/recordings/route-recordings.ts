@@ -12,6 +12,8 @@ import { copyRequestBody } from './request-body-copy.js'
  * What `record` and `replay` add to a route's pipeline, and only to a route that sets one: a
  * step before the terminal one (the record tap and the body copy the fallback matches on, or
  * the whole answer under `replay: 'only'`), and the forwarder's fallback when the target fails.
+ * Under `record: 'missing'` the step first looks for a recording: one that fits answers, and only
+ * a request without one goes on to the target (and the record tap).
  */
 
 /** A route's recordings, as the pipeline uses them. */
@@ -50,28 +52,38 @@ export function createRouteRecordings(
   route: ResolvedForwardRoute,
   store: RecordingStore,
   logger: Logger,
-  live: RecordSwitch = { record: route.record },
+  live: RecordSwitch = { record: route.record !== false },
 ): RouteRecordings | undefined {
-  if (!route.record && route.replay === undefined) return undefined
-  const replayer = route.replay === undefined ? undefined : createReplayer(route, store, logger)
+  if (route.record === false && route.replay === undefined) return undefined
+  const missing = route.record === 'missing'
+  const replayer = route.replay === undefined && !missing ? undefined : createReplayer(route, store, logger)
   if (route.replay === 'only' && replayer !== undefined)
     return { step: replayer.step, fallback: undefined, needsExchange: true }
   // Built once whatever the switch says: turning it on later costs no set-up per request.
   const tap = createRecordTap(route, store, logger)
   const { maxBodyBytes } = store.options
+  const forward: RouteStep = function recordingsStep(req, res, next, path, exchange) {
+    // The engine gives a route with recordings an exchange (`needsExchange`); a caller outside
+    // it gets one here, which the fallback does not see.
+    const own = exchange ?? newExchange()
+    if (live.record === true) tap.begin(req, res, path, own)
+    else if (replayer !== undefined) copyRequestBody(req, maxBodyBytes, own)
+    next()
+  }
   return {
-    step: function recordingsStep(req, res, next, path, exchange) {
-      // The engine gives a route with recordings an exchange (`needsExchange`); a caller outside
-      // it gets one here, which the fallback does not see.
-      const own = exchange ?? newExchange()
-      if (live.record === true) tap.begin(req, res, path, own)
-      else if (replayer !== undefined) copyRequestBody(req, maxBodyBytes, own)
-      next()
-    },
+    step:
+      missing && replayer !== undefined
+        ? function recordMissingStep(req, res, next, path, exchange) {
+            const own = exchange ?? newExchange()
+            void replayer.replayIfRecorded(req, res, path, own).then((answered) => {
+              if (!answered) forward(req, res, next, path, own)
+            })
+          }
+        : forward,
     needsExchange: true,
     async fallback(req, res, cause, at) {
       if (at.exchange !== undefined) at.exchange.notFromTarget = true
-      if (replayer === undefined) return false
+      if (replayer === undefined || route.replay === undefined) return false
       await replayer.fallback(req, res, cause, at)
       return true
     },

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { resolveRecordingsOptions } from '../../../src/config/resolve-recordings-options.js'
+import { resolveRecordingsOptions } from '../../../src/stand-ins/recordings/options/resolve-recordings-options.js'
 import {
   parseRecording,
   type RecordedAnswer,

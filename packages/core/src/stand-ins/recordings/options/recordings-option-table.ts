@@ -14,6 +14,7 @@ export const RECORDING_ROUTE_OPTIONS: readonly RichOptionEntry[] = [
       'per distinct request holding its answers in order, secrets masked), for `replay` to answer',
       "from later. A recording is on disk when the proxy's `close()` resolves. The inspector's record",
       "switch turns it on and off live on a route with `record: true` or `replay: 'fallback'`.",
+      "`'missing'` replays what has a recording and forwards and records what has none.",
     ],
     defaultText: 'false',
     example: 'true',
@@ -35,6 +36,20 @@ export const RECORDING_ROUTE_OPTIONS: readonly RichOptionEntry[] = [
     resolvedBy: 'resolve-recordings-options.ts (checkReplay)',
     startup: (route) =>
       route.kind === 'forward' && route.replay !== undefined ? `replay: ${route.replay}` : undefined,
+  },
+  {
+    name: 'match',
+    level: 'route',
+    doc: [
+      "How the route's requests find their recordings: `ignoreQuery` leaves query keys out (`['_t']`,",
+      'recording and replaying), `matchHeaders` names request headers the key holds (none by',
+      "default), `body: 'subset'` lets a request match a recording whose JSON body it contains; or a",
+      'function `(request, recorded) => boolean` asked for each recording of the route.',
+    ],
+    defaultText: 'undefined (method, path, query and body as data)',
+    example: "{ ignoreQuery: ['_t'], matchHeaders: ['x-tenant'], body: 'subset' }",
+    fixValue: "{ ignoreQuery: ['_t'] }",
+    resolvedBy: 'resolve-match-options.ts (checkMatch)',
   },
 ]
 

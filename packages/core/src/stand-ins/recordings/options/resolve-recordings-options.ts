@@ -80,6 +80,35 @@ export function resolveRecordingsOptions(value: unknown, option: string): Resolv
 }
 
 /**
+ * A route's `record`: `false` (off), `true` (every exchange) or `'missing'` (replay what has a
+ * recording, forward and record what has none); `'missing'` cannot go with `replay: 'only'`.
+ *
+ * @example
+ * checkRecord('missing', undefined, "routes['/api'].record") // 'missing'
+ */
+export function checkRecord(value: unknown, replay: unknown, option: string): boolean | 'missing' {
+  if (value === undefined) return false
+  if (value === true || value === false) return value
+  if (value !== 'missing') {
+    throw new CorsDevProxyError(
+      'INVALID_OPTION',
+      option,
+      `must be true, false or 'missing' (replay what has a recording, record the rest), got ${describeType(value)}`,
+      "{ '/api': { target: 'http://localhost:3000', record: 'missing' } }",
+    )
+  }
+  if (replay === 'only') {
+    throw new CorsDevProxyError(
+      'INVALID_OPTION',
+      option,
+      "'missing' forwards what has no recording, which replay: 'only' never does: drop replay, or record",
+      "{ '/api': { target: 'http://localhost:3000', record: 'missing' } }",
+    )
+  }
+  return 'missing'
+}
+
+/**
  * A route's `replay`: `undefined` (off), `'fallback'` or `'only'`.
  *
  * @example
