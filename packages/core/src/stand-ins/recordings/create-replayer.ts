@@ -136,6 +136,8 @@ async function answerNoMatch(
     closest === undefined ? 'There is no recording for this route yet.' : `Closest recording: ${closest}.`
   logger.limited('warn', `replay ${prefix} no match`, () => `${status} ${method} ${req.url}: ${why}`)
   if (res.destroyed || res.headersSent) return
+  // A marker for test fixtures (@cors-dev-proxy/playwright), whatever the body's wording.
+  res.setHeader('x-cors-dev-proxy-unmatched', '1')
   sendText(
     res,
     status,
