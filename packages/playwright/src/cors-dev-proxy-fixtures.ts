@@ -1,6 +1,7 @@
 import { dirname } from 'node:path'
 import { resolveOptions } from '@cors-dev-proxy/core/adapter'
 import type {
+  BrowserContext,
   Fixtures,
   PlaywrightTestArgs,
   PlaywrightTestOptions,
@@ -16,16 +17,17 @@ import {
 } from './fixture-options.js'
 import { projectConfig } from './project-config.js'
 import { replayConfig } from './replay-config.js'
-import { type CorsDevProxyReplay, startReplaySession } from './replay-session.js'
+import { type CorsDevProxyReplay, type ReplaySession, startReplaySession } from './replay-session.js'
 import { unmatchedCallsError } from './unmatched-calls.js'
 
 /*
  * The package: Playwright fixtures that answer a test's calls to the project's routes from the
- * recordings and mocks of cors-dev-proxy, with no dev server and no backend running. Per test, an
- * auto fixture builds one Fetch handler of the core from the routes (`replay: 'only'` forced on,
- * or `record: 'missing'`; replay-config.ts), so each test replays its session from the start,
- * and answers through `context.route` every call to a route's prefix on any origin or to its
- * target (map-call.ts, answer-call.ts, replay-session.ts). The configuration file is read by the
+ * recordings and mocks of cors-dev-proxy, with no dev server and no backend running. Over
+ * Playwright's `context` fixture (so only tests that open a page pay for it), each test's context
+ * gets one Fetch handler of the core built from the routes (`replay: 'only'` forced on, or
+ * `record: 'missing'`; replay-config.ts), so each test replays its session from the start, and
+ * `context.route` answers from it every call to a route's prefix on any origin or to its target
+ * (map-call.ts, answer-call.ts, replay-session.ts). The configuration file is read by the
  * CLI's loader (project-config.ts). A call no recording matches gets the core's 404 and fails the
  * test when it ends, listing every such call with the core's explanation (unmatched-calls.ts).
  */
@@ -34,7 +36,7 @@ import { unmatchedCallsError } from './unmatched-calls.js'
 export interface CorsDevProxyTestFixtures {
   /** Per-test options (an option fixture): `test.use({ corsDevProxy: { mode: 'missing' } })`. */
   corsDevProxy: CorsDevProxyTestOptions
-  /** The test's replay (an automatic fixture: it runs for every test, asked for or not). */
+  /** The replay of the test's context: the calls it answered, and those no recording matched. */
   corsDevProxyReplay: CorsDevProxyReplay
 }
 
@@ -81,25 +83,28 @@ export function corsDevProxyFixtures(options: CorsDevProxyFixturesOptions = {}):
     const checked = replayConfig({ ...inline, routes: inline.routes ?? {} }, own.mode ?? 'replay')
     if (Object.keys(checked.routes).length > 0) resolveOptions(checked)
   }
+  // Each context's replay, for the `corsDevProxyReplay` fixture of the same test.
+  const sessions = new WeakMap<BrowserContext, ReplaySession>()
   return {
     corsDevProxy: [{}, { option: true }],
-    corsDevProxyReplay: [
-      async function corsDevProxyReplay({ context, corsDevProxy }, use, testInfo) {
-        checkTestOptions(corsDevProxy, 'test.use({ corsDevProxy })')
-        const mode = corsDevProxy.mode ?? own.mode ?? 'replay'
-        const failOnUnmatched = corsDevProxy.failOnUnmatched ?? own.failOnUnmatched ?? true
-        const root = rootOf(own.root, testInfo)
-        const config = await projectConfig(inline, own.configFile, root)
-        const session = await startReplaySession(context, config, { mode, root })
-        try {
-          await use(session)
-        } finally {
-          await session.stop()
-        }
-        if (failOnUnmatched && session.unmatched.length > 0)
-          throw unmatchedCallsError(session.unmatched, mode)
-      },
-      { auto: true },
-    ],
+    // Over Playwright's own `context`, so a test that opens no page (an API test) starts nothing.
+    async context({ context, corsDevProxy }, use, testInfo) {
+      checkTestOptions(corsDevProxy, 'test.use({ corsDevProxy })')
+      const mode = corsDevProxy.mode ?? own.mode ?? 'replay'
+      const failOnUnmatched = corsDevProxy.failOnUnmatched ?? own.failOnUnmatched ?? true
+      const root = rootOf(own.root, testInfo)
+      const config = await projectConfig(inline, own.configFile, root)
+      const session = await startReplaySession(context, config, { mode, root })
+      sessions.set(context, session)
+      try {
+        await use(context)
+      } finally {
+        await session.stop()
+      }
+      if (failOnUnmatched && session.unmatched.length > 0) throw unmatchedCallsError(session.unmatched, mode)
+    },
+    async corsDevProxyReplay({ context }, use) {
+      await use(sessions.get(context) as ReplaySession)
+    },
   }
 }

@@ -43,9 +43,9 @@ describe('the fixtures options', () => {
     ).not.toThrow()
   })
 
-  it('gives Playwright an option fixture and an automatic one', () => {
+  it("gives Playwright an option fixture, its own context's override and the replay fixture", () => {
     const fixtures = corsDevProxyFixtures({ routes: { '/api': 'http://localhost:3000' } })
     expect(fixtures.corsDevProxy).toEqual([{}, { option: true }])
-    expect(fixtures.corsDevProxyReplay).toEqual([expect.any(Function), { auto: true }])
+    expect(Object.keys(fixtures)).toEqual(['corsDevProxy', 'context', 'corsDevProxyReplay'])
   })
 })

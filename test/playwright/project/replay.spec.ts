@@ -3,7 +3,7 @@ import { expect, test } from './fixtures.js'
 
 const backend = process.env.BACKEND_URL ?? 'http://127.0.0.1:2'
 
-test('the page shows the recorded answers, with no backend and no dev server', async ({
+test('the page shows the recorded answers and the mock, with no backend and no dev server', async ({
   page,
   corsDevProxyReplay,
 }) => {
@@ -14,13 +14,15 @@ test('the page shows the recorded answers, with no backend and no dev server', a
     const created = await fetch('/api/users', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Grace' }) })
     show('created: ' + created.status + ' ' + (await created.json()).id)
     const ada = await (await fetch('${backend}/users/1')).json()
-    show('from the target: ' + ada.name)`,
+    show('from the target: ' + ada.name)
+    show('mock: ' + (await (await fetch('/api/status')).json()).status)`,
   )
   await expect(page.locator('#out')).toContainText('done')
   await expect(page.locator('#out li')).toHaveText([
     'users: Ada, Linus',
     'created: 201 3',
     'from the target: Ada',
+    'mock: mocked',
     'done',
   ])
   expect(corsDevProxyReplay.unmatched).toEqual([])
@@ -28,6 +30,7 @@ test('the page shows the recorded answers, with no backend and no dev server', a
     'GET http://app.test/api/users 200',
     'POST http://app.test/api/users 201',
     `GET ${backend}/users/1 200`,
+    'GET http://app.test/api/status 200',
   ])
 })
 
