@@ -66,12 +66,15 @@ export async function answerCall(route: Route, handler: FetchHandler, path: stri
   await route
     .fulfill({ status: response.status, headers: fulfilledHeaders(response), body })
     .catch(() => undefined)
-  if (response.headers.get(UNMATCHED_HEADER) !== '1') return { kind: 'answered', status: response.status }
-  const call = {
+  // Present, whatever it holds (`1`, or the differences in one line): the core's own answer.
+  const marker = response.headers.get(UNMATCHED_HEADER)
+  if (marker === null) return { kind: 'answered', status: response.status }
+  const call: UnmatchedCall = {
     method: request.method(),
     url: request.url(),
     status: response.status,
     explanation: body.toString(),
+    ...(marker === '1' || marker === '' ? {} : { summary: marker }),
   }
   return { kind: 'unmatched', call }
 }

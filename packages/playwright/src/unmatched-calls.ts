@@ -2,7 +2,7 @@ import type { ReplayMode } from './replay-config.js'
 
 /**
  * The calls of a test that no recording matched, and the error that fails the test with them.
- * The core marks such an answer with `x-cors-dev-proxy-unmatched: 1` whatever its body says
+ * The core marks such an answer with `x-cors-dev-proxy-unmatched` whatever its body says
  * (a 404 whose body names what differs from the closest recording); the body is shown as it
  * came, JSON indented, so the message says what the core says.
  */
@@ -19,6 +19,8 @@ export interface UnmatchedCall {
   readonly status: number
   /** The core's explanation: the answer's body (what differs from the closest recording). */
   readonly explanation: string
+  /** The core's marker header, when it says more than that the call is unmatched: the differences in one line. */
+  readonly summary?: string
 }
 
 /**
@@ -52,7 +54,8 @@ export function unmatchedCallsError(calls: readonly UnmatchedCall[], mode: Repla
   const count = calls.length === 1 ? '1 call' : `${calls.length} calls`
   const listed = calls
     .map(
-      (call) => `  ${call.method} ${call.url} → ${call.status}\n${describeAnswer(call.explanation, '    ')}`,
+      (call) =>
+        `  ${call.method} ${call.url} → ${call.status}${call.summary === undefined ? '' : ` (${call.summary})`}\n${describeAnswer(call.explanation, '    ')}`,
     )
     .join('\n\n')
   const fix =
