@@ -17,6 +17,7 @@ export const sourceAliases = [
   { find: /^@cors-dev-proxy\/nuxt$/, replacement: src('nuxt/src/index.ts') },
   { find: /^@cors-dev-proxy\/next$/, replacement: src('next/src/index.ts') },
   { find: /^@cors-dev-proxy\/angular$/, replacement: src('angular/src/index.ts') },
+  { find: /^@cors-dev-proxy\/playwright$/, replacement: src('playwright/src/index.ts') },
 ]
 
 /*

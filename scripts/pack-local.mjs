@@ -124,6 +124,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
     console.log(`  ${name.padEnd(24)} ${installCommand(tarballs, name, here)}`)
   }
   console.log(
-    '\nOnce the packages are published: npm i -D @cors-dev-proxy/vite (or webpack, nuxt, next, rsbuild, angular, core, cors-dev-proxy).',
+    '\nOnce the packages are published: npm i -D @cors-dev-proxy/vite (or webpack, nuxt, next, rsbuild, angular, playwright, core, cors-dev-proxy).',
   )
 }

@@ -51,6 +51,7 @@ const guide = [
       { text: 'Mock backend', link: '/guide/mock-backend' },
       { text: 'Backend control', link: '/guide/backend-control' },
       { text: 'Record and replay', link: '/guide/record-replay' },
+      { text: 'Playwright', link: '/guide/playwright' },
       { text: 'Mocks beside real routes', link: '/guide/mocks' },
       { text: 'nginx and Caddy exports', link: '/guide/exports' },
       { text: 'Security and reliability', link: '/guide/security' },

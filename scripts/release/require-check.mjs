@@ -37,6 +37,8 @@ export const REQUIRED_EXPORTS = Object.freeze({
     createNextServer: 'function',
   },
   '@cors-dev-proxy/angular': { angularProxy: 'function' },
+  // Loads without @playwright/test: it only needs its types.
+  '@cors-dev-proxy/playwright': { corsDevProxyFixtures: 'function' },
   'cors-dev-proxy': { defineConfig: 'function' },
   [WEBPACK_CONFIG]: { devServer: { setupMiddlewares: 'function', onListening: 'function' } },
 })

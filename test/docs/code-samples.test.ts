@@ -128,6 +128,7 @@ describe('the code samples of the docs', () => {
         '@cors-dev-proxy/nuxt': ['packages/nuxt/src/index.ts'],
         '@cors-dev-proxy/next': ['packages/next/src/index.ts'],
         '@cors-dev-proxy/angular': ['packages/angular/src/index.ts'],
+        '@cors-dev-proxy/playwright': ['packages/playwright/src/index.ts'],
         'cors-dev-proxy': ['packages/cli/src/index.ts'],
         vite: ['node_modules/vite8/dist/node/index.d.ts'],
       },

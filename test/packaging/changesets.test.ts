@@ -10,7 +10,7 @@ import { changelogProblems } from '../../scripts/release/changelogs.mjs'
 
 // The release flow's first half, `pnpm version-packages` (changeset version), on a copy of the
 // repository's manifests, changelogs and .changeset/config.json: one changeset for one adapter
-// moves all eight packages to the next version together (they are one fixed group), writes the
+// moves all nine packages to the next version together (they are one fixed group), writes the
 // entry at the top of each changelog, leaves the private playground alone, and leaves changelogs
 // that `pnpm release:check` accepts.
 
@@ -54,7 +54,7 @@ describe('changeset version with the repository config', () => {
     expect(config.fixed.map((group) => [...group].sort())).toEqual([names.sort()])
   })
 
-  it('bumps the eight packages together and writes each changelog', async () => {
+  it('bumps the nine packages together and writes each changelog', async () => {
     copyManifests()
     const before = Object.fromEntries(published.map((dir) => [dir, manifest(dir).version]))
     const playground = read('playground/package.json')

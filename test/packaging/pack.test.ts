@@ -208,12 +208,13 @@ describe('entryPaths and isPacked', () => {
 })
 
 describe('published packages', () => {
-  it('are the eight of the repository', () => {
+  it('are the nine of the repository', () => {
     expect(packages.map(({ manifest }) => manifest.name).sort()).toEqual([
       '@cors-dev-proxy/angular',
       '@cors-dev-proxy/core',
       '@cors-dev-proxy/next',
       '@cors-dev-proxy/nuxt',
+      '@cors-dev-proxy/playwright',
       '@cors-dev-proxy/rsbuild',
       '@cors-dev-proxy/vite',
       '@cors-dev-proxy/webpack',

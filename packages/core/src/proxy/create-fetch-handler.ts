@@ -97,6 +97,11 @@ export interface FetchHost {
    * @default 'bridge' (the runtime's upgrades handed to `webSocket(request)`)
    */
   readonly webSockets?: WebSocketCarrier
+  /**
+   * Where a relative `recordings.dir` and the routes' mock folders go (a test runner's project folder).
+   * @default the working directory
+   */
+  readonly root?: string
 }
 
 /**
@@ -138,6 +143,7 @@ export function fetchHandlerOf(
     poolOptions,
     ownUrl: publishedServerUrl,
     webSockets: host.webSockets ?? 'bridge',
+    root: host.root,
   })
   const { engine, logger } = proxy
   // The routes line, once, as the dev servers print it when they listen: a Fetch handler has no

@@ -14,7 +14,7 @@ import { isWrite } from './route-index.js'
 import { relativePath, routeKey } from './route-key.js'
 import type { MatchedAnswers } from './secret-answers.js'
 import { pickAnswer, type SessionState } from './session-order.js'
-import { answerUnmatched } from './unmatched-answer.js'
+import { answerUnmatched, UNMATCHED_HEADER } from './unmatched-answer.js'
 
 /*
  * Answers a route's requests from its recordings: the file of the request's key (method, path,
@@ -215,6 +215,8 @@ async function answerNoMatch(
     closest === undefined ? 'There is no recording for this route yet.' : `Closest recording: ${closest}.`
   logger.limited('warn', `replay ${prefix} no match`, () => `504 ${method} ${req.url}: ${why}`)
   if (res.destroyed || res.headersSent) return
+  // The mark of an unmatched call, as under replay: 'only' (test fixtures read it).
+  res.setHeader(UNMATCHED_HEADER, '1')
   sendText(
     res,
     504,
