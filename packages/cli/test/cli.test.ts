@@ -11,7 +11,7 @@ import { runCli, runCliHere } from './support/cli-process.js'
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string
 }
-const COMMANDS = ['serve', 'mock', 'check', 'nginx', 'caddy', 'import-har', 'mcp']
+const COMMANDS = ['serve', 'mock', 'check', 'nginx', 'caddy', 'import-har', 'export-msw', 'mcp']
 
 describe.concurrent('cors-dev-proxy', () => {
   it.each([['--version'], ['-v']])('%s prints the version of the package', async (flag) => {

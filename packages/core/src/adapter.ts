@@ -42,3 +42,5 @@ export type { ControlView, RouteControlView } from './stand-ins/control/control-
 export { MOCK_SWITCH_HELP } from './stand-ins/mock-backend/mock-switches.js'
 export type { HarImportResult } from './stand-ins/recordings/har-import.js'
 export { HarFormatError, importHar } from './stand-ins/recordings/har-import.js'
+export type { ExportedReplayData } from './stand-ins/replay-session/export-replay-data.js'
+export { exportReplayData } from './stand-ins/replay-session/export-replay-data.js'
