@@ -36,6 +36,8 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   jsonp: ['http', 'config', 'log', 'pipeline'],
   'stand-ins': ['http', 'config', 'pipeline', 'forward'],
   ...Object.fromEntries(STAND_INS.map((layer) => [layer, STAND_IN])),
+  // The in-memory replay of export-msw: the recordings' selection and the mocks' keys, over no Node.
+  'stand-ins/replay-session': [...STAND_IN, 'stand-ins/recordings', 'stand-ins/route-mocks'],
   client: [],
   inspector: ['http', 'config', 'log', 'browser', 'pipeline', 'client', 'stand-ins', ...STAND_INS],
   fetch: ['http', 'config'],
@@ -50,6 +52,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'jsonp',
     'stand-ins',
     ...STAND_INS,
+    'stand-ins/replay-session',
     'client',
     'inspector',
     'fetch',
@@ -65,6 +68,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'jsonp',
     'stand-ins',
     ...STAND_INS,
+    'stand-ins/replay-session',
     'client',
     'inspector',
     'fetch',
@@ -73,7 +77,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
 }
 
 /** The public entry points: the only files outside `proxy/` that may import it. */
-const ENTRY_POINTS = ['index.ts', 'adapter.ts']
+const ENTRY_POINTS = ['index.ts', 'adapter.ts', 'replay-dispatcher.ts']
 
 describe('the layers of packages/core/src', () => {
   const graph = readImportGraph(src)
