@@ -47,6 +47,14 @@ describe.concurrent('cors-dev-proxy', () => {
     expect(result.stderr).toContain('example: cors-dev-proxy serve --help')
   })
 
+  it('export-msw: an unknown flag is named with the one meant, exit 2', async () => {
+    const result = await runCliHere(['export-msw', '--rute', '/api'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('--rute')
+    expect(result.stderr).toContain('did you mean --route?')
+    expect(result.stderr).toContain('example: cors-dev-proxy export-msw --route /api')
+  })
+
   it('explains that a command comes first, exit 2', async () => {
     const result = await runCliHere(['--port', '8080'])
     expect(result.code).toBe(2)
