@@ -10,6 +10,8 @@ const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import
 export const sourceAliases = [
   { find: /^@cors-dev-proxy\/core\/client$/, replacement: src('core/src/client/index.ts') },
   { find: /^@cors-dev-proxy\/core\/adapter$/, replacement: src('core/src/adapter.ts') },
+  { find: /^@cors-dev-proxy\/core\/replay-session$/, replacement: src('core/src/replay-session.ts') },
+  { find: /^@cors-dev-proxy\/core\/replay-dispatcher$/, replacement: src('core/src/replay-dispatcher.ts') },
   { find: /^@cors-dev-proxy\/core$/, replacement: src('core/src/index.ts') },
   { find: /^@cors-dev-proxy\/vite$/, replacement: src('vite/src/index.ts') },
   { find: /^@cors-dev-proxy\/webpack$/, replacement: src('webpack/src/index.ts') },

@@ -122,6 +122,8 @@ describe('the code samples of the docs', () => {
         '@cors-dev-proxy/core': ['packages/core/src/index.ts'],
         '@cors-dev-proxy/core/adapter': ['packages/core/src/adapter.ts'],
         '@cors-dev-proxy/core/client': ['packages/core/src/client/index.ts'],
+        '@cors-dev-proxy/core/replay-session': ['packages/core/src/replay-session.ts'],
+        '@cors-dev-proxy/core/replay-dispatcher': ['packages/core/src/replay-dispatcher.ts'],
         '@cors-dev-proxy/vite': ['packages/vite/src/index.ts'],
         '@cors-dev-proxy/webpack': ['packages/webpack/src/index.ts'],
         '@cors-dev-proxy/rsbuild': ['packages/rsbuild/src/index.ts'],

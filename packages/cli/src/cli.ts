@@ -50,6 +50,11 @@ const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise<Comman
     async () =>
       import('./commands/import-har.js').then((m) => ({ spec: m.importHarSpec, run: m.runImportHar })),
   ],
+  [
+    'export-msw',
+    async () =>
+      import('./commands/export-msw.js').then((m) => ({ spec: m.exportMswSpec, run: m.runExportMsw })),
+  ],
   ['mcp', async () => import('./commands/mcp.js').then((m) => ({ spec: m.mcpSpec, run: m.runMcp }))],
   [
     'recordings',

@@ -11,7 +11,7 @@ import { runCli, runCliHere } from './support/cli-process.js'
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string
 }
-const COMMANDS = ['serve', 'mock', 'check', 'nginx', 'caddy', 'import-har', 'mcp']
+const COMMANDS = ['serve', 'mock', 'check', 'nginx', 'caddy', 'import-har', 'export-msw', 'mcp']
 
 describe.concurrent('cors-dev-proxy', () => {
   it.each([['--version'], ['-v']])('%s prints the version of the package', async (flag) => {
@@ -67,6 +67,14 @@ describe.concurrent('cors-dev-proxy', () => {
       'example: cors-dev-proxy recordings verify --route /api --target https://',
     )
     expect(mistake.stderr).toContain('see: cors-dev-proxy recordings verify --help')
+  })
+
+  it('export-msw: an unknown flag is named with the one meant, exit 2', async () => {
+    const result = await runCliHere(['export-msw', '--rute', '/api'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('--rute')
+    expect(result.stderr).toContain('did you mean --route?')
+    expect(result.stderr).toContain('example: cors-dev-proxy export-msw --route /api')
   })
 
   it('explains that a command comes first, exit 2', async () => {

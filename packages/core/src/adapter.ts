@@ -56,3 +56,5 @@ export type {
   RouteRecordingFolder,
 } from './stand-ins/recordings/route-recording-files.js'
 export { readRouteRecordings, replaceLastAnswer } from './stand-ins/recordings/route-recording-files.js'
+export type { ExportedReplayData } from './stand-ins/replay-session/export-replay-data.js'
+export { exportReplayData } from './stand-ins/replay-session/export-replay-data.js'

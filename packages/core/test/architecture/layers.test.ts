@@ -56,6 +56,14 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   jsonp: ['http', 'config', 'log', 'pipeline'],
   'stand-ins': ['http', 'config', 'pipeline', 'forward'],
   ...Object.fromEntries(STAND_INS.map((layer) => [layer, [...STAND_IN, `${layer}/options`]])),
+  // The in-memory replay of export-msw: the recordings' selection and the mocks' keys, over no Node.
+  'stand-ins/replay-session': [
+    ...STAND_IN,
+    'stand-ins/recordings',
+    'stand-ins/route-mocks',
+    'stand-ins/recordings/options',
+    'stand-ins/route-mocks/options',
+  ],
   client: [...PANELS],
   ...Object.fromEntries(PANELS.map((layer) => [layer, ['client']])),
   inspector: ['http', 'config', 'log', 'browser', 'pipeline', 'client', 'stand-ins', ...STAND_INS],
@@ -73,6 +81,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     ...STAND_INS,
     ...STAND_IN_OPTIONS,
     ...PANELS,
+    'stand-ins/replay-session',
     'client',
     'inspector',
     'fetch',
@@ -90,6 +99,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     ...STAND_INS,
     ...STAND_IN_OPTIONS,
     ...PANELS,
+    'stand-ins/replay-session',
     'client',
     'inspector',
     'fetch',
@@ -98,7 +108,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
 }
 
 /** The public entry points: the only files outside `proxy/` that may import it. */
-const ENTRY_POINTS = ['index.ts', 'adapter.ts']
+const ENTRY_POINTS = ['index.ts', 'adapter.ts', 'replay-dispatcher.ts']
 
 describe('the layers of packages/core/src', () => {
   const graph = readImportGraph(src)
