@@ -99,6 +99,26 @@ async function importHpm4() {
   return import(pathToFileURL(entry).href)
 }
 
+/** A fresh recordings folder holding the small GET's recording, made through a `record: true` proxy. */
+async function recordOnce() {
+  const { createCorsDevProxy } = await import(core)
+  const { mkdtempSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  const dir = mkdtempSync(join(tmpdir(), 'cdp-bench-replay-'))
+  const proxy = createCorsDevProxy(ourRoutes({ target: upstream, record: true }), {
+    log: 'error',
+    recordings: { dir },
+  })
+  const server = http.createServer((req, res) => proxy.middleware(req, res))
+  const base = await listen(server)
+  const answer = await fetch(`${base}/api/items`, { headers: { connection: 'close' } })
+  await answer.arrayBuffer()
+  await proxy.close()
+  server.closeAllConnections()
+  await new Promise((resolve) => server.close(resolve))
+  return dir
+}
+
 /** Each contender resolves to the base URL the load generator hits. */
 const contenders = {
   /** cors-dev-proxy's engine as the bare handler of a `node:http` server. */
@@ -161,6 +181,32 @@ const contenders = {
     const { join } = await import('node:path')
     const dir = mkdtempSync(join(tmpdir(), 'cdp-bench-record-'))
     const proxy = createCorsDevProxy(ourRoutes({ target: upstream, record: true }), {
+      log: 'error',
+      recordings: { dir },
+    })
+    return listen(http.createServer((req, res) => proxy.middleware(req, res)))
+  },
+  /**
+   * A route with `replay: 'only'`: the small GET answered from its recording (made first, through
+   * a `record: true` proxy, from the same backend), the target never contacted.
+   */
+  async 'ours-replay'() {
+    const dir = await recordOnce()
+    const { createCorsDevProxy } = await import(core)
+    const proxy = createCorsDevProxy(ourRoutes({ target: upstream, replay: 'only' }), {
+      log: 'error',
+      recordings: { dir },
+    })
+    return listen(http.createServer((req, res) => proxy.middleware(req, res)))
+  },
+  /**
+   * A route with `record: 'missing'` whose small GET has a recording: looked up, then replayed
+   * (what every call but the first costs once a session is recorded).
+   */
+  async 'ours-record-missing'() {
+    const dir = await recordOnce()
+    const { createCorsDevProxy } = await import(core)
+    const proxy = createCorsDevProxy(ourRoutes({ target: upstream, record: 'missing' }), {
       log: 'error',
       recordings: { dir },
     })

@@ -70,6 +70,8 @@ export function serverSpecs({ upstream, tlsUpstream, tlsDir }) {
     'ours-hooked': contender('ours-hooked'),
     'ours-transform': contender('ours-transform'),
     'ours-record': contender('ours-record'),
+    'ours-replay': contender('ours-replay'),
+    'ours-record-missing': contender('ours-record-missing'),
     'ours-cors': contender('ours-cors'),
     'ours-vite': contender('ours-vite'),
     'ours-vite-h2': contender('ours-vite-h2'),
@@ -137,6 +139,16 @@ const CONTENDERS = {
     group: 'ours',
   },
   'ours-record': { label: 'cors-dev-proxy, `record: true`', server: 'ours-record', group: 'ours' },
+  'ours-replay': {
+    label: "cors-dev-proxy, `replay: 'only'` (answered from the recording)",
+    server: 'ours-replay',
+    group: 'ours',
+  },
+  'ours-record-missing': {
+    label: "cors-dev-proxy, `record: 'missing'`, the call recorded already",
+    server: 'ours-record-missing',
+    group: 'ours',
+  },
   'ours-cors': { label: 'cors-dev-proxy, `cors` route, no Origin', server: 'ours-cors', group: 'ours' },
   'ours-cors-origin': {
     label: 'cors-dev-proxy, `cors` route, with Origin',

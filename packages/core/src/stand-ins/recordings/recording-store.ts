@@ -12,6 +12,7 @@ import {
   serializeRecording,
 } from './recording-format.js'
 import type { RequestKey } from './recording-key.js'
+import { createRecordingReader } from './recording-reader.js'
 import { createRouteIndex, type RouteIndex } from './route-index.js'
 import { answersFor, type MatchedAnswers, prepareSecret, withAnswer } from './secret-answers.js'
 import { createSecretVerifier } from './secret-verifier.js'
@@ -88,6 +89,7 @@ export function createRecordingStore(
     // One per proxy: a secret checked against a file's verifier once is known for the process.
     verifier: createSecretVerifier(),
   }
+  const readParsed = createRecordingReader()
   return {
     options,
     append(prefix, key, method, answer, order) {
@@ -105,7 +107,7 @@ export function createRecordingStore(
       void done.finally(() => ctx.pending.delete(done))
     },
     async read(prefix, key) {
-      return readRecording(inside(ctx.root, routeFolderOf(prefix), key.fileName))
+      return readParsed(inside(ctx.root, routeFolderOf(prefix), key.fileName))
     },
     answersFor(recording, key) {
       return answersFor(recording, key.secret, ctx.verifier)
