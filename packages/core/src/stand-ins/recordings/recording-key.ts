@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { maskHeaderValue, maskUrl } from '../../http/mask-secrets.js'
 import { type MaskRules, maskedText } from '../file-masking.js'
 import { SLUG_LENGTH, slugOf } from '../route-folder.js'
+import { maskedBodyKey, queryName, sortedQuery } from './key-parts.js'
 import { multipartAsForm } from './multipart-form.js'
 import { type RequestSecret, requestSecret } from './request-secrets.js'
 
@@ -57,25 +58,6 @@ const INSPECTOR_RULES: MaskRules = Object.freeze({ mask: true, maskNames: Object
 
 const FORM_TYPE = 'application/x-www-form-urlencoded'
 
-function sortedQuery(query: string, ignore: readonly string[] = []): string {
-  return query
-    .split('&')
-    .filter((pair) => pair !== '' && (ignore.length === 0 || !ignore.includes(queryName(pair))))
-    .sort()
-    .join('&')
-}
-
-/** The decoded name of a query pair (`_t=1` → `_t`). */
-function queryName(pair: string): string {
-  const equals = pair.indexOf('=')
-  const name = (equals < 0 ? pair : pair.slice(0, equals)).replace(/\+/g, ' ')
-  try {
-    return decodeURIComponent(name)
-  } catch {
-    return name
-  }
-}
-
 /** The query as written, without the ignored keys' pairs. */
 function withoutIgnored(path: string, ignore: readonly string[]): string {
   const question = path.indexOf('?')
@@ -113,45 +95,6 @@ function keyHeaders(
 function withHeaderSecret(secret: RequestSecret | undefined, material: string): RequestSecret | undefined {
   if (material === '' || secret?.kind === 'masked') return secret
   return { kind: 'value', material: `${secret?.material ?? ''}${material}` }
-}
-
-/** Keys sorted at every depth: JSON compared as data. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
-  const entries = Object.keys(value)
-    .sort()
-    .map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`)
-  return `{${entries.join(',')}}`
-}
-
-/** A GraphQL call (`{ query, operationName?, variables? }`) by what it asks, not how it is formatted. */
-function graphqlKey(body: Record<string, unknown>): string | undefined {
-  if (typeof body.query !== 'string') return undefined
-  const operation =
-    typeof body.operationName === 'string' && body.operationName !== ''
-      ? body.operationName
-      : body.query.replace(/\s+/g, ' ').trim()
-  return `graphql ${operation} ${canonicalJson(body.variables ?? {})}`
-}
-
-/**
- * The masked body as the match compares it: JSON as canonical data (GraphQL by operation and
- * variables), a form by its sorted pairs, other text as it is.
- */
-function maskedBodyKey(masked: string, contentType: string | undefined): string {
-  const type = (contentType ?? '').toLowerCase()
-  if (type.includes('application/x-www-form-urlencoded')) return `form ${sortedQuery(masked)}`
-  try {
-    const data: unknown = JSON.parse(masked)
-    if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-      const graphql = graphqlKey(data as Record<string, unknown>)
-      if (graphql !== undefined) return graphql
-    }
-    return `json ${canonicalJson(data)}`
-  } catch {
-    return masked
-  }
 }
 
 /**

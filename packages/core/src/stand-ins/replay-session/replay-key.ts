@@ -1,5 +1,6 @@
 import { maskHeaderValue, maskUrl } from '../../http/mask-secrets.js'
 import { maskedText } from '../file-masking.js'
+import { maskedBodyKey, sortedQuery } from '../recordings/key-parts.js'
 import type { ReplayMatchRules } from './replay-data.js'
 
 /*
@@ -23,56 +24,6 @@ export interface ComparedRequest {
   readonly headers: string
 }
 
-function queryName(pair: string): string {
-  const equals = pair.indexOf('=')
-  const name = (equals < 0 ? pair : pair.slice(0, equals)).replace(/\+/g, ' ')
-  try {
-    return decodeURIComponent(name)
-  } catch {
-    return name
-  }
-}
-
-/** The pairs of `query` sorted, those of `ignore` left out. */
-export function sortedQuery(query: string, ignore: readonly string[] = []): string {
-  return query
-    .split('&')
-    .filter((pair) => pair !== '' && !ignore.includes(queryName(pair)))
-    .sort()
-    .join('&')
-}
-
-/** JSON with its keys sorted at every depth. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
-  const entries = Object.keys(value)
-    .sort()
-    .map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`)
-  return `{${entries.join(',')}}`
-}
-
-function bodyText(masked: string, contentType: string): string {
-  const type = contentType.toLowerCase()
-  if (type.includes('application/x-www-form-urlencoded')) return `form ${sortedQuery(masked)}`
-  try {
-    const data: unknown = JSON.parse(masked)
-    if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
-      const body = data as Record<string, unknown>
-      if (typeof body.query === 'string') {
-        const operation =
-          typeof body.operationName === 'string' && body.operationName !== ''
-            ? body.operationName
-            : body.query.replace(/\s+/g, ' ').trim()
-        return `graphql ${operation} ${canonicalJson(body.variables ?? {})}`
-      }
-    }
-    return `json ${canonicalJson(data)}`
-  } catch {
-    return masked
-  }
-}
-
 async function bodyKey(bytes: Uint8Array<ArrayBuffer>, contentType: string, maskNames: readonly string[]) {
   if (bytes.byteLength === 0) return undefined
   let text: string
@@ -83,7 +34,7 @@ async function bodyKey(bytes: Uint8Array<ArrayBuffer>, contentType: string, mask
     return `sha256 ${[...digest].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`
   }
   if (/^\s*multipart\/form-data/i.test(contentType)) return `multipart unsupported ${text.length}`
-  return bodyText(maskedText(text, contentType, { mask: true, maskNames }), contentType)
+  return maskedBodyKey(maskedText(text, contentType, { mask: true, maskNames }), contentType)
 }
 
 /** A path's pathname and sorted query, the ignored keys left out. */

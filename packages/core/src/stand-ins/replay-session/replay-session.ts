@@ -1,9 +1,10 @@
 import { compilePathPattern, matchPathPattern, parsePatternKey } from '../../http/path-pattern.js'
+import { canonicalJson } from '../recordings/key-parts.js'
 import type { MatchFunction, MatchRequest } from '../recordings/options/route-match-options.js'
 import type { RecordedAnswer } from '../recordings/recording-format.js'
 import { pickAnswer, type SessionState } from '../recordings/session-order.js'
 import type { ReplayAnswer, ReplayData, ReplayRecording } from './replay-data.js'
-import { type ComparedRequest, canonicalJson, compareRequest, headerLines, splitPath } from './replay-key.js'
+import { type ComparedRequest, compareRequest, headerLines, splitPath } from './replay-key.js'
 import { mockResponse, recordedResponse } from './replay-response.js'
 
 /*
