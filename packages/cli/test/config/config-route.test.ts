@@ -35,7 +35,7 @@ describe('configRoute', () => {
     })
     const { route, recordings } = await configRoute(folder, '/api', file, fix)
     expect(route.prefix).toBe('/api')
-    expect(route.match.ignoreQuery).toEqual(['_t'])
+    expect(route.match?.ignoreQuery).toEqual(['_t'])
     expect(recordings.dir).toMatch(/fixtures[/\\]recordings$/)
   })
 
