@@ -1,13 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises'
-import { basename, dirname, relative, resolve } from 'node:path'
-import type { CorsDevProxyConfig } from '@cors-dev-proxy/core'
-import { exportReplayData, type ResolvedForwardRoute, resolveOptions } from '@cors-dev-proxy/core/adapter'
+import { dirname, relative, resolve } from 'node:path'
+import { exportReplayData } from '@cors-dev-proxy/core/adapter'
 import type { CommandSpec } from '../args/command-spec.js'
 import { CONFIG_FLAG } from '../args/config-flags.js'
 import { formatHelp } from '../args/format-help.js'
 import { parseFlags } from '../args/parse-flags.js'
 import { UsageError } from '../args/usage-error.js'
-import { loadConfig } from '../config/load-config.js'
+import { configRoute, routePrefix } from '../config/config-route.js'
 import { mswModule } from '../export/msw-module.js'
 import type { CommandContext } from '../io.js'
 
@@ -43,31 +42,6 @@ export const exportMswSpec: CommandSpec = Object.freeze<CommandSpec>({
   ],
 })
 
-function normalisePrefix(prefix: string): string {
-  const withSlash = prefix.startsWith('/') ? prefix : `/${prefix}`
-  return withSlash.length > 1 ? withSlash.replace(/\/+$/, '') : withSlash
-}
-
-/** The route of `prefix`: the config file's, else a bare one with the default settings. */
-async function routeOf(cwd: string, prefix: string, config: string | undefined) {
-  const loaded = await loadConfig(cwd, config)
-  if (loaded.path === undefined) {
-    const resolved = resolveOptions({ [prefix]: 'http://localhost' })
-    return { route: resolved.routes[0] as ResolvedForwardRoute, recordings: resolved.recordings }
-  }
-  const resolved = resolveOptions(loaded.config as CorsDevProxyConfig)
-  const forward = resolved.routes.filter((one): one is ResolvedForwardRoute => one.kind === 'forward')
-  const route = forward.find((one) => one.prefix === prefix)
-  if (route === undefined) {
-    const prefixes = forward.map((one) => one.prefix)
-    throw new UsageError(
-      `route '${prefix}' is not a forwarding route of ${basename(loaded.path)} (its routes: ${prefixes.join(', ') || 'none'})`,
-      `cors-dev-proxy export-msw --route ${prefixes[0] ?? '/api'}`,
-    )
-  }
-  return { route, recordings: resolved.recordings }
-}
-
 /** `/api` → `api`, `/v1/admin` → `v1-admin`, `/` → `root`. */
 function defaultOut(prefix: string): string {
   const name = prefix.replace(/^\/+/, '').replace(/[^A-Za-z0-9._-]+/g, '-') || 'root'
@@ -91,8 +65,13 @@ export async function runExportMsw({ argv, cwd, io }: CommandContext): Promise<n
   }
   const given = flags.string('route')
   if (given === undefined) throw new UsageError('export-msw needs --route PREFIX', exportMswSpec.examples[0])
-  const prefix = normalisePrefix(given)
-  const { route, recordings } = await routeOf(cwd, prefix, flags.string('config'))
+  const prefix = routePrefix(given)
+  const { route, recordings } = await configRoute(
+    cwd,
+    prefix,
+    flags.string('config'),
+    (first) => `cors-dev-proxy export-msw --route ${first}`,
+  )
   const exported = await exportReplayData(route, recordings, cwd)
   const out = resolve(cwd, flags.string('out') ?? defaultOut(prefix))
   const shown = (path: string) => posix(relative(cwd, path)) || '.'

@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises'
-import { basename, resolve } from 'node:path'
-import type { CorsDevProxyConfig } from '@cors-dev-proxy/core'
-import { HarFormatError, importHar, resolveOptions } from '@cors-dev-proxy/core/adapter'
+import { resolve } from 'node:path'
+import { HarFormatError, importHar } from '@cors-dev-proxy/core/adapter'
 import type { CommandSpec } from '../args/command-spec.js'
 import { CONFIG_FLAG } from '../args/config-flags.js'
 import { formatHelp } from '../args/format-help.js'
 import { parseFlags } from '../args/parse-flags.js'
 import { UsageError } from '../args/usage-error.js'
-import { loadConfig } from '../config/load-config.js'
+import { configRoute, routePrefix } from '../config/config-route.js'
 import { type CommandContext, ioLogSink } from '../io.js'
 
 /** `cors-dev-proxy import-har`: its flags, for the parser and `--help`. */
@@ -42,12 +41,6 @@ export const importHarSpec: CommandSpec = Object.freeze<CommandSpec>({
     "Then set replay: 'fallback' (or 'only') on the route. Secrets are masked as in recordings (recordings.mask).",
   ],
 })
-
-/** The route prefix as the config normalises it: a leading `/`, no trailing one. */
-function normalisePrefix(prefix: string): string {
-  const withSlash = prefix.startsWith('/') ? prefix : `/${prefix}`
-  return withSlash.length > 1 ? withSlash.replace(/\/+$/, '') : withSlash
-}
 
 async function readHar(path: string): Promise<unknown> {
   let text: string
@@ -84,27 +77,17 @@ export async function runImportHar({ argv, cwd, io }: CommandContext): Promise<n
   if (file === undefined || route === undefined) {
     throw new UsageError('import-har needs a HAR file and --route PREFIX', importHarSpec.examples[0])
   }
-  const prefix = normalisePrefix(route)
-  const loaded = await loadConfig(cwd, flags.string('config'))
-  // Without a config file, the default recordings settings; with one, its route and settings.
-  let recordings = resolveOptions({ [prefix]: 'http://localhost' }).recordings
-  let match: Parameters<typeof importHar>[5]
-  if (loaded.path !== undefined) {
-    const resolved = resolveOptions(loaded.config as CorsDevProxyConfig)
-    const prefixes = resolved.routes.map((one) => one.prefix)
-    if (!prefixes.includes(prefix)) {
-      throw new UsageError(
-        `route '${prefix}' is not in ${basename(loaded.path)} (its routes: ${prefixes.join(', ')})`,
-        `cors-dev-proxy import-har ${file} --route ${prefixes[0] ?? '/api'}`,
-      )
-    }
-    recordings = resolved.recordings
-    // The route's match rules key the imported requests as the replay will (ignoreQuery, matchHeaders).
-    const found = resolved.routes.find((one) => one.prefix === prefix)
-    match = found?.kind === 'forward' ? found.match : undefined
-  }
+  const prefix = routePrefix(route)
+  // The route's recordings settings and match rules key the imported requests as the replay will.
+  const found = await configRoute(
+    cwd,
+    prefix,
+    flags.string('config'),
+    (first) => `cors-dev-proxy import-har ${file} --route ${first}`,
+  )
   const dir = flags.string('dir')
-  if (dir !== undefined) recordings = { ...recordings, dir }
+  const recordings = dir === undefined ? found.recordings : { ...found.recordings, dir }
+  const match = found.route.match
   const path = resolve(cwd, file)
   const har = await readHar(path)
   let result: Awaited<ReturnType<typeof importHar>>

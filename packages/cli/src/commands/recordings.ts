@@ -1,14 +1,11 @@
-import { basename } from 'node:path'
-import type { CorsDevProxyConfig } from '@cors-dev-proxy/core'
-import { type ResolvedRecordingsOptions, resolveOptions } from '@cors-dev-proxy/core/adapter'
 import type { CommandSpec } from '../args/command-spec.js'
 import { CONFIG_FLAG } from '../args/config-flags.js'
 import { closestName } from '../args/did-you-mean.js'
 import { readMilliseconds } from '../args/flag-values.js'
 import { formatHelp } from '../args/format-help.js'
-import { invalidFlagValue, type ParsedFlags, parseFlags } from '../args/parse-flags.js'
+import { invalidFlagValue, parseFlags } from '../args/parse-flags.js'
 import { UsageError } from '../args/usage-error.js'
-import { loadConfig } from '../config/load-config.js'
+import { configRoute, routePrefix } from '../config/config-route.js'
 import type { CommandContext } from '../io.js'
 import { verifyExitCode, verifyReportJson, verifyReportText } from '../verify/verify-report.js'
 import { verifyRoute } from '../verify/verify-route.js'
@@ -88,12 +85,6 @@ function groupHelp(): string {
   ].join('\n')
 }
 
-/** The route prefix as the config normalises it: a leading `/`, no trailing one. */
-function normalisePrefix(prefix: string): string {
-  const withSlash = prefix.startsWith('/') ? prefix : `/${prefix}`
-  return withSlash.length > 1 ? withSlash.replace(/\/+$/, '') : withSlash
-}
-
 function readTarget(value: string): URL {
   let url: URL | undefined
   try {
@@ -125,29 +116,6 @@ function readHeaders(values: readonly string[]): Record<string, string> {
   return headers
 }
 
-/** The recordings settings: the config file's (its route must be `prefix`), else the defaults; `--dir` over both. */
-async function recordingsOf(
-  flags: ParsedFlags,
-  prefix: string,
-  cwd: string,
-): Promise<ResolvedRecordingsOptions> {
-  const loaded = await loadConfig(cwd, flags.string('config'))
-  let recordings = resolveOptions({ [prefix]: 'http://localhost' }).recordings
-  if (loaded.path !== undefined) {
-    const resolved = resolveOptions(loaded.config as CorsDevProxyConfig)
-    const prefixes = resolved.routes.map((one) => one.prefix)
-    if (!prefixes.includes(prefix)) {
-      throw new UsageError(
-        `route '${prefix}' is not in ${basename(loaded.path)} (its routes: ${prefixes.join(', ')})`,
-        `cors-dev-proxy recordings verify --route ${prefixes[0] ?? '/api'} --target ${flags.string('target')}`,
-      )
-    }
-    recordings = resolved.recordings
-  }
-  const dir = flags.string('dir')
-  return dir === undefined ? recordings : { ...recordings, dir }
-}
-
 async function runVerify({ argv, cwd, io }: CommandContext): Promise<number> {
   const spec = recordingsVerifySpec
   const flags = parseFlags(spec, argv)
@@ -161,11 +129,18 @@ async function runVerify({ argv, cwd, io }: CommandContext): Promise<number> {
     const missing = [route === undefined ? '--route PREFIX' : '', target === undefined ? '--target URL' : '']
     throw new UsageError(`recordings verify needs ${missing.filter(Boolean).join(' and ')}`, spec.examples[0])
   }
-  const prefix = normalisePrefix(route)
+  const prefix = routePrefix(route)
   const url = readTarget(target)
   const headers = readHeaders(flags.strings('header'))
   const timeout = readMilliseconds(spec, 'timeout', flags.string('timeout') ?? '30000')
-  const recordings = await recordingsOf(flags, prefix, cwd)
+  const dir = flags.string('dir')
+  const found = await configRoute(
+    cwd,
+    prefix,
+    flags.string('config'),
+    (first) => `cors-dev-proxy recordings verify --route ${first} --target ${target}`,
+  )
+  const recordings = dir === undefined ? found.recordings : { ...found.recordings, dir }
   const options = { values: flags.boolean('values'), update: flags.boolean('update'), headers, timeout }
   const result = await verifyRoute({ prefix, target: url, recordings, base: cwd, ...options })
   if (result.files === 0) {

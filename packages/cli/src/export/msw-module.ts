@@ -51,7 +51,8 @@ export function mswModule(exported: ExportedReplayData, source: MswModuleSource)
     `import { createReplaySession, type ReplayData, type ReplayOptions, type ReplaySession } from ${quoted(RUNTIME)}`,
     `import { http, type RequestHandler } from ${quoted('msw')}`,
     '',
-    `/** The recordings and mocks of route '${source.prefix}', as the files hold them. */`,
+    // A prefix is a path, where `*/` is legal: it must not close the comment early.
+    `/** The recordings and mocks of route '${source.prefix.replaceAll('*/', '*\\/')}', as the files hold them. */`,
     `export const replayData: ReplayData = ${JSON.stringify(data, null, 2)}`,
     '',
     '/** Handlers over one replay session: its state is theirs. */',

@@ -27,7 +27,7 @@ import {
   forbiddenHostMessage,
   passesHostCheck,
 } from './host-check.js'
-import type { ServeOptions } from './start-serve.js'
+import type { ServeOptions } from './serve-options.js'
 import { createStaticFiles } from './static-files.js'
 
 type Request = IncomingMessage | Http2ServerRequest

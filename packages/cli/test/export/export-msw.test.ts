@@ -141,7 +141,7 @@ describe('export-msw', () => {
   it('refuses a missing --route and a route the config does not have, with a working example', async () => {
     await expect(run(['--out', out])).rejects.toThrow(UsageError)
     await expect(run(['--route', '/nope'])).rejects.toMatchObject({
-      message: "route '/nope' is not a forwarding route of cors-dev-proxy.config.json (its routes: /api)",
+      message: "route '/nope' is not in cors-dev-proxy.config.json (its routes: /api)",
       example: 'cors-dev-proxy export-msw --route /api',
     })
   })

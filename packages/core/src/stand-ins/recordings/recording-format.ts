@@ -1,7 +1,7 @@
 /*
  * The recording file: one per distinct request (see recording-key.ts), holding its answers in
  * the order they were recorded. Written with a fixed key order and sorted headers so a diff
- * shows what changed and nothing else; bodies as text, as JSON data in the order the backend
+ * shows what changed and nothing else (a field sent twice, two `Set-Cookie` lines, as an array); bodies as text, as JSON data in the order the backend
  * sent its keys, or as base64 when they are not UTF-8 text or are encoded (gzip).
  *
  * Version 2 adds `bySecret`: the answers to the same request with a secret (a password, Basic
@@ -114,16 +114,26 @@ export function serializeRecording(file: RecordingFile): string {
   return `${text}\n`
 }
 
+/**
+ * Header pairs as the file holds them: sorted by name, a field sent more than once (two
+ * `Set-Cookie` lines) as an array of its values in the order they came, any other as a string.
+ */
+function headersJson(pairs: readonly (readonly [string, string])[]): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
+  for (const [name, value] of [...pairs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const previous = out[name]
+    if (previous === undefined) out[name] = value
+    else out[name] = Array.isArray(previous) ? [...previous, value] : [previous, value]
+  }
+  return out
+}
+
 /** One answer as its file holds it: headers sorted; a JSON body's keys as the backend sent them. */
 function answerJson(answer: RecordedAnswer): Record<string, unknown> {
   return {
     ...(answer.seq === undefined ? {} : { seq: answer.seq }),
     status: answer.status,
-    headers: Object.fromEntries(
-      [...answer.headers]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([name, value]) => [name, value]),
-    ),
+    headers: headersJson(answer.headers),
     ...(answer.body === undefined ? {} : { body: bodyJson(answer.body) }),
     ...(answer.chunks === undefined
       ? {}
@@ -148,7 +158,10 @@ function parseAnswer(value: unknown): RecordedAnswer | undefined {
   const headers: [string, string][] = []
   if (answer.headers !== null && typeof answer.headers === 'object') {
     for (const [name, inner] of Object.entries(answer.headers)) {
-      if (typeof inner === 'string') headers.push([name.toLowerCase(), inner])
+      const lower = name.toLowerCase()
+      if (typeof inner === 'string') headers.push([lower, inner])
+      else if (Array.isArray(inner))
+        for (const one of inner) if (typeof one === 'string') headers.push([lower, one])
     }
   }
   const chunks = Array.isArray(answer.chunks)

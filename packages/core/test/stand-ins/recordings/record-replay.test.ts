@@ -30,7 +30,8 @@ function backend() {
     const url = new URL(req.url ?? '/', 'http://x')
     if (url.pathname === '/users') {
       listed++
-      res.setHeader('set-cookie', 'sid=cookie-value-123; Path=/; HttpOnly')
+      // Two lines of one field: both must be recorded and replayed, not only the last.
+      res.setHeader('set-cookie', ['sid=cookie-value-123; Path=/; HttpOnly', 'theme=dark; Path=/'])
       res.setHeader('content-type', 'application/json')
       res.end(JSON.stringify({ call: listed, page: url.searchParams.get('page') }))
     } else if (url.pathname === '/items') {
@@ -179,6 +180,11 @@ describe("replay: 'fallback' with the target stopped", () => {
     expect(answers.map((text) => text.replaceAll('[masked]', 'p4ssw0rd'))).toEqual(recorded)
     const third = await sendRequest(`${proxy.url}/api/users?sort=name&page=1`)
     expect(JSON.parse(third.body.toString())).toEqual({ call: 2, page: '1' })
+    const cookies = third.headers['set-cookie'] as string[]
+    expect(cookies).toHaveLength(2)
+    expect(cookies[0]).toMatch(/^sid=replayed-[0-9a-f]{32}; Path=\/; HttpOnly$/)
+    // Every cookie's value is masked on disk, so each comes back as a fresh stand-in.
+    expect(cookies[1]).toMatch(/^theme=replayed-[0-9a-f]{32}; Path=\/$/)
     expect(sink.text()).toContain(
       "route '/api': the target is unreachable; answering from the recordings (replay: 'fallback')",
     )

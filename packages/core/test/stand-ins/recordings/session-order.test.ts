@@ -1,10 +1,9 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { serveProxy } from '../../../../../test/support/proxy-server.js'
 import { listen, sendRequest } from '../../../../../test/support/servers.js'
-import { statefulBackend } from './stateful-backend.js'
+import { postItem, recordingsFolderPerTest, statefulBackend } from './stateful-backend.js'
 
 /*
  * Replay follows the recorded session: a session recorded against a backend with state (list,
@@ -12,25 +11,13 @@ import { statefulBackend } from './stateful-backend.js'
  * with repeats, gives the answers the state calls for. Real servers on 127.0.0.1 port 0.
  */
 
-let dir: string
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cdp-session-'))
-})
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true })
-})
-
-const post = (name: string) => ({
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ name }),
-})
+const recordingsDir = recordingsFolderPerTest('cdp-session-')
 
 async function record(calls: readonly [string, string, object?][]): Promise<void> {
   const target = await listen(statefulBackend().server)
   const proxy = await serveProxy(
     { '/api': { target: target.url, record: true } },
-    { log: 'silent', recordings: { dir } },
+    { log: 'silent', recordings: { dir: recordingsDir() } },
   )
   for (const [method, path, init] of calls) await sendRequest(`${proxy.url}${path}`, { method, ...init })
   await proxy.close()
@@ -40,7 +27,7 @@ async function record(calls: readonly [string, string, object?][]): Promise<void
 async function replaying() {
   return serveProxy(
     { '/api': { target: 'http://127.0.0.1:9', replay: 'only' } },
-    { log: 'silent', recordings: { dir } },
+    { log: 'silent', recordings: { dir: recordingsDir() } },
   )
 }
 
@@ -51,8 +38,10 @@ async function names(url: string): Promise<string[]> {
 
 async function allSeqs(): Promise<number[]> {
   const seqs: number[] = []
-  for (const name of await readdir(join(dir, 'api'))) {
-    const file = JSON.parse(await readFile(join(dir, 'api', name), 'utf8')) as { answers: { seq: number }[] }
+  for (const name of await readdir(join(recordingsDir(), 'api'))) {
+    const file = JSON.parse(await readFile(join(recordingsDir(), 'api', name), 'utf8')) as {
+      answers: { seq: number }[]
+    }
     seqs.push(...file.answers.map((answer) => answer.seq))
   }
   return seqs.sort((a, b) => a - b)
@@ -61,7 +50,7 @@ async function allSeqs(): Promise<number[]> {
 const SESSION: [string, string, object?][] = [
   ['GET', '/api/items'],
   ['GET', '/api/items'],
-  ['POST', '/api/items', post('ada')],
+  ['POST', '/api/items', postItem('ada')],
   ['GET', '/api/items'],
   ['DELETE', '/api/items/1'],
   ['GET', '/api/items'],
@@ -71,8 +60,10 @@ describe('replay in session order', () => {
   it('numbers every answer of the route once, in the order recorded, across files', async () => {
     await record(SESSION)
     expect(await allSeqs()).toEqual([1, 2, 3, 4, 5, 6])
-    const file = (await readdir(join(dir, 'api'))).find((name) => name.startsWith('POST-')) as string
-    expect(JSON.parse(await readFile(join(dir, 'api', file), 'utf8')).version).toBe(3)
+    const file = (await readdir(join(recordingsDir(), 'api'))).find((name) =>
+      name.startsWith('POST-'),
+    ) as string
+    expect(JSON.parse(await readFile(join(recordingsDir(), 'api', file), 'utf8')).version).toBe(3)
   })
 
   it('continues after the highest number on disk in a later recording run', async () => {
@@ -86,7 +77,7 @@ describe('replay in session order', () => {
     const proxy = await replaying()
     const url = `${proxy.url}/api/items`
     for (let i = 0; i < 4; i++) expect(await names(url)).toEqual([])
-    expect((await sendRequest(url, post('ada'))).status).toBe(201)
+    expect((await sendRequest(url, postItem('ada'))).status).toBe(201)
     expect(await names(url)).toEqual(['ada'])
     expect(await names(url)).toEqual(['ada'])
     expect((await sendRequest(`${url}/1`, { method: 'DELETE' })).status).toBe(204)
@@ -98,7 +89,7 @@ describe('replay in session order', () => {
   it('starts the session over with each start of the proxy', async () => {
     await record(SESSION)
     let proxy = await replaying()
-    await sendRequest(`${proxy.url}/api/items`, post('ada'))
+    await sendRequest(`${proxy.url}/api/items`, postItem('ada'))
     expect(await names(`${proxy.url}/api/items`)).toEqual(['ada'])
     await proxy.close()
     proxy = await replaying()
@@ -108,7 +99,7 @@ describe('replay in session order', () => {
 
   it('replays a file of version 2 (no sequence numbers) as before: in order, then the last', async () => {
     await record(SESSION)
-    const folder = join(dir, 'api')
+    const folder = join(recordingsDir(), 'api')
     for (const name of await readdir(folder)) {
       const file = JSON.parse(await readFile(join(folder, name), 'utf8'))
       file.version = 2

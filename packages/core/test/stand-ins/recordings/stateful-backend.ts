@@ -1,4 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach } from 'vitest'
 import { collectBody } from '../../../../../test/support/servers.js'
 
 /*
@@ -44,4 +48,33 @@ export function statefulBackend(): StatefulBackend {
     }
   })
   return { server, seen }
+}
+
+/**
+ * The request options of `POST /items` creating the item `name`.
+ *
+ * @example
+ * await sendRequest(`${proxy.url}/api/items`, postItem('ada'))
+ */
+export function postItem(name: string): { method: string; headers: Record<string, string>; body: string } {
+  return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) }
+}
+
+/**
+ * A fresh recordings folder for each test of the file, removed after it; call the returned
+ * function for the current test's folder.
+ *
+ * @example
+ * const dir = recordingsFolderPerTest('cdp-session-')
+ * await serveProxy(routes, { recordings: { dir: dir() } })
+ */
+export function recordingsFolderPerTest(prefix: string): () => string {
+  let dir = ''
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), prefix))
+  })
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+  return () => dir
 }
