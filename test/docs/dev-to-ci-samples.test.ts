@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -18,7 +18,9 @@ import { samplesOf } from './doc-samples.js'
  * through that config with RECORD=all from a live backend (list, create, list, the lists with a
  * cache-busting `?_t=`), the page's `pretest` script runs the real CLI, and then the two test files
  * type-check and pass in a Vitest of their own, with the backend gone: one through MSW and the
- * exported handlers, one through replayDispatcher. Needs `pnpm build` (the CLI and the core's dist).
+ * exported handlers, one through replayDispatcher. Last, the nightly workflow's two
+ * `recordings verify` lines run as written against stand-ins for staging, for the exit codes the
+ * page's table gives. Needs `pnpm build` (the CLI and the core's dist).
  */
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -57,14 +59,14 @@ async function writeProject(): Promise<void> {
 }
 
 /** A backend with a list of items: `GET /items`, and `POST /items` to add one (201). */
-function itemsBackend() {
-  const items: { id: number; name: string }[] = []
+function itemsBackend(items: object[] = []) {
   return listen(
     createServer(async (req, res) => {
+      lastAuthorization = req.headers.authorization
       const body = (await collectBody(req)).toString()
       res.setHeader('content-type', 'application/json')
       if (req.method === 'POST' && req.url === '/items') {
-        const item = { id: items.length + 1, ...(JSON.parse(body) as { name: string }) }
+        const item = { id: items.length + 1, ...(JSON.parse(body) as object) }
         items.push(item)
         res.writeHead(201).end(JSON.stringify(item))
       } else if (req.url?.split('?')[0] === '/items') res.end(JSON.stringify(items))
@@ -72,6 +74,8 @@ function itemsBackend() {
     }),
   )
 }
+
+let lastAuthorization: string | undefined
 
 /** Step 1 of the page: the dev server's route, from the page's config with RECORD=all, records a session. */
 async function recordSession(): Promise<void> {
@@ -191,5 +195,69 @@ describe('the "From dev to CI" guide', () => {
     expect(run.output).toMatch(/✓ src\/items\.test\.ts > lists the item after creating it/)
     expect(run.output).toMatch(/✓ src\/items\.node\.test\.ts > lists the item after creating it/)
     expect(run.output).toMatch(/Tests\s+2 passed \(2\)/)
+  }, 120_000)
+})
+
+/** The nightly workflow's `recordings verify` lines, as the page writes them (`npx cors-dev-proxy ...`). */
+function verifyCommands(): string[][] {
+  const yaml = samplesOf(join(root, 'docs'), PAGE).find(
+    (sample) => sample.language === 'yaml' && sample.code.includes('recordings verify'),
+  )
+  const lines = [...(yaml?.code ?? '').matchAll(/npx cors-dev-proxy (recordings verify .*)$/gm)]
+  // The shell's part: words, "quoted" ones whole, $VARIABLES from the job's env.
+  const env: Record<string, string> = { STAGING: staging, API_TOKEN: 'from-ci-secrets' }
+  return lines.map((line) =>
+    [...(line[1] ?? '').matchAll(/"([^"]*)"|(\S+)/g)].map((word) =>
+      (word[1] ?? word[2] ?? '').replace(/\$(\w+)/g, (_, name: string) => env[name] ?? ''),
+    ),
+  )
+}
+
+let staging = ''
+
+/** Runs the built CLI in the project with `args`; its exit code and output. */
+function cli(args: string[]): Promise<{ code: number; output: string }> {
+  const bin = join(project, 'node_modules/cors-dev-proxy/dist/bin.js')
+  return exec(process.execPath, [bin, ...args], { cwd: project }).then(
+    ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      output: error.stdout + error.stderr,
+    }),
+  )
+}
+
+describe("the guide's nightly drift job", () => {
+  it('exits 0 on no drift, 1 on drift (then --update rewrites and exits 0), 2 when staging does not answer', async () => {
+    const recordings = join(project, 'cors-dev-proxy/recordings')
+    const kept = `${recordings}.kept`
+    await cp(recordings, kept, { recursive: true })
+    try {
+      const same = await itemsBackend([{ id: 7, name: 'seventh' }])
+      staging = same.url
+      const [verify, update] = verifyCommands()
+      expect(update).toEqual([...(verify ?? []), '--update'])
+      const clean = await cli(verify ?? [])
+      expect(clean, clean.output).toMatchObject({ code: 0 })
+      expect(lastAuthorization).toBe('Bearer from-ci-secrets')
+      await same.close()
+
+      const drifted = await itemsBackend([{ id: '7', title: 'seventh' }])
+      staging = drifted.url
+      const drift = await cli(verifyCommands()[0] ?? [])
+      expect(drift.code, drift.output).toBe(1)
+      expect(drift.output).toMatch(/GET \/items: .*name missing/)
+      const rewritten = await cli(verifyCommands()[1] ?? [])
+      expect(rewritten, rewritten.output).toMatchObject({ code: 0 })
+      expect(await cli(verifyCommands()[0] ?? [])).toMatchObject({ code: 0 })
+      await drifted.close()
+
+      const down = await cli(verifyCommands()[0] ?? [])
+      expect(down.code, down.output).toBe(2)
+    } finally {
+      await rm(recordings, { recursive: true, force: true })
+      await cp(kept, recordings, { recursive: true })
+      await rm(kept, { recursive: true, force: true })
+    }
   }, 120_000)
 })
