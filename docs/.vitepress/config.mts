@@ -52,6 +52,7 @@ const guide = [
       { text: 'Backend control', link: '/guide/backend-control' },
       { text: 'Record and replay', link: '/guide/record-replay' },
       { text: 'Playwright', link: '/guide/playwright' },
+      { text: 'From dev to CI', link: '/guide/dev-to-ci' },
       { text: 'Mocks beside real routes', link: '/guide/mocks' },
       { text: 'nginx and Caddy exports', link: '/guide/exports' },
       { text: 'Security and reliability', link: '/guide/security' },
