@@ -15,7 +15,7 @@ import { samplesOf } from './doc-samples.js'
  * folder of its own (removed after) gets the page's own cors-dev-proxy.config.ts, vitest.config.ts
  * and the two Vitest files, and a node_modules holding what it would install (links to the built
  * `cors-dev-proxy` and `@cors-dev-proxy/core`, and the CLI package's msw). A session is recorded
- * through that config with RECORD=all from a live backend (list, create, list, the lists with a
+ * through that config (record: 'missing') from a live backend (list, create, list, the lists with a
  * cache-busting `?_t=`), the page's `pretest` script runs the real CLI, and then the two test files
  * type-check and pass in a Vitest of their own, with the backend gone: one through MSW and the
  * exported handlers, one through replayDispatcher. Last, the nightly workflow's two
@@ -77,14 +77,15 @@ function itemsBackend(items: object[] = []) {
 
 let lastAuthorization: string | undefined
 
-/** Step 1 of the page: the dev server's route, from the page's config with RECORD=all, records a session. */
+/**
+ * Step 1 of the page: the dev server's route, from the page's config as `npm run dev` reads it
+ * (`record: 'missing'`), records a session: the list after the new create goes to the backend too.
+ */
 async function recordSession(): Promise<void> {
-  process.env.RECORD = 'all'
   const configUrl = pathToFileURL(join(project, 'cors-dev-proxy.config.ts')).href
   const config = ((await import(/* @vite-ignore */ configUrl)) as { default: CorsDevProxyConfig }).default
-  delete process.env.RECORD
   const route = config.routes['/api'] as RouteOptions
-  expect(route).toMatchObject({ target: 'http://localhost:3000', record: true })
+  expect(route).toMatchObject({ target: 'http://localhost:3000', record: 'missing' })
   const backend = await itemsBackend()
   // Where the dev server of the project would write: its default folder under the project.
   const proxy = createFetchHandler({

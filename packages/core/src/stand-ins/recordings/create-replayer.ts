@@ -22,7 +22,9 @@ import { answerUnmatched, UNMATCHED_HEADER } from './unmatched-answer.js'
  * calls for (session-order.ts). The session starts over with each replayer, that is at each
  * start of the proxy. No recording: 504 under `replay: 'fallback'` (the target failed and nothing
  * stands in for it), naming the closest recording; 404 under `replay: 'only'`, with how the
- * request differs from the closest one (unmatched-answer.ts).
+ * request differs from the closest one (unmatched-answer.ts). Under `record: 'missing'`, once a
+ * write with no recording has gone to the target the recorded state is behind the backend's, so
+ * every later request goes to the target too (and is recorded) until the proxy restarts.
  */
 
 /** A route's replayer. */
@@ -57,7 +59,14 @@ export interface Replayer {
  */
 export function createReplayer(route: ResolvedForwardRoute, store: RecordingStore, logger: Logger): Replayer {
   const { prefix } = route
-  const ctx: ReplayerContext = { route, prefix, store, logger, session: { position: 0, served: new Map() } }
+  const ctx: ReplayerContext = {
+    route,
+    prefix,
+    store,
+    logger,
+    session: { position: 0, served: new Map() },
+    live: false,
+  }
 
   return {
     step: function replayOnlyStep(req, res, _next, path, exchange) {
@@ -95,6 +104,12 @@ interface ReplayerContext {
   readonly store: RecordingStore
   readonly logger: Logger
   readonly session: SessionState
+  /**
+   * Under `record: 'missing'`: a write went to the target, so the backend's state is no longer
+   * the recorded session's, and no recorded answer after it can be trusted (a list recorded
+   * before a create would hide the created item): every later request is forwarded and recorded.
+   */
+  live: boolean
 }
 
 /** What the recordings hold for a request: its key, its body, and the answers that fit it. */
@@ -175,6 +190,7 @@ async function replayIfRecorded(
   path: string,
   exchange: Exchange | undefined,
 ): Promise<boolean> {
+  if (ctx.live) return false
   const { key, body, found } = await lookUp(ctx, req, path, exchange)
   if (found !== undefined) {
     if (exchange !== undefined) {
@@ -197,7 +213,16 @@ async function replayIfRecorded(
   }
   // The stream was read to find the key: the forwarder sends these bytes, as after a body parser.
   if (req.readableEnded && carrier.body === undefined) carrier.body = body
+  if (isWrite(req.method ?? 'GET')) goLive(ctx, req)
   return false
+}
+
+/** A write with no recording goes to the target: from now on the route forwards and records everything. */
+function goLive(ctx: ReplayerContext, req: ProxyRequest): void {
+  ctx.live = true
+  ctx.logger.info(
+    `route '${ctx.prefix}': ${req.method} ${req.url} has no recording and went to the target, which now holds a state the recordings do not: record: 'missing' forwards and records every call after it until the proxy restarts`,
+  )
 }
 
 /** No recording for the request once the target failed (`replay: 'fallback'`): 504, naming the closest. */

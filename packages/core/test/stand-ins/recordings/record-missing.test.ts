@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { serveProxy } from '../../../../../test/support/proxy-server.js'
-import { listen, sendRequest } from '../../../../../test/support/servers.js'
+import { captureLogSink, listen, sendRequest } from '../../../../../test/support/servers.js'
 import { postItem, recordingsFolderPerTest, statefulBackend } from './stateful-backend.js'
 
 /*
@@ -54,6 +54,47 @@ describe("record: 'missing'", () => {
     const again = await sendRequest(`${proxy.url}/api/items`, postItem('ada'))
     expect(again.status).toBe(201)
     expect(again.headers['x-cors-dev-proxy-replayed']).toMatch(/POST-items\./)
+    await proxy.close()
+  })
+
+  /** Waits until the route's folder holds `count` recording files. */
+  async function waitForFiles(count: number): Promise<void> {
+    for (let tries = 0; tries < 200; tries++) {
+      const names = await readdir(join(recordingsDir(), 'api')).catch(() => [])
+      if (names.length >= count) return
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    throw new Error(`the recordings folder never held ${count} files`)
+  }
+
+  it('forwards every call after a write it forwarded, so a list after a new create shows the item', async () => {
+    const backend = statefulBackend()
+    const target = await listen(backend.server)
+    const sink = captureLogSink()
+    let proxy = await serveProxy(
+      { '/api': { target: target.url, record: 'missing' } },
+      { log: 'info', logger: sink, recordings: { dir: recordingsDir() } },
+    )
+    const list = async () => JSON.parse((await sendRequest(`${proxy.url}/api/items`)).body.toString())
+    expect(await list()).toEqual({ items: [] })
+    expect((await sendRequest(`${proxy.url}/api/items`, postItem('ada'))).status).toBe(201)
+    // The first list's recording is on disk (written after its answer went out).
+    await waitForFiles(2)
+    // Recorded as empty before the create, but the backend's state moved: asked again, not replayed.
+    expect(await list()).toEqual({ items: [{ id: 1, name: 'ada' }] })
+    expect(backend.seen).toEqual(['GET /items', 'POST /items', 'GET /items'])
+    expect(sink.text()).toContain('POST /api/items has no recording and went to the target')
+    await proxy.close()
+    await target.close()
+
+    // The session as recorded replays in its order, with no backend.
+    proxy = await serveProxy(
+      { '/api': { target: 'http://127.0.0.1:9', replay: 'only' } },
+      { log: 'silent', recordings: { dir: recordingsDir() } },
+    )
+    expect(await list()).toEqual({ items: [] })
+    expect((await sendRequest(`${proxy.url}/api/items`, postItem('ada'))).status).toBe(201)
+    expect(await list()).toEqual({ items: [{ id: 1, name: 'ada' }] })
     await proxy.close()
   })
 })
