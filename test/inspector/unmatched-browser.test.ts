@@ -90,11 +90,30 @@ describe("replay: 'only', a call no recording matches, in Chromium", () => {
       expect(await call(app, 'GET', '/api/items?_t=1712')).toBe(404)
       expect(await call(app, 'POST', '/api/items', { name: 'third' })).toBe(404)
       expect(await call(app, 'GET', `/api/items?q=${encodeURIComponent(HOSTILE)}`)).toBe(404)
-      const overlay = app.locator('cors-dev-proxy-overlay')
-      await expect.poll(() => overlay.locator('.card').count()).toBe(3)
-      expect(await overlay.locator('.title').textContent()).toBe(
-        'cors-dev-proxy: no recording matched 3 calls',
+      // An XMLHttpRequest's 404 too.
+      const xhr = await app.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const request = new XMLHttpRequest()
+            request.open('GET', '/api/items?page=2')
+            request.onload = () => resolve(request.status)
+            request.send()
+          }),
       )
+      expect(xhr).toBe(404)
+      const overlay = app.locator('cors-dev-proxy-overlay')
+      await expect.poll(() => overlay.locator('.card').count()).toBe(4)
+      expect(await overlay.locator('.title').textContent()).toBe(
+        'cors-dev-proxy: no recording matched 4 calls',
+      )
+      expect(await overlay.locator('.card summary', { hasText: 'XMLHttpRequest GET' }).textContent()).toMatch(
+        /^XMLHttpRequest GET http:\/\/127\.0\.0\.1:\d+\/api\/items\?page=2$/,
+      )
+      // The same call again counts on its card.
+      expect(await call(app, 'GET', '/api/items?_t=1712')).toBe(404)
+      await expect
+        .poll(() => overlay.locator('.card', { hasText: '_t=1712' }).locator('.count').textContent())
+        .toBe('×2')
 
       const query = overlay.locator('.card', { hasText: '_t=1712' })
       await query.locator('summary').click()
@@ -141,7 +160,7 @@ describe("replay: 'only', a call no recording matches, in Chromium", () => {
       await inspector.goto(`${dev.url}/__cors-dev-proxy/`)
       await inspector.locator('#live', { hasText: 'live' }).waitFor()
       const marked = inspector.locator('#rows tr.unmatched')
-      await expect.poll(() => marked.count()).toBeGreaterThanOrEqual(3)
+      await expect.poll(() => marked.count()).toBeGreaterThanOrEqual(4)
       const row = marked.filter({ hasText: '_t=1712' }).first()
       expect(await row.locator('td').nth(4).textContent()).toBe('404 (no recording matched)')
       // A replayed or forwarded exchange is not marked.
