@@ -3,7 +3,8 @@ import { type UnmatchedNote, unmatchedHeadline, unmatchedRows } from './unmatche
 
 /*
  * The recordings' section of an exchange's detail in the inspector page: "No recording matched",
- * for the 404 `replay: 'only'` answers a request no recording matches. A table of the parts that
+ * for the 404 `replay: 'only'` answers a request no recording matches (and, in a line, the 504 of
+ * `replay: 'fallback'` when the target is down too). A table of the parts that
  * differ (this call, the closest recording), the recording's file and the fixes. Text only.
  */
 
@@ -39,9 +40,11 @@ export function unmatchedSection(view: UnmatchedView): HTMLElement | undefined {
   const section = el('section', undefined, 'unmatched')
   section.append(el('h3', 'No recording matched'))
   const note = view.unmatchedDiff
-  // An answer without the data (another version's): its one line is all there is.
+  // An answer without the data: `replay: 'fallback'`'s 504 (marked `1`), or its one line is all there is.
   if (note === undefined) {
-    section.append(el('p', view.unmatched))
+    const fallback =
+      "the target did not answer, and no recording matches this request (replay: 'fallback'): the answer's body names the closest recording"
+    section.append(el('p', view.unmatched === '1' ? fallback : view.unmatched))
     return section
   }
   section.append(el('p', unmatchedHeadline(note)))
