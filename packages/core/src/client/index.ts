@@ -5,7 +5,10 @@
  * list, detail, actions, live stream and explanations). A stand-in's own part of the page is its
  * panel, browser code in `stand-ins/<name>/panel/`: the control's switches (`control-panel.ts`,
  * `control-switches.ts`) and "faults on" badge (`fault-badge.ts`), the route mocks' "Mock this
- * answer" button (`mock-button.ts`). Each script is an entry and the browser files it imports
+ * answer" button (`mock-button.ts`), the recordings' card and detail section for a call no
+ * recording matched under `replay: 'only'` (`unmatched-card.ts`, `unmatched-detail.ts`, their
+ * words in `unmatched-lines.ts`; the overlay reads the note off the page's 404 in
+ * `overlay-unmatched.ts`). Each script is an entry and the browser files it imports
  * (client/ and the panels, types aside, nothing else), small top-level functions that share a
  * state object; `packages/core/scripts/join-client-scripts.mjs` joins them into the
  * source of one function each, written to `client-scripts.generated.ts` (committed: run it after

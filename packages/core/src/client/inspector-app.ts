@@ -11,7 +11,7 @@ import type { ServedEndpoints } from './served-endpoints.js'
  * `scripts/join-client-scripts.mjs`). Lists the recorded exchanges (`inspector-list.ts`), adds new
  * ones as the server streams them (`inspector-live.ts`), filters by route, status and text, shows
  * one in detail (`inspector-detail.ts`), replays it (`inspector-actions.ts`) or writes its answer as a
- * mock file (on routes with `mocks`, the route mocks' panel, stand-ins/route-mocks/panel/), links the HAR export, and lists the overlay's explanations
+ * mock file (on routes with `mocks`, the route mocks' panel, stand-ins/route-mocks/panel/), says what a call no recording matched differs in (the recordings' panel, stand-ins/recordings/panel/), links the HAR export, and lists the overlay's explanations
  * of failed calls (`inspector-explained.ts`).
  */
 export function inspectorApp(served: ServedEndpoints): void {

@@ -1,3 +1,4 @@
+import { unmatchedSection } from '../stand-ins/recordings/panel/unmatched-detail.js'
 import { mockButton } from '../stand-ins/route-mocks/panel/mock-button.js'
 import { replayButton } from './inspector-actions.js'
 import { el, ms } from './inspector-dom.js'
@@ -63,6 +64,9 @@ export function showDetail(state: InspectorState, view: View | undefined): void 
     head.append(mockButton(state, view))
   }
   detail.append(head)
+  // First, when there: what the page must change for its call to find a recording.
+  const unmatched = unmatchedSection(view)
+  if (unmatched !== undefined) detail.append(unmatched)
   detail.append(headerTable('Exchange', exchangeFacts(view)))
   detail.append(headerTable('Request headers', view.requestHeaders))
   detail.append(headerTable('Response headers', view.responseHeaders))

@@ -17,7 +17,7 @@ function matches(state: InspectorState, view: View): boolean {
   const text = textFilter.value.trim().toLowerCase()
   if (text !== '') {
     const haystack =
-      `${view.method} ${view.url} ${view.upstreamUrl ?? ''} ${view.status} ${view.cors.outcome}`.toLowerCase()
+      `${view.method} ${view.url} ${view.upstreamUrl ?? ''} ${view.status} ${view.cors.outcome}${view.unmatched !== undefined ? ' no recording matched' : ''}`.toLowerCase()
     if (!haystack.includes(text)) return false
   }
   return true
@@ -28,10 +28,10 @@ function exchangeRow(state: InspectorState, view: View): HTMLTableRowElement {
   const tr = document.createElement('tr')
   tr.dataset.id = String(view.id)
   tr.className =
-    `${view.id === state.selected ? 'selected' : ''}${view.ours !== undefined ? ' ours' : ''}`.trim()
+    `${view.id === state.selected ? 'selected' : ''}${view.ours !== undefined ? ' ours' : ''}${view.unmatched !== undefined ? ' unmatched' : ''}`.trim()
   const status = el(
     'td',
-    `${view.status}${view.aborted ? ' (aborted)' : ''}${view.replayedFrom !== undefined ? ' (replayed)' : ''}${view.mockedFrom !== undefined ? ' (mocked)' : ''}${view.ours === 'probe' ? ' (our probe)' : ''}`,
+    `${view.status}${view.aborted ? ' (aborted)' : ''}${view.replayedFrom !== undefined ? ' (replayed)' : ''}${view.mockedFrom !== undefined ? ' (mocked)' : ''}${view.unmatched !== undefined ? ' (no recording matched)' : ''}${view.ours === 'probe' ? ' (our probe)' : ''}`,
     `s${String(view.status)[0]}`,
   )
   // The URL columns are cut to fit the list: the whole URL is in the cell's tooltip.

@@ -1,6 +1,7 @@
 /*
  * What the inspector page's files share. Types only: the joined script gets nothing from here.
  */
+import type { UnmatchedNote } from '../stand-ins/recordings/panel/unmatched-lines.js'
 
 /** One recorded exchange, as `GET /__cors-dev-proxy/exchanges` and the `exchange` event give it. */
 export interface View {
@@ -30,6 +31,10 @@ export interface View {
   mockedFrom?: string
   /** `probe`: sent by the dev server itself (the overlay's explanation), not by the page. */
   ours?: string
+  /** The recordings' 404 for a request none matched (`replay: 'only'`): its one line. */
+  unmatched?: string
+  /** The same as data: the differences from the closest recording, its file, the fixes. */
+  unmatchedDiff?: UnmatchedNote
 }
 
 /** One of the overlay's explanations of a failed call: the verdict, and what was probed for it. */

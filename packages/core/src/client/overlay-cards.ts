@@ -1,3 +1,4 @@
+import { unmatchedCardBody } from '../stand-ins/recordings/panel/unmatched-card.js'
 import type { CallExplanation } from './call-types.js'
 import type { Card, OverlayState } from './overlay-state.js'
 
@@ -11,7 +12,6 @@ function line(className: string, text: string): HTMLElement {
 
 /** One card: a line naming the call (a click opens or closes it), and the explanation. */
 function cardElement(card: Card, open: boolean): HTMLElement {
-  const explanation = card.explanation as CallExplanation
   const element = document.createElement('details')
   element.className = 'card'
   element.open = open
@@ -29,6 +29,16 @@ function cardElement(card: Card, open: boolean): HTMLElement {
   summary.addEventListener('click', () => {
     card.open = !element.open
   })
+  element.append(
+    card.unmatched === undefined
+      ? explanationBody(card.explanation as CallExplanation)
+      : unmatchedCardBody(card.unmatched),
+  )
+  return element
+}
+
+/** A failed call's explanation: the fix, why, and Chromium's words. */
+function explanationBody(explanation: CallExplanation): HTMLElement {
   const body = document.createElement('div')
   body.className = 'body'
   const where =
@@ -63,12 +73,21 @@ function cardElement(card: Card, open: boolean): HTMLElement {
   // What the dev server sent to find this out (never the page's POST, PUT, PATCH or DELETE), and how sure it is.
   if (explanation.probe !== undefined) body.append(line('muted probe', explanation.probe.text))
   if (explanation.message !== undefined) body.append(line('message', explanation.message))
-  element.append(body)
-  return element
+  return body
 }
 
-/** The panel's title, counting calls to other origins and calls to this dev server apart. */
+/** The panel's title: the failed calls (see `failedTitle`), and those no recording matched. */
 function titleOf(ready: readonly Card[]): string {
+  const failed = ready.filter((card) => card.unmatched === undefined)
+  const unmatched = ready.length - failed.length
+  const calls = unmatched === 1 ? 'a call' : `${unmatched} calls`
+  if (failed.length === 0) return `cors-dev-proxy: no recording matched ${calls}`
+  const title = failedTitle(failed)
+  return unmatched === 0 ? title : `${title}; no recording matched ${calls}`
+}
+
+/** The title of failed calls, counting calls to other origins and calls to this dev server apart. */
+function failedTitle(ready: readonly Card[]): string {
   const own = ready.filter((card) => card.own).length
   const other = ready.length - own
   const others = other === 1 ? 'a call to another origin' : `${other} calls to other origins`
@@ -90,7 +109,7 @@ export function renderOverlay(state: OverlayState): void {
   // Vite's error overlay is about the build: it stays on top, ours waits.
   if (document.querySelector('vite-error-overlay') !== null) return
   const ready = [...cards.values()]
-    .filter((card) => card.explanation !== undefined)
+    .filter((card) => card.explanation !== undefined || card.unmatched !== undefined)
     .sort((a, b) => b.arrived - a.arrived)
   if (ready.length === 0) return
   let overlay = document.querySelector('cors-dev-proxy-overlay')

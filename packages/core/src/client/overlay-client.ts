@@ -2,6 +2,7 @@ import type { FailedCall } from './call-types.js'
 import { defineOverlayElement } from './overlay-element.js'
 import { explainFailure } from './overlay-failures.js'
 import type { OverlayState } from './overlay-state.js'
+import { noteUnmatched, type UnmatchedCall } from './overlay-unmatched.js'
 import { wrapEventSource, wrapFetch, wrapWebSocket, wrapXhr } from './overlay-wrappers.js'
 import type { ServedEndpoints } from './served-endpoints.js'
 
@@ -18,8 +19,10 @@ import type { ServedEndpoints } from './served-endpoints.js'
  * change the preflight), and returns or throws exactly what the original does; only when it fails
  * (fetch's TypeError, an XHR `error`, an EventSource or WebSocket `error`) does the client POST
  * what the page knows to `/__cors-dev-proxy/explain` (`overlay-failures.ts`) and show the answer
- * in `<cors-dev-proxy-overlay>` (`overlay-element.ts`, its cards in `overlay-cards.ts`). Nothing
- * else runs, and nothing is sent, while calls succeed.
+ * in `<cors-dev-proxy-overlay>` (`overlay-element.ts`, its cards in `overlay-cards.ts`). A fetch
+ * or XHR answered 404 with the recordings' note (`replay: 'only'` found no recording,
+ * `overlay-unmatched.ts`) gets a card too, from the note alone. Nothing else runs, and nothing is
+ * sent, while calls succeed.
  */
 export function overlayClient(served: ServedEndpoints): void {
   const w = window as unknown as Record<string, unknown> & Window
@@ -37,8 +40,12 @@ export function overlayClient(served: ServedEndpoints): void {
   const report = (failed: FailedCall): void => {
     if (served.explain) explainFailure(state, failed)
   }
-  wrapFetch(state.originalFetch, report)
-  wrapXhr(report)
+  // A same-origin call the recordings answered 404 under replay: 'only' (their note in its head).
+  const unmatched = (call: UnmatchedCall): void => {
+    if (served.explain) noteUnmatched(state, call)
+  }
+  wrapFetch(state.originalFetch, report, unmatched)
+  wrapXhr(report, unmatched)
   wrapEventSource(report)
   wrapWebSocket(report)
   defineOverlayElement(state.base)

@@ -22,6 +22,7 @@ h1 { font-size: 14px; margin: 0 0 4px; color: #f3c26b; display: flex; justify-co
 .body { padding: 0 10px 8px; }
 .message { font-family: ui-monospace, monospace; font-size: 13px; color: #ff7b72; white-space: pre-wrap; word-break: break-word; }
 .cause { margin: 6px 0; }
+.diff { font-family: ui-monospace, monospace; font-size: 13px; margin: 2px 0; word-break: break-word; }
 .fix { font-family: ui-monospace, monospace; font-size: 13px; background: #111; padding: 6px 10px; border-radius: 4px; white-space: pre-wrap; margin-top: 2px; }
 .count { background: #e8a33d; color: #111; border-radius: 10px; padding: 0 8px; font-size: 12px; margin-right: 6px; }
 .row { display: flex; gap: 8px; margin-top: 6px; align-items: center; flex-wrap: wrap; }

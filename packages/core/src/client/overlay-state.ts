@@ -1,6 +1,7 @@
 /*
  * What the overlay's files share in the page. Types only: the joined script gets nothing from here.
  */
+import type { UnmatchedNote } from '../stand-ins/recordings/panel/unmatched-lines.js'
 import type { CallExplanation, FailedCall } from './call-types.js'
 
 /** One distinct failure the overlay shows: a card. */
@@ -11,6 +12,8 @@ export interface Card {
   own: boolean
   count: number
   explanation: CallExplanation | undefined
+  /** A call no recording matched under `replay: 'only'`: what its 404 said (no explanation is asked). */
+  unmatched?: UnmatchedNote
   /** The order the explanations arrived in: the newest card is shown first. */
   arrived: number
   /** The user opened or closed this card; `undefined`: only the newest is open. */

@@ -1,21 +1,39 @@
 import type { FailedCall } from './call-types.js'
 import { crossOrigin } from './overlay-failures.js'
+import { type ReportUnmatched, unmatchedNoteOf } from './overlay-unmatched.js'
 
 /** What a wrapper does with a failed call to another origin: the overlay explains it. */
 export type ReportFailure = (failed: FailedCall) => void
 
 /**
  * Replaces `window.fetch`: a cross-origin call returns a promise that settles exactly as the
- * original's; a TypeError from it is reported, then thrown on.
+ * original's; a TypeError from it is reported, then thrown on. A same-origin call returns the
+ * original's very promise; a 404 carrying the recordings' note is reported beside it.
  *
  * @example
- * wrapFetch(window.fetch.bind(window), (failed) => explainFailure(state, failed))
+ * wrapFetch(window.fetch.bind(window), (failed) => explainFailure(state, failed), (call) => noteUnmatched(state, call))
  */
-export function wrapFetch(originalFetch: typeof window.fetch, report: ReportFailure): void {
+export function wrapFetch(
+  originalFetch: typeof window.fetch,
+  report: ReportFailure,
+  unmatched: ReportUnmatched,
+): void {
   const wrappedFetch = function fetch(this: unknown, input: RequestInfo | URL, init?: RequestInit) {
     const promise = originalFetch(input, init)
     const url = input instanceof Request ? input.url : String(input instanceof URL ? input.href : input)
-    if (!crossOrigin(url)) return promise
+    if (!crossOrigin(url)) {
+      // Our reaction runs first (registered before the page's), and changes nothing the page gets.
+      void promise.then(
+        (response) => {
+          const note = unmatchedNoteOf(response.status, (name) => response.headers.get(name))
+          if (note === undefined) return
+          const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toString()
+          unmatched({ url: new URL(url, location.href).href, method, initiator: 'fetch', note })
+        },
+        () => undefined,
+      )
+      return promise
+    }
     return promise.then(undefined, (error: unknown) => {
       if (error instanceof TypeError) {
         const headers: [string, string][] = []
@@ -40,12 +58,13 @@ export function wrapFetch(originalFetch: typeof window.fetch, report: ReportFail
 
 /**
  * Wraps `XMLHttpRequest.prototype.open`/`setRequestHeader`/`send`: the arguments are noted, the
- * calls go to the originals, and an `error` of a cross-origin call is reported.
+ * calls go to the originals, an `error` of a cross-origin call is reported, and so is a
+ * same-origin 404 carrying the recordings' note.
  *
  * @example
- * wrapXhr((failed) => explainFailure(state, failed))
+ * wrapXhr((failed) => explainFailure(state, failed), (call) => noteUnmatched(state, call))
  */
-export function wrapXhr(report: ReportFailure): void {
+export function wrapXhr(report: ReportFailure, unmatched: ReportUnmatched): void {
   const calls = new WeakMap<XMLHttpRequest, { method: string; url: string; headers: [string, string][] }>()
   const proto = XMLHttpRequest.prototype
   const { open: originalOpen, setRequestHeader: originalSetRequestHeader, send: originalSend } = proto
@@ -72,6 +91,14 @@ export function wrapXhr(report: ReportFailure): void {
           credentials: this.withCredentials ? 'include' : 'same-origin',
           initiator: 'XMLHttpRequest',
         })
+      })
+    }
+    // Same-origin only: reading a header a cross-origin answer does not expose logs a console error.
+    if (call !== undefined && !crossOrigin(call.url)) {
+      this.addEventListener('load', () => {
+        const note = unmatchedNoteOf(this.status, (name) => this.getResponseHeader(name))
+        const url = new URL(call.url, location.href).href
+        if (note !== undefined) unmatched({ url, method: call.method, initiator: 'XMLHttpRequest', note })
       })
     }
     originalSend.call(this, body)

@@ -1,6 +1,11 @@
 import { evaluateCors } from '../browser/evaluate-cors.js'
 import { getHeader, type HeaderEntry } from '../http/header-list.js'
 import { maskBody, maskHeaderLines, maskUrl } from '../http/mask-secrets.js'
+import {
+  readUnmatchedNote,
+  UNMATCHED_DIFF_HEADER,
+  type UnmatchedNote,
+} from '../stand-ins/recordings/unmatched-note.js'
 import { type ExchangeRecord, originOf, responseHeaderLines } from './exchange-ring.js'
 
 /** The CORS verdict of one exchange, as the browser that made it judged (or would judge) it. */
@@ -53,12 +58,22 @@ export interface ExchangeView {
    * recording and how the request differs from it (its `X-Cors-Dev-Proxy-Unmatched`); absent otherwise.
    */
   readonly unmatched?: string
+  /**
+   * The same as data, for the page's "No recording matched" section: the closest recording, each
+   * part that differs (what the request had, what the recording has) and the fixes; absent otherwise.
+   */
+  readonly unmatchedDiff?: UnmatchedNote
 }
 
-/** `{ unmatched }` when the recordings answered that nothing matches (UNMATCHED_HEADER, stand-ins/recordings/unmatched-answer.ts). */
-function unmatchedOf(headers: readonly HeaderEntry[]): { unmatched?: string } {
+/**
+ * `{ unmatched, unmatchedDiff }` when the recordings answered that nothing matches (UNMATCHED_HEADER
+ * and UNMATCHED_DIFF_HEADER, stand-ins/recordings/unmatched-answer.ts).
+ */
+function unmatchedOf(headers: readonly HeaderEntry[]): { unmatched?: string; unmatchedDiff?: UnmatchedNote } {
   const unmatched = getHeader(headers, 'x-cors-dev-proxy-unmatched')
-  return unmatched === undefined ? {} : { unmatched }
+  if (unmatched === undefined) return {}
+  const note = readUnmatchedNote(getHeader(headers, UNMATCHED_DIFF_HEADER))
+  return note === undefined ? { unmatched } : { unmatched, unmatchedDiff: note }
 }
 
 /**

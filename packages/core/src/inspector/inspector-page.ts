@@ -18,6 +18,10 @@ thead th { position: sticky; top: 0; background: #fafafa; font-weight: 600; }
 #rows td.url { max-width: 0; width: 50%; overflow: hidden; text-overflow: ellipsis; font-family: ui-monospace, monospace; }
 .s2 { color: #1a7f37; } .s3 { color: #6e7781; } .s4, .s5, .s0 { color: #cf222e; font-weight: 600; }
 .cors-blocked, .cors-preflight-blocked { color: #cf222e; font-weight: 600; }
+/* A request no recording matched under replay: 'only': a bar at the row's start, and its section. */
+#rows tr.unmatched td:first-child { box-shadow: inset 4px 0 #bf8700; }
+section.unmatched { background: #fff8e6; border: 1px solid #f0d58c; border-radius: 6px; padding: 4px 10px; margin-top: 8px; }
+section.unmatched p { margin: 4px 0; word-break: break-word; } section.unmatched pre { max-height: none; word-break: normal; overflow-wrap: anywhere; }
 #detail { overflow: auto; padding: 12px 16px; }
 .detail-head { display: flex; justify-content: space-between; gap: 8px; align-items: center; }
 .detail-head h2 { font-size: 14px; margin: 0; font-family: ui-monospace, monospace; word-break: break-all; }
