@@ -11,6 +11,10 @@ import type { PathTemplate } from './operation-paths.js'
 import type { OperationRules } from './operation-rules.js'
 import { responseKeyFor } from './response-status.js'
 
+/** An answer has no path parameters nor query: shared, never changed. */
+const NO_PATH: Readonly<Record<string, string>> = Object.freeze({})
+const NO_QUERY = new URLSearchParams()
+
 /** An operation's facts, its compiled rules and its path matcher. */
 export interface OperationParts {
   readonly method: string
@@ -78,7 +82,7 @@ function checkResponse(
       ],
     }
   }
-  const values = { path: {}, query: new URLSearchParams(), headers: response.headers }
+  const values = { path: NO_PATH, query: NO_QUERY, headers: response.headers }
   const headers = checkParameters(rule.headers, values, 'response', id)
   const noBody = parts.method === 'HEAD' || response.status === 204 || response.status === 304
   if (noBody) return { violations: headers }

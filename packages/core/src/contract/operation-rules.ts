@@ -103,7 +103,8 @@ function parameterRule(
   where: string,
 ): ParameterRule {
   const name = place === 'header' ? String(parameter.name).toLowerCase() : String(parameter.name)
-  const schema = (parameter.schema ?? firstSchema(parameter.content)) as Node | undefined
+  // A parameter described by `content` (a JSON-encoded query value) is only checked for presence.
+  const schema = parameter.schema as Node | undefined
   const converted = schema === undefined ? undefined : toJsonSchema(schema, { ...context, side })
   const type = typeof converted === 'object' ? converted.type : undefined
   return {
@@ -132,11 +133,6 @@ function bodyRule(body: Node, side: ContractSide, context: RuleContext, where: s
     return { key, essence: key.split(';')[0]?.trim().toLowerCase() ?? key, check }
   })
   return { required: body.required === true, media }
-}
-
-function firstSchema(content: unknown): unknown {
-  const first = Object.values((content ?? {}) as Record<string, Node>)[0]
-  return first?.schema
 }
 
 function asList(value: unknown): Node[] {

@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { CorsDevProxyError } from '../config/errors.js'
 
 /** An OpenAPI document as read, before any check: a plain JSON value. */
@@ -26,8 +27,14 @@ interface DocumentParser {
  * documentSource('./openapi.yaml', '/app') // { input: '/app/openapi.yaml', name: './openapi.yaml' }
  */
 export function documentSource(document: string | URL | object, cwd: string): DocumentSource {
-  if (document instanceof URL) return { input: document.href, name: document.href }
+  if (document instanceof URL) {
+    return {
+      input: document.protocol === 'file:' ? fileURLToPath(document) : document.href,
+      name: document.href,
+    }
+  }
   if (typeof document === 'string') {
+    if (document.startsWith('file:')) return { input: fileURLToPath(document), name: document }
     if (/^https?:\/\//i.test(document)) return { input: document, name: document }
     return { input: isAbsolute(document) ? document : resolve(cwd, document), name: document }
   }

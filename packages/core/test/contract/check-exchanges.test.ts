@@ -128,6 +128,31 @@ describe('answers against the 3.0 Petstore', () => {
     expect(check.violations.map((violation) => violation.pointer)).toEqual(['header.x-next'])
   })
 
+  it.each([
+    [
+      'an empty body where JSON is declared',
+      Buffer.alloc(0),
+      [['', 'a body is declared by the document (application/json) and none came']],
+    ],
+    ['a body not collected (not checked)', undefined, []],
+  ])('reads %s', (_, body, expected) => {
+    const check = operation(petstore, 'GET', '/v1/pets/7').checkResponse({
+      status: 200,
+      headers: JSON_HEAD,
+      body,
+    })
+    expect(check.violations.map((violation) => [violation.pointer, violation.message])).toEqual(expected)
+  })
+
+  it('reads no body from a 204 or a HEAD', () => {
+    const check = operation(petstore, 'POST', '/v1/animals').checkResponse({
+      status: 204,
+      headers: {},
+      body: Buffer.alloc(0),
+    })
+    expect(check).toEqual({ violations: [] })
+  })
+
   it('reads invalid JSON as a violation of the whole body', () => {
     const check = operation(petstore, 'GET', '/v1/pets/7').checkResponse({
       status: 200,

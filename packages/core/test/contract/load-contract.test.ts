@@ -57,6 +57,13 @@ describe('loadContract refuses what it cannot check', () => {
     expect(error.message).toContain("Fix it like this: openapi: './openapi.yaml'")
   })
 
+  it('reads a document from a file: URL', async () => {
+    const contract = await loadContract(new URL('./fixtures/bookshop-3.1.yaml', import.meta.url), {
+      cwd: '/',
+    })
+    expect(contract.operations.map((operation) => operation.id)).toEqual(['GET /books/{isbn}', 'POST /books'])
+  })
+
   it('does not change a document given as an object', async () => {
     const given = document30(
       { oneOf: [{ $ref: '#/components/schemas/A' }], discriminator: { propertyName: 'kind' } },
