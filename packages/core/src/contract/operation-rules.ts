@@ -58,24 +58,28 @@ const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization'])
  * compileOperationRules(pathItem, pathItem.get, { compiler, version: '3.0', resolveRef, where })
  */
 export function compileOperationRules(pathItem: Node, operation: Node, context: RuleContext): OperationRules {
-  const declared = new Map<string, Node>()
-  for (const parameter of [...asList(pathItem.parameters), ...asList(operation.parameters)]) {
-    declared.set(`${String(parameter.in)}\n${String(parameter.name)}`, parameter)
+  // Each parameter with where it is written, for the error of an invalid schema: the path item's, then the operation's.
+  const itemWhere = context.where.slice(0, context.where.lastIndexOf('/'))
+  const declared = new Map<string, [Node, string]>()
+  for (const [list, where] of [
+    [pathItem.parameters, itemWhere],
+    [operation.parameters, context.where],
+  ] as const) {
+    asList(list).forEach((parameter, index) => {
+      declared.set(`${String(parameter.in)}\n${String(parameter.name)}`, [
+        parameter,
+        `${where}/parameters/${index}`,
+      ])
+    })
   }
   const parameters = [...declared.values()]
-    .filter((parameter) => ['path', 'query', 'header'].includes(String(parameter.in)))
+    .filter(([parameter]) => ['path', 'query', 'header'].includes(String(parameter.in)))
     .filter(
-      (parameter) =>
+      ([parameter]) =>
         !(parameter.in === 'header' && IGNORED_HEADERS.has(String(parameter.name).toLowerCase())),
     )
-    .map((parameter, index) =>
-      parameterRule(
-        parameter,
-        parameter.in as ParameterRule['in'],
-        'request',
-        context,
-        `/parameters/${index}`,
-      ),
+    .map(([parameter, where]) =>
+      parameterRule(parameter, parameter.in as ParameterRule['in'], 'request', context, where),
     )
   const body = operation.requestBody as Node | undefined
   const requestBody = body === undefined ? undefined : bodyRule(body, 'request', context, '/requestBody')
@@ -85,7 +89,13 @@ export function compileOperationRules(pathItem: Node, operation: Node, context: 
     const headers = Object.entries((response.headers ?? {}) as Record<string, Node>)
       .filter(([name]) => name.toLowerCase() !== 'content-type')
       .map(([name, header]) =>
-        parameterRule({ ...header, name }, 'header', 'response', context, `${where}/headers/${name}`),
+        parameterRule(
+          { ...header, name },
+          'header',
+          'response',
+          context,
+          `${context.where}${where}/headers/${name}`,
+        ),
       )
     responses.set(key, {
       content: bodyRule({ ...response, required: false }, 'response', context, where),
@@ -112,10 +122,7 @@ function parameterRule(
     in: place,
     required: parameter.required === true || place === 'path',
     pointer: `${place}.${name}`,
-    check:
-      converted === undefined
-        ? undefined
-        : context.compiler.parameter(converted, `${context.where}${where}/schema`),
+    check: converted === undefined ? undefined : context.compiler.parameter(converted, `${where}/schema`),
     array: type === 'array' || (Array.isArray(type) && type.includes('array')),
     explode: parameter.explode !== false,
   }

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { brotliCompressSync, gzipSync } from 'node:zlib'
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Contract, ContractOperation } from '../../src/contract/contract-types.js'
 import { loadContract } from '../../src/contract/load-contract.js'
@@ -169,6 +169,7 @@ describe('answers against the 3.0 Petstore', () => {
   it.each([
     ['gzip', gzipSync],
     ['br', brotliCompressSync],
+    ['deflate', deflateSync],
   ])('checks a %s answer after decoding it', (encoding, compress) => {
     const headers = { ...JSON_HEAD, 'content-encoding': encoding }
     const check = operation(petstore, 'GET', '/v1/pets/7').checkResponse({

@@ -47,6 +47,19 @@ describe('loadContract refuses what it cannot check', () => {
       /openapi has an invalid schema at the document object#\/paths\/~1things\/get\/responses\/200\/content\/application~1json\/schema: /,
     ],
     [
+      'an invalid parameter schema of a path item',
+      {
+        ...document30({}),
+        paths: {
+          '/things/{id}': {
+            parameters: [{ name: 'id', in: 'path', schema: { type: 'whole' } }],
+            get: { responses: {} },
+          },
+        },
+      },
+      /openapi has an invalid schema at the document object#\/paths\/~1things~1\{id\}\/parameters\/0\/schema: /,
+    ],
+    [
       'an unknown openapi version',
       { ...document30({}), openapi: '4.0.0' },
       /openapi cannot read the document object: Unsupported OpenAPI version: 4\.0\.0/,
