@@ -6,7 +6,18 @@ import { importCycles, layerViolations, readImportGraph } from './import-graph.j
 const src = fileURLToPath(new URL('../../src', import.meta.url))
 
 /** What every stand-in for the backend (`stand-ins/<name>/`) may import: the layers below it and the stand-ins' shared part. */
-const STAND_IN = ['http', 'config', 'log', 'browser', 'pipeline', 'cors', 'forward', 'jsonp', 'stand-ins']
+const STAND_IN = [
+  'http',
+  'config',
+  'log',
+  'browser',
+  'pipeline',
+  'cors',
+  'forward',
+  'jsonp',
+  'contract',
+  'stand-ins',
+]
 
 /** The stand-ins for the backend, each a layer of its own: none imports another. */
 const STAND_INS = [
@@ -42,7 +53,9 @@ const PANELS = STAND_INS.map((stand) => `${stand}/panel`)
  * (the public entry points) sit on top of it. The stand-ins for the backend sit above the
  * request's steps (`cors/`, `forward/`, `jsonp/`, `pipeline/`) and below `inspector/` and
  * `proxy/`; each `stand-ins/<name>/` is a layer that may import the shared files directly in
- * `stand-ins/` but no other stand-in.
+ * `stand-ins/` but no other stand-in. `contract/`, the OpenAPI checker, is a library low in the
+ * stack: it reads the document and checks exchanges, importing only HTTP helpers and the error
+ * type, so that the stand-ins (document mocks), the inspector and the proxy can all use it.
  */
 const LAYERS: Readonly<Record<string, readonly string[]>> = {
   http: [],
@@ -50,11 +63,12 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   ...Object.fromEntries(STAND_IN_OPTIONS.map((layer) => [layer, ['http', 'config']])),
   log: ['http', 'config'],
   browser: ['http'],
+  contract: ['http', 'config'],
   pipeline: ['http', 'config', 'log'],
   cors: ['http', 'config', 'log', 'browser', 'pipeline'],
   forward: ['http', 'config', 'log', 'pipeline'],
   jsonp: ['http', 'config', 'log', 'pipeline'],
-  'stand-ins': ['http', 'config', 'pipeline', 'forward'],
+  'stand-ins': ['http', 'config', 'pipeline', 'forward', 'contract'],
   ...Object.fromEntries(STAND_INS.map((layer) => [layer, [...STAND_IN, `${layer}/options`]])),
   // The in-memory replay of export-msw: the recordings' selection and the mocks' keys, over no Node.
   'stand-ins/replay-session': [
@@ -66,7 +80,17 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   ],
   client: [...PANELS],
   ...Object.fromEntries(PANELS.map((layer) => [layer, ['client']])),
-  inspector: ['http', 'config', 'log', 'browser', 'pipeline', 'client', 'stand-ins', ...STAND_INS],
+  inspector: [
+    'http',
+    'config',
+    'log',
+    'browser',
+    'pipeline',
+    'contract',
+    'client',
+    'stand-ins',
+    ...STAND_INS,
+  ],
   fetch: ['http', 'config'],
   proxy: [
     'http',
@@ -77,6 +101,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'cors',
     'forward',
     'jsonp',
+    'contract',
     'stand-ins',
     ...STAND_INS,
     ...STAND_IN_OPTIONS,
@@ -95,6 +120,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'cors',
     'forward',
     'jsonp',
+    'contract',
     'stand-ins',
     ...STAND_INS,
     ...STAND_IN_OPTIONS,
