@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { Ajv, type AnySchema } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import formats from 'ajv-formats'
@@ -127,5 +129,21 @@ describe('the Prefer header, as Prism reads it', () => {
     ['return=minimal, code=200, code=201', { code: 200 }],
   ])('%s', (prefer, expected) => {
     expect(readMockPreference(prefer)).toEqual(expected)
+  })
+})
+
+describe('openapi-sampler', () => {
+  it('is imported by one file of the core, dynamically, so a route that never generates a body never loads it', () => {
+    const src = fileURLToPath(new URL('../../src', import.meta.url))
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((file) =>
+      file.endsWith('.ts'),
+    )
+    const importers = files.filter((file) =>
+      readFileSync(`${src}/${file}`, 'utf8').includes("'openapi-sampler'"),
+    )
+    expect(importers).toEqual(['contract/sample-schema.ts'])
+    const text = readFileSync(`${src}/contract/sample-schema.ts`, 'utf8')
+    expect(text).toContain("import('openapi-sampler')")
+    expect(text).not.toMatch(/^import .*'openapi-sampler'/m)
   })
 })

@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { CorsDevProxyError } from '../../config/errors.js'
 import { OPENAPI_OPTION_NAMES } from '../../config/nested-option-names.js'
-import { describeType, isPlainObject } from '../../config/option-path.js'
+import { describeType, isPlainObject, renderValue } from '../../config/option-path.js'
 import { assertKnownKeys } from '../../config/unknown-options.js'
 import { checkWholeNumber } from '../../config/validate-values.js'
 import { OPENAPI_DEFAULTS, type ResolvedOpenApiOptions } from './openapi-options.js'
@@ -16,6 +16,7 @@ const URL_LIKE = /^[a-z][a-z\d+.-]*:\/\//i
 /** The URL schemes a document may be read from. */
 const SCHEMES = new Set(['http:', 'https:', 'file:'])
 
+/** A configuration error of `openapi` at `option`, its example showing `fields` beside the document. */
 function invalid(option: string, problem: string, fields?: string): CorsDevProxyError {
   return new CorsDevProxyError('INVALID_OPTION', option, problem, example(fields))
 }
@@ -39,14 +40,14 @@ function checkDocumentObject(value: Record<string, unknown>, option: string): Re
   if ('swagger' in value) {
     throw invalid(
       option,
-      'is a Swagger 2.0 document, which is not checked: convert it to OpenAPI 3 first (`npx swagger2openapi swagger.yaml -o openapi.yaml`) and point `document` at the result',
+      'is a Swagger 2.0 document, which cannot be checked: convert it to OpenAPI 3 first (`npx swagger2openapi swagger.yaml -o openapi.yaml`) and point `document` at the result',
     )
   }
   const version = value.openapi
   if (typeof version !== 'string' || !/^3\.[01]\.\d+/.test(version)) {
     throw invalid(
       option,
-      `must be an OpenAPI 3.0 or 3.1 document (its \`openapi\` field, such as '3.1.0'), got ${describeType(version)}`,
+      `must be an OpenAPI 3.0 or 3.1 document (its \`openapi\` field, such as '3.1.0'), got ${renderValue(version)}`,
     )
   }
   try {
@@ -54,7 +55,7 @@ function checkDocumentObject(value: Record<string, unknown>, option: string): Re
   } catch {
     throw invalid(
       option,
-      'must be plain data (as parsed from JSON or YAML), not hold functions or class instances',
+      'must be plain data (as parsed from JSON or YAML), got a function or another value that cannot be copied',
     )
   }
 }

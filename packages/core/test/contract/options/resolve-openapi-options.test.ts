@@ -113,7 +113,18 @@ describe("a route's openapi, refused", () => {
       `${AT}.document`,
       ['Swagger 2.0', 'swagger2openapi'],
     ],
-    ['no openapi version', { document: { paths: {} } }, `${AT}.document`, ['OpenAPI 3.0 or 3.1']],
+    [
+      'no openapi version',
+      { document: { paths: {} } },
+      `${AT}.document`,
+      ['OpenAPI 3.0 or 3.1', 'got undefined'],
+    ],
+    [
+      'an OpenAPI 4 document',
+      { document: { ...PETSTORE, openapi: '4.0.0' } },
+      `${AT}.document`,
+      ["got '4.0.0'"],
+    ],
     ['a function inside', { document: { ...PETSTORE, x: () => 1 } }, `${AT}.document`, ['plain data']],
   ])('%s', (_title, written, option, contains) => {
     expectConfigError(() => resolvedOn(written), {
