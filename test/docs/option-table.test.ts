@@ -149,6 +149,19 @@ describe("an option's types", () => {
   })
 })
 
+describe('the contract’s openapi, an entry of contract/options/', () => {
+  it('is a route option with its did-you-mean fix, on the Options page with its object form', () => {
+    expect(ROUTE_OPTION_NAMES).toContain('openapi')
+    expect(GLOBAL_OPTION_NAMES).not.toContain('openapi')
+    expect(ROUTE_DEFAULTS).toHaveProperty('openapi', undefined)
+    expect(optionVocabulary(OPTION_TABLE, 'route').fixValues.openapi).toBe("'./openapi.yaml'")
+    const page = renderOptionsPage()
+    expect(page).toContain('| [`openapi`](#openapi) | `string \\| URL \\| OpenApiOptions` |')
+    expect(page).toContain('## `openapi` options')
+    expect(page).toContain("openapi: { document: './openapi.yaml', enforce: 'request' },")
+  })
+})
+
 describe('the module-level lists', () => {
   it('are the option table’s derivations', () => {
     expect(ROUTE_OPTION_NAMES).toEqual(optionNames(OPTION_TABLE, 'route'))

@@ -16,6 +16,7 @@ import {
   INSPECTOR_OPTION_NAMES,
   JSONP_OPTION_NAMES,
   MOCK_OPTION_NAMES,
+  OPENAPI_OPTION_NAMES,
   RECORDINGS_OPTION_NAMES,
 } from '../../packages/core/src/config/nested-option-names.ts'
 import { GLOBAL_OPTION_NAMES, ROUTE_OPTION_NAMES } from '../../packages/core/src/config/option-lists.ts'
@@ -36,6 +37,7 @@ const ACCEPTED: Record<string, readonly string[]> = {
   JsonpOptions: JSONP_OPTION_NAMES,
   InspectorOptions: INSPECTOR_OPTION_NAMES,
   RecordingsOptions: RECORDINGS_OPTION_NAMES,
+  OpenApiOptions: OPENAPI_OPTION_NAMES,
 }
 
 /** What an entry lacks to be documented: the parts a reader of the page needs. */

@@ -94,6 +94,18 @@ export const OPTION_SECTIONS: readonly OptionSection[] = [
       `corsDevProxy(\n  { '/api': 'http://localhost:3000' },\n  { inspector: { ${name}: ${value} } },\n)`,
   },
   {
+    title: '`openapi` options',
+    file: 'packages/core/src/contract/options/openapi-options.ts',
+    name: 'OpenApiOptions',
+    anchorPrefix: 'openapi-',
+    intro:
+      "The object form of a route's `openapi`: the team's OpenAPI document and what the proxy does with it besides checking each exchange against it.",
+    sample: (name, value) =>
+      name === 'document'
+        ? `corsDevProxy({\n  '/api': { ${TARGET}, openapi: { document: ${value} } },\n})`
+        : `corsDevProxy({\n  '/api': {\n    ${TARGET},\n    openapi: { document: './openapi.yaml', ${name}: ${value} },\n  },\n})`,
+  },
+  {
     title: '`recordings` options',
     file: 'packages/core/src/stand-ins/recordings/options/recordings-options.ts',
     name: 'RecordingsOptions',

@@ -1,9 +1,10 @@
 /*
  * The keys each nested option object accepts (`cors`, `mock`, `jsonp`, `inspector`,
- * `recordings`, `on`), each list held by the compiler to its interface. A route's and the shared
+ * `recordings`, `openapi`, `on`), each list held by the compiler to its interface. A route's and the shared
  * options' keys are the option table's (option-lists.ts).
  */
 
+import type { OpenApiOptions } from '../contract/options/openapi-options.js'
 import type { MockBackendOptions } from '../stand-ins/mock-backend/options/echo-backend-options.js'
 import type { RecordingsOptions } from '../stand-ins/recordings/options/recordings-options.js'
 import type { CorsOptions } from './cors-options.js'
@@ -66,6 +67,14 @@ export const RECORDINGS_OPTION_NAMES: readonly string[] = keyList<RecordingsOpti
   maxGap: true,
 })
 
+/** Keys a route's `openapi` accepts as an object: `OpenApiOptions`'s. */
+export const OPENAPI_OPTION_NAMES: readonly string[] = keyList<OpenApiOptions>({
+  document: true,
+  enforce: true,
+  mock: true,
+  maxBodyBytes: true,
+})
+
 /** The hooks `on` accepts (http-proxy-middleware's names): `ProxyHooks`'s keys. */
 export const HOOK_NAMES: readonly string[] = keyList<ProxyHooks>({
   proxyReq: true,
@@ -82,7 +91,10 @@ export const HOOK_NAMES: readonly string[] = keyList<ProxyHooks>({
  * fails when that is not valid for it.
  */
 export const NESTED_FIX_VALUES: Readonly<
-  Record<'cors' | 'mock' | 'jsonp' | 'hooks' | 'inspector' | 'recordings', Readonly<Record<string, string>>>
+  Record<
+    'cors' | 'mock' | 'jsonp' | 'hooks' | 'inspector' | 'recordings' | 'openapi',
+    Readonly<Record<string, string>>
+  >
 > = {
   cors: {
     origin: "'http://localhost:5173'",
@@ -111,6 +123,12 @@ export const NESTED_FIX_VALUES: Readonly<
     maxAnswers: '20',
     maxBodyBytes: '1048576',
     maxGap: '1000',
+  },
+  openapi: {
+    document: "'./openapi.yaml'",
+    enforce: "'request'",
+    mock: "'missing'",
+    maxBodyBytes: '1048576',
   },
   hooks: {
     proxyReq: '(proxyReq, req, res) => {}',

@@ -22,12 +22,14 @@
  * A stand-in for the backend owns its options: their entries, types and resolvers live in
  * `stand-ins/<name>/options/` (the control's faults and targets, the recordings, the route mocks,
  * the mock backend), a part of the configuration layer that imports only `http/` and this folder,
- * so that this table and resolve-route.ts can read them (test/architecture/layers.test.ts).
+ * so that this table and resolve-route.ts can read them (test/architecture/layers.test.ts). The
+ * contract's `openapi` lives the same way in `contract/options/`.
  *
  * The order is the Options page's and the routes line's: a route's options first, in the
  * order `RouteOptions` declares them, then those only the shared options take.
  */
 
+import { CONTRACT_OPTIONS } from '../contract/options/openapi-option-table.js'
 import { CONTROL_OPTIONS } from '../stand-ins/control/options/control-option-table.js'
 import { RECORDING_ROUTE_OPTIONS } from '../stand-ins/recordings/options/recordings-option-table.js'
 import { ROUTE_MOCKS_OPTIONS } from '../stand-ins/route-mocks/options/route-mocks-option-table.js'
@@ -51,5 +53,6 @@ export const OPTION_TABLE: readonly OptionEntry[] = Object.freeze([
   ...CONTROL_OPTIONS,
   ...RECORDING_ROUTE_OPTIONS,
   ...ROUTE_MOCKS_OPTIONS,
+  ...Object.values(CONTRACT_OPTIONS),
   ...Object.values(GLOBAL_ONLY_OPTIONS),
 ])

@@ -2,6 +2,7 @@ import type { Agent as HttpAgent } from 'node:http'
 
 export type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 
+import type { CONTRACT_OPTIONS } from '../contract/options/openapi-option-table.js'
 import type {
   FailWith,
   FaultOptions,
@@ -36,7 +37,10 @@ export type { CookieRewrite, JsonpOptions, LogLevel, LogSink, PathRewrite } from
  * keyed by name: `RouteOptions`, `CorsDevProxyOptions` and `ResolvedSimpleOptions` take those
  * options' fields from their entries. A new part of the table with simple options joins here.
  */
-export type SimpleOptionParts = typeof REQUEST_OPTIONS & typeof ANSWER_OPTIONS & typeof GLOBAL_ONLY_OPTIONS
+export type SimpleOptionParts = typeof REQUEST_OPTIONS &
+  typeof ANSWER_OPTIONS &
+  typeof CONTRACT_OPTIONS &
+  typeof GLOBAL_ONLY_OPTIONS
 
 /**
  * One proxied route. Option names follow http-proxy-middleware and Vite's `server.proxy`

@@ -62,6 +62,7 @@ const FORWARD_ONLY: ReadonlyArray<readonly [name: string, example: string]> = [
   ['replay', "'fallback'"],
   ['match', "{ ignoreQuery: ['_t'] }"],
   ['mocks', "{ 'GET /users/:id': { status: 200, json: { id: 1 } } }"],
+  ['openapi', "'./openapi.yaml'"],
 ]
 
 /**

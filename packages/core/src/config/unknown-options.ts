@@ -1,3 +1,4 @@
+import { openApiForeignAdvice } from '../contract/options/openapi-foreign-names.js'
 import { parseOrigin } from '../http/parse-origin.js'
 import { didYouMean } from './did-you-mean.js'
 import { CorsDevProxyError } from './errors.js'
@@ -16,6 +17,7 @@ export type OptionLevel =
   | 'hooks'
   | 'inspector'
   | 'recordings'
+  | 'openapi'
 
 /**
  * A correct example per level, for a key with neither advice nor a close match (wrapped in
@@ -30,6 +32,7 @@ const LEVEL_EXAMPLES: Readonly<Record<OptionLevel, string>> = {
   hooks: "{ proxyReq: (proxyReq) => proxyReq.setHeader('x-token', 'dev') }",
   inspector: '{ inspector: { exchanges: 500, bodyLimit: 65536 } }',
   recordings: "{ recordings: { dir: 'cors-dev-proxy/recordings', maxFiles: 1000 } }",
+  openapi: "{ openapi: { document: './openapi.yaml', enforce: 'request' } }",
 }
 
 /**
@@ -89,6 +92,7 @@ const LEVEL_NOUNS: Readonly<Record<OptionLevel, string>> = {
   hooks: 'a hook cors-dev-proxy runs',
   inspector: 'an inspector option',
   recordings: 'a recordings option',
+  openapi: 'an openapi option',
 }
 
 /**
@@ -100,9 +104,20 @@ function wrapForLevel(level: OptionLevel, option: string, example: string): stri
   if (level === 'inspector') return example.startsWith('{ inspector') ? example : `{ inspector: ${example} }`
   if (level === 'recordings')
     return example.startsWith('{ recordings') ? example : `{ recordings: ${example} }`
+  if (level === 'openapi') return openApiExample(example)
   return level === 'cors' || level === 'mock' || level === 'jsonp'
     ? nestedExample(option, level, example)
     : example
+}
+
+/**
+ * An `openapi` field inside a whole `openapi` object: `document` is required, so it is added in
+ * front unless the field is `document` itself.
+ */
+function openApiExample(example: string): string {
+  if (example.startsWith('{ openapi')) return example
+  if (example.startsWith('{ document')) return `{ openapi: ${example} }`
+  return `{ openapi: { document: './openapi.yaml', ${example.slice(2)} }`
 }
 
 /** http-proxy-middleware 2's hook options, and what they are called in `on`. */
@@ -144,6 +159,7 @@ function foreignAdvice(
         }
       : undefined
   }
+  if (level === 'openapi') return openApiForeignAdvice(key)
   if (level === 'mock' || level === 'jsonp' || level === 'inspector' || level === 'recordings')
     return undefined
   if (CORS_OPTION_NAMES.includes(key)) {

@@ -52,13 +52,21 @@ const NESTED = new Set(['stand-ins'])
 const SUB_LAYERS = new Set(['options', 'panel'])
 
 /**
+ * Folders of a feature (not `NESTED`) whose `options/` sub-folder is a layer of its own, part of
+ * the configuration as each stand-in's is (`contract/options`).
+ */
+const OPTIONS_OWNERS = new Set(['contract'])
+
+/**
  * The layer of a file: its first folder (its first two in a `NESTED` one, its first three when
- * the third is a `SUB_LAYERS` one), or `.` for a file at the root.
+ * the third is a `SUB_LAYERS` one; `<first>/options` in an `OPTIONS_OWNERS` one), or `.` for a
+ * file at the root.
  */
 export function layerOf(file: string): string {
   const parts = file.split('/')
   if (parts.length === 1) return '.'
   const first = parts[0] as string
+  if (OPTIONS_OWNERS.has(first) && parts.length > 2 && parts[1] === 'options') return `${first}/options`
   if (!NESTED.has(first) || parts.length <= 2) return first
   const nested = `${first}/${parts[1]}`
   return parts.length > 3 && SUB_LAYERS.has(parts[2] as string) ? `${nested}/${parts[2]}` : nested

@@ -47,6 +47,13 @@ const STAND_IN_OPTIONS = STAND_INS.map((stand) => `${stand}/options`)
 const PANELS = STAND_INS.map((stand) => `${stand}/panel`)
 
 /**
+ * The contract's options (`contract/options/`: `openapi`'s types, entry and resolver), part of
+ * the configuration layer as a stand-in's options are: `config/` reads them, they import only
+ * `http/` and `config/`, never the checker in `contract/`.
+ */
+const CONTRACT_OPTIONS = 'contract/options'
+
+/**
  * The layers of `packages/core/src` and what each may import, lowest first (ARCHITECTURE.md
  * explains them). A folder imports its own files and the folders listed here, never a layer
  * above it; `proxy/` (the composition root) wires every layer together, and the root files
@@ -59,15 +66,16 @@ const PANELS = STAND_INS.map((stand) => `${stand}/panel`)
  */
 const LAYERS: Readonly<Record<string, readonly string[]>> = {
   http: [],
-  config: ['http', ...STAND_IN_OPTIONS],
-  ...Object.fromEntries(STAND_IN_OPTIONS.map((layer) => [layer, ['http', 'config']])),
+  config: ['http', ...STAND_IN_OPTIONS, CONTRACT_OPTIONS],
+  ...Object.fromEntries([...STAND_IN_OPTIONS, CONTRACT_OPTIONS].map((layer) => [layer, ['http', 'config']])),
   log: ['http', 'config'],
   browser: ['http'],
-  contract: ['http', 'config'],
   pipeline: ['http', 'config', 'log'],
   cors: ['http', 'config', 'log', 'browser', 'pipeline'],
   forward: ['http', 'config', 'log', 'pipeline'],
   jsonp: ['http', 'config', 'log', 'pipeline'],
+  // The OpenAPI contract: checks of each exchange and answers from the document, a feature as JSONP is.
+  contract: ['http', 'config', 'log', 'pipeline', CONTRACT_OPTIONS],
   'stand-ins': ['http', 'config', 'pipeline', 'forward', 'contract'],
   ...Object.fromEntries(STAND_INS.map((layer) => [layer, [...STAND_IN, `${layer}/options`]])),
   // The in-memory replay of export-msw: the recordings' selection and the mocks' keys, over no Node.
@@ -102,6 +110,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'forward',
     'jsonp',
     'contract',
+    CONTRACT_OPTIONS,
     'stand-ins',
     ...STAND_INS,
     ...STAND_IN_OPTIONS,
@@ -121,6 +130,7 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
     'forward',
     'jsonp',
     'contract',
+    CONTRACT_OPTIONS,
     'stand-ins',
     ...STAND_INS,
     ...STAND_IN_OPTIONS,
@@ -190,6 +200,7 @@ describe('the checks themselves', () => {
     ['stand-ins/control/k.ts', ['stand-ins/control/options/j.ts', 'stand-ins/recordings/options/h.ts']],
     ['stand-ins/control/panel/l.ts', ['client/m.ts', 'stand-ins/control/k.ts', 'config/i.ts']],
     ['client/m.ts', ['stand-ins/route-mocks/panel/n.ts']],
+    ['contract/options/o.ts', ['config/i.ts', 'contract/p.ts']],
   ])
 
   it('report an import that goes up a layer, and an undeclared folder', () => {
@@ -203,6 +214,7 @@ describe('the checks themselves', () => {
       'stand-ins/control/k.ts imports stand-ins/recordings/options/h.ts (stand-ins/control → stand-ins/recordings/options)',
       'stand-ins/control/panel/l.ts imports stand-ins/control/k.ts (stand-ins/control/panel → stand-ins/control)',
       'stand-ins/control/panel/l.ts imports config/i.ts (stand-ins/control/panel → config)',
+      'contract/options/o.ts imports contract/p.ts (contract/options → contract)',
     ])
   })
 

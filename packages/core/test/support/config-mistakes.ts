@@ -5,6 +5,7 @@ import {
   INSPECTOR_OPTION_NAMES,
   JSONP_OPTION_NAMES,
   MOCK_OPTION_NAMES,
+  OPENAPI_OPTION_NAMES,
   RECORDINGS_OPTION_NAMES,
 } from '../../src/config/nested-option-names.js'
 import { GLOBAL_OPTION_NAMES, ROUTE_OPTION_NAMES } from '../../src/config/option-lists.js'
@@ -83,6 +84,13 @@ const WRONG_VALUES: readonly unknown[] = [
   Symbol('x'),
 ]
 
+/** An object written as `{ … }` (or with no prototype), not an array, a date or a pattern. */
+function isObjectLiteral(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false
+  const prototype = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
+}
+
 /** Where each level of options is written, as builders of a configuration around one object of that level. */
 const LEVEL_CONTEXTS: Readonly<Record<string, readonly Build[]>> = {
   route: [(options) => routeWith(options as Record<string, unknown>)],
@@ -93,6 +101,13 @@ const LEVEL_CONTEXTS: Readonly<Record<string, readonly Build[]>> = {
   hooks: [(on) => routeWith({ on }), (on) => shared({ on })],
   inspector: [(inspector) => shared({ inspector })],
   recordings: [(recordings) => shared({ recordings })],
+  // The object form needs its document: the corpus's objects are given one, its other values go as they are.
+  openapi: [
+    (openapi) =>
+      routeWith({
+        openapi: isObjectLiteral(openapi) ? { document: './openapi.yaml', ...openapi } : openapi,
+      }),
+  ],
 }
 
 const KNOWN_NAMES: Readonly<Record<string, readonly string[]>> = {
@@ -104,6 +119,7 @@ const KNOWN_NAMES: Readonly<Record<string, readonly string[]>> = {
   hooks: HOOK_NAMES,
   inspector: INSPECTOR_OPTION_NAMES,
   recordings: RECORDINGS_OPTION_NAMES,
+  openapi: OPENAPI_OPTION_NAMES,
 }
 
 /**
@@ -338,6 +354,23 @@ function targeted(): ConfigMistake[] {
   add('match.body unknown', routeWith({ match: { body: 'partial' } }))
   add('match unknown rule', routeWith({ match: { ignoreHeaders: ['x'] } }))
   add("record: 'missing' with replay: 'only'", routeWith({ record: 'missing', replay: 'only' }))
+  // A route's `openapi` (P24).
+  const openapi = (value: unknown) => routeWith({ openapi: value })
+  const withDocument = (fields: Record<string, unknown>) => openapi({ document: './openapi.yaml', ...fields })
+  add('openapi not a document', openapi(42))
+  add('openapi without document', openapi({ enforce: 'request' }))
+  add('openapi URL that does not parse', openapi('http://['))
+  add('openapi ftp: URL', openapi(new URL('ftp://example.test/openapi.yaml')))
+  add('openapi Swagger 2.0 object', openapi({ document: { swagger: '2.0', paths: {} } }))
+  add('openapi object without version', openapi({ document: { paths: {} } }))
+  add('openapi object with a function', openapi({ document: { openapi: '3.1.0', x: () => 1 } }))
+  add('openapi.document a number', withDocument({ document: 42 }))
+  add('openapi.enforce true', withDocument({ enforce: true }))
+  add("openapi.mock 'always'", withDocument({ mock: 'always' }))
+  add('openapi.maxBodyBytes -1', withDocument({ maxBodyBytes: -1 }))
+  for (const name of ['errors', 'validateRequests', 'validateResponses', 'apiSpec', 'dynamic', 'enfore'])
+    add(`openapi.${name}`, withDocument({ [name]: true }))
+  add('openapi on a mock route', route({ mock: true, openapi: './openapi.yaml' }))
   for (const value of ['debug', [], null, 42])
     add(`options ${label(value)}`, () => resolveOptions({ '/api': TARGET }, value as never))
   for (const prefix of PREFIXES) {
