@@ -1,5 +1,6 @@
 // `pnpm test:frameworks`: the framework suite. Each app of test/frameworks/apps (Nuxt, SvelteKit,
-// Astro, React Router, Vite middleware mode, Rsbuild, Rspack, Bun, Deno, Hono on Node) is installed into a temporary folder
+// Astro, React Router, Vite middleware mode, Rsbuild, Rspack, Bun, Deno, Hono on Node, Storybook, one of its
+// apps with MSW handlers from `cors-dev-proxy export-msw`) is installed into a temporary folder
 // from the lockfile here and our packed tarballs, started on Node 24 as its users start it, and
 // driven in headless Chromium through the checks of lib/checks.mjs, against the backend of
 // lib/backend.mjs (compressing, with ETags, a login, a prefixed WebSocket, a 40 s answer): the

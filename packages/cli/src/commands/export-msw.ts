@@ -38,7 +38,7 @@ export const exportMswSpec: CommandSpec = Object.freeze<CommandSpec>({
     'cors-dev-proxy export-msw --route /api --out src/mocks/handlers.ts',
   ],
   notes: [
-    "The module exports handlers, resetReplay() and createHandlers(); it imports msw (v2) and @cors-dev-proxy/core/replay-session, and nothing from Node, so it runs under msw/node and in the browser. Unmatched requests are left to MSW's onUnhandledRequest. Run it again after recording: the same files give the same bytes.",
+    "The module exports handlers, resetReplay() and createHandlers(); it imports msw (2.11 or later) and @cors-dev-proxy/core/replay-session, and nothing from Node, so it runs under msw/node and in the browser. Unmatched requests are left to MSW's onUnhandledRequest. Run it again after recording: the same files give the same bytes.",
   ],
 })
 

@@ -4,7 +4,8 @@ import type { ExportedReplayData } from '@cors-dev-proxy/core/adapter'
  * The TypeScript module `cors-dev-proxy export-msw` writes: a route's recordings and mocks
  * inlined as data, and MSW v2 handlers answering from them through the core's in-memory replay
  * (`@cors-dev-proxy/core/replay-session`, no Node import), so the same module runs under
- * msw/node in Vitest and in the browser with msw-storybook-addon. Nothing in it depends on the
+ * msw/node in Vitest and in the browser with msw-storybook-addon (msw 2.11 or later: its handler
+ * takes a predicate function). Nothing in it depends on the
  * time or the machine: the same files give the same bytes.
  */
 
@@ -57,7 +58,15 @@ export function mswModule(exported: ExportedReplayData, source: MswModuleSource)
     '',
     '/** Handlers over one replay session: its state is theirs. */',
     'function handlersOf(session: ReplaySession): RequestHandler[] {',
-    "  return [http.all('*', ({ request }) => session.answer(request))]",
+    "  // Answered in the handler's predicate, so a request nothing matches is one MSW calls unhandled",
+    '  // (onUnhandledRequest); a resolver that returned nothing would let it on to the network unannounced.',
+    '  const answers = new WeakMap<Request, Response>()',
+    '  const answered = async ({ request }: { request: Request }): Promise<boolean> => {',
+    '    const answer = await session.answer(request)',
+    '    if (answer !== undefined) answers.set(request, answer)',
+    '    return answer !== undefined',
+    '  }',
+    '  return [http.all(answered, ({ request }) => answers.get(request))]',
     '}',
     '',
     'const session = createReplaySession(replayData)',

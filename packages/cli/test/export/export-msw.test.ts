@@ -126,10 +126,16 @@ describe('export-msw', () => {
       expect(created.headers.get('x-cors-dev-proxy-replayed')).toMatch(/^POST-items\./)
       expect(await list()).toEqual([{ id: 1, name: 'first' }])
       expect(await (await fetch('http://localhost:5173/api/health')).json()).toEqual({ ok: true })
-      // Another body has no recording: MSW's onUnhandledRequest ('error' here) decides.
-      await expect(
-        fetch('http://localhost:5173/api/items', { method: 'POST', body: '{"name":"other"}' }),
-      ).rejects.toThrow()
+      // Another body has no recording: MSW's onUnhandledRequest ('error' here) decides, before
+      // the request could reach the server listening at its origin.
+      const network = await listen(createServer((_req, res) => res.end('from the network')))
+      try {
+        await expect(
+          fetch(`${network.url}/api/items`, { method: 'POST', body: '{"name":"other"}' }),
+        ).rejects.toThrow(/onUnhandledRequest/)
+      } finally {
+        await network.close()
+      }
       // A session of its own starts over: the list is empty again.
       module.resetReplay()
       expect(await list()).toEqual([])
