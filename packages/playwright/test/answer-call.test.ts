@@ -84,7 +84,10 @@ describe('answerCall', () => {
     expect(await answerCall(route, handler, '/api/users')).toEqual({ kind: 'answered', status: 200 })
     expect(fulfilled.status).toBe(200)
     expect(fulfilled.headers).toMatchObject({ 'content-type': 'application/json' })
-    expect(fulfilled.headers?.['set-cookie']).toMatch(/^b=replayed-[0-9a-f]+; Path=\/$/)
+    // Both lines the backend sent, one per line as route.fulfill takes them.
+    expect(fulfilled.headers?.['set-cookie']).toMatch(
+      /^a=replayed-[0-9a-f]+; Path=\/\nb=replayed-[0-9a-f]+; Path=\/$/,
+    )
     expect(fulfilled.body?.toString()).toBe('[{"id":1}]')
   })
 
