@@ -242,6 +242,19 @@ describe('check --openapi alone, and its mistakes', () => {
     )
   })
 
+  it('exit 2 for a file in the folder that is not a recording, named, the other files still checked', async () => {
+    recordClean()
+    writeFileSync(join(cwd, 'rec', 'api', 'GET-broken.0009.json'), '{ not json')
+    const result = await runCliHere(['check', '--openapi', 'openapi.yaml', '--recordings', 'rec', ...ROUTE], {
+      cwd,
+    })
+    expect(result.code).toBe(2)
+    expect(result.stdout).toContain('3 exchanges checked in 4 files: no violations')
+    expect(result.stdout).toContain(
+      `Not recordings (unreadable, or edited into something else):\n${join('rec', 'api', 'GET-broken.0009.json')}`,
+    )
+  })
+
   it('exit 2 when the folder holds no recordings of the route', async () => {
     const result = await runCliHere(['check', '--openapi', 'openapi.yaml', '--recordings', 'rec', ...ROUTE], {
       cwd,
