@@ -15,10 +15,24 @@ export type {
   ResolvedRoute,
 } from './config/resolved-route.js'
 export { WRITTEN_ROUTE } from './config/written-route.js'
+// The OpenAPI checker for the CLI's `check --openapi`: load-contract.ts imports swagger-parser
+// and Ajv by dynamic `import()` only, so this entry still loads neither (test/contract/lazy-load.test.ts).
+export type {
+  Contract,
+  ContractCheck,
+  ContractOperation,
+  ContractRequest,
+  ContractResponse,
+  ContractViolation,
+} from './contract/contract-types.js'
+export { loadContract } from './contract/load-contract.js'
 export type { NodeOptionsHost } from './fetch/refuse-node-options.js'
 export { refuseNodeOptions } from './fetch/refuse-node-options.js'
 export { isHostAllowed } from './http/allowed-hosts.js'
 export { answerSocket } from './http/answer-socket.js'
+export { MASK } from './http/mask-secrets.js'
+// The target path a route sends a rewritten path to, as the proxy joins them (`check --openapi`).
+export { joinTargetPath } from './http/rewrite-path.js'
 export { publishServerUrl } from './http/server-fetch.js'
 // The JSON the inspector's endpoints answer, for clients of its HTTP API (the CLI's `mcp`).
 export type { ExplainedCall } from './inspector/call-explainer.js'

@@ -1,5 +1,6 @@
 import { type AddressSpace, parseOrigin } from '@cors-dev-proxy/core'
 import type { CommandSpec } from '../args/command-spec.js'
+import { CONFIG_FLAG } from '../args/config-flags.js'
 import { readMilliseconds } from '../args/flag-values.js'
 import { formatHelp } from '../args/format-help.js'
 import { invalidFlagValue, type ParsedFlags, parseFlags } from '../args/parse-flags.js'
@@ -8,13 +9,15 @@ import { bodyOfType } from '../check/body-type.js'
 import { formatCheckReport } from '../check/format-report.js'
 import { type CheckInput, runCheckCall } from '../check/run-check.js'
 import type { CommandContext } from '../io.js'
+import { OPENAPI_EXAMPLES, refuseMixedChecks, runOpenapiCheck } from './check-openapi.js'
 
 /** `cors-dev-proxy check`: its flags, for the parser and `--help`. */
 export const checkSpec: CommandSpec = Object.freeze<CommandSpec>({
   name: 'check',
   summary:
-    "Sends the preflight and the request a browser would send, and prints the verdict in Chromium's words, with the fix.",
-  usage: 'cors-dev-proxy check <url> --origin ORIGIN [flags]',
+    "Sends the preflight and the request a browser would send, and prints the verdict in Chromium's words, with the fix; with --openapi, checks recorded exchanges against an OpenAPI document.",
+  usage:
+    'cors-dev-proxy check <url> --origin ORIGIN [flags]\n       cors-dev-proxy check --openapi DOCUMENT [--recordings DIR [--route PREFIX]] [--json]',
   positionals: [{ name: '<url>', description: 'the URL the page calls (http: or https:)' }],
   flags: {
     origin: {
@@ -73,14 +76,41 @@ export const checkSpec: CommandSpec = Object.freeze<CommandSpec>({
       type: 'boolean',
       description: 'accept a self-signed certificate (a browser would ask you to accept it first)',
     },
+    openapi: {
+      type: 'string',
+      value: 'DOCUMENT',
+      description:
+        'an OpenAPI 3.0 or 3.1 document (a path or URL): alone, say whether it can check exchanges (every $ref resolves, every schema compiles); with --recordings, check the recorded exchanges against it',
+      example: '--openapi ./openapi.yaml',
+    },
+    recordings: {
+      type: 'string',
+      value: 'DIR',
+      description:
+        'with --openapi: the recordings folder (recordings.dir, one folder per route); every recorded request and answer is checked',
+      example: '--openapi ./openapi.yaml --recordings cors-dev-proxy/recordings --route /api',
+    },
+    route: {
+      type: 'string',
+      multiple: true,
+      value: 'PREFIX[=TARGET]',
+      description:
+        "with --recordings: the route whose recordings are checked, its paths mapped to the backend's as the proxy does (the config file's route, or PREFIX=TARGET); default: every route of the config file",
+      example:
+        '--openapi ./openapi.yaml --recordings cors-dev-proxy/recordings --route /api=http://127.0.0.1:3000/v1',
+    },
+    ...CONFIG_FLAG,
   },
   examples: [
     'cors-dev-proxy check http://127.0.0.1:3000/users --origin http://localhost:5173',
     "cors-dev-proxy check http://127.0.0.1:3000/items/1 --origin http://localhost:5173 --method PUT --header 'Content-Type: application/json'",
     'cors-dev-proxy check https://api.example.test/me --origin https://app.example.test --credentials --json',
+    OPENAPI_EXAMPLES.document,
+    OPENAPI_EXAMPLES.recordings,
   ],
   notes: [
     'Exit codes: 0 the script can read the response, 1 the browser blocks or fails it (CORS, a failed redirect, or Local Network Access whatever the user answers), 2 the server could not be reached or the arguments are wrong.',
+    "With --openapi: 0 the document is usable (alone) or every recorded exchange keeps it, 1 violations (each listed: file, call, operation, request or response, JSON pointer, message), 2 the arguments are wrong, the document is unreadable or unusable for checking (a $ref that resolves to nothing, an invalid schema, Swagger 2.0), or a file in the folder is not a recording. A recorded path is mapped to the backend's as the proxy maps it: the route's prefix put back, its pathRewrite (by default the prefix removed), its target's path; the document's servers give its base path. A request header the file does not hold is not reported missing, a JSON or form body is checked with the media type the operation declares, and a value the recording masked ([masked]) is counted, not reported.",
   ],
 })
 
@@ -219,12 +249,14 @@ function readInput(flags: ParsedFlags): CheckInput {
  * @example
  * process.exitCode = await runCheck({ argv: ['http://127.0.0.1:3000/x', '--origin', 'http://localhost:5173'], cwd: process.cwd(), io: processIo })
  */
-export async function runCheck({ argv, io }: CommandContext): Promise<number> {
+export async function runCheck({ argv, cwd, io }: CommandContext): Promise<number> {
   const flags = parseFlags(checkSpec, argv)
   if (flags.help) {
     io.out(formatHelp(checkSpec))
     return 0
   }
+  refuseMixedChecks(flags)
+  if (flags.has('openapi')) return runOpenapiCheck(flags, { argv, cwd, io })
   const report = await runCheckCall(readInput(flags))
   io.out(flags.boolean('json') ? JSON.stringify(report, null, 2) : formatCheckReport(report))
   return report.exitCode
