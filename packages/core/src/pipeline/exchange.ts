@@ -16,7 +16,8 @@
  * Writers, each with the words the debug line shows: the forwarder (`http://host:port/path`,
  * with ` over h2` or ` over h1.1` on a route with `http2`), the route mocks (`mocked by <file or
  * key>`), the recordings (`replay`, `replay (target failed: <cause>)`), the faults
- * (`fault injected (<status>)`), the mock backend (`mock backend`).
+ * (`fault injected (<status>)`), the mock backend (`mock backend`), a route's `openapi`
+ * (`mocked by openapi <operation>`; and its check, `contract`).
  */
 export interface Exchange {
   /** What answered: the upstream URL the forwarder sent to, or the stand-in that answered in its place. */
