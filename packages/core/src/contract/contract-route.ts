@@ -102,12 +102,16 @@ export function createContractRoute(route: ResolvedRoute, deps: ContractRouteDep
         next()
         return
       }
-      void enforceRequest(ctx, req, res, path, exchange).then((verdict) => {
-        res.once(
-          'close',
-          () => void finish(ctx, req, res, path, exchange, { ...verdict, answer: () => answer }),
+      // A check that fails lets the request go on unchecked: enforcing never breaks the route.
+      const verdict = enforceRequest(ctx, req, res, path, exchange).catch(() => ({ refused: false }))
+      // Listened to at once: a client that leaves while the body is read still ends the check.
+      res.once('close', () => {
+        void verdict.then((settled) =>
+          finish(ctx, req, res, path, exchange, { ...settled, answer: () => answer }),
         )
-        if (!verdict.refused) next()
+      })
+      void verdict.then((settled) => {
+        if (!settled.refused) next()
       })
     },
     fallback: openapi.mock === 'missing' ? missingFallback(ctx) : undefined,
