@@ -335,6 +335,22 @@ describe("a route's openapi", () => {
     ])
   })
 
+  it("mock: 'missing' answers an undeclared 404 behind the Fetch handler too", async () => {
+    const backend = await listen(createServer((_req, res) => res.writeHead(404).end('nope')))
+    closers.push(backend.close)
+    const handler = createFetchHandler(
+      { '/api': { target: backend.url, openapi: { document: MOCK_DOCUMENT, mock: 'missing' } } },
+      { log: 'silent' },
+    )
+    closers.push(() => handler.close())
+    const mocked = await handler(new Request('http://127.0.0.1:3000/api/pets/1'))
+    expect(mocked?.status).toBe(200)
+    expect(await mocked?.json()).toEqual({ id: 1, name: 'Rex' })
+    const declared = await handler(new Request('http://127.0.0.1:3000/api/owners/1'))
+    expect(declared?.status).toBe(404)
+    expect(await declared?.text()).toBe('nope')
+  })
+
   it('checks the same way behind the Fetch handler', async () => {
     const backend = await startBackend()
     const handler = createFetchHandler(
