@@ -54,6 +54,7 @@ const guide = [
       { text: 'Playwright', link: '/guide/playwright' },
       { text: 'From dev to CI', link: '/guide/dev-to-ci' },
       { text: 'Mocks beside real routes', link: '/guide/mocks' },
+      { text: 'Check against your OpenAPI document', link: '/guide/openapi' },
       { text: 'nginx and Caddy exports', link: '/guide/exports' },
       { text: 'Security and reliability', link: '/guide/security' },
     ],

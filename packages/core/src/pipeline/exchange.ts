@@ -16,7 +16,8 @@
  * Writers, each with the words the debug line shows: the forwarder (`http://host:port/path`,
  * with ` over h2` or ` over h1.1` on a route with `http2`), the route mocks (`mocked by <file or
  * key>`), the recordings (`replay`, `replay (target failed: <cause>)`), the faults
- * (`fault injected (<status>)`), the mock backend (`mock backend`).
+ * (`fault injected (<status>)`), the mock backend (`mock backend`), a route's `openapi`
+ * (`mocked by openapi <operation>`; and its check, `contract`).
  */
 export interface Exchange {
   /** What answered: the upstream URL the forwarder sent to, or the stand-in that answered in its place. */
@@ -33,6 +34,31 @@ export interface Exchange {
   bodyCopy: (() => Promise<Buffer | undefined>) | undefined
   /** The answer is the proxy's own, not the target's (a 502/504 for a target that failed, a replay): `record` leaves it out. */
   notFromTarget: boolean
+  /** The path and query the target was sent (after the route's `pathRewrite`), set by the forwarder; `undefined` before. */
+  upstreamPath: string | undefined
+  /**
+   * What a route with `openapi` found checking the exchange against its document
+   * (contract/contract-route.ts); filled in once the response has closed, so a reader sees
+   * `done: false` until then. `undefined` on a route without `openapi`.
+   */
+  contract: ExchangeContract | undefined
+}
+
+/** One place an exchange breaks its route's OpenAPI document, as contract/contract-types.ts's `ContractViolation`. */
+export interface ExchangeViolation {
+  readonly in: 'request' | 'response'
+  readonly operation: string
+  readonly pointer: string
+  readonly message: string
+  readonly expected?: string
+  readonly actual?: string
+}
+
+/** The contract check of one exchange: its violations, why a part was not checked, whether it is over. */
+export interface ExchangeContract {
+  violations: readonly ExchangeViolation[]
+  skipped: string | undefined
+  done: boolean
 }
 
 /**
@@ -48,5 +74,7 @@ export function newExchange(): Exchange {
     uploadPace: undefined,
     bodyCopy: undefined,
     notFromTarget: false,
+    upstreamPath: undefined,
+    contract: undefined,
   }
 }

@@ -33,7 +33,8 @@ export function describeOpenApi(
 export const CONTRACT_OPTIONS = {
   /**
    * The team's OpenAPI document (3.0 or 3.1): a path, a URL, or `{ document, enforce, mock,
-   * maxBodyBytes }`. Each exchange of the route is checked against it and its violations shown.
+   * maxBodyBytes }`. Each exchange of the route is checked against it; its violations go to the
+   * inspector's exchange data, the HAR, `/__cors-dev-proxy/violations` and the log.
    */
   openapi: option<string | URL | OpenApiOptions, ResolvedOpenApiOptions | undefined>({
     name: 'openapi',
@@ -42,10 +43,12 @@ export const CONTRACT_OPTIONS = {
       "The team's OpenAPI document (3.0 or 3.1): a path (relative to the project's root), a URL, or",
       '`{ document, enforce, mock, maxBodyBytes }` where `document` may also be the document as an',
       'object. Each exchange of the route is matched to an operation and checked against it (the',
-      "request's parameters and body, the answer's status, content type and body); violations show in",
-      "the overlay, the inspector, the HAR and the log. `enforce: 'request'` refuses a request that",
-      "breaks the document with a 400; `mock: 'missing'` answers from the document what the target",
-      'does not implement yet. See [`openapi` options](#openapi-options).',
+      "request's parameters and body, the answer's status, content type and body) once the answer has",
+      "gone, never changing it; violations go to the inspector's exchange data (`/__cors-dev-proxy/exchanges`),",
+      'the HAR (`_violations`), `/__cors-dev-proxy/violations` and the log (one line per distinct',
+      "violation). `enforce: 'request'` refuses a request that breaks the document with a 400;",
+      "`mock: 'missing'` answers from the document what the target does not implement yet. See",
+      '[Check against your OpenAPI document](/guide/openapi) and [`openapi` options](#openapi-options).',
     ],
     defaultText: 'undefined (no contract)',
     example: "{ document: './openapi.yaml', mock: 'missing' }",

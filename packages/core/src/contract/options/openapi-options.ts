@@ -16,7 +16,8 @@ export interface OpenApiOptions {
   /**
    * The document: a path (relative to the project's root: the dev server's root in the adapters,
    * else the working directory), an `http:`, `https:` or `file:` URL, or the document itself as an
-   * object. A file is read again when it changes. Swagger 2.0 is refused: convert it to OpenAPI 3
+   * object. A file is read again when it changes (looked at, at most once a second, as exchanges
+   * come). Swagger 2.0 is refused: convert it to OpenAPI 3
    * first (`npx swagger2openapi swagger.yaml -o openapi.yaml`).
    * @default none: required
    * @example './openapi.yaml'
@@ -39,7 +40,9 @@ export interface OpenApiOptions {
    */
   mock?: false | 'missing'
   /**
-   * Bodies larger than this many bytes are not checked (the log says so once). From 0 to 67108864.
+   * Bodies larger than this many bytes are not checked (the log says so, once per route every
+   * 10 s). Under `enforce: 'request'`, a request body announced larger than this is not read
+   * before the target is asked, and goes on unchecked. From 0 to 67108864.
    * @default 1048576
    * @example 262144
    */
