@@ -66,9 +66,11 @@ export function showViolations(
       if (known.count === count) continue
       known.count = count
       known.violation = entry
+      // The link goes to the last exchange: the call line names it too, when the list does.
+      if (entry.url !== undefined) known.failed = { ...known.failed, ...callOfEntry(state, entry) }
     } else {
       state.arrivals += 1
-      const call = callOfOperation(state.calls, entry.operation)
+      const call = callOfEntry(state, entry)
       state.cards.set(key, {
         failed: {
           url: call?.url ?? '',
@@ -88,6 +90,16 @@ export function showViolations(
     changed = true
   }
   if (changed) renderOverlay(state)
+}
+
+/**
+ * The call a card names: the one the list gives (its last exchange's, made absolute as the
+ * page's own calls are), else the page's latest call that fits the operation.
+ */
+function callOfEntry(state: OverlayState, entry: ViolationEntry): PageCall | undefined {
+  if (entry.method !== undefined && entry.url !== undefined)
+    return { method: entry.method, url: new URL(entry.url, location.href).href }
+  return callOfOperation(state.calls, entry.operation)
 }
 
 /** Asks the list once and shows what is new. */

@@ -29,6 +29,9 @@ export interface ViolationEntry extends Violation {
   readonly count: number
   /** The last exchange that did (its id in the inspector), when the inspector recorded it. */
   readonly lastExchange?: number
+  /** That exchange's method and URL (as the page asked, secrets masked), when the list gives them. */
+  readonly method?: string
+  readonly url?: string
 }
 
 /** A same-origin call of the page, as the overlay's wrappers saw it end. */
@@ -117,7 +120,9 @@ export function readViolationEntries(body: unknown): ViolationEntry[] {
       isViolation(one) &&
       typeof (one as { count?: unknown }).count === 'number' &&
       typeof (one as { route?: unknown }).route === 'string' &&
-      ['number', 'undefined'].includes(typeof (one as { lastExchange?: unknown }).lastExchange),
+      ['number', 'undefined'].includes(typeof (one as { lastExchange?: unknown }).lastExchange) &&
+      ['string', 'undefined'].includes(typeof (one as { method?: unknown }).method) &&
+      ['string', 'undefined'].includes(typeof (one as { url?: unknown }).url),
   )
 }
 
