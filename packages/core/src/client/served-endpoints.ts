@@ -17,4 +17,6 @@ export interface ServedEndpoints {
   readonly control: boolean
   /** A route has `mocks`, and the inspector is on: "Mock this answer" (`POST /mock`) writes. */
   readonly mocks: boolean
+  /** A route has `openapi`: `GET /violations` lists the distinct violations its exchanges had. Absent otherwise. */
+  readonly violations?: true
 }

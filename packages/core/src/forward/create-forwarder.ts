@@ -214,7 +214,10 @@ function send(
   const { route } = context
   const { target } = parts
   const label = target === route.target ? context.label : targetLabel(target)
-  if (exchange !== undefined) exchange.hop = `${label}${parts.path}`
+  if (exchange !== undefined) {
+    exchange.hop = `${label}${parts.path}`
+    exchange.upstreamPath = parts.path
+  }
   if (isResponseClosed(res)) {
     context.logger.debug(`${req.method} ${req.url}: the client went away before ${label} answered`)
     return

@@ -1,3 +1,4 @@
+import type { ExchangeContract } from '../pipeline/exchange.js'
 /**
  * One exchange as the proxy saw it. What the inspector and the HAR show is derived from it
  * when they ask (masking, the CORS verdict), so recording costs a few field writes.
@@ -52,6 +53,8 @@ export interface ExchangeRecord {
    * probe (it carried `X-Cors-Dev-Proxy-Probe`). Absent for the page's calls.
    */
   readonly ours?: 'probe' | undefined
+  /** The route's `openapi` check (pipeline/exchange.ts), completed after the close; absent on a route without `openapi`. */
+  contract?: ExchangeContract | undefined
 }
 
 /** Called with each finished exchange. */

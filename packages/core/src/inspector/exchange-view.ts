@@ -1,6 +1,7 @@
 import { evaluateCors } from '../browser/evaluate-cors.js'
 import { getHeader, type HeaderEntry } from '../http/header-list.js'
 import { maskBody, maskHeaderLines, maskUrl } from '../http/mask-secrets.js'
+import type { ExchangeViolation } from '../pipeline/exchange.js'
 import {
   readUnmatchedNote,
   UNMATCHED_DIFF_HEADER,
@@ -63,6 +64,29 @@ export interface ExchangeView {
    * part that differs (what the request had, what the recording has) and the fixes; absent otherwise.
    */
   readonly unmatchedDiff?: UnmatchedNote
+  /**
+   * On a route with `openapi`: where the exchange breaks the document (empty when it keeps it),
+   * as the check found them once the response closed; absent on other routes.
+   */
+  readonly violations?: readonly ExchangeViolation[]
+  /** On a route with `openapi`: why a part of the exchange was not checked, when one was not. */
+  readonly contractSkipped?: string
+  /** On a route with `openapi`: the check has not ended yet (it runs once the response closed); then no `violations`. */
+  readonly contractPending?: true
+}
+
+/** `{ violations, contractSkipped }` of an exchange on a route with `openapi`, else nothing; `{ contractPending }` while its check runs. */
+function contractOf(record: ExchangeRecord): {
+  violations?: readonly ExchangeViolation[]
+  contractSkipped?: string
+  contractPending?: true
+} {
+  const check = record.contract
+  if (check === undefined) return {}
+  if (!check.done) return { contractPending: true }
+  return check.skipped === undefined
+    ? { violations: check.violations }
+    : { violations: check.violations, contractSkipped: check.skipped }
 }
 
 /**
@@ -200,5 +224,6 @@ export function viewExchange(record: ExchangeRecord): ExchangeView {
     // And the one a route's mocks set (MOCKED_HEADER, stand-ins/route-mocks/mock-answer-writer.ts).
     mockedFrom: getHeader(pairs(responseLines), 'x-cors-dev-proxy-mocked'),
     ...unmatchedOf(pairs(responseLines)),
+    ...contractOf(record),
   }
 }

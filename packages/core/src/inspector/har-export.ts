@@ -149,6 +149,17 @@ export function harOf(records: readonly ExchangeRecord[], creator: HarCreator) {
       _hooks: view.hooks,
       ...(view.replayOf === undefined ? {} : { _replayOf: view.replayOf }),
       ...(view.ours === undefined ? {} : { _ours: view.ours }),
+      // On a route with `openapi` only: each place the exchange breaks the document ([] when none).
+      ...(view.violations === undefined
+        ? {}
+        : {
+            _violations: view.violations.map((violation) => ({
+              in: violation.in,
+              operation: violation.operation,
+              pointer: violation.pointer,
+              message: violation.message,
+            })),
+          }),
     }
   })
   return { log: { version: '1.2', creator, pages: [], entries } }

@@ -23,6 +23,7 @@
 import type { ServedEndpoints } from '../client/served-endpoints.js'
 import type { ResolvedInspectorOptions } from '../config/resolve-inspector-options.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
+import type { ViolationLog } from '../contract/violation-log.js'
 import { maskUrlsIn } from '../http/mask-secrets.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import type { Logger } from '../log/logger.js'
@@ -41,6 +42,7 @@ import { isPagePath, serveInspectorOff, servePage, serveScript } from './page-en
 import type { ExchangeRecorder } from './record-exchange.js'
 import { serveReplay } from './replay-endpoint.js'
 import { createReplayer, type Replayer } from './replay-exchange.js'
+import { violationsView } from './violations-view.js'
 
 /** What the endpoints under `/__cors-dev-proxy/` need. */
 export interface InspectorEndpointsOptions {
@@ -64,6 +66,8 @@ export interface InspectorEndpointsOptions {
   readonly mocks?: MockWriter | undefined
   /** How the front end carries WebSockets, for the fix of a failed one. @default 'upgrade' */
   readonly webSockets?: WebSocketCarrier | undefined
+  /** The distinct OpenAPI violations, when a route has `openapi` (`GET /violations`). */
+  readonly violations?: ViolationLog | undefined
 }
 
 /** The endpoints: a handler for every request under `/__cors-dev-proxy`, and `close`. */
@@ -170,6 +174,10 @@ function routeInspectorRequest(ctx: EndpointsContext, req: ProxyRequest, res: Pr
   // Answered whatever the routes are: a dev server without switches lists none (an older
   // overlay's badge asks on every page, and a 404 would be a failed request of ours there).
   if (call.path === '/control' && serveControl(req, res, ctx.options.controls, sendJson)) return
+  if (call.read && call.path === '/violations' && served.violations === true) {
+    sendJson(res, 200, violationsView(ctx.options.violations))
+    return
+  }
   if (!served.inspector || recorder === undefined) {
     serveInspectorOff(res, call.read && isPagePath(call.path))
     return

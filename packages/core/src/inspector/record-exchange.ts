@@ -41,6 +41,8 @@ function finishRecording(recording: Recording, res: ProxyResponse): void {
   const sent = (res as { _header?: unknown })._header
   record.responseHead = typeof sent === 'string' ? sent : (sentHeadList(res) ?? res.getHeaders())
   record.aborted = !res.writableFinished
+  // The check's own object: filled in after the close, read when the exchange is shown.
+  record.contract = recording.contract
   record.responseBytes =
     socket !== undefined ? socket.bytesWritten - recording.written : unsocketedBytes(res, record)
   recording.ring.push(record)
@@ -218,6 +220,8 @@ function beginRecording(
     uploadPace: undefined,
     bodyCopy: undefined,
     notFromTarget: false,
+    upstreamPath: undefined,
+    contract: undefined,
   }
   // EventEmitter's own `on`, not `res.on`: a dev server's compression (Storybook's
   // @polka/compression) replaces `res.on` and moves listeners to its gzip stream, which would

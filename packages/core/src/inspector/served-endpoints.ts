@@ -12,6 +12,8 @@ export interface EndpointFacts {
   readonly switches: boolean
   /** Some route has `mocks`. */
   readonly mocks: boolean
+  /** Some route has `openapi` (the proxy keeps a violation log). */
+  readonly contract?: boolean
 }
 
 /**
@@ -19,18 +21,20 @@ export interface EndpointFacts {
  * end: nothing at all when the inspector, the overlay and every live switch are off (the path is
  * then left to the app or the dev server); otherwise the page and `/control` always, the
  * inspector's own endpoints with `inspector` on, the overlay's with `overlay` on, and "Mock this
- * answer" where a route has `mocks` and the inspector (which keeps the exchanges it writes) is on.
+ * answer" where a route has `mocks` and the inspector (which keeps the exchanges it writes) is on,
+ * and `/violations` where a route has `openapi`.
  *
  * @example
  * servedEndpointsOf({ inspector: true, overlay: true, switches: false, mocks: false })
  * // { inspector: true, explain: true, control: false, mocks: false }
  */
 export function servedEndpointsOf(facts: EndpointFacts): ServedEndpoints | undefined {
-  if (!facts.inspector && !facts.overlay && !facts.switches) return undefined
+  if (!facts.inspector && !facts.overlay && !facts.switches && facts.contract !== true) return undefined
   return Object.freeze({
     inspector: facts.inspector,
     explain: facts.overlay,
     control: facts.switches,
     mocks: facts.mocks && facts.inspector,
+    ...(facts.contract === true ? { violations: true as const } : {}),
   })
 }

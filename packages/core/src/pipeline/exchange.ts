@@ -33,6 +33,31 @@ export interface Exchange {
   bodyCopy: (() => Promise<Buffer | undefined>) | undefined
   /** The answer is the proxy's own, not the target's (a 502/504 for a target that failed, a replay): `record` leaves it out. */
   notFromTarget: boolean
+  /** The path and query the target was sent (after the route's `pathRewrite`), set by the forwarder; `undefined` before. */
+  upstreamPath: string | undefined
+  /**
+   * What a route with `openapi` found checking the exchange against its document
+   * (contract/contract-route.ts); filled in once the response has closed, so a reader sees
+   * `done: false` until then. `undefined` on a route without `openapi`.
+   */
+  contract: ExchangeContract | undefined
+}
+
+/** One place an exchange breaks its route's OpenAPI document, as contract/contract-types.ts's `ContractViolation`. */
+export interface ExchangeViolation {
+  readonly in: 'request' | 'response'
+  readonly operation: string
+  readonly pointer: string
+  readonly message: string
+  readonly expected?: string
+  readonly actual?: string
+}
+
+/** The contract check of one exchange: its violations, why a part was not checked, whether it is over. */
+export interface ExchangeContract {
+  violations: readonly ExchangeViolation[]
+  skipped: string | undefined
+  done: boolean
 }
 
 /**
@@ -48,5 +73,7 @@ export function newExchange(): Exchange {
     uploadPace: undefined,
     bodyCopy: undefined,
     notFromTarget: false,
+    upstreamPath: undefined,
+    contract: undefined,
   }
 }

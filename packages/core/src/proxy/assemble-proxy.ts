@@ -112,6 +112,7 @@ function endpointsOf(
     overlay: resolved.overlay,
     switches: engine.controls.routes.length > 0,
     mocks: engine.mocks.length > 0,
+    contract: engine.violations !== undefined,
   })
   if (served === undefined) return {}
   const scripts = clientScripts(served)
@@ -130,6 +131,7 @@ function endpointsOf(
     controls: engine.controls,
     mocks: served.mocks ? createMockWriter(engine.mocks, logger, responseHeaderLines) : undefined,
     webSockets: host.webSockets,
+    violations: engine.violations,
   })
   if (host.ownUrl !== undefined) return { served, scripts, endpoints }
   const handle: InspectorEndpoints['handle'] = (req, res) => {

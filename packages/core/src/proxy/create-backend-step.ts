@@ -1,4 +1,6 @@
 import type { ResolvedForwardRoute, ResolvedRoute } from '../config/resolved-route.js'
+import { createContractRoute } from '../contract/contract-route.js'
+import type { ViolationLog } from '../contract/violation-log.js'
 import { withCorsDiagnostics } from '../cors/cors-diagnostics.js'
 import { createForwarder } from '../forward/create-forwarder.js'
 import type { ForwardDeps, UpstreamFallback } from '../forward/forward-context.js'
@@ -22,6 +24,10 @@ import type {
 export interface BackendDeps extends ForwardDeps {
   /** The recordings folder, when a route has `record` or `replay`. */
   readonly recordings?: RecordingStore | undefined
+  /** Where a relative `openapi` document goes: the dev server's root, or the working directory. */
+  readonly root?: string | undefined
+  /** The proxy's distinct OpenAPI violations, when a route has `openapi`. */
+  readonly violations?: ViolationLog | undefined
 }
 
 /** What a route's backend is made of beside its resolved options. */
@@ -54,11 +60,21 @@ export interface BackendStep {
 }
 
 /**
+ * A route's `openapi` (contract/contract-route.ts), first so that it sees every answer, a
+ * stand-in's too: its step checks the exchange (and, under `enforce`, refuses a request that
+ * breaks the document), its fallback answers from the document (`mock: 'missing'`).
+ */
+const contractStandIn: StandIn<BackendDeps> = function contractStandIn(route, deps) {
+  return createContractRoute(route, deps)
+}
+
+/**
  * The stand-ins for the backend, in the backend's order (their steps run in this order, before
- * the target; the first that gives a target replaces the forwarder): the faults, the `mocks`
- * slot, the recordings, the mock backend of a `mock` route.
+ * the target; the first that gives a target replaces the forwarder): the `openapi` check, the
+ * faults, the `mocks` slot, the recordings, the mock backend of a `mock` route.
  */
 const STAND_INS: readonly StandIn<BackendDeps & BackendParts>[] = [
+  contractStandIn,
   controlStandIn,
   routeMocksStandIn,
   recordingsStandIn,

@@ -18,9 +18,11 @@
  *
  * What fails on the way is answered by forward/forward-failures.ts, never thrown.
  */
+
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { ResolvedCorsDevProxyOptions, ResolvedRoute } from '../config/resolved-route.js'
+import { createViolationLog, type ViolationLog } from '../contract/violation-log.js'
 import { isOriginFunctionError } from '../cors/cors-route-step.js'
 import { createFailureLog } from '../forward/failure-log.js'
 import { hasBody } from '../forward/request-body.js'
@@ -88,6 +90,8 @@ export interface CorsDevProxy {
 export interface EngineProxy extends CorsDevProxy {
   /** The live switches of the routes with control options (latency, faults, targets) or recordings (record), for the inspector's API. */
   readonly controls: ControlBoard
+  /** The distinct OpenAPI violations the routes with `openapi` have seen; `undefined` when no route has one. */
+  readonly violations: ViolationLog | undefined
   /** The routes with `mocks`, where the inspector's "Mock this answer" writes. */
   readonly mocks: readonly RouteMocks[]
   /** A route's stand-ins on the Fetch front end's WebSocket handshakes (see `BackendStep.fetchUpgrade`). */
@@ -301,12 +305,16 @@ export function buildCorsDevProxy(
   const failures = createFailureLog(logger)
   const sockets = new Set<Duplex>()
   const recordings = recordingStoreIfUsed(resolved, logger, root)
+  const violations = resolved.routes.some((route) => route.kind === 'forward' && route.openapi !== undefined)
+    ? createViolationLog(logger)
+    : undefined
   const { pipelines, gates, controls } = buildRoutes(resolved, logger, {
     pool,
     logger,
     failures,
     recordings,
     root,
+    violations,
   })
   const engine: Engine = { logger, matchOf, pipelines, gates, recorder, unwired: new Set() }
   const routeMocks = [...pipelines.values()].flatMap((pipeline) => pipeline.mocks ?? [])
@@ -346,6 +354,7 @@ export function buildCorsDevProxy(
     connect: refuseConnect,
     routes: resolved.routes,
     controls,
+    violations,
     mocks: routeMocks,
     fetchUpgradeOf: (route: ResolvedRoute) => pipelines.get(route)?.fetchUpgrade,
     logger,

@@ -1,0 +1,34 @@
+import type { ViolationLog } from '../contract/violation-log.js'
+import type { ExchangeViolation } from '../pipeline/exchange.js'
+import type { Recording } from './record-exchange.js'
+
+/** One distinct violation as `GET /__cors-dev-proxy/violations` lists it. */
+export interface ViolationView extends ExchangeViolation {
+  /** The route's prefix. */
+  readonly route: string
+  /** How many exchanges had it. */
+  readonly count: number
+  /** The last exchange that had it (its id in `/exchanges`), when the inspector recorded it. */
+  readonly lastExchange: number | undefined
+  /** When it last came, as an ISO date. */
+  readonly lastAt: string
+}
+
+/**
+ * The distinct violations of the routes with `openapi`, oldest first, for the overlay and
+ * `cors-dev-proxy mcp`: each with its route, how often it came and the last exchange's id.
+ *
+ * @example
+ * sendJson(res, 200, violationsView(engine.violations))
+ */
+export function violationsView(log: ViolationLog | undefined): ViolationView[] {
+  if (log === undefined) return []
+  return log.list().map((entry) => ({
+    route: entry.route,
+    ...entry.violation,
+    count: entry.count,
+    // The exchange is the inspector's recording when the inspector is on (record-exchange.ts).
+    lastExchange: (entry.lastExchange as Partial<Recording>).record?.id,
+    lastAt: new Date(entry.lastAt).toISOString(),
+  }))
+}
