@@ -81,7 +81,10 @@ describe("a route's openapi, its violations in Chromium", () => {
     browser = await launchChromium()
     backend = await listen(
       createServer((req, res) => {
-        const [status, body] = ANSWERS[req.url ?? ''] ?? [404, { title: 'not found' }]
+        const [status, body] = ANSWERS[(req.url ?? '').split('?')[0] as string] ?? [
+          404,
+          { title: 'not found' },
+        ]
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
       }),
     )

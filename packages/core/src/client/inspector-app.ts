@@ -30,6 +30,7 @@ export function inspectorApp(served: ServedEndpoints): void {
     routeFilter: $<HTMLSelectElement>('#route'),
     statusFilter: $<HTMLSelectElement>('#status'),
     textFilter: $<HTMLInputElement>('#text'),
+    checks: served.violations === true,
     render: () => renderInspector(state),
   }
   const { base, explained, mockRoutes, render } = state
@@ -40,8 +41,7 @@ export function inspectorApp(served: ServedEndpoints): void {
     state.selected = exchangeOfHash(location.hash) ?? state.selected
     render()
   })
-  if ((served as ServedEndpoints & { violations?: boolean }).violations === true)
-    addViolationsFilter(state.statusFilter)
+  if (served.violations === true) addViolationsFilter(state.statusFilter)
 
   if (served.explain)
     void fetch(`${base}/explanations`)

@@ -27,7 +27,7 @@ export function followExchanges(state: InspectorState): void {
         else exchanges.push(view)
         if (exchanges.length > 2000) exchanges.shift()
         render()
-        followCheck(state, view)
+        followCheck(state)
       })
       events.addEventListener('explanation', (event) => {
         explained.unshift(JSON.parse((event as MessageEvent<string>).data) as Explained)

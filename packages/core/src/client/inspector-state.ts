@@ -68,6 +68,8 @@ export interface InspectorState {
   readonly routeFilter: HTMLSelectElement
   readonly statusFilter: HTMLSelectElement
   readonly textFilter: HTMLInputElement
+  /** A route has `openapi`: the exchanges' checks are read again after they arrive. */
+  readonly checks: boolean
   /** The next read of `/exchanges` for the OpenAPI checks that finished after their exchange arrived. */
   checkRefresh?: ReturnType<typeof setTimeout>
   /** Shows the list and the detail again (`renderInspector`, passed in so that no file imports it back). */

@@ -130,15 +130,16 @@ function takeChecks(state: InspectorState, fresh: readonly View[]): boolean {
 }
 
 /**
- * An exchange of a route with `openapi` arrived on the live stream: the dev server checks it
- * after its answer closed, so the stream's copy may predate its violations. A moment after the
- * last such exchange, the list is read once more and the checks put on the rows.
+ * An exchange arrived on the live stream of a proxy where a route has `openapi`: the dev server
+ * checks it after its answer closed, so the stream's copy comes before its check. A moment after
+ * the last exchange, the list is read once more and the checks put on the rows (once per burst
+ * of calls, never on a proxy without `openapi`).
  *
  * @example
- * followCheck(state, view)
+ * followCheck(state)
  */
-export function followCheck(state: InspectorState, view: View): void {
-  if (view.violations === undefined && view.contractSkipped === undefined) return
+export function followCheck(state: InspectorState): void {
+  if (!state.checks) return
   clearTimeout(state.checkRefresh)
   state.checkRefresh = setTimeout(() => {
     state.checkRefresh = undefined

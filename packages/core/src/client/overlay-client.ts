@@ -50,7 +50,7 @@ export function overlayClient(served: ServedEndpoints): void {
     if (served.explain) noteUnmatched(state, call)
   }
   // A route has `openapi`: after the page's same-origin calls, ask which of them broke its document.
-  const violations = (served as ServedEndpoints & { violations?: boolean }).violations === true
+  const violations = served.violations === true
   if (violations) startViolations(state)
   const completed = (call: PageCall): void => {
     if (violations) scheduleViolations(state, call)
