@@ -1,7 +1,7 @@
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import type { Exchange, ExchangeViolation } from '../pipeline/exchange.js'
 import type { ContractOperation } from './contract-types.js'
-import { loadDocumentMockAnswer } from './mock-from-document.js'
+import { type DocumentMockAnswer, loadDocumentMockAnswer } from './mock-from-document.js'
 import { shouldMockMissing } from './should-mock-missing.js'
 
 /*
@@ -50,27 +50,42 @@ export function answerRefused(
 }
 
 /**
- * Answers from the document where the target cannot be reached (`mock: 'missing'`), with the
- * request's `Prefer` header choosing the example; `false` when the operation has no answer to
- * give (no 2xx response) or the head already went.
+ * The document's answer for an operation the target does not implement (`mock: 'missing'`):
+ * the target could not be reached, or answered `upstream` (an undeclared 404 or 501); the
+ * request's `Prefer` header chooses the example. `undefined` when the target's answer stands
+ * (a declared status) or the operation has no 2xx answer to give.
  *
  * @example
- * await answerMissing(req, res, { operation, version: '3.0' }, exchange)
+ * const answer = await documentAnswerFor(req, { operation, version: '3.0' }, 404)
  */
-export async function answerMissing(
+export async function documentAnswerFor(
   req: ProxyRequest,
-  res: ProxyResponse,
   from: { readonly operation: ContractOperation; readonly version: '3.0' | '3.1' },
-  exchange: Exchange,
-): Promise<boolean> {
+  upstream: number | 'unreachable',
+): Promise<DocumentMockAnswer | undefined> {
   const { operation, version } = from
-  if (!shouldMockMissing(operation.statuses, 'unreachable')) return false
+  if (!shouldMockMissing(operation.statuses, upstream)) return undefined
   const prefer = req.headers.prefer
-  const answer = await loadDocumentMockAnswer(
+  return loadDocumentMockAnswer(
     { definition: operation.definition, version },
     Array.isArray(prefer) ? prefer.join(', ') : prefer,
   )
-  if (answer === undefined || res.headersSent) return false
+}
+
+/**
+ * Sends the document's answer, marked `X-Cors-Dev-Proxy-Mocked: openapi <operation>` (and the
+ * example's name), and notes in the exchange that a stand-in answered.
+ *
+ * @example
+ * sendDocumentAnswer(req, res, answer, operation, exchange)
+ */
+export function sendDocumentAnswer(
+  req: ProxyRequest,
+  res: Pick<ProxyResponse, 'writeHead' | 'end'>,
+  answer: DocumentMockAnswer,
+  operation: ContractOperation,
+  exchange: Exchange,
+): void {
   const headers: Record<string, string> = {
     [MOCKED_HEADER]: `openapi ${operation.id}${answer.example === undefined ? '' : ` (example ${answer.example})`}`,
     'content-length': String(Buffer.byteLength(answer.body)),
@@ -81,5 +96,4 @@ export async function answerMissing(
   res.writeHead(answer.status, headers)
   if (req.method === 'HEAD') res.end()
   else res.end(answer.body)
-  return true
 }

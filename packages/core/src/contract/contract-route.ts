@@ -1,13 +1,13 @@
 import { routeOption } from '../config/option-path.js'
 import type { ResolvedRoute } from '../config/resolved-route.js'
-import { tapBody } from '../http/body-taps.js'
+import { type HeldAnswer, holdHead, tapBody } from '../http/body-taps.js'
 import type { ProxyRequest, ProxyResponse } from '../http/proxy-types.js'
 import type { HookableResponse } from '../http/response-head.js'
 import { joinTargetPath } from '../http/rewrite-path.js'
 import type { Logger } from '../log/logger.js'
 import type { Exchange, ExchangeContract, ExchangeViolation } from '../pipeline/exchange.js'
 import type { RouteStep } from '../pipeline/route-pipeline.js'
-import { answerMissing, answerRefused } from './contract-answers.js'
+import { answerRefused, documentAnswerFor, sendDocumentAnswer } from './contract-answers.js'
 import { type ContractSource, createContractSource } from './contract-source.js'
 import type { Contract, ContractCheck, ContractOperation } from './contract-types.js'
 import { type BodyCopy, copyBody, readBody } from './exchange-bodies.js'
@@ -25,6 +25,9 @@ import type { ViolationLog } from './violation-log.js'
  * breaks the document; under `mock: 'missing'` the forwarder's fallback answers from the
  * document when the target cannot be reached. A route without `openapi` gets none of this.
  */
+
+/** The statuses that may mean "not implemented here" (see should-mock-missing.ts): held under `mock: 'missing'`. */
+const MISSING_STATUSES: ReadonlySet<number> = new Set([404, 501])
 
 /** What the contract step needs from the proxy. */
 export interface ContractRouteDeps {
@@ -87,6 +90,12 @@ export function createContractRoute(route: ResolvedRoute, deps: ContractRouteDep
       tapBody(res as unknown as HookableResponse, openapi.maxBodyBytes + 1, (body) => {
         answer = body
       })
+      // An undeclared 404 or 501 from the target is held until the document says whether it answers instead.
+      if (openapi.mock === 'missing') {
+        holdHead(res as unknown as HookableResponse, MISSING_STATUSES, (status) =>
+          missingAnswer(ctx, req, path, exchange, status),
+        )
+      }
       if (openapi.enforce !== 'request') {
         const body = copyBody(req, openapi.maxBodyBytes)
         res.once('close', () => void finish(ctx, req, res, path, exchange, { body, answer: () => answer }))
@@ -293,15 +302,36 @@ function note(
   ctx.violations?.note(ctx.route.prefix, violations, exchange)
 }
 
+/**
+ * `mock: 'missing'`: the document's answer for the request, given what the target did (could
+ * not be reached, or answered this status), as a function that sends it; `undefined` when the
+ * target's answer stands.
+ */
+async function missingAnswer(
+  ctx: RouteContract,
+  req: ProxyRequest,
+  path: string,
+  exchange: Exchange,
+  upstream: number | 'unreachable',
+): Promise<HeldAnswer> {
+  const contract = await ctx.source.current()
+  if (contract === undefined) return undefined
+  const method = (req.method ?? 'GET').toUpperCase()
+  const [pathname] = splitPath(upstreamPathOf(ctx.route, req, path, exchange))
+  const operation = contract.findOperation(method, pathname)
+  if (operation === undefined) return undefined
+  const answer = await documentAnswerFor(req, { operation, version: contract.version }, upstream)
+  if (answer === undefined) return undefined
+  return (res) => sendDocumentAnswer(req, res as ProxyResponse, answer, operation, exchange)
+}
+
 /** `mock: 'missing'`: where the target cannot be reached, the document's answer for the operation. */
 function missingFallback(ctx: RouteContract): MissingFallback {
   return async function openApiMissing(req, res, _cause, at) {
-    const contract = await ctx.source.current()
-    if (contract === undefined || at.exchange === undefined) return false
-    const method = (req.method ?? 'GET').toUpperCase()
-    const [pathname] = splitPath(upstreamPathOf(ctx.route, req, at.path, at.exchange))
-    const operation = contract.findOperation(method, pathname)
-    if (operation === undefined) return false
-    return answerMissing(req, res, { operation, version: contract.version }, at.exchange)
+    if (at.exchange === undefined) return false
+    const send = await missingAnswer(ctx, req, at.path, at.exchange, 'unreachable')
+    if (send === undefined || res.headersSent) return false
+    send(res as unknown as HookableResponse)
+    return true
   }
 }

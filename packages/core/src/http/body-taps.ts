@@ -1,6 +1,7 @@
 /*
  * Taps on a response's body, each wrapping `write`/`end` once: a copy of what is sent (`tapBody`,
- * `tapChunks`) and a pace (`paceBody`). Whatever holds or replaces the body before the head goes
+ * `tapChunks`), a pace (`paceBody`) and a hold of a short answer while
+ * something decides whether another replaces it (`holdHead`). Whatever holds or replaces the body before the head goes
  * out is in response-head.ts (`takeOverBody`).
  */
 import { type HookableResponse, toBuffer } from './response-head.js'
@@ -141,5 +142,65 @@ export function tapChunks(res: HookableResponse, onChunk: (chunk: Buffer) => boo
   res.end = function tappedChunkEnd(...args: unknown[]) {
     if (typeof args[0] !== 'function') keep(args[0], args[1])
     return end.apply(res, args)
+  }
+}
+
+/** Sends another answer in place of a held one (see `holdHead`); `undefined` lets the held one go. */
+export type HeldAnswer = ((res: HookableResponse) => void) | undefined
+
+/**
+ * Holds the head (and body) of an answer whose status is one of `statuses` until
+ * `decide(status)` settles and the body ended: `decide`'s answer is sent instead, or, when it
+ * gives none, the held head and body go out as they came. Any other status goes out at once and
+ * the response is left as it was. For short answers only (`mock: 'missing'` holds a 404 or 501
+ * while the OpenAPI document says whether it answers instead, contract/contract-route.ts).
+ *
+ * @example
+ * holdHead(res, new Set([404, 501]), async (status) => (status === 404 ? sendMock : undefined))
+ */
+export function holdHead(
+  res: HookableResponse,
+  statuses: ReadonlySet<number>,
+  decide: (status: number) => Promise<HeldAnswer>,
+): void {
+  const { writeHead, write, end } = res
+  const restore = (): void => {
+    res.writeHead = writeHead
+    res.write = write
+    res.end = end
+  }
+  res.writeHead = function heldHead(status: number, ...rest: unknown[]) {
+    if (!statuses.has(status)) {
+      restore()
+      return writeHead.call(res, status, ...rest)
+    }
+    const chunks: Buffer[] = []
+    let ended: (() => void) | undefined
+    const whole = new Promise<void>((resolve) => {
+      ended = resolve
+    })
+    res.write = function heldWrite(chunk: unknown, ...more: unknown[]) {
+      const buffer = toBuffer(chunk, more[0])
+      if (buffer !== undefined) chunks.push(Buffer.from(buffer))
+      ;(more.find((item) => typeof item === 'function') as (() => void) | undefined)?.()
+      return true
+    }
+    res.end = function heldEnd(...args: unknown[]) {
+      if (args[0] !== undefined && typeof args[0] !== 'function') res.write(args[0], args[1])
+      ;(args.find((item) => typeof item === 'function') as (() => void) | undefined)?.()
+      ended?.()
+      return res
+    }
+    const settle = (answer: HeldAnswer): void => {
+      restore()
+      if (answer !== undefined) {
+        answer(res)
+        return
+      }
+      writeHead.call(res, status, ...rest)
+      end.call(res, Buffer.concat(chunks))
+    }
+    void Promise.all([decide(status).catch(() => undefined), whole]).then(([answer]) => settle(answer))
+    return res
   }
 }

@@ -114,6 +114,64 @@ async function exchangesOf(origin: string, count: number): Promise<ViewedExchang
 const brief = (violations: ViewedExchange['violations']) =>
   violations?.map(({ in: side, pointer }) => `${side} ${pointer}`)
 
+/** A document whose operations carry examples, one a schema only, one a declared 404. */
+const MOCK_DOCUMENT = {
+  openapi: '3.0.3',
+  info: { title: 'mocks', version: '1' },
+  paths: {
+    '/pets/{id}': {
+      get: {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        responses: {
+          '200': {
+            description: 'a pet',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['id', 'name'],
+                  properties: { id: { type: 'integer' }, name: { type: 'string' } },
+                },
+                examples: {
+                  rex: { value: { id: 1, name: 'Rex' } },
+                  tom: { value: { id: 2, name: 'Tom' } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    '/owners/{id}': {
+      get: {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          '200': { description: 'an owner', content: { 'application/json': { example: { name: 'Ann' } } } },
+          '404': { description: 'no such owner' },
+        },
+      },
+    },
+    '/owners': {
+      get: {
+        responses: {
+          '200': {
+            description: 'owners',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'array',
+                  minItems: 1,
+                  items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+}
+
 describe("a route's openapi", () => {
   it('checks each exchange: the exchange view, the HAR, /violations and one log line per distinct violation', async () => {
     const backend = await startBackend()
@@ -228,55 +286,10 @@ describe("a route's openapi", () => {
   })
 
   it("mock: 'missing' answers an unreachable target from the named example, the first example and the schema", async () => {
-    const document = {
-      openapi: '3.0.3',
-      info: { title: 'mocks', version: '1' },
-      paths: {
-        '/pets/{id}': {
-          get: {
-            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
-            responses: {
-              '200': {
-                description: 'a pet',
-                content: {
-                  'application/json': {
-                    schema: {
-                      type: 'object',
-                      required: ['id', 'name'],
-                      properties: { id: { type: 'integer' }, name: { type: 'string' } },
-                    },
-                    examples: {
-                      rex: { value: { id: 1, name: 'Rex' } },
-                      tom: { value: { id: 2, name: 'Tom' } },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        },
-        '/owners': {
-          get: {
-            responses: {
-              '200': {
-                description: 'owners',
-                content: {
-                  'application/json': {
-                    schema: {
-                      type: 'array',
-                      minItems: 1,
-                      items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
-                    },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-    }
-    const proxy = await startProxy({ '/api': { target: REFUSED, openapi: { document, mock: 'missing' } } })
-    const contract = await loadContract(structuredClone(document), { cwd: process.cwd() })
+    const proxy = await startProxy({
+      '/api': { target: REFUSED, openapi: { document: MOCK_DOCUMENT, mock: 'missing' } },
+    })
+    const contract = await loadContract(structuredClone(MOCK_DOCUMENT), { cwd: process.cwd() })
     const named = await call(`${proxy.url}/api/pets/2`, { headers: { prefer: 'example=tom' } })
     const first = await call(`${proxy.url}/api/pets/1`)
     const sampled = await call(`${proxy.url}/api/owners`)
@@ -297,6 +310,29 @@ describe("a route's openapi", () => {
       })
       expect(check?.violations).toEqual([])
     }
+  })
+
+  it("mock: 'missing' answers an undeclared 404 from the document, and lets a declared 404 through", async () => {
+    const backend = await listen(
+      createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('nope')),
+    )
+    closers.push(backend.close)
+    const proxy = await startProxy({
+      '/api': { target: backend.url, openapi: { document: MOCK_DOCUMENT, mock: 'missing' } },
+    })
+    const mocked = await call(`${proxy.url}/api/pets/1`, { headers: { prefer: 'example=tom' } })
+    expect(mocked.status).toBe(200)
+    expect(JSON.parse(mocked.body.toString())).toEqual({ id: 2, name: 'Tom' })
+    expect(mocked.headers['x-cors-dev-proxy-mocked']).toBe('openapi GET /pets/{id} (example tom)')
+    const declared = await call(`${proxy.url}/api/owners/7`)
+    expect(declared.status).toBe(404)
+    expect(declared.body.toString()).toBe('nope')
+    expect(declared.headers['x-cors-dev-proxy-mocked']).toBeUndefined()
+    const exchanges = await exchangesOf(proxy.url, 2)
+    expect(exchanges.map((one) => (one as { upstreamUrl?: string }).upstreamUrl)).toEqual([
+      'mocked by openapi GET /pets/{id}',
+      `${backend.url}/owners/7`,
+    ])
   })
 
   it('checks the same way behind the Fetch handler', async () => {
