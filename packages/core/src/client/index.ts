@@ -8,7 +8,10 @@
  * answer" button (`mock-button.ts`), the recordings' card and detail section for a call no
  * recording matched under `replay: 'only'` (`unmatched-card.ts`, `unmatched-detail.ts`, their
  * words in `unmatched-lines.ts`; the overlay reads the note off the page's 404 in
- * `overlay-unmatched.ts`). Each script is an entry and the browser files it imports
+ * `overlay-unmatched.ts`). A route's `openapi` check shows in the overlay as a card per violation
+ * the page's calls caused (`overlay-violations.ts`, the card in `violation-card.ts`, its words in
+ * `violation-lines.ts`) and in the inspector as a mark, a filter and the detail's "OpenAPI"
+ * section (`inspector-violations.ts`). Each script is an entry and the browser files it imports
  * (client/ and the panels, types aside, nothing else), small top-level functions that share a
  * state object; `packages/core/scripts/join-client-scripts.mjs` joins them into the
  * source of one function each, written to `client-scripts.generated.ts` (committed: run it after

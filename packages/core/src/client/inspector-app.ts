@@ -3,6 +3,7 @@ import { showExplained } from './inspector-explained.js'
 import { renderInspector } from './inspector-list.js'
 import { followExchanges } from './inspector-live.js'
 import type { Explained, InspectorState } from './inspector-state.js'
+import { addViolationsFilter, exchangeOfHash } from './inspector-violations.js'
 import type { ServedEndpoints } from './served-endpoints.js'
 
 /**
@@ -11,7 +12,7 @@ import type { ServedEndpoints } from './served-endpoints.js'
  * `scripts/join-client-scripts.mjs`). Lists the recorded exchanges (`inspector-list.ts`), adds new
  * ones as the server streams them (`inspector-live.ts`), filters by route, status and text, shows
  * one in detail (`inspector-detail.ts`), replays it (`inspector-actions.ts`) or writes its answer as a
- * mock file (on routes with `mocks`, the route mocks' panel, stand-ins/route-mocks/panel/), says what a call no recording matched differs in (the recordings' panel, stand-ins/recordings/panel/), links the HAR export, and lists the overlay's explanations
+ * mock file (on routes with `mocks`, the route mocks' panel, stand-ins/route-mocks/panel/), says what a call no recording matched differs in (the recordings' panel, stand-ins/recordings/panel/), marks and filters the exchanges that break a route's OpenAPI document and lists how (`inspector-violations.ts`), links the HAR export, and lists the overlay's explanations
  * of failed calls (`inspector-explained.ts`).
  */
 export function inspectorApp(served: ServedEndpoints): void {
@@ -22,18 +23,25 @@ export function inspectorApp(served: ServedEndpoints): void {
     mocked: new Map(),
     replays: new Map(),
     explained: [],
-    selected: undefined,
+    // The overlay's OpenAPI card links an exchange: `#exchange=12`.
+    selected: exchangeOfHash(location.hash),
     rows: $<HTMLTableSectionElement>('#rows'),
     detail: $<HTMLElement>('#detail'),
     routeFilter: $<HTMLSelectElement>('#route'),
     statusFilter: $<HTMLSelectElement>('#status'),
     textFilter: $<HTMLInputElement>('#text'),
+    checks: served.violations === true,
     render: () => renderInspector(state),
   }
   const { base, explained, mockRoutes, render } = state
   for (const input of [state.routeFilter, state.statusFilter, state.textFilter]) {
     input.addEventListener('input', render)
   }
+  window.addEventListener('hashchange', () => {
+    state.selected = exchangeOfHash(location.hash) ?? state.selected
+    render()
+  })
+  if (served.violations === true) addViolationsFilter(state.statusFilter)
 
   if (served.explain)
     void fetch(`${base}/explanations`)

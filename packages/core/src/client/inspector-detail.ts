@@ -3,6 +3,7 @@ import { mockButton } from '../stand-ins/route-mocks/panel/mock-button.js'
 import { replayButton } from './inspector-actions.js'
 import { el, ms } from './inspector-dom.js'
 import type { InspectorState, View } from './inspector-state.js'
+import { violationsSection } from './inspector-violations.js'
 
 /** A titled table of name-value pairs (headers, or the exchange's facts). */
 function headerTable(title: string, headers: [string, string][]): HTMLElement {
@@ -67,6 +68,9 @@ export function showDetail(state: InspectorState, view: View | undefined): void 
   // First, when there: what the page must change for its call to find a recording.
   const unmatched = unmatchedSection(view)
   if (unmatched !== undefined) detail.append(unmatched)
+  // Then what the route's OpenAPI document says of it (a route with `openapi` only).
+  const openapi = violationsSection(view)
+  if (openapi !== undefined) detail.append(openapi)
   detail.append(headerTable('Exchange', exchangeFacts(view)))
   detail.append(headerTable('Request headers', view.requestHeaders))
   detail.append(headerTable('Response headers', view.responseHeaders))

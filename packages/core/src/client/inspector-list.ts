@@ -1,6 +1,7 @@
 import { showDetail } from './inspector-detail.js'
 import { $, el, ms } from './inspector-dom.js'
 import type { InspectorState, View } from './inspector-state.js'
+import { VIOLATIONS_FILTER, violationsHaystack, violationsMark } from './inspector-violations.js'
 
 /** Whether an exchange passes the route, status and text filters. */
 function matches(state: InspectorState, view: View): boolean {
@@ -13,11 +14,12 @@ function matches(state: InspectorState, view: View): boolean {
     (view.ours !== undefined || (view.status < 400 && view.cors.outcome !== 'blocked' && !view.aborted))
   )
     return false
+  if (status === VIOLATIONS_FILTER && (view.violations ?? []).length === 0) return false
   if (/^\dxx$/.test(status) && String(view.status)[0] !== status[0]) return false
   const text = textFilter.value.trim().toLowerCase()
   if (text !== '') {
     const haystack =
-      `${view.method} ${view.url} ${view.upstreamUrl ?? ''} ${view.status} ${view.cors.outcome}${view.unmatched !== undefined ? ' no recording matched' : ''}`.toLowerCase()
+      `${view.method} ${view.url} ${view.upstreamUrl ?? ''} ${view.status} ${view.cors.outcome}${view.unmatched !== undefined ? ' no recording matched' : ''}${violationsHaystack(view.violations)}`.toLowerCase()
     if (!haystack.includes(text)) return false
   }
   return true
@@ -28,10 +30,10 @@ function exchangeRow(state: InspectorState, view: View): HTMLTableRowElement {
   const tr = document.createElement('tr')
   tr.dataset.id = String(view.id)
   tr.className =
-    `${view.id === state.selected ? 'selected' : ''}${view.ours !== undefined ? ' ours' : ''}${view.unmatched !== undefined ? ' unmatched' : ''}`.trim()
+    `${view.id === state.selected ? 'selected' : ''}${view.ours !== undefined ? ' ours' : ''}${view.unmatched !== undefined ? ' unmatched' : ''}${(view.violations ?? []).length > 0 ? ' violations' : ''}`.trim()
   const status = el(
     'td',
-    `${view.status}${view.aborted ? ' (aborted)' : ''}${view.replayedFrom !== undefined ? ' (replayed)' : ''}${view.mockedFrom !== undefined ? ' (mocked)' : ''}${view.unmatched !== undefined ? ' (no recording matched)' : ''}${view.ours === 'probe' ? ' (our probe)' : ''}`,
+    `${view.status}${view.aborted ? ' (aborted)' : ''}${view.replayedFrom !== undefined ? ' (replayed)' : ''}${view.mockedFrom !== undefined ? ' (mocked)' : ''}${view.unmatched !== undefined ? ' (no recording matched)' : ''}${violationsMark(view.violations)}${view.ours === 'probe' ? ' (our probe)' : ''}`,
     `s${String(view.status)[0]}`,
   )
   // The URL columns are cut to fit the list: the whole URL is in the cell's tooltip.

@@ -1,6 +1,7 @@
 import { $ } from './inspector-dom.js'
 import { showExplained } from './inspector-explained.js'
 import type { Explained, InspectorState, View } from './inspector-state.js'
+import { followCheck } from './inspector-violations.js'
 
 /**
  * Loads the recorded exchanges, then follows the server's stream (`GET /events`): each new
@@ -19,9 +20,14 @@ export function followExchanges(state: InspectorState): void {
       render()
       const events = new EventSource(`${base}/events`)
       events.addEventListener('exchange', (event) => {
-        exchanges.push(JSON.parse((event as MessageEvent<string>).data) as View)
+        const view = JSON.parse((event as MessageEvent<string>).data) as View
+        // The same exchange again replaces it (its OpenAPI check, done after the answer closed).
+        const at = exchanges.findLastIndex((one) => one.id === view.id)
+        if (at >= 0) exchanges[at] = view
+        else exchanges.push(view)
         if (exchanges.length > 2000) exchanges.shift()
         render()
+        followCheck(state)
       })
       events.addEventListener('explanation', (event) => {
         explained.unshift(JSON.parse((event as MessageEvent<string>).data) as Explained)

@@ -2,6 +2,7 @@
  * What the inspector page's files share. Types only: the joined script gets nothing from here.
  */
 import type { UnmatchedNote } from '../stand-ins/recordings/panel/unmatched-lines.js'
+import type { Violation } from './violation-lines.js'
 
 /** One recorded exchange, as `GET /__cors-dev-proxy/exchanges` and the `exchange` event give it. */
 export interface View {
@@ -35,6 +36,10 @@ export interface View {
   unmatched?: string
   /** The same as data: the differences from the closest recording, its file, the fixes. */
   unmatchedDiff?: UnmatchedNote
+  /** How the exchange breaks its route's `openapi` document: absent without one, empty when clean. */
+  violations?: Violation[]
+  /** Why the route's document did not check this exchange. */
+  contractSkipped?: string
 }
 
 /** One of the overlay's explanations of a failed call: the verdict, and what was probed for it. */
@@ -63,6 +68,10 @@ export interface InspectorState {
   readonly routeFilter: HTMLSelectElement
   readonly statusFilter: HTMLSelectElement
   readonly textFilter: HTMLInputElement
+  /** A route has `openapi`: the exchanges' checks are read again after they arrive. */
+  readonly checks: boolean
+  /** The next read of `/exchanges` for the OpenAPI checks that finished after their exchange arrived. */
+  checkRefresh?: ReturnType<typeof setTimeout>
   /** Shows the list and the detail again (`renderInspector`, passed in so that no file imports it back). */
   readonly render: () => void
 }

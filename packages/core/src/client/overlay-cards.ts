@@ -1,6 +1,8 @@
 import { unmatchedCardBody } from '../stand-ins/recordings/panel/unmatched-card.js'
 import type { CallExplanation } from './call-types.js'
 import type { Card, OverlayState } from './overlay-state.js'
+import { violationCardBody, violationSummary } from './violation-card.js'
+import { violationsTitle } from './violation-lines.js'
 
 /** A `<div>` of a class with a text. */
 function line(className: string, text: string): HTMLElement {
@@ -10,8 +12,15 @@ function line(className: string, text: string): HTMLElement {
   return element
 }
 
+/** The card's body: an OpenAPI violation, a call no recording matched, or a failed call's explanation. */
+function cardBody(base: string, card: Card): HTMLElement {
+  if (card.violation !== undefined) return violationCardBody(base, card.violation, card.failed)
+  if (card.unmatched !== undefined) return unmatchedCardBody(card.unmatched)
+  return explanationBody(card.explanation as CallExplanation)
+}
+
 /** One card: a line naming the call (a click opens or closes it), and the explanation. */
-function cardElement(card: Card, open: boolean): HTMLElement {
+function cardElement(base: string, card: Card, open: boolean): HTMLElement {
   const element = document.createElement('details')
   element.className = 'card'
   element.open = open
@@ -22,18 +31,18 @@ function cardElement(card: Card, open: boolean): HTMLElement {
     count.textContent = `×${card.count}`
     summary.append(count)
   }
-  summary.append(`${card.failed.initiator} ${card.failed.method} ${card.failed.url}`)
+  summary.append(
+    card.violation === undefined
+      ? `${card.failed.initiator} ${card.failed.method} ${card.failed.url}`
+      : violationSummary(card.violation, card.failed),
+  )
   element.append(summary)
   // A click (or Enter) on the summary toggles the card: remembered, as the list is rebuilt
   // when another failure arrives. Not the `toggle` event, which setting `open` fires too.
   summary.addEventListener('click', () => {
     card.open = !element.open
   })
-  element.append(
-    card.unmatched === undefined
-      ? explanationBody(card.explanation as CallExplanation)
-      : unmatchedCardBody(card.unmatched),
-  )
+  element.append(cardBody(base, card))
   return element
 }
 
@@ -78,12 +87,14 @@ function explanationBody(explanation: CallExplanation): HTMLElement {
 
 /** The panel's title: the failed calls (see `failedTitle`), and those no recording matched. */
 function titleOf(ready: readonly Card[]): string {
-  const failed = ready.filter((card) => card.unmatched === undefined)
-  const unmatched = ready.length - failed.length
-  const calls = unmatched === 1 ? 'a call' : `${unmatched} calls`
-  if (failed.length === 0) return `cors-dev-proxy: no recording matched ${calls}`
-  const title = failedTitle(failed)
-  return unmatched === 0 ? title : `${title}; no recording matched ${calls}`
+  const violations = ready.filter((card) => card.violation !== undefined).length
+  const failed = ready.filter((card) => card.unmatched === undefined && card.violation === undefined)
+  const unmatched = ready.length - failed.length - violations
+  const parts: string[] = []
+  if (failed.length > 0) parts.push(failedTitle(failed))
+  if (unmatched > 0) parts.push(`no recording matched ${unmatched === 1 ? 'a call' : `${unmatched} calls`}`)
+  if (violations > 0) parts.push(violationsTitle(violations))
+  return `cors-dev-proxy: ${parts.join('; ')}`
 }
 
 /** The title of failed calls, counting calls to other origins and calls to this dev server apart. */
@@ -92,9 +103,9 @@ function failedTitle(ready: readonly Card[]): string {
   const other = ready.length - own
   const others = other === 1 ? 'a call to another origin' : `${other} calls to other origins`
   const owns = own === 1 ? 'a call to this dev server' : `${own} calls to this dev server`
-  if (own === 0) return `cors-dev-proxy: ${others} failed`
-  if (other === 0) return `cors-dev-proxy: ${owns} failed`
-  return `cors-dev-proxy: ${ready.length} calls failed: ${other} to ${other === 1 ? 'another origin' : 'other origins'}, ${own} to this dev server`
+  if (own === 0) return `${others} failed`
+  if (other === 0) return `${owns} failed`
+  return `${ready.length} calls failed: ${other} to ${other === 1 ? 'another origin' : 'other origins'}, ${own} to this dev server`
 }
 
 /**
@@ -109,7 +120,10 @@ export function renderOverlay(state: OverlayState): void {
   // Vite's error overlay is about the build: it stays on top, ours waits.
   if (document.querySelector('vite-error-overlay') !== null) return
   const ready = [...cards.values()]
-    .filter((card) => card.explanation !== undefined || card.unmatched !== undefined)
+    .filter(
+      (card) =>
+        card.explanation !== undefined || card.unmatched !== undefined || card.violation !== undefined,
+    )
     .sort((a, b) => b.arrived - a.arrived)
   if (ready.length === 0) return
   let overlay = document.querySelector('cors-dev-proxy-overlay')
@@ -122,7 +136,7 @@ export function renderOverlay(state: OverlayState): void {
   if (root == null || list == null) return
   const title = root.querySelector('.title')
   if (title !== null) title.textContent = titleOf(ready)
-  list.replaceChildren(...ready.map((card, index) => cardElement(card, card.open ?? index === 0)))
+  list.replaceChildren(...ready.map((card, index) => cardElement(state.base, card, card.open ?? index === 0)))
   // A new failure shows at the top; a repeat (a counter) leaves the list where the user scrolled it.
   if (ready.length > state.shownCards) list.scrollTop = 0
   state.shownCards = ready.length

@@ -3,8 +3,10 @@ import { defineOverlayElement } from './overlay-element.js'
 import { explainFailure } from './overlay-failures.js'
 import type { OverlayState } from './overlay-state.js'
 import { noteUnmatched, type UnmatchedCall } from './overlay-unmatched.js'
+import { scheduleViolations, startViolations } from './overlay-violations.js'
 import { wrapEventSource, wrapFetch, wrapWebSocket, wrapXhr } from './overlay-wrappers.js'
 import type { ServedEndpoints } from './served-endpoints.js'
+import type { PageCall } from './violation-lines.js'
 
 /**
  * The overlay's client, run in the page (served as `/__cors-dev-proxy/client.js`: this file and
@@ -21,8 +23,10 @@ import type { ServedEndpoints } from './served-endpoints.js'
  * what the page knows to `/__cors-dev-proxy/explain` (`overlay-failures.ts`) and show the answer
  * in `<cors-dev-proxy-overlay>` (`overlay-element.ts`, its cards in `overlay-cards.ts`). A fetch
  * or XHR answered 404 with the recordings' note (`replay: 'only'` found no recording,
- * `overlay-unmatched.ts`) gets a card too, from the note alone. Nothing else runs, and nothing is
- * sent, while calls succeed.
+ * `overlay-unmatched.ts`) gets a card too, from the note alone. Where a route has `openapi`, a
+ * same-origin call's end makes the overlay ask `/__cors-dev-proxy/violations` twice, shortly
+ * after (`overlay-violations.ts`), and show a card per violation the page's calls caused. Nothing
+ * else runs, and nothing else is sent, while calls succeed.
  */
 export function overlayClient(served: ServedEndpoints): void {
   const w = window as unknown as Record<string, unknown> & Window
@@ -35,6 +39,7 @@ export function overlayClient(served: ServedEndpoints): void {
     cards: new Map(),
     arrivals: 0,
     shownCards: 0,
+    calls: [],
   }
   // Only where the dev server explains (`served`: what exists, told by the dev server).
   const report = (failed: FailedCall): void => {
@@ -44,8 +49,14 @@ export function overlayClient(served: ServedEndpoints): void {
   const unmatched = (call: UnmatchedCall): void => {
     if (served.explain) noteUnmatched(state, call)
   }
-  wrapFetch(state.originalFetch, report, unmatched)
-  wrapXhr(report, unmatched)
+  // A route has `openapi`: after the page's same-origin calls, ask which of them broke its document.
+  const violations = served.violations === true
+  if (violations) startViolations(state)
+  const completed = (call: PageCall): void => {
+    if (violations) scheduleViolations(state, call)
+  }
+  wrapFetch(state.originalFetch, report, unmatched, completed)
+  wrapXhr(report, unmatched, completed)
   wrapEventSource(report)
   wrapWebSocket(report)
   defineOverlayElement(state.base)

@@ -1,22 +1,28 @@
 import type { FailedCall } from './call-types.js'
 import { crossOrigin } from './overlay-failures.js'
 import { type ReportUnmatched, unmatchedNoteOf } from './overlay-unmatched.js'
+import type { PageCall } from './violation-lines.js'
 
 /** What a wrapper does with a failed call to another origin: the overlay explains it. */
 export type ReportFailure = (failed: FailedCall) => void
 
+/** What a wrapper does when a same-origin call of the page has its answer (the OpenAPI cards ask then). */
+export type ReportCompleted = (call: PageCall) => void
+
 /**
  * Replaces `window.fetch`: a cross-origin call returns a promise that settles exactly as the
  * original's; a TypeError from it is reported, then thrown on. A same-origin call returns the
- * original's very promise; a 404 carrying the recordings' note is reported beside it.
+ * original's very promise; its answer is reported as completed, and a 404 carrying the
+ * recordings' note is reported beside it.
  *
  * @example
- * wrapFetch(window.fetch.bind(window), (failed) => explainFailure(state, failed), (call) => noteUnmatched(state, call))
+ * wrapFetch(window.fetch.bind(window), (failed) => explainFailure(state, failed), (call) => noteUnmatched(state, call), (call) => undefined)
  */
 export function wrapFetch(
   originalFetch: typeof window.fetch,
   report: ReportFailure,
   unmatched: ReportUnmatched,
+  completed: ReportCompleted,
 ): void {
   const wrappedFetch = function fetch(this: unknown, input: RequestInfo | URL, init?: RequestInit) {
     const promise = originalFetch(input, init)
@@ -25,10 +31,11 @@ export function wrapFetch(
       // Our reaction runs first (registered before the page's), and changes nothing the page gets.
       void promise.then(
         (response) => {
-          const note = unmatchedNoteOf(response.status, (name) => response.headers.get(name))
-          if (note === undefined) return
           const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toString()
-          unmatched({ url: new URL(url, location.href).href, method, initiator: 'fetch', note })
+          const href = new URL(url, location.href).href
+          completed({ method, url: href })
+          const note = unmatchedNoteOf(response.status, (name) => response.headers.get(name))
+          if (note !== undefined) unmatched({ url: href, method, initiator: 'fetch', note })
         },
         () => undefined,
       )
@@ -59,12 +66,12 @@ export function wrapFetch(
 /**
  * Wraps `XMLHttpRequest.prototype.open`/`setRequestHeader`/`send`: the arguments are noted, the
  * calls go to the originals, an `error` of a cross-origin call is reported, and so is a
- * same-origin 404 carrying the recordings' note.
+ * same-origin 404 carrying the recordings' note; a same-origin call's end is reported as completed.
  *
  * @example
- * wrapXhr((failed) => explainFailure(state, failed), (call) => noteUnmatched(state, call))
+ * wrapXhr((failed) => explainFailure(state, failed), (call) => noteUnmatched(state, call), (call) => undefined)
  */
-export function wrapXhr(report: ReportFailure, unmatched: ReportUnmatched): void {
+export function wrapXhr(report: ReportFailure, unmatched: ReportUnmatched, completed: ReportCompleted): void {
   const calls = new WeakMap<XMLHttpRequest, { method: string; url: string; headers: [string, string][] }>()
   const proto = XMLHttpRequest.prototype
   const { open: originalOpen, setRequestHeader: originalSetRequestHeader, send: originalSend } = proto
@@ -99,6 +106,9 @@ export function wrapXhr(report: ReportFailure, unmatched: ReportUnmatched): void
         const note = unmatchedNoteOf(this.status, (name) => this.getResponseHeader(name))
         const url = new URL(call.url, location.href).href
         if (note !== undefined) unmatched({ url, method: call.method, initiator: 'XMLHttpRequest', note })
+      })
+      this.addEventListener('loadend', () => {
+        completed({ method: call.method, url: new URL(call.url, location.href).href })
       })
     }
     originalSend.call(this, body)

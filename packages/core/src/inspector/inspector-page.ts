@@ -22,6 +22,10 @@ thead th { position: sticky; top: 0; background: #fafafa; font-weight: 600; }
 #rows tr.unmatched td:first-child { box-shadow: inset 4px 0 #bf8700; }
 section.unmatched { background: #fff8e6; border: 1px solid #f0d58c; border-radius: 6px; padding: 4px 10px; margin-top: 8px; }
 section.unmatched p { margin: 4px 0; word-break: break-word; } section.unmatched pre { max-height: none; word-break: normal; overflow-wrap: anywhere; }
+/* An exchange that breaks its route's OpenAPI document: a bar at the row's start, and its section. */
+#rows tr.violations td:first-child { box-shadow: inset 4px 0 #8250df; }
+section.openapi.broken { background: #fbefff; border: 1px solid #d8b9ff; border-radius: 6px; padding: 4px 10px; margin-top: 8px; }
+section.openapi td { word-break: break-word; }
 #detail { overflow: auto; padding: 12px 16px; }
 .detail-head { display: flex; justify-content: space-between; gap: 8px; align-items: center; }
 .detail-head h2 { font-size: 14px; margin: 0; font-family: ui-monospace, monospace; word-break: break-all; }

@@ -1,4 +1,5 @@
 import type { ViolationLog } from '../contract/violation-log.js'
+import { maskUrl } from '../http/mask-secrets.js'
 import type { ExchangeViolation } from '../pipeline/exchange.js'
 import type { Recording } from './record-exchange.js'
 
@@ -10,6 +11,9 @@ export interface ViolationView extends ExchangeViolation {
   readonly count: number
   /** The last exchange that had it (its id in `/exchanges`), when the inspector recorded it. */
   readonly lastExchange: number | undefined
+  /** That exchange's method and URL as the page asked (secrets masked), for the overlay's card; with `lastExchange`. */
+  readonly method?: string
+  readonly url?: string
   /** When it last came, as an ISO date. */
   readonly lastAt: string
 }
@@ -23,12 +27,16 @@ export interface ViolationView extends ExchangeViolation {
  */
 export function violationsView(log: ViolationLog | undefined): ViolationView[] {
   if (log === undefined) return []
-  return log.list().map((entry) => ({
-    route: entry.route,
-    ...entry.violation,
-    count: entry.count,
+  return log.list().map((entry) => {
     // The exchange is the inspector's recording when the inspector is on (record-exchange.ts).
-    lastExchange: (entry.lastExchange as Partial<Recording>).record?.id,
-    lastAt: new Date(entry.lastAt).toISOString(),
-  }))
+    const record = (entry.lastExchange as Partial<Recording>).record
+    return {
+      route: entry.route,
+      ...entry.violation,
+      count: entry.count,
+      lastExchange: record?.id,
+      ...(record === undefined ? {} : { method: record.method, url: maskUrl(record.url) }),
+      lastAt: new Date(entry.lastAt).toISOString(),
+    }
+  })
 }
