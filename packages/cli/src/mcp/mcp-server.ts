@@ -4,8 +4,8 @@
  * lets a client outside the browser (the dev server's own `Origin` on a POST) and keeps its
  * event stream open so bodies are kept; the tools over it (exchange-tools.ts,
  * explain-failure-tool.ts with the rules of explain-exchange.ts, control-tools.ts,
- * violations-tool.ts) answer each
- * failure as a tool error (tool-result.ts), never the process's end.
+ * violations-tool.ts) answer each failure as a tool error (tool-result.ts), never the
+ * process's end.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
