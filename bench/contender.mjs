@@ -119,6 +119,61 @@ async function recordOnce() {
   return dir
 }
 
+/**
+ * The small GET's contract for `ours-openapi`: what the upstream's `/items` answers keeps it, so
+ * every exchange is checked (status, content type, body against the schema) and nothing is found.
+ */
+const ITEMS_DOCUMENT = {
+  openapi: '3.0.3',
+  info: { title: 'bench upstream', version: '1' },
+  paths: {
+    '/items': {
+      get: {
+        parameters: [{ name: 'delay', in: 'query', schema: { type: 'integer', minimum: 0 } }],
+        responses: {
+          200: {
+            description: 'the small JSON answer',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['ok', 'items', 'message'],
+                  properties: {
+                    ok: { type: 'boolean' },
+                    items: { type: 'array', items: { type: 'integer' } },
+                    message: { type: 'string' },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+}
+
+/**
+ * One small GET through `base`, then the exchange's check read back from the inspector: the
+ * contender refuses to start unless the check ran and found nothing (a bench of a check that
+ * never runs, or that flags every answer, would measure something else).
+ */
+async function assertContractKept(base) {
+  const answer = await fetch(`${base}/api/items`, { headers: { connection: 'close' } })
+  await answer.arrayBuffer()
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const [exchange] = await (await fetch(`${base}/__cors-dev-proxy/exchanges`)).json()
+    if (exchange?.violations !== undefined) {
+      if (exchange.violations.length === 0) return
+      throw new Error(
+        `ours-openapi: the small GET breaks the document: ${JSON.stringify(exchange.violations)}`,
+      )
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error('ours-openapi: the contract check of the small GET never ended')
+}
+
 /** Each contender resolves to the base URL the load generator hits. */
 const contenders = {
   /** cors-dev-proxy's engine as the bare handler of a `node:http` server. */
@@ -211,6 +266,21 @@ const contenders = {
       recordings: { dir },
     })
     return listen(http.createServer((req, res) => proxy.middleware(req, res)))
+  },
+  /**
+   * `ours-node` with `openapi` on `/api` (the document as an object): each small GET checked
+   * against it after it closed, the check finding nothing. What a route with a contract costs.
+   */
+  async 'ours-openapi'() {
+    const { createCorsDevProxy } = await import(core)
+    const proxy = createCorsDevProxy(ourRoutes({ target: upstream, openapi: { document: ITEMS_DOCUMENT } }), {
+      log: 'error',
+    })
+    const server = http.createServer((req, res) => proxy.middleware(req, res))
+    server.on('upgrade', (req, socket, head) => proxy.upgrade(req, socket, head) || socket.destroy())
+    const base = await listen(server)
+    await assertContractKept(base)
+    return base
   },
   /** The same with `cors: true` on `/api`: the CORS step runs on every request, preflights answered here. */
   async 'ours-cors'() {

@@ -72,6 +72,7 @@ export function serverSpecs({ upstream, tlsUpstream, tlsDir }) {
     'ours-record': contender('ours-record'),
     'ours-replay': contender('ours-replay'),
     'ours-record-missing': contender('ours-record-missing'),
+    'ours-openapi': contender('ours-openapi'),
     'ours-cors': contender('ours-cors'),
     'ours-vite': contender('ours-vite'),
     'ours-vite-h2': contender('ours-vite-h2'),
@@ -147,6 +148,11 @@ const CONTENDERS = {
   'ours-record-missing': {
     label: "cors-dev-proxy, `record: 'missing'`, the call recorded already",
     server: 'ours-record-missing',
+    group: 'ours',
+  },
+  'ours-openapi': {
+    label: 'cors-dev-proxy, `openapi` on the route (the answer keeps the document)',
+    server: 'ours-openapi',
     group: 'ours',
   },
   'ours-cors': { label: 'cors-dev-proxy, `cors` route, no Origin', server: 'ours-cors', group: 'ours' },

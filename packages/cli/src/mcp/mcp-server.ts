@@ -3,8 +3,9 @@
  * running dev server's inspector. inspector-client.ts calls the inspector's API as its guard
  * lets a client outside the browser (the dev server's own `Origin` on a POST) and keeps its
  * event stream open so bodies are kept; the tools over it (exchange-tools.ts,
- * explain-failure-tool.ts with the rules of explain-exchange.ts, control-tools.ts) answer each
- * failure as a tool error (tool-result.ts), never the process's end.
+ * explain-failure-tool.ts with the rules of explain-exchange.ts, control-tools.ts,
+ * violations-tool.ts) answer each failure as a tool error (tool-result.ts), never the
+ * process's end.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
@@ -12,6 +13,7 @@ import { VERSION } from '../version.js'
 import { registerControlTools } from './control-tools.js'
 import { registerExchangeTools } from './exchange-tools.js'
 import { createInspectorClient, type InspectorClient } from './inspector-client.js'
+import { registerViolationsTool } from './violations-tool.js'
 
 /** An MCP server attached to one dev server's inspector. */
 export interface InspectorMcpServer {
@@ -22,7 +24,7 @@ export interface InspectorMcpServer {
 }
 
 const INSTRUCTIONS =
-  "Tools for the dev server's proxy (cors-dev-proxy): the HTTP calls it routed (list_exchanges, get_exchange), why one failed in Chromium's words with the fix (explain_failure), sending one again (replay_exchange), and the routes' live switches: target, latency and faults, recording (get_controls, switch_target, set_faults, set_recording). When the app shows a failed request or a CORS error, start with list_exchanges { failedOnly: true } and explain_failure."
+  "Tools for the dev server's proxy (cors-dev-proxy): the HTTP calls it routed (list_exchanges, get_exchange), why one failed in Chromium's words with the fix (explain_failure), sending one again (replay_exchange), and the routes' live switches: target, latency and faults, recording (get_controls, switch_target, set_faults, set_recording), and where calls broke the routes' OpenAPI documents (list_violations). When the app shows a failed request or a CORS error, start with list_exchanges { failedOnly: true } and explain_failure."
 
 /**
  * The MCP server of `cors-dev-proxy mcp`: its tools call the inspector's HTTP API of the dev
@@ -37,6 +39,7 @@ export function createInspectorMcpServer(origin: string): InspectorMcpServer {
   const server = new McpServer({ name: 'cors-dev-proxy', version: VERSION }, { instructions: INSTRUCTIONS })
   registerExchangeTools(server, inspector)
   registerControlTools(server, inspector)
+  registerViolationsTool(server, inspector)
   return {
     server,
     inspector,

@@ -112,6 +112,7 @@ describe('cors-dev-proxy mcp tools', () => {
       'get_controls',
       'get_exchange',
       'list_exchanges',
+      'list_violations',
       'replay_exchange',
       'set_faults',
       'set_recording',
