@@ -1,4 +1,5 @@
 import { createServer } from 'node:http'
+import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type BareDevServer, startBareDevServer } from '../support/bare-dev-server.ts'
@@ -12,7 +13,8 @@ import { type CapturingLogSink, captureLogSink, listen, type StartedServer } fro
  * overlay shows a card per distinct violation with its call, operation and JSON pointer; the
  * inspector marks the exchanges, its "OpenAPI violations" filter keeps only them, its detail
  * lists them; the HTML stays text everywhere. The HAR holds them as `_violations`, and the log
- * prints each distinct violation once however often the call repeats.
+ * prints each distinct violation once however often the call repeats. With `UPDATE_SCREENSHOTS=1`
+ * the first test writes the docs' picture of a card, docs/public/openapi-overlay-card.png.
  */
 
 const HOSTILE = '<img src=x onerror="window.__pwned=1">'
@@ -58,6 +60,9 @@ const ANSWERS: Record<string, [number, unknown]> = {
   '/v1/pets/4': [200, { id: 4, name: 'Rex', kind: HOSTILE }],
   '/v1/pets/5': [200, { id: 5, name: 'Rex', kind: 'dog' }],
 }
+
+/** The docs' picture of a card (docs/guide/openapi.md), written when `UPDATE_SCREENSHOTS=1`. */
+const CARD_SCREENSHOT = fileURLToPath(new URL('../../docs/public/openapi-overlay-card.png', import.meta.url))
 
 /** The dev server's page: the overlay client, as the adapters inject it. */
 const page = (client: string | undefined) =>
@@ -130,6 +135,8 @@ describe("a route's openapi, its violations in Chromium", () => {
       const wrongType = overlay.locator('.card', { hasText: 'must be integer' })
       expect(await wrongType.locator('.call').textContent()).toBe(`call: GET ${dev.url}/api/pets/2`)
       expect(await wrongType.locator('.versus').textContent()).toBe('expected integer, got string')
+      // Taken here, with the real card, so the docs' picture shows what the overlay draws today.
+      if (process.env.UPDATE_SCREENSHOTS === '1') await wrongType.screenshot({ path: CARD_SCREENSHOT })
       const status = overlay.locator('.card', { hasText: ', at status' })
       expect(await status.locator('.call').textContent()).toBe(`call: GET ${dev.url}/api/pets/3`)
       expect(await status.locator('.message').textContent()).toContain('418')
