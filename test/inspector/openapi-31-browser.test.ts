@@ -65,7 +65,10 @@ describe("a route's OpenAPI 3.1 document, its violations in Chromium", () => {
             res.writeHead(201).end()
             return
           }
-          const [status, body] = ANSWERS[req.url ?? ''] ?? [404, { title: 'not found' }]
+          const [status, body] = ANSWERS[(req.url ?? '').split('?')[0] as string] ?? [
+            404,
+            { title: 'not found' },
+          ]
           res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
         })
       }),
@@ -141,6 +144,46 @@ describe("a route's OpenAPI 3.1 document, its violations in Chromium", () => {
       const messages = har.log.entries.flatMap((entry) => entry._violations ?? []).map((v) => v.message)
       expect(messages[0]).toBe("must have required property 'subtitle'")
       expect(messages[2]).toContain('418')
+    } finally {
+      await context.close()
+      await dev.close()
+    }
+  }, 60_000)
+
+  test("the inspector's live stream sends an exchange again once its check is done", async () => {
+    const dev: BareDevServer = await startBareDevServer(
+      { '/api': { target: backend.url, openapi: BOOKSHOP } },
+      { inspector: true },
+      page,
+    )
+    const context = await browser.newContext()
+    try {
+      const app = await context.newPage()
+      await app.goto(`${dev.url}/`)
+      // The events the page's EventSource gets for the call: first unchecked, then with its violations.
+      await app.evaluate(
+        () =>
+          new Promise<void>((resolve) => {
+            const got: unknown[] = []
+            Object.assign(window, { __events: got })
+            const source = new EventSource('/__cors-dev-proxy/events')
+            source.addEventListener('exchange', (event) => got.push(JSON.parse(event.data)))
+            source.addEventListener('open', () => resolve())
+          }),
+      )
+      expect((await call(app, '/api/books/9780000000002?live=1')).status).toBe(200)
+      type Streamed = { id: number; url: string; violations?: { pointer: string }[]; contractPending?: true }
+      const streamed = () =>
+        app.evaluate(() =>
+          ((window as unknown as { __events: Streamed[] }).__events ?? []).filter((one) =>
+            one.url.includes('live=1'),
+          ),
+        )
+      await expect.poll(async () => (await streamed()).length).toBe(2)
+      const [first, second] = await streamed()
+      expect(second?.id).toBe(first?.id)
+      expect(second?.contractPending).toBeUndefined()
+      expect(second?.violations?.map((v) => v.pointer)).toEqual(['/author/name'])
     } finally {
       await context.close()
       await dev.close()
