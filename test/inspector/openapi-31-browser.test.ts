@@ -11,7 +11,8 @@ import { listen, type StartedServer } from '../support/servers.ts'
  * `type: ['string', 'null']`, the author a `$defs` schema): a backend that breaks it three ways
  * (a required field missing, a field of the `$defs` schema of the wrong type, an undeclared
  * status) shows three cards in the overlay, and the inspector's exchanges and the HAR hold the
- * three violations; a `null` subtitle passes. With `enforce: 'request'`, a body the document
+ * three violations; a `null` subtitle passes. The inspector's live stream sends an exchange
+ * again once its check is done, with its violations. With `enforce: 'request'`, a body the document
  * refuses never reaches the (counting) backend and the page reads the 400 naming the field.
  */
 
