@@ -1,9 +1,10 @@
 import { createServer } from 'node:http'
+import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type BareDevServer, startBareDevServer } from '../support/bare-dev-server.ts'
 import { launchChromium } from '../support/browser.ts'
-import { listen, type StartedServer } from '../support/servers.ts'
+import { type CapturingLogSink, captureLogSink, listen, type StartedServer } from '../support/servers.ts'
 
 /*
  * A route with `openapi` in headless Chromium: a backend that breaks a small 3.0 document three
@@ -11,7 +12,9 @@ import { listen, type StartedServer } from '../support/servers.ts'
  * declare), and a fourth time with an HTML value where the document allows two words. The
  * overlay shows a card per distinct violation with its call, operation and JSON pointer; the
  * inspector marks the exchanges, its "OpenAPI violations" filter keeps only them, its detail
- * lists them; the HTML stays text everywhere.
+ * lists them; the HTML stays text everywhere. The HAR holds them as `_violations`, and the log
+ * prints each distinct violation once however often the call repeats. With `UPDATE_SCREENSHOTS=1`
+ * the first test writes the docs' picture of a card, docs/public/openapi-overlay-card.png.
  */
 
 const HOSTILE = '<img src=x onerror="window.__pwned=1">'
@@ -58,6 +61,9 @@ const ANSWERS: Record<string, [number, unknown]> = {
   '/v1/pets/5': [200, { id: 5, name: 'Rex', kind: 'dog' }],
 }
 
+/** The docs' picture of a card (docs/guide/openapi.md), written when `UPDATE_SCREENSHOTS=1`. */
+const CARD_SCREENSHOT = fileURLToPath(new URL('../../docs/public/openapi-overlay-card.png', import.meta.url))
+
 /** The dev server's page: the overlay client, as the adapters inject it. */
 const page = (client: string | undefined) =>
   `<!doctype html><title>app</title>${client === undefined ? '' : `<script src="${client}"></script>`}`
@@ -77,6 +83,7 @@ describe("a route's openapi, its violations in Chromium", () => {
   let browser: Browser
   let backend: StartedServer<ReturnType<typeof createServer>>
   let dev: BareDevServer
+  const sink: CapturingLogSink = captureLogSink()
   beforeAll(async () => {
     browser = await launchChromium()
     backend = await listen(
@@ -90,7 +97,7 @@ describe("a route's openapi, its violations in Chromium", () => {
     )
     dev = await startBareDevServer(
       { '/api': { target: `${backend.url}/v1`, openapi: { document: DOCUMENT } } },
-      { inspector: true },
+      { inspector: true, log: 'info', logger: sink },
       page,
     )
   }, 60_000)
@@ -128,6 +135,8 @@ describe("a route's openapi, its violations in Chromium", () => {
       const wrongType = overlay.locator('.card', { hasText: 'must be integer' })
       expect(await wrongType.locator('.call').textContent()).toBe(`call: GET ${dev.url}/api/pets/2`)
       expect(await wrongType.locator('.versus').textContent()).toBe('expected integer, got string')
+      // Taken here, with the real card, so the docs' picture shows what the overlay draws today.
+      if (process.env.UPDATE_SCREENSHOTS === '1') await wrongType.screenshot({ path: CARD_SCREENSHOT })
       const status = overlay.locator('.card', { hasText: ', at status' })
       expect(await status.locator('.call').textContent()).toBe(`call: GET ${dev.url}/api/pets/3`)
       expect(await status.locator('.message').textContent()).toContain('418')
@@ -220,6 +229,50 @@ describe("a route's openapi, its violations in Chromium", () => {
       await fresh.filter({ hasText: '/api/pets/5?' }).click()
       expect(await section.locator('p').textContent()).toBe(
         "the request and the answer match the route's OpenAPI document",
+      )
+    } finally {
+      await context.close()
+    }
+  }, 60_000)
+  test('the HAR holds them as _violations, and the log prints each once though the calls repeat', async () => {
+    const context = await browser.newContext()
+    try {
+      const app = await context.newPage()
+      await app.goto(`${dev.url}/`)
+      for (const round of [1, 2, 3]) {
+        for (const id of [1, 2, 3]) await call(app, `/api/pets/${id}?har=${round}`)
+      }
+      type Entry = { request: { url: string }; _violations?: unknown[] }
+      const entries = async () => {
+        const answer = await app.request.get(`${dev.url}/__cors-dev-proxy/har`)
+        const har = (await answer.json()) as { log: { entries: Entry[] } }
+        return har.log.entries.filter((entry) => entry.request.url.includes('har='))
+      }
+      await expect
+        .poll(async () => (await entries()).filter((entry) => entry._violations !== undefined).length, {
+          timeout: 10_000,
+        })
+        .toBe(9)
+      const operation = 'GET /pets/{petId}'
+      const expected: Record<string, unknown[]> = {
+        '1': [{ in: 'response', operation, pointer: '', message: "must have required property 'name'" }],
+        '2': [{ in: 'response', operation, pointer: '/id', message: 'must be integer, got string' }],
+        '3': [{ in: 'response', operation, pointer: 'status', message: expect.stringContaining('418') }],
+      }
+      for (const entry of await entries()) {
+        const id = /\/api\/pets\/(\d)\?/.exec(entry.request.url)?.[1] as string
+        expect(entry._violations, entry.request.url).toEqual(expected[id])
+      }
+      // Nine calls (and the other tests' repeats), three distinct violations: three lines, each once.
+      const lines = (needle: string) =>
+        sink.lines.filter(
+          (line) => line.message.includes('breaks the OpenAPI document') && line.message.includes(needle),
+        )
+      expect(lines("at body: must have required property 'name'")).toHaveLength(1)
+      expect(lines('at /id: must be integer, got string')).toHaveLength(1)
+      expect(lines('at status:')).toHaveLength(1)
+      expect(lines("at body: must have required property 'name'")[0]?.message).toBe(
+        "[cors-dev-proxy] route '/api': GET /pets/{petId} breaks the OpenAPI document in the response at body: must have required property 'name'",
       )
     } finally {
       await context.close()

@@ -265,6 +265,7 @@ async function finish(
     check.skipped = `the check failed: ${error instanceof Error ? error.message : String(error)}`
   } finally {
     check.done = true
+    check.onDone?.()
   }
 }
 

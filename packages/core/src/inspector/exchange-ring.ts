@@ -68,12 +68,28 @@ export interface ExchangeRing {
   list(): readonly ExchangeRecord[]
   /** One exchange by id, while the ring still holds it. */
   get(id: number): ExchangeRecord | undefined
-  /** Listens to new exchanges; returns the unsubscribe function. */
+  /**
+   * Tells the listeners again about an exchange the ring still holds whose record changed after
+   * its push (its OpenAPI check ends after the response closed); nothing once it was dropped.
+   */
+  update(record: ExchangeRecord): void
+  /** Listens to new exchanges (and updated ones, see `update`); returns the unsubscribe function. */
   subscribe(listener: ExchangeListener): () => void
   /** How many listeners are connected: bodies are copied only when there is one. */
   readonly listeners: number
   /** The next exchange's id. */
   nextId(): number
+}
+
+/** Calls each listener with the record. */
+function tell(listeners: ReadonlySet<ExchangeListener>, record: ExchangeRecord): void {
+  for (const listener of listeners) {
+    try {
+      listener(record)
+    } catch {
+      // A listener's failure (a closed event stream) must not reach the request.
+    }
+  }
 }
 
 /**
@@ -93,13 +109,10 @@ export function createExchangeRing(capacity: number): ExchangeRing {
     push(record) {
       slots[written % capacity] = record
       written += 1
-      for (const listener of listeners) {
-        try {
-          listener(record)
-        } catch {
-          // A listener's failure (a closed event stream) must not reach the request.
-        }
-      }
+      tell(listeners, record)
+    },
+    update(record) {
+      if (this.get(record.id) === record) tell(listeners, record)
     },
     list() {
       const count = Math.min(written, capacity)

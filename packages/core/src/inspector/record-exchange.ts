@@ -43,6 +43,9 @@ function finishRecording(recording: Recording, res: ProxyResponse): void {
   record.aborted = !res.writableFinished
   // The check's own object: filled in after the close, read when the exchange is shown.
   record.contract = recording.contract
+  // The check ends after the close (contract/contract-route.ts): the live stream then gets the exchange again, checked.
+  if (recording.contract !== undefined && !recording.contract.done)
+    recording.contract.onDone = () => recording.ring.update(record)
   record.responseBytes =
     socket !== undefined ? socket.bytesWritten - recording.written : unsocketedBytes(res, record)
   recording.ring.push(record)

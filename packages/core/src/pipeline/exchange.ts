@@ -59,6 +59,8 @@ export interface ExchangeContract {
   violations: readonly ExchangeViolation[]
   skipped: string | undefined
   done: boolean
+  /** Called once `done` is set: the inspector's recorder sends the exchange again on the live stream (inspector/record-exchange.ts). */
+  onDone?: (() => void) | undefined
 }
 
 /**

@@ -29,4 +29,19 @@ describe('createExchangeRing', () => {
     expect(seen).toEqual([1])
     expect(ring.listeners).toBe(0)
   })
+
+  it('tells its listeners again of an updated exchange it still holds, not of one it dropped', () => {
+    const ring = createExchangeRing(2)
+    const seen: number[] = []
+    ring.subscribe((item) => seen.push(item.id))
+    const first = record(1)
+    ring.push(first)
+    ring.update(first)
+    ring.push(record(2))
+    ring.push(record(3))
+    ring.update(first)
+    // A record with the id of one held, but not that record, is not told either.
+    ring.update(record(3))
+    expect(seen).toEqual([1, 1, 2, 3])
+  })
 })
