@@ -95,7 +95,7 @@ describe("a route's OpenAPI 3.1 document, its violations in Chromium", () => {
         expect(answer.status).toBe(isbn === 3 ? 418 : 200)
       }
       const overlay = app.locator('cors-dev-proxy-overlay')
-      await expect.poll(() => overlay.locator('.card').count(), { timeout: 10_000 }).toBe(3)
+      await expect.poll(() => overlay.locator('.card').count(), { timeout: 25_000 }).toBe(3)
       expect(await overlay.locator('.title').textContent()).toBe('cors-dev-proxy: 3 OpenAPI violations')
       for (const card of await overlay.locator('.card').all()) {
         if ((await card.getAttribute('open')) === null) await card.locator('summary').click()

@@ -116,7 +116,7 @@ describe("a route's openapi, its violations in Chromium", () => {
       // A call that keeps the document adds no card.
       expect(await call(app, '/api/pets/5')).toBe(200)
       const overlay = app.locator('cors-dev-proxy-overlay')
-      await expect.poll(() => overlay.locator('.card').count(), { timeout: 10_000 }).toBe(3)
+      await expect.poll(() => overlay.locator('.card').count(), { timeout: 25_000 }).toBe(3)
       expect(await overlay.locator('.title').textContent()).toBe('cors-dev-proxy: 3 OpenAPI violations')
       for (const card of await overlay.locator('.card').all()) {
         if ((await card.getAttribute('open')) === null) await card.locator('summary').click()
@@ -145,7 +145,7 @@ describe("a route's openapi, its violations in Chromium", () => {
 
       // The HTML value is a fourth card, as text.
       expect(await call(app, '/api/pets/4')).toBe(200)
-      await expect.poll(() => overlay.locator('.card').count(), { timeout: 10_000 }).toBe(4)
+      await expect.poll(() => overlay.locator('.card').count(), { timeout: 25_000 }).toBe(4)
       const hostile = overlay.locator('.card', { hasText: '/kind' })
       if ((await hostile.getAttribute('open')) === null) await hostile.locator('summary').click()
       expect(await hostile.locator('.versus').textContent()).toBe(
@@ -250,7 +250,7 @@ describe("a route's openapi, its violations in Chromium", () => {
       }
       await expect
         .poll(async () => (await entries()).filter((entry) => entry._violations !== undefined).length, {
-          timeout: 10_000,
+          timeout: 25_000,
         })
         .toBe(9)
       const operation = 'GET /pets/{petId}'

@@ -23,12 +23,19 @@ const SECOND_ASK_MS = 1000
 /** How many of the page's calls are kept to name the call of a card. */
 const KEPT_CALLS = 50
 
-/** The list as the dev server has it now; empty when it cannot be read. */
-function fetchViolations(state: OverlayState): Promise<ViolationEntry[]> {
+/** How often, and how far apart, the list is asked again while the dev server still runs checks. */
+const PENDING_ASKS = 40
+const PENDING_ASK_MS = 500
+
+/** The list as the dev server has it now, and how many checks it still runs; empty when it cannot be read. */
+function fetchViolations(state: OverlayState): Promise<{ entries: ViolationEntry[]; pending: number }> {
   return state
     .originalFetch(`${state.base}/violations`, { headers: { accept: 'application/json' } })
-    .then((answer) => (answer.ok ? answer.json() : []))
-    .then(readViolationEntries, () => [])
+    .then(async (answer) => ({
+      entries: readViolationEntries(answer.ok ? await answer.json() : []),
+      pending: Number(answer.headers.get('x-cors-dev-proxy-pending-checks')) || 0,
+    }))
+    .catch(() => ({ entries: [], pending: 0 }))
 }
 
 /**
@@ -40,7 +47,7 @@ function fetchViolations(state: OverlayState): Promise<ViolationEntry[]> {
  */
 export function startViolations(state: OverlayState): void {
   state.violationBaseline = fetchViolations(state).then(
-    (entries) => new Map(entries.map((entry) => [violationKey(entry), entry.count])),
+    ({ entries }) => new Map(entries.map((entry) => [violationKey(entry), entry.count])),
   )
 }
 
@@ -102,12 +109,16 @@ function callOfEntry(state: OverlayState, entry: ViolationEntry): PageCall | und
   return callOfOperation(state.calls, entry.operation)
 }
 
-/** Asks the list once and shows what is new. */
-function askViolations(state: OverlayState): void {
+/**
+ * Asks the list and shows what is new; while the dev server still runs checks (the first ones
+ * wait for the document to load, slow on a busy machine), asks again, a bounded number of times.
+ */
+function askViolations(state: OverlayState, asksLeft = PENDING_ASKS): void {
   const baseline = state.violationBaseline ?? Promise.resolve(new Map<string, number>())
-  void Promise.all([baseline, fetchViolations(state)]).then(([before, entries]) =>
-    showViolations(state, entries, before),
-  )
+  void Promise.all([baseline, fetchViolations(state)]).then(([before, { entries, pending }]) => {
+    showViolations(state, entries, before)
+    if (pending > 0 && asksLeft > 0) setTimeout(() => askViolations(state, asksLeft - 1), PENDING_ASK_MS)
+  })
 }
 
 /**

@@ -86,6 +86,7 @@ export function createContractRoute(route: ResolvedRoute, deps: ContractRouteDep
       }
       const check: ExchangeContract = { violations: [], skipped: undefined, done: false }
       exchange.contract = check
+      ctx.violations?.running(1)
       let answer: Buffer | undefined
       tapBody(res as unknown as HookableResponse, openapi.maxBodyBytes + 1, (body) => {
         answer = body
@@ -265,6 +266,7 @@ async function finish(
     check.skipped = `the check failed: ${error instanceof Error ? error.message : String(error)}`
   } finally {
     check.done = true
+    ctx.violations?.running(-1)
     check.onDone?.()
   }
 }

@@ -31,6 +31,10 @@ export interface ViolationLog {
   skipped(route: string, reason: string): void
   /** The entries, oldest first. */
   list(): readonly ViolationEntry[]
+  /** A check started (`+1`) or ended (`-1`): the overlay asks again while any is still running. */
+  running(change: 1 | -1): void
+  /** How many checks are still running (the document may still be loading for the first ones). */
+  readonly pending: number
 }
 
 /** The log line of a violation: route, operation, side, pointer, message. */
@@ -48,7 +52,14 @@ function lineOf(route: string, violation: ExchangeViolation): string {
  */
 export function createViolationLog(logger: Logger): ViolationLog {
   const entries = new Map<string, ViolationEntry>()
+  let pending = 0
   return {
+    get pending() {
+      return pending
+    },
+    running(change) {
+      pending = Math.max(0, pending + change)
+    },
     note(route, violations, exchange) {
       for (const violation of violations) {
         const key = `${route}\n${violation.in}\n${violation.operation}\n${violation.pointer}\n${violation.message}`

@@ -42,7 +42,7 @@ import { isPagePath, serveInspectorOff, servePage, serveScript } from './page-en
 import type { ExchangeRecorder } from './record-exchange.js'
 import { serveReplay } from './replay-endpoint.js'
 import { createReplayer, type Replayer } from './replay-exchange.js'
-import { violationsView } from './violations-view.js'
+import { PENDING_CHECKS_HEADER, violationsView } from './violations-view.js'
 
 /** What the endpoints under `/__cors-dev-proxy/` need. */
 export interface InspectorEndpointsOptions {
@@ -175,6 +175,8 @@ function routeInspectorRequest(ctx: EndpointsContext, req: ProxyRequest, res: Pr
   // overlay's badge asks on every page, and a 404 would be a failed request of ours there).
   if (call.path === '/control' && serveControl(req, res, ctx.options.controls, sendJson)) return
   if (call.read && call.path === '/violations' && served.violations === true) {
+    // Checks run after the answers close: the overlay asks again while some are still running.
+    res.setHeader(PENDING_CHECKS_HEADER, String(ctx.options.violations?.pending ?? 0))
     sendJson(res, 200, violationsView(ctx.options.violations))
     return
   }

@@ -3,6 +3,9 @@ import { maskUrl } from '../http/mask-secrets.js'
 import type { ExchangeViolation } from '../pipeline/exchange.js'
 import type { Recording } from './record-exchange.js'
 
+/** The header of `/violations` giving how many checks are still running (the overlay asks again while any is). */
+export const PENDING_CHECKS_HEADER = 'x-cors-dev-proxy-pending-checks'
+
 /** One distinct violation as `GET /__cors-dev-proxy/violations` lists it. */
 export interface ViolationView extends ExchangeViolation {
   /** The route's prefix. */
