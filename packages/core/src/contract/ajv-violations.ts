@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv'
+import { isSecretField, isSecretParam, MASK, maskHeaderValue } from '../http/mask-secrets.js'
 import type { ContractSide, ContractViolation } from './contract-types.js'
 
 /** Where the checked value sits: the side, the operation, and how its pointers are written. */
@@ -42,14 +43,37 @@ export function violationsFromErrors(
   return [...byPlace.values()]
 }
 
+/**
+ * Whether the value at this place is a credential, by the inspector's rules: a secret-looking
+ * header, query or path parameter (`header.authorization`, `query.api_key`), or a body field
+ * named like one at any depth (`/user/password`). Its value is never quoted in a violation,
+ * which reaches the log, the HAR and the page.
+ */
+function isSecretPlace(place: ViolationPlace, instancePath: string): boolean {
+  const dot = place.prefix.indexOf('.')
+  if (dot > 0) {
+    const where = place.prefix.slice(0, dot)
+    const name = place.prefix.slice(dot + 1)
+    const probe = 'a=b c'
+    if (where === 'header' || where === 'cookie')
+      return where === 'cookie' || maskHeaderValue(name, probe) !== probe
+    if (isSecretParam(name) || isSecretField(name)) return true
+  }
+  return instancePath
+    .split('/')
+    .some((token) => token !== '' && isSecretField(token.replace(/~1/g, '/').replace(/~0/g, '~')))
+}
+
 function describeError(error: ErrorObject, data: unknown, place: ViolationPlace): ContractViolation {
   const value = valueAt(data, error.instancePath)
   const base = { in: place.in, operation: place.operation, pointer: `${place.prefix}${error.instancePath}` }
   const params = error.params as Record<string, unknown>
-  const short = place.text === true ? asSent : asJson
+  const secret = isSecretPlace(place, error.instancePath)
+  const plain = place.text === true ? asSent : asJson
+  const short = secret ? () => `'${MASK}'` : plain
   switch (error.keyword) {
     case 'type': {
-      const got = place.text === true ? asSent(value) : typeName(value)
+      const got = place.text === true ? short(value) : typeName(value)
       return {
         ...base,
         message: `must be ${String(params.type)}, got ${got}`,
@@ -67,15 +91,15 @@ function describeError(error: ErrorObject, data: unknown, place: ViolationPlace)
     case 'enum':
       return {
         ...base,
-        message: `must be one of ${short(params.allowedValues)}, got ${short(value)}`,
-        expected: short(params.allowedValues),
+        message: `must be one of ${plain(params.allowedValues)}, got ${short(value)}`,
+        expected: plain(params.allowedValues),
         actual: short(value),
       }
     case 'const':
       return {
         ...base,
-        message: `must be ${short(params.allowedValue)}, got ${short(value)}`,
-        expected: short(params.allowedValue),
+        message: `must be ${plain(params.allowedValue)}, got ${short(value)}`,
+        expected: plain(params.allowedValue),
         actual: short(value),
       }
     case 'additionalProperties':
