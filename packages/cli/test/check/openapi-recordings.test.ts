@@ -71,7 +71,9 @@ function recordClean(): void {
 
 const ROUTE = ['--route', '/api=http://127.0.0.1:3000/v1']
 
-describe('check --openapi --recordings', () => {
+// Each run loads the parser and Ajv and compiles the document in this process: beside a second
+// CPU-bound process the first one took longer than the integration project's 30 s.
+describe('check --openapi --recordings', { timeout: 120_000 }, () => {
   it('exit 1 with the violating exchange named: file, call, operation, pointer (the built binary)', async () => {
     recordClean()
     record('api', 'GET-pets-9.0004.json', { method: 'GET', path: '/pets/9' }, [
@@ -184,7 +186,7 @@ describe('check --openapi --recordings', () => {
   })
 })
 
-describe('check --openapi alone, and its mistakes', () => {
+describe('check --openapi alone, and its mistakes', { timeout: 120_000 }, () => {
   it('exit 0 for a usable document', async () => {
     const result = await runCliHere(['check', '--openapi', 'openapi.yaml'], { cwd })
     expect(result.stdout).toContain('usable: every $ref resolves and every schema compiles')

@@ -70,7 +70,9 @@ describe('cors-dev-proxy mcp over stdio', () => {
   it('serves every tool from the built CLI, on the dev server its environment names', async () => {
     expect(stderr).toBe(`[cors-dev-proxy] mcp: serving the inspector of ${dev.url} over stdio\n`)
     const { tools } = await client.listTools()
-    expect(tools).toHaveLength(8)
+    // The eight of the inspector and the control board, and list_violations (OpenAPI checks).
+    expect(tools).toHaveLength(9)
+    expect(tools.map((tool) => tool.name)).toContain('list_violations')
 
     const list = await call('list_exchanges', { failedOnly: true })
     const failed = list.structured.exchanges as [{ id: number; url: string }, { id: number; url: string }]
