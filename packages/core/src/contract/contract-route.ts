@@ -10,7 +10,14 @@ import type { RouteStep } from '../pipeline/route-pipeline.js'
 import { answerRefused, documentAnswerFor, sendDocumentAnswer } from './contract-answers.js'
 import { type ContractSource, createContractSource } from './contract-source.js'
 import type { Contract, ContractCheck, ContractOperation } from './contract-types.js'
-import { type BodyCopy, copyBody, readBody } from './exchange-bodies.js'
+import {
+  BODY_NOT_READ,
+  BODY_NOT_WHOLE,
+  type BodyCopy,
+  type BodyRead,
+  copyBody,
+  readBody,
+} from './exchange-bodies.js'
 import type { ResolvedOpenApiOptions } from './options/openapi-options.js'
 import type { ViolationLog } from './violation-log.js'
 
@@ -93,7 +100,7 @@ export function createContractRoute(route: ResolvedRoute, deps: ContractRouteDep
       })
       // An undeclared 404 or 501 from the target is held until the document says whether it answers instead.
       if (openapi.mock === 'missing') {
-        holdHead(res as unknown as HookableResponse, MISSING_STATUSES, (status) =>
+        holdHead(res as unknown as Parameters<typeof holdHead>[0], MISSING_STATUSES, (status) =>
           missingAnswer(ctx, req, path, exchange, status),
         )
       }
@@ -156,6 +163,11 @@ function splitPath(pathAndQuery: string): [string, string] {
   return mark < 0 ? [pathAndQuery, ''] : [pathAndQuery.slice(0, mark), pathAndQuery.slice(mark)]
 }
 
+/** The body as the checker takes it: the bytes, or why it has none to check. */
+function bodyParts(read: BodyRead): { body: Buffer } | { bodySkipped: string } {
+  return 'bytes' in read ? { body: read.bytes } : { bodySkipped: read.skipped }
+}
+
 /** The request's header fields as the checker reads them: lowercase names, one string each. */
 function flatHeaders(headers: Readonly<Record<string, unknown>>): Record<string, string> {
   const flat: Record<string, string> = {}
@@ -214,13 +226,16 @@ async function enforceRequest(
           pathname,
           search,
           headers: flatHeaders(req.headers),
-          ...(body === undefined ? {} : { body }),
+          ...bodyParts(body),
         })
       : { violations: [found] }
   const first = request.violations[0]
   if (first === undefined || res.headersSent) return { refused: false, request }
   exchange.notFromTarget = true
   answerRefused(res, request.violations, ctx.route.prefix)
+  // The rest of a body read in part is dropped, as Node does with one nobody reads: the
+  // client's connection stays usable for its next request.
+  if (!req.readableEnded) req.resume()
   return { refused: true, request }
 }
 
@@ -255,7 +270,7 @@ async function finish(
         pathname,
         search,
         headers: flatHeaders(req.headers),
-        ...(body === undefined ? {} : { body }),
+        ...(body === undefined ? {} : bodyParts(body)),
       })
     const response = responseCheck(found, res, exchange, seen.answer(), ctx.openapi.maxBodyBytes)
     const skipped = request.skipped ?? response.skipped
@@ -275,7 +290,7 @@ async function finish(
 const NO_ANSWER = 'no answer was sent'
 const OWN_ANSWER = "the answer is the proxy's own, not the target's"
 const CUT_SHORT = 'the answer was cut short'
-const QUIET: ReadonlySet<string> = new Set([NO_ANSWER, OWN_ANSWER, CUT_SHORT])
+const QUIET: ReadonlySet<string> = new Set([NO_ANSWER, OWN_ANSWER, CUT_SHORT, BODY_NOT_WHOLE, BODY_NOT_READ])
 
 /** The answer's check: skipped for an answer the proxy made itself or one cut short. */
 function responseCheck(

@@ -41,6 +41,8 @@ export interface ContractRequest {
   readonly headers: Readonly<Record<string, string>>
   /** The body as sent (still `content-encoding`d); absent or empty for none. */
   readonly body?: Uint8Array
+  /** Why the body is not there to check (over `maxBodyBytes`, cut short): then it is not checked, and the check says so. */
+  readonly bodySkipped?: string
 }
 
 /** An answer as the checker reads it: lowercase header names, the body as it came (still encoded). */

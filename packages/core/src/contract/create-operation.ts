@@ -55,6 +55,7 @@ function checkRequest(parts: OperationParts, id: string, request: ContractReques
   }
   const violations = checkParameters(parts.rules.parameters, values, 'request', id)
   if (parts.rules.requestBody === undefined) return { violations }
+  if (request.bodySkipped !== undefined) return { violations, skipped: request.bodySkipped }
   const body = checkBody(parts.rules.requestBody, request, 'request', id, parts.maxBodyBytes)
   return joined(violations, body)
 }

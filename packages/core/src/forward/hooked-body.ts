@@ -48,10 +48,12 @@ export function settleHookedBody(
     const declared = headers['content-length']
     let total: number | undefined = bytes.byteLength
     let settled: RequestBody = { kind: 'parsed', bytes }
-    if (body.kind === 'stream') {
+    if (body.kind === 'stream' || body.kind === 'prefixed') {
+      // The client's whole body follows the hook's bytes: its own length, when it announced one.
       const rest = req.httpVersionMajor === 2 ? undefined : req.headers['content-length']
       total = rest === undefined ? undefined : bytes.byteLength + Number(rest)
-      settled = { kind: 'prefixed', prefix: bytes }
+      const prefix = body.kind === 'prefixed' ? Buffer.concat([bytes, body.prefix]) : bytes
+      settled = { kind: 'prefixed', prefix }
     }
     delete headers['transfer-encoding']
     if (total === undefined) {

@@ -1,8 +1,9 @@
-import type { Http2ServerRequest } from 'node:http2'
 import type { Readable } from 'node:stream'
+import { hasBody } from '../http/has-body.js'
 import { isJsonMimeType, mimeEssence } from '../http/mime.js'
 import { pacedUpload } from '../http/paced-upload.js'
 import type { ProxyRequest } from '../http/proxy-types.js'
+import { readPrefixOf } from '../http/read-prefix.js'
 import type { Exchange } from '../pipeline/exchange.js'
 import { requestStream } from './request-stream.js'
 
@@ -16,17 +17,13 @@ export type RequestBody =
   | { readonly kind: 'parsed'; readonly bytes: Buffer }
   /** The stream was read by someone else and nothing usable was left: never forward it empty. */
   | { readonly kind: 'lost'; readonly cause: string }
-  /** What a `proxyReq` hook wrote, then the client's stream (as http-proxy sends them). */
+  /**
+   * Bytes sent before the client's stream: what a `proxyReq` hook wrote (as http-proxy sends
+   * them), or the start of the body a step read and stopped (http/read-prefix.ts).
+   */
   | { readonly kind: 'prefixed'; readonly prefix: Buffer }
   /** Sending it again would let a field inject into the request (CR/LF, the boundary): 400. */
   | { readonly kind: 'refused'; readonly cause: string }
-
-/** Whether the request announces a body: a length other than 0, chunked framing, or an HTTP/2 DATA frame to come. */
-export function hasBody(req: ProxyRequest): boolean {
-  if (req.httpVersionMajor === 2) return !(req as Http2ServerRequest).stream.endAfterHeaders
-  const length = req.headers['content-length']
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
-}
 
 /** `a=1&b=2&b=3&c[d]=4`: what `express.urlencoded()` (extended or not) reads back into the same object. */
 function urlencode(value: Record<string, unknown>): string {
@@ -133,6 +130,9 @@ const STREAMED_BODY: RequestBody = Object.freeze({ kind: 'stream' })
  */
 export function requestBodyOf(req: ProxyRequest): RequestBody {
   if (!hasBody(req)) return NO_BODY
+  // A step read the start of the body and left the rest in the stream: both go, in order.
+  const prefix = readPrefixOf(req)
+  if (prefix !== undefined) return { kind: 'prefixed', prefix }
   // body-parser marks what it read with `_body`; any reader leaves the stream ended.
   const read = req.readableEnded || (req as { _body?: unknown })._body === true
   if (!read) return STREAMED_BODY

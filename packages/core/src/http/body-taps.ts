@@ -148,20 +148,27 @@ export function tapChunks(res: HookableResponse, onChunk: (chunk: Buffer) => boo
 /** Sends another answer in place of a held one (see `holdHead`); `undefined` lets the held one go. */
 export type HeldAnswer = ((res: HookableResponse) => void) | undefined
 
+/** How much of a held answer's body is kept before the source is asked to wait (see `holdHead`). */
+const HELD_BYTES = 65_536
+
 /**
  * Holds the head (and body) of an answer whose status is one of `statuses` until
- * `decide(status)` settles and the body ended: `decide`'s answer is sent instead, or, when it
- * gives none, the held head and body go out as they came. Any other status goes out at once and
- * the response is left as it was. For short answers only (`mock: 'missing'` holds a 404 or 501
- * while the OpenAPI document says whether it answers instead, contract/contract-route.ts).
+ * `decide(status)` settles: `decide`'s answer is sent instead (what the source still writes is
+ * dropped), or, when it gives none, the held head and body go out as they came and the rest
+ * follows. Any other status goes out at once and the response is left as it was. At most
+ * `limit` bytes are held: past them `write` returns `false`, and `'drain'` follows once the
+ * decision is made, so a piped source (the forwarder's upstream body) waits instead of filling
+ * memory. `mock: 'missing'` holds a 404 or 501 while the OpenAPI document says whether it
+ * answers instead (contract/contract-route.ts).
  *
  * @example
  * holdHead(res, new Set([404, 501]), async (status) => (status === 404 ? sendMock : undefined))
  */
 export function holdHead(
-  res: HookableResponse,
+  res: HookableResponse & { emit(event: 'drain'): boolean },
   statuses: ReadonlySet<number>,
   decide: (status: number) => Promise<HeldAnswer>,
+  limit = HELD_BYTES,
 ): void {
   const { writeHead, write, end } = res
   const restore = (): void => {
@@ -175,32 +182,50 @@ export function holdHead(
       return writeHead.call(res, status, ...rest)
     }
     const chunks: Buffer[] = []
-    let ended: (() => void) | undefined
-    const whole = new Promise<void>((resolve) => {
-      ended = resolve
-    })
+    let held = 0
+    let ended = false
+    const callbackOf = (args: readonly unknown[]): (() => void) | undefined =>
+      args.find((item) => typeof item === 'function') as (() => void) | undefined
     res.write = function heldWrite(chunk: unknown, ...more: unknown[]) {
       const buffer = toBuffer(chunk, more[0])
-      if (buffer !== undefined) chunks.push(Buffer.from(buffer))
-      ;(more.find((item) => typeof item === 'function') as (() => void) | undefined)?.()
-      return true
+      if (buffer !== undefined) {
+        chunks.push(Buffer.from(buffer))
+        held += buffer.byteLength
+      }
+      callbackOf(more)?.()
+      return held < limit
     }
     res.end = function heldEnd(...args: unknown[]) {
       if (args[0] !== undefined && typeof args[0] !== 'function') res.write(args[0], args[1])
-      ;(args.find((item) => typeof item === 'function') as (() => void) | undefined)?.()
-      ended?.()
+      callbackOf(args)?.()
+      ended = true
       return res
     }
     const settle = (answer: HeldAnswer): void => {
+      const waiting = !ended && held >= limit
       restore()
       if (answer !== undefined) {
         answer(res)
-        return
+        // The source's answer is not wanted: what it still writes goes nowhere.
+        res.write = function droppedWrite(...args: unknown[]) {
+          callbackOf(args)?.()
+          return true
+        }
+        res.end = function droppedEnd(...args: unknown[]) {
+          callbackOf(args)?.()
+          return res
+        }
+      } else {
+        writeHead.call(res, status, ...rest)
+        const body = Buffer.concat(chunks)
+        if (ended) end.call(res, body)
+        else if (body.byteLength > 0) write.call(res, body)
       }
-      writeHead.call(res, status, ...rest)
-      end.call(res, Buffer.concat(chunks))
+      if (waiting) res.emit('drain')
     }
-    void Promise.all([decide(status).catch(() => undefined), whole]).then(([answer]) => settle(answer))
+    void decide(status)
+      .catch(() => undefined)
+      .then(settle)
     return res
   }
 }

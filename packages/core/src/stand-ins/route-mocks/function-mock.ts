@@ -1,4 +1,4 @@
-import { hasBody } from '../../forward/request-body.js'
+import { hasBody } from '../../http/has-body.js'
 import { isJsonMimeType } from '../../http/mime.js'
 import type { ProxyRequest } from '../../http/proxy-types.js'
 import { readLimitedBody } from '../../http/read-limited-body.js'
