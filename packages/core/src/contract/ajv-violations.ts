@@ -27,6 +27,7 @@ export function violationsFromErrors(
   data: unknown,
   place: ViolationPlace,
 ): ContractViolation[] {
+  if (errors.length === 0) return []
   const summaries = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf')
   const kept = errors.filter(
     (error) =>

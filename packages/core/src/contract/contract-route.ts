@@ -189,12 +189,18 @@ function sentHeaders(res: ProxyResponse): Record<string, string> {
   const fields: Record<string, string> = {}
   const add = (name: string, value: string): void => {
     const key = name.toLowerCase()
-    fields[key] = fields[key] === undefined ? value : `${fields[key]}, ${value}`
+    const known = fields[key]
+    fields[key] = known === undefined ? value : `${known}, ${value}`
   }
   if (typeof text === 'string') {
-    for (const line of text.split('\r\n').slice(1)) {
-      const colon = line.indexOf(':')
-      if (colon > 0) add(line.slice(0, colon), line.slice(colon + 1).trim())
+    // Read in place, line by line past the status line: every checked answer goes through here.
+    let start = text.indexOf('\r\n') + 2
+    while (start > 1 && start < text.length) {
+      let stop = text.indexOf('\r\n', start)
+      if (stop < 0) stop = text.length
+      const colon = text.indexOf(':', start)
+      if (colon > start && colon < stop) add(text.slice(start, colon), text.slice(colon + 1, stop).trim())
+      start = stop + 2
     }
     return fields
   }

@@ -36,6 +36,14 @@ export interface OperationParts {
 export function createOperation(parts: OperationParts): ContractOperation {
   const id = `${parts.method} ${parts.pathTemplate}`
   const statuses = Object.freeze([...parts.rules.responses.keys()])
+  // The key each status falls under, found once: a status is a number from 100 to 999, so this stays small.
+  const keys = new Map<number, string | undefined>()
+  const keyFor = (status: number): string | undefined => {
+    if (keys.has(status)) return keys.get(status)
+    const key = responseKeyFor(status, statuses)
+    keys.set(status, key)
+    return key
+  }
   return Object.freeze({
     id,
     method: parts.method,
@@ -43,14 +51,15 @@ export function createOperation(parts: OperationParts): ContractOperation {
     definition: parts.definition,
     statuses,
     checkRequest: (request: ContractRequest) => checkRequest(parts, id, request),
-    checkResponse: (response: ContractResponse) => checkResponse(parts, id, statuses, response),
+    checkResponse: (response: ContractResponse) => checkResponse(parts, id, statuses, keyFor, response),
   })
 }
 
 function checkRequest(parts: OperationParts, id: string, request: ContractRequest): ContractCheck {
   const values = {
     path: parts.path.match(request.pathname) ?? {},
-    query: new URLSearchParams(request.search),
+    // Most calls have no query: the shared empty one, not a parse per request.
+    query: request.search === '' || request.search === '?' ? NO_QUERY : new URLSearchParams(request.search),
     headers: request.headers,
   }
   const violations = checkParameters(parts.rules.parameters, values, 'request', id)
@@ -64,9 +73,10 @@ function checkResponse(
   parts: OperationParts,
   id: string,
   statuses: readonly string[],
+  keyFor: (status: number) => string | undefined,
   response: ContractResponse,
 ): ContractCheck {
-  const key = responseKeyFor(response.status, statuses)
+  const key = keyFor(response.status)
   const rule = key === undefined ? undefined : parts.rules.responses.get(key)
   if (rule === undefined) {
     const expected = statuses.join(', ')

@@ -23,11 +23,11 @@ export function pickMediaType(
 ): MediaTypeEntry | undefined {
   const essence = contentEssence(contentType)
   if (essence === null) return undefined
-  const wildcard = `${essence.split('/')[0]}/*`
+  // The exact type first, without building the wildcard: it is what almost every answer has.
+  for (const entry of entries) if (entry.essence === essence) return entry
+  const wildcard = `${essence.slice(0, essence.indexOf('/'))}/*`
   return (
-    entries.find((entry) => entry.essence === essence) ??
-    entries.find((entry) => entry.essence === wildcard) ??
-    entries.find((entry) => entry.essence === '*/*')
+    entries.find((entry) => entry.essence === wildcard) ?? entries.find((entry) => entry.essence === '*/*')
   )
 }
 

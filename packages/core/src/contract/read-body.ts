@@ -20,12 +20,10 @@ export function readJsonForCheck(
   maxBodyBytes: number,
 ): ReadBody {
   if (body.byteLength > maxBodyBytes) return overSize(maxBodyBytes)
-  const encoding = headers['content-encoding'] ?? ''
-  const decoded = decodeContent(
-    Buffer.from(body.buffer, body.byteOffset, body.byteLength),
-    encoding,
-    maxBodyBytes,
-  )
+  const encoding = headers['content-encoding']
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+  // Most answers are not encoded: nothing to undo.
+  const decoded = encoding === undefined ? bytes : decodeContent(bytes, encoding, maxBodyBytes)
   if (decoded === 'too-large') return overSize(maxBodyBytes)
   if (decoded === 'undecodable') {
     return { kind: 'skipped', reason: `the body's content-encoding '${encoding}' cannot be decoded here` }

@@ -112,7 +112,8 @@ export function createExchangeRing(capacity: number): ExchangeRing {
       tell(listeners, record)
     },
     update(record) {
-      if (this.get(record.id) === record) tell(listeners, record)
+      // Every checked exchange is updated: without a listener there is nobody to tell.
+      if (listeners.size > 0 && this.get(record.id) === record) tell(listeners, record)
     },
     list() {
       const count = Math.min(written, capacity)
@@ -124,7 +125,12 @@ export function createExchangeRing(capacity: number): ExchangeRing {
       return out
     },
     get(id) {
-      return this.list().find((record) => record.id === id)
+      const count = Math.min(written, capacity)
+      for (let index = written - count; index < written; index += 1) {
+        const record = slots[index % capacity]
+        if (record?.id === id) return record
+      }
+      return undefined
     },
     subscribe(listener) {
       listeners.add(listener)
