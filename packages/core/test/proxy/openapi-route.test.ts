@@ -315,7 +315,7 @@ describe("a route's openapi", () => {
     }
   })
 
-  it("mock: 'missing' answers an undeclared 404 from the document, and lets a declared 404 through", async () => {
+  it("mock: 'missing' answers an undeclared 404 from the named example, the first example and the schema, and lets a declared 404 through", async () => {
     const backend = await listen(
       createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('nope')),
     )
@@ -323,17 +323,37 @@ describe("a route's openapi", () => {
     const proxy = await startProxy({
       '/api': { target: backend.url, openapi: { document: MOCK_DOCUMENT, mock: 'missing' } },
     })
+    const contract = await loadContract(structuredClone(MOCK_DOCUMENT), { cwd: process.cwd() })
     const mocked = await call(`${proxy.url}/api/pets/1`, { headers: { prefer: 'example=tom' } })
     expect(mocked.status).toBe(200)
     expect(JSON.parse(mocked.body.toString())).toEqual({ id: 2, name: 'Tom' })
     expect(mocked.headers['x-cors-dev-proxy-mocked']).toBe('openapi GET /pets/{id} (example tom)')
+    const first = await call(`${proxy.url}/api/pets/1`)
+    expect(JSON.parse(first.body.toString())).toEqual({ id: 1, name: 'Rex' })
+    const sampled = await call(`${proxy.url}/api/owners`)
+    expect(sampled.headers['x-cors-dev-proxy-mocked']).toBe('openapi GET /owners')
+    for (const [path, answer] of [
+      ['/pets/1', mocked],
+      ['/pets/1', first],
+      ['/owners', sampled],
+    ] as const) {
+      expect(answer.status).toBe(200)
+      const check = contract.findOperation('GET', path)?.checkResponse({
+        status: answer.status,
+        headers: { 'content-type': String(answer.headers['content-type']) },
+        body: answer.body,
+      })
+      expect(check?.violations).toEqual([])
+    }
     const declared = await call(`${proxy.url}/api/owners/7`)
     expect(declared.status).toBe(404)
     expect(declared.body.toString()).toBe('nope')
     expect(declared.headers['x-cors-dev-proxy-mocked']).toBeUndefined()
-    const exchanges = await exchangesOf(proxy.url, 2)
+    const exchanges = await exchangesOf(proxy.url, 4)
     expect(exchanges.map((one) => (one as { upstreamUrl?: string }).upstreamUrl)).toEqual([
       'mocked by openapi GET /pets/{id}',
+      'mocked by openapi GET /pets/{id}',
+      'mocked by openapi GET /owners',
       `${backend.url}/owners/7`,
     ])
   })
