@@ -215,7 +215,8 @@ function send(
   const { target } = parts
   const label = target === route.target ? context.label : targetLabel(target)
   if (exchange !== undefined) {
-    exchange.hop = `${label}${parts.path}`
+    // `parts.path` already starts with the target's own path (`/v1/pets` for `http://host/v1`): after its origin only.
+    exchange.hop = `${target.origin}${parts.path}`
     exchange.upstreamPath = parts.path
   }
   if (isResponseClosed(res)) {

@@ -193,6 +193,8 @@ describe("a route's openapi", () => {
     expect(byUrl['/api/pets/3']).toEqual(['response status'])
     expect(byUrl['/api/pets/4']).toEqual(['response /tag'])
     expect(byUrl['/api/pets/mine']).toEqual([])
+    // The target's own path once: the exchange went to /v1/pets/1, not /v1/v1/pets/1.
+    expect((exchanges[0] as { upstreamUrl?: string }).upstreamUrl).toBe(`${backend.url}/v1/pets/1`)
     expect(exchanges.at(-1)?.violations?.[0]?.message).toBe(
       'no operation in the document for GET /v1/nothing/here',
     )
