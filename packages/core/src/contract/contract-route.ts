@@ -168,6 +168,25 @@ function bodyParts(read: BodyRead): { body: Buffer } | { bodySkipped: string } {
   return 'bytes' in read ? { body: read.bytes } : { bodySkipped: read.skipped }
 }
 
+/**
+ * The request's header fields as the target gets them: what the forwarder sent, once it has;
+ * before (`enforce: 'request'`) or without it (a stand-in answered), the client's with the
+ * route's own `auth` and `headers` added as the forwarder adds them. A header the document
+ * requires and the route supplies is never reported missing from the page's request.
+ */
+function requestHeaders(route: ResolvedRoute, req: ProxyRequest, exchange: Exchange): Record<string, string> {
+  const sent = exchange.upstreamHeaders
+  if (sent !== undefined) {
+    exchange.upstreamHeaders = undefined
+    return flatHeaders(sent)
+  }
+  const headers = flatHeaders(req.headers)
+  if (route.kind !== 'forward') return headers
+  if (route.authorization !== undefined) headers.authorization ??= route.authorization
+  for (const [name, value] of route.headers) headers[name.toLowerCase()] = String(value)
+  return headers
+}
+
 /** The request's header fields as the checker reads them: lowercase names, one string each. */
 function flatHeaders(headers: Readonly<Record<string, unknown>>): Record<string, string> {
   const flat: Record<string, string> = {}
@@ -231,7 +250,7 @@ async function enforceRequest(
           method,
           pathname,
           search,
-          headers: flatHeaders(req.headers),
+          headers: requestHeaders(ctx.route, req, exchange),
           ...bodyParts(body),
         })
       : { violations: [found] }
@@ -275,7 +294,7 @@ async function finish(
         method,
         pathname,
         search,
-        headers: flatHeaders(req.headers),
+        headers: requestHeaders(ctx.route, req, exchange),
         ...(body === undefined ? {} : bodyParts(body)),
       })
     const response = responseCheck(found, res, exchange, seen.answer(), ctx.openapi.maxBodyBytes)
@@ -286,6 +305,8 @@ async function finish(
   } catch (error) {
     check.skipped = `the check failed: ${error instanceof Error ? error.message : String(error)}`
   } finally {
+    // Kept only for the check: the inspector's ring holds the exchange long after.
+    exchange.upstreamHeaders = undefined
     check.done = true
     ctx.violations?.running(-1)
     check.onDone?.()

@@ -218,6 +218,8 @@ function send(
     // `parts.path` already starts with the target's own path (`/v1/pets` for `http://host/v1`): after its origin only.
     exchange.hop = `${target.origin}${parts.path}`
     exchange.upstreamPath = parts.path
+    // A route's `openapi` checks the request as the target gets it (contract/contract-route.ts).
+    if (exchange.contract !== undefined) exchange.upstreamHeaders = parts.headers
   }
   if (isResponseClosed(res)) {
     context.logger.debug(`${req.method} ${req.url}: the client went away before ${label} answered`)

@@ -224,6 +224,7 @@ function beginRecording(
     bodyCopy: undefined,
     notFromTarget: false,
     upstreamPath: undefined,
+    upstreamHeaders: undefined,
     contract: undefined,
   }
   // EventEmitter's own `on`, not `res.on`: a dev server's compression (Storybook's

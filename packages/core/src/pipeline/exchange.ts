@@ -37,6 +37,12 @@ export interface Exchange {
   /** The path and query the target was sent (after the route's `pathRewrite`), set by the forwarder; `undefined` before. */
   upstreamPath: string | undefined
   /**
+   * The header fields the target was sent (the route's `headers` and `auth`, a router's and the
+   * `proxyReq` hooks' changes made), set by the forwarder for a route with `openapi` only, whose
+   * check reads them and then lets them go; `undefined` otherwise.
+   */
+  upstreamHeaders: Readonly<Record<string, unknown>> | undefined
+  /**
    * What a route with `openapi` found checking the exchange against its document
    * (contract/contract-route.ts); filled in once the response has closed, so a reader sees
    * `done: false` until then. `undefined` on a route without `openapi`.
@@ -77,6 +83,7 @@ export function newExchange(): Exchange {
     bodyCopy: undefined,
     notFromTarget: false,
     upstreamPath: undefined,
+    upstreamHeaders: undefined,
     contract: undefined,
   }
 }
