@@ -6,10 +6,11 @@
 // declared 404 through whole and replaces a large undeclared one.
 import { createHash } from 'node:crypto'
 import { Agent, createServer, type IncomingMessage, request } from 'node:http'
+import { connect, createServer as createH2cServer, type Http2ServerRequest } from 'node:http2'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { listen } from '../../../../test/support/servers.js'
-import { createCorsDevProxy } from '../../src/index.js'
+import { createCorsDevProxy, type ProxyResponse } from '../../src/index.js'
 
 const PETSTORE = fileURLToPath(new URL('../contract/fixtures/petstore-3.0.yaml', import.meta.url))
 const LIMIT = 4096
@@ -128,6 +129,44 @@ describe('openapi and bodies over maxBodyBytes', () => {
     const [exchange] = await checkedExchanges(origin, 1)
     expect(exchange?.violations).toEqual([])
     expect(exchange?.contractSkipped).toBe(`the request body is over maxBodyBytes (${LIMIT} bytes)`)
+  })
+
+  it("enforce: 'request' streams an HTTP/2 body past the bound on, whole, without waiting for its end", async () => {
+    const backend = await startHashingBackend()
+    const proxy = createCorsDevProxy(
+      {
+        '/api': {
+          target: `${backend.url}/v1`,
+          openapi: { document: PETSTORE, enforce: 'request', maxBodyBytes: LIMIT },
+        },
+      },
+      { log: 'silent' },
+    )
+    const front = await listen(
+      createH2cServer((req: Http2ServerRequest, res) =>
+        proxy.middleware(req, res as unknown as ProxyResponse),
+      ),
+    )
+    closers.push(() => proxy.close(), front.close)
+    const session = connect(front.url)
+    closers.push(async () => session.close())
+    const stream = session.request({
+      ':method': 'POST',
+      ':path': '/api/pets',
+      'content-type': 'application/json',
+      'sec-fetch-site': 'same-origin',
+    })
+    const status = new Promise<number>((resolve) =>
+      stream.on('response', (head) => resolve(Number(head[':status']))),
+    )
+    stream.resume()
+    const first = Buffer.alloc(4 * LIMIT, 'a')
+    const rest = Buffer.alloc(1024 * 1024, 'b')
+    stream.write(first)
+    await within(backend.started, 10_000, 'the backend got the first bytes')
+    stream.end(rest)
+    expect(await within(status, 10_000, 'the answer came')).toBe(201)
+    expect(backend.bodies).toEqual([sha(Buffer.concat([first, rest]))])
   })
 
   it('takes a required body too large to check for one not checked, never for a missing one', async () => {
