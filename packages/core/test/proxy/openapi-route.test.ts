@@ -172,6 +172,25 @@ const MOCK_DOCUMENT = {
   },
 }
 
+/** Each mocked answer is a 200 that keeps MOCK_DOCUMENT's operation for its path. */
+async function expectMocksKeepDocument(
+  answers: readonly (readonly [
+    string,
+    { status: number; headers: IncomingMessage['headers']; body: Buffer },
+  ])[],
+) {
+  const contract = await loadContract(structuredClone(MOCK_DOCUMENT), { cwd: process.cwd() })
+  for (const [path, answer] of answers) {
+    expect(answer.status).toBe(200)
+    const check = contract.findOperation('GET', path)?.checkResponse({
+      status: answer.status,
+      headers: { 'content-type': String(answer.headers['content-type']) },
+      body: answer.body,
+    })
+    expect(check?.violations).toEqual([])
+  }
+}
+
 describe("a route's openapi", () => {
   it('checks each exchange: the exchange view, the HAR, /violations and one log line per distinct violation', async () => {
     const backend = await startBackend()
@@ -294,27 +313,17 @@ describe("a route's openapi", () => {
     const proxy = await startProxy({
       '/api': { target: REFUSED, openapi: { document: MOCK_DOCUMENT, mock: 'missing' } },
     })
-    const contract = await loadContract(structuredClone(MOCK_DOCUMENT), { cwd: process.cwd() })
     const named = await call(`${proxy.url}/api/pets/2`, { headers: { prefer: 'example=tom' } })
     const first = await call(`${proxy.url}/api/pets/1`)
     const sampled = await call(`${proxy.url}/api/owners`)
     expect(JSON.parse(named.body.toString())).toEqual({ id: 2, name: 'Tom' })
     expect(JSON.parse(first.body.toString())).toEqual({ id: 1, name: 'Rex' })
     expect(named.headers['x-cors-dev-proxy-mocked']).toBe('openapi GET /pets/{id} (example tom)')
-    for (const [path, answer] of [
+    await expectMocksKeepDocument([
       ['/pets/2', named],
       ['/pets/1', first],
       ['/owners', sampled],
-    ] as const) {
-      expect(answer.status).toBe(200)
-      const operation = contract.findOperation('GET', path)
-      const check = operation?.checkResponse({
-        status: answer.status,
-        headers: { 'content-type': String(answer.headers['content-type']) },
-        body: answer.body,
-      })
-      expect(check?.violations).toEqual([])
-    }
+    ])
   })
 
   it("mock: 'missing' answers an undeclared 404 from the named example, the first example and the schema, and lets a declared 404 through", async () => {
@@ -325,7 +334,6 @@ describe("a route's openapi", () => {
     const proxy = await startProxy({
       '/api': { target: backend.url, openapi: { document: MOCK_DOCUMENT, mock: 'missing' } },
     })
-    const contract = await loadContract(structuredClone(MOCK_DOCUMENT), { cwd: process.cwd() })
     const mocked = await call(`${proxy.url}/api/pets/1`, { headers: { prefer: 'example=tom' } })
     expect(mocked.status).toBe(200)
     expect(JSON.parse(mocked.body.toString())).toEqual({ id: 2, name: 'Tom' })
@@ -334,19 +342,11 @@ describe("a route's openapi", () => {
     expect(JSON.parse(first.body.toString())).toEqual({ id: 1, name: 'Rex' })
     const sampled = await call(`${proxy.url}/api/owners`)
     expect(sampled.headers['x-cors-dev-proxy-mocked']).toBe('openapi GET /owners')
-    for (const [path, answer] of [
+    await expectMocksKeepDocument([
       ['/pets/1', mocked],
       ['/pets/1', first],
       ['/owners', sampled],
-    ] as const) {
-      expect(answer.status).toBe(200)
-      const check = contract.findOperation('GET', path)?.checkResponse({
-        status: answer.status,
-        headers: { 'content-type': String(answer.headers['content-type']) },
-        body: answer.body,
-      })
-      expect(check?.violations).toEqual([])
-    }
+    ])
     const declared = await call(`${proxy.url}/api/owners/7`)
     expect(declared.status).toBe(404)
     expect(declared.body.toString()).toBe('nope')
