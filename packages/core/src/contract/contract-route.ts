@@ -19,6 +19,7 @@ import {
   readBody,
 } from './exchange-bodies.js'
 import type { ResolvedOpenApiOptions } from './options/openapi-options.js'
+import { pathShape } from './path-shape.js'
 import type { ViolationLog } from './violation-log.js'
 
 /*
@@ -144,8 +145,15 @@ function operationOf(
 ): ContractOperation | ExchangeViolation {
   const operation = contract.findOperation(method, pathname)
   if (operation !== undefined) return operation
-  const id = `${method} ${pathname}`
-  return { in: 'request', operation: id, pointer: 'path', message: `no operation in the document for ${id}` }
+  // One violation for every id of the same missing operation (path-shape.ts).
+  const id = `${method} ${pathShape(pathname)}`
+  return {
+    in: 'request',
+    operation: id,
+    pointer: 'path',
+    message: `no operation in the document for ${id}`,
+    actual: `${method} ${pathname}`,
+  }
 }
 
 /** What the exchange's check has by the time the response closes. */

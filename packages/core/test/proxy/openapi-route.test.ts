@@ -254,6 +254,23 @@ describe("a route's openapi", () => {
     )
   })
 
+  it('counts the calls of one missing operation as one violation, whatever ids their paths hold', async () => {
+    const backend = await startBackend()
+    const proxy = await startProxy({ '/api': { target: `${backend.url}/v1`, openapi: PETSTORE } })
+    const ids = ['1', '2', '5f1d7a2b9c8e4b0012345678', '0b6b8a3e-4f2c-4d7a-9a61-3c2b1e0f9d8c']
+    for (const id of ids) await call(`${proxy.url}/api/owners/${id}/visits`)
+    await exchangesOf(proxy.url, ids.length)
+    const distinct = JSON.parse((await call(`${proxy.url}/__cors-dev-proxy/violations`)).body.toString()) as {
+      operation: string
+      message: string
+      count: number
+    }[]
+    expect(distinct.map(({ operation, message, count }) => [operation, message, count])).toEqual([
+      ['GET /v1/owners/{id}/visits', 'no operation in the document for GET /v1/owners/{id}/visits', 4],
+    ])
+    expect(proxy.lines.filter((line) => line.includes('breaks the OpenAPI document'))).toHaveLength(1)
+  })
+
   it('gives a route without openapi no check: no violations in its exchanges, no /violations', async () => {
     const backend = await startBackend()
     const proxy = await startProxy({ '/api': { target: `${backend.url}/v1` } })
