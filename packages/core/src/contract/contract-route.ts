@@ -147,13 +147,7 @@ function operationOf(
   if (operation !== undefined) return operation
   // One violation for every id of the same missing operation (path-shape.ts).
   const id = `${method} ${pathShape(pathname)}`
-  return {
-    in: 'request',
-    operation: id,
-    pointer: 'path',
-    message: `no operation in the document for ${id}`,
-    actual: `${method} ${pathname}`,
-  }
+  return { in: 'request', operation: id, pointer: 'path', message: `no operation in the document for ${id}` }
 }
 
 /** What the exchange's check has by the time the response closes. */
