@@ -69,11 +69,6 @@ class RequestStream extends Readable {
         this.push(null)
         return
       }
-      // A step read part of the body and the client left meanwhile: its 'close' is over.
-      if (req.destroyed) {
-        this.destroy(new Error('the client closed the request before its body ended'))
-        return
-      }
       req.on('data', this.#onData)
       req.once('end', this.#onEnd)
       req.once('error', this.#onError)
